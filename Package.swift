@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+import Foundation
+import PackageDescription
+
+// llama.cpp is not a Swift package and the machine cannot fetch one: scripts/setup builds it into
+// a cache outside the clone, keyed by the versions in scripts/deps.env, and this manifest points
+// the compiler and linker there. The same rule finds the cache in scripts/setup.
+let packageDirectory = Context.packageDirectory
+func pinned(_ key: String) -> String {
+    let text = (try? String(contentsOfFile: packageDirectory + "/scripts/deps.env", encoding: .utf8)) ?? ""
+    for line in text.split(separator: "\n") where line.hasPrefix(key + "=") {
+        return String(line.dropFirst(key.count + 1)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+    }
+    return "unknown"
+}
+let environment = Context.environment
+let cache = environment["REPLAY_CACHE"]
+    ?? ((environment["XDG_CACHE_HOME"] ?? ((environment["HOME"] ?? "/root") + "/.cache")) + "/replay")
+let llamaPrefix = cache + "/llama.cpp-" + pinned("LLAMA_CPP_PYTHON_VERSION")
+
+/// Where llama.h lives, for every Swift target that sees the CLlama module (directly or through Engine).
+let llamaHeaders: [SwiftSetting] = [
+    .unsafeFlags(["-Xcc", "-I" + llamaPrefix + "/include"]),
+]
+/// libllama.so and its ggml libraries, with an rpath so the binaries run without LD_LIBRARY_PATH.
+let llamaLibraries: [LinkerSetting] = [
+    .unsafeFlags(["-L" + llamaPrefix + "/lib", "-Xlinker", "-rpath", "-Xlinker", llamaPrefix + "/lib"]),
+]
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "replay",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "replay", targets: ["Replay"]),
+    ],
+    targets: [
+        // C modules: headers only, plus the few shims Swift cannot import.
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd"),
+        .systemLibrary(name: "CLlama", path: "Sources/CLlama"),
+
+        // Libraries, lowest first.
+        .target(name: "Audit", swiftSettings: swift6),
+        .target(name: "Export", dependencies: ["CZstd", "Audit"], swiftSettings: swift6),
+        .target(name: "Corpus", dependencies: ["Export"], swiftSettings: swift6),
+        .target(name: "Engine", dependencies: ["CLlama", "Audit"],
+                swiftSettings: swift6 + llamaHeaders, linkerSettings: llamaLibraries),
+        .target(name: "Jobs", dependencies: ["Export", "Engine", "Audit"], swiftSettings: swift6 + llamaHeaders),
+        .target(name: "Flywheel", dependencies: ["Export", "Audit"], swiftSettings: swift6),
+        .target(name: "ReplayKit", dependencies: ["Export", "Corpus", "Engine", "Jobs", "Flywheel", "Audit"],
+                swiftSettings: swift6 + llamaHeaders),
+
+        // The command: argument parsing and exit codes over ReplayKit.
+        .executableTarget(name: "Replay", dependencies: ["ReplayKit"], swiftSettings: swift6 + llamaHeaders),
+
+        .testTarget(name: "AuditTests", dependencies: ["Audit"], swiftSettings: swift6),
+        .testTarget(name: "ExportTests", dependencies: ["Export"], swiftSettings: swift6),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Export"], swiftSettings: swift6),
+        .testTarget(name: "EngineTests", dependencies: ["Engine"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Engine", "Export"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "FlywheelTests", dependencies: ["Flywheel", "Export"], swiftSettings: swift6),
+        .testTarget(name: "ReplayKitTests", dependencies: ["ReplayKit"], swiftSettings: swift6 + llamaHeaders),
+    ]
+)
