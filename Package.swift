@@ -42,7 +42,7 @@ let package = Package(
         // Libraries, lowest first.
         .target(name: "Audit", swiftSettings: swift6),
         .target(name: "Export", dependencies: ["CZstd", "Audit"], swiftSettings: swift6),
-        .target(name: "Corpus", dependencies: ["Export"], swiftSettings: swift6),
+        .target(name: "Corpus", dependencies: ["CZstd", "Export"], swiftSettings: swift6),
         .target(name: "Engine", dependencies: ["CLlama", "Audit"],
                 swiftSettings: swift6 + llamaHeaders, linkerSettings: llamaLibraries),
         .target(name: "Jobs", dependencies: ["Export", "Engine", "Audit"], swiftSettings: swift6 + llamaHeaders),
