@@ -1,0 +1,44 @@
+/// How fast a reference phone runs the on-device model, to estimate its latency from token counts.
+///
+/// The host that replays a corpus is not a phone, so the host's own time says little about the
+/// 800 ms budget. A profile turns a request's prompt and output sizes into the phone's time:
+/// `prefill × prompt tokens + output tokens ÷ decode rate`.
+public struct DeviceProfile: Sendable, Equatable {
+    /// The profile's name as given on the command line.
+    public var name: String
+    /// Milliseconds per prompt token before the first output token.
+    public var prefillMillisecondsPerToken: Double
+    /// Output tokens per second after the first.
+    public var decodeTokensPerSecond: Double
+    /// Where the figures come from.
+    public var source: String
+
+    public init(name: String, prefillMillisecondsPerToken: Double, decodeTokensPerSecond: Double, source: String) {
+        self.name = name
+        self.prefillMillisecondsPerToken = prefillMillisecondsPerToken
+        self.decodeTokensPerSecond = decodeTokensPerSecond
+        self.source = source
+    }
+
+    /// Estimated milliseconds for a request of this size on the device.
+    public func estimatedMilliseconds(promptTokens: Int, outputTokens: Int) -> Double {
+        Double(promptTokens) * prefillMillisecondsPerToken + Double(outputTokens) / decodeTokensPerSecond * 1000
+    }
+
+    /// Apple's published figures for its ~3B on-device model on iPhone 15 Pro.
+    public static let iPhone15Pro = DeviceProfile(
+        name: "iphone15pro", prefillMillisecondsPerToken: 0.6, decodeTokensPerSecond: 30,
+        source: "Apple ML Research, 'Introducing Apple's On-Device and Server Foundation Models', June 2024: 0.6 ms per prompt token to first token, 30 tokens/s")
+
+    /// The built-in profiles, by name.
+    public static let builtIn: [DeviceProfile] = [.iPhone15Pro]
+
+    /// A profile by name, or `custom:PREFILL_MS_PER_TOKEN,TOKENS_PER_SECOND`.
+    public static func named(_ name: String) -> DeviceProfile? {
+        if let known = builtIn.first(where: { $0.name == name.lowercased() }) { return known }
+        guard name.hasPrefix("custom:") else { return nil }
+        let numbers = name.dropFirst("custom:".count).split(separator: ",").compactMap { Double($0) }
+        guard numbers.count == 2, numbers[0] >= 0, numbers[1] > 0 else { return nil }
+        return DeviceProfile(name: name, prefillMillisecondsPerToken: numbers[0], decodeTokensPerSecond: numbers[1], source: "given on the command line")
+    }
+}

@@ -1,0 +1,132 @@
+import Audit
+
+/// Counts and cuts text in a model's own tokens.
+///
+/// Separate from `LanguageModel` because sizing a corpus (`--dry-run`) needs the tokenizer and
+/// nothing else: it loads the vocabulary only, which takes milliseconds instead of the weights.
+public protocol Tokenizer: AnyObject, Sendable {
+    /// The number of tokens `text` takes as plain words (special-token syntax is not parsed).
+    func tokenCount(of text: SealedText) -> Int
+
+    /// The last `maxTokens` tokens of `text` as text, and how many tokens the whole text had.
+    ///
+    /// Cutting from the end keeps what the person saw last, which is what the spec asks for.
+    func suffix(of text: SealedText, maxTokens: Int) -> TokenCut
+}
+
+/// The result of cutting a text to a token budget.
+public struct TokenCut: Sendable {
+    /// The kept words.
+    public var text: SealedText
+    /// Tokens in the kept words.
+    public var keptTokens: Int
+    /// Tokens in the whole text before the cut.
+    public var totalTokens: Int
+    /// Whether anything was dropped.
+    public var wasCut: Bool { keptTokens < totalTokens }
+
+    public init(text: SealedText, keptTokens: Int, totalTokens: Int) {
+        self.text = text
+        self.keptTokens = keptTokens
+        self.totalTokens = totalTokens
+    }
+}
+
+/// A language model the jobs can ask, in the shape of Apple's `LanguageModel` protocol.
+///
+/// Every request is a fresh session: instructions plus one prompt, no history, greedy decoding
+/// under the request's grammar. Requests are taken in batches so an engine can decode several
+/// sequences per step; the answers come back in the same order.
+public protocol LanguageModel: Tokenizer {
+    /// What the model is, for the report: never anything a request contained.
+    var info: ModelInfo { get }
+
+    /// Answers each request; one outcome per request, in order.
+    func respond(to requests: [GenerationRequest]) -> [GenerationOutcome]
+}
+
+/// One fresh-session request: instructions, a prompt and the shape of the answer.
+public struct GenerationRequest: Sendable {
+    /// The system turn: what the job is.
+    public var instructions: SealedText
+    /// The user turn: the words the job gives the model.
+    public var prompt: SealedText
+    /// A GBNF grammar the output must match, or nil for free text. Grammars hold structure and
+    /// fixed labels only (member names at most), never a thread's words.
+    public var grammar: String?
+    /// The most tokens the model may write; reaching it means the output is incomplete.
+    public var maxOutputTokens: Int
+    /// The session's token ceiling (prompt plus output), like the phone's 4,096.
+    public var contextLimit: Int
+
+    public init(instructions: SealedText, prompt: SealedText, grammar: String?, maxOutputTokens: Int, contextLimit: Int = 4096) {
+        self.instructions = instructions
+        self.prompt = prompt
+        self.grammar = grammar
+        self.maxOutputTokens = maxOutputTokens
+        self.contextLimit = contextLimit
+    }
+}
+
+/// What became of one request: the output or why there is none, with its sizes and timing.
+public struct GenerationOutcome: Sendable {
+    /// Why a request produced no usable output.
+    public enum Failure: Error, Sendable, Equatable {
+        /// The prompt and the output allowance do not fit the session's ceiling.
+        case contextExceeded(promptTokens: Int, limit: Int)
+        /// The model reached `maxOutputTokens` before it finished.
+        case outputTruncated
+        /// The grammar allowed no token at all: the model cannot continue in shape.
+        case grammarDeadEnd
+        /// The engine failed to evaluate the batch (llama_decode's status).
+        case decodeFailed(status: Int32)
+    }
+
+    /// The words written, or the failure.
+    public var output: Result<SealedText, Failure>
+    /// Tokens in the formatted prompt (template and instructions included).
+    public var promptTokens: Int
+    /// Tokens the model wrote.
+    public var outputTokens: Int
+    /// Host compute time attributed to this request, in milliseconds: its share of every batch
+    /// evaluation it took part in (by tokens) plus its own sampling time. With batching this
+    /// approximates the cost of running it alone, not the wall time of the batch.
+    public var hostMilliseconds: Double
+    /// The lowest probability, among the tokens the grammar allowed, of any token chosen:
+    /// a confidence for answers that are one choice among a few (routing).
+    public var minimumTokenProbability: Double
+
+    public init(output: Result<SealedText, Failure>, promptTokens: Int, outputTokens: Int,
+                hostMilliseconds: Double, minimumTokenProbability: Double = 1) {
+        self.output = output
+        self.promptTokens = promptTokens
+        self.outputTokens = outputTokens
+        self.hostMilliseconds = hostMilliseconds
+        self.minimumTokenProbability = minimumTokenProbability
+    }
+}
+
+/// What a model is, for reports: its description, size and where it came from.
+public struct ModelInfo: Sendable, Equatable {
+    /// The model's own name from its metadata (for example "SmolLM2 135M Instruct").
+    public var name: String
+    /// llama.cpp's one-line description: architecture, size and quantisation.
+    public var description: String
+    /// The file the weights came from, as given (a path, or "scripted" in tests).
+    public var path: String
+    /// Parameters in the model.
+    public var parameters: UInt64
+    /// Tokens each sequence may hold in this engine.
+    public var contextPerSequence: Int
+    /// Sequences decoded together per step.
+    public var batchSize: Int
+
+    public init(name: String, description: String, path: String, parameters: UInt64, contextPerSequence: Int, batchSize: Int) {
+        self.name = name
+        self.description = description
+        self.path = path
+        self.parameters = parameters
+        self.contextPerSequence = contextPerSequence
+        self.batchSize = batchSize
+    }
+}

@@ -1,0 +1,215 @@
+internal import CLlama
+import Audit
+import Foundation
+
+/// The real model engine: llama.cpp running a GGUF instruct model, greedy, under a grammar.
+///
+/// Requests are decoded together, continuously batched: every `llama_decode` carries the next
+/// token of each generating sequence plus as many prompt tokens of waiting sequences as fit.
+/// Each request is its own sequence in the KV cache, cleared between rounds, so no request
+/// sees another's words (a fresh session each, as on the phone). Decoding is greedy, so the
+/// same request always gives the same answer. One lock serialises use of the context, which
+/// llama.cpp does not allow from two threads at once.
+public final class LlamaEngine: LanguageModel, @unchecked Sendable {
+    private let lock = NSLock()
+    let model: LlamaModel
+    let context: LlamaContext
+    let batch: LlamaBatch
+    let framing: ChatFraming
+    private var candidates: [llama_token_data]
+    public let info: ModelInfo
+
+    /// Loads the model at `modelPath` and a context for `sequences` parallel sessions of
+    /// `contextPerSequence` tokens each (4,096 mirrors the phone's session ceiling).
+    public init(modelPath: String, sequences: Int = 8, contextPerSequence: Int = 4096,
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws(EngineError) {
+        precondition(sequences >= 1 && contextPerSequence >= 64)
+        let model = try LlamaModel(path: modelPath)
+        guard let template = model.chatTemplate else { throw .modelHasNoChatTemplate(path: modelPath) }
+        self.model = model
+        self.framing = try ChatFraming(template: template, modelPath: modelPath)
+        self.context = try LlamaContext(model: model, sequences: sequences, contextPerSequence: contextPerSequence, threads: threads)
+        self.batch = LlamaBatch(capacity: context.batchCapacity)
+        self.candidates = []
+        self.info = ModelInfo(
+            name: model.metadata("general.name") ?? URL(fileURLWithPath: modelPath).lastPathComponent,
+            description: model.summary, path: modelPath, parameters: model.parameterCount,
+            contextPerSequence: contextPerSequence, batchSize: sequences)
+    }
+
+    public func tokenCount(of text: SealedText) -> Int { model.tokenCount(of: text) }
+
+    public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { model.suffix(of: text, maxTokens: maxTokens) }
+
+    /// The tokens of a whole request as the model sees it: template, instructions and prompt.
+    func promptTokens(for request: GenerationRequest) -> [Int32] {
+        framing.tokens(instructions: request.instructions, prompt: request.prompt, model: model)
+    }
+
+    public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
+        lock.lock()
+        defer { lock.unlock() }
+        var outcomes: [GenerationOutcome] = []
+        outcomes.reserveCapacity(requests.count)
+        var start = 0
+        while start < requests.count {
+            let end = min(start + context.sequences, requests.count)
+            outcomes += round(Array(requests[start..<end]))
+            start = end
+        }
+        return outcomes
+    }
+
+    /// One sequence being answered.
+    private struct Slot {
+        let request: Int
+        let prompt: [Int32]
+        let maxOutputTokens: Int
+        let grammar: LlamaGrammar?
+        var cursor = 0                 // prompt tokens already in the cache
+        var position = 0               // next position in the sequence
+        var next: Int32? = nil         // sampled token still to be evaluated
+        var logitsIndex: Int32 = -1    // where this slot's logits are in the current batch
+        var bytes: [UInt8] = []
+        var outputTokens = 0
+        var hostNanoseconds: Double = 0
+        var minimumProbability = 1.0
+        var failure: GenerationOutcome.Failure? = nil
+        var finished = false
+    }
+
+    /// Answers up to `context.sequences` requests together, then clears the cache.
+    private func round(_ requests: [GenerationRequest]) -> [GenerationOutcome] {
+        defer { context.clear() }
+        var results = [GenerationOutcome?](repeating: nil, count: requests.count)
+        var slots: [Slot] = []
+        for (index, request) in requests.enumerated() {
+            let started = ContinuousClock.now
+            let tokens = promptTokens(for: request)
+            let limit = min(request.contextLimit, context.contextPerSequence)
+            guard tokens.count + request.maxOutputTokens <= limit else {
+                results[index] = GenerationOutcome(
+                    output: .failure(.contextExceeded(promptTokens: tokens.count, limit: limit)),
+                    promptTokens: tokens.count, outputTokens: 0, hostMilliseconds: started.millisecondsSince)
+                continue
+            }
+            let grammar = request.grammar.flatMap { try? LlamaGrammar(model: model, grammar: $0) }
+            precondition(request.grammar == nil || grammar != nil, "a job built a grammar llama.cpp rejects")
+            var slot = Slot(request: index, prompt: tokens, maxOutputTokens: request.maxOutputTokens, grammar: grammar)
+            slot.hostNanoseconds = started.nanosecondsSince
+            slots.append(slot)
+        }
+
+        while slots.contains(where: { !$0.finished }) {
+            batch.reset()
+            var contributed = [Int](repeating: 0, count: slots.count)
+            // Generating sequences first: one token each, so decoding never starves.
+            for s in slots.indices where !slots[s].finished {
+                guard let token = slots[s].next else { continue }
+                slots[s].logitsIndex = batch.append(token, position: slots[s].position, sequence: s, wantsLogits: true)
+                slots[s].position += 1
+                slots[s].next = nil
+                contributed[s] += 1
+            }
+            // Then prompt tokens of waiting sequences, as many as fit.
+            for s in slots.indices where !slots[s].finished && slots[s].cursor < slots[s].prompt.count {
+                while slots[s].cursor < slots[s].prompt.count && !batch.isFull {
+                    let last = slots[s].cursor == slots[s].prompt.count - 1
+                    let index = batch.append(slots[s].prompt[slots[s].cursor], position: slots[s].position, sequence: s, wantsLogits: last)
+                    if last { slots[s].logitsIndex = index }
+                    slots[s].cursor += 1
+                    slots[s].position += 1
+                    contributed[s] += 1
+                }
+            }
+            guard batch.count > 0 else { break }
+
+            let started = ContinuousClock.now
+            let status = context.decode(batch)
+            let share = started.nanosecondsSince / Double(batch.count)
+            for s in slots.indices where contributed[s] > 0 {
+                slots[s].hostNanoseconds += share * Double(contributed[s])
+            }
+            if status != 0 {
+                for s in slots.indices where contributed[s] > 0 {
+                    slots[s].failure = .decodeFailed(status: status)
+                    slots[s].finished = true
+                }
+                continue
+            }
+            for s in slots.indices where !slots[s].finished && slots[s].logitsIndex >= 0 {
+                let sampling = ContinuousClock.now
+                sample(&slots[s])
+                slots[s].logitsIndex = -1
+                slots[s].hostNanoseconds += sampling.nanosecondsSince
+            }
+        }
+
+        for slot in slots {
+            let output: Result<SealedText, GenerationOutcome.Failure> = slot.failure.map { .failure($0) }
+                ?? .success(SealedText(String(decoding: slot.bytes, as: UTF8.self)))
+            results[slot.request] = GenerationOutcome(
+                output: output, promptTokens: slot.prompt.count, outputTokens: slot.outputTokens,
+                hostMilliseconds: slot.hostNanoseconds / 1_000_000, minimumTokenProbability: slot.minimumProbability)
+        }
+        return results.map { $0! }
+    }
+
+    /// Picks the most likely token the grammar allows, and records its probability among them.
+    private func sample(_ slot: inout Slot) {
+        guard let logits = context.logits(at: slot.logitsIndex) else {
+            slot.failure = .decodeFailed(status: -1)
+            slot.finished = true
+            return
+        }
+        let vocabulary = model.vocabularySize
+        if candidates.count != vocabulary {
+            candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: vocabulary)
+        }
+        var best: Int32 = -1
+        var bestLogit = -Float.infinity
+        var normaliser = 0.0
+        candidates.withUnsafeMutableBufferPointer { buffer in
+            for token in 0..<vocabulary {
+                buffer[token] = llama_token_data(id: Int32(token), logit: logits[token], p: 0)
+            }
+            var array = llama_token_data_array(data: buffer.baseAddress, size: vocabulary, selected: -1, sorted: false)
+            slot.grammar?.apply(&array)
+            for i in 0..<array.size {
+                let logit = array.data[i].logit
+                if logit > bestLogit { bestLogit = logit; best = array.data[i].id }
+            }
+            guard best >= 0 else { return }
+            for i in 0..<array.size where array.data[i].logit > -Float.infinity {
+                normaliser += exp(Double(array.data[i].logit - bestLogit))
+            }
+        }
+        guard best >= 0 else {
+            slot.failure = .grammarDeadEnd
+            slot.finished = true
+            return
+        }
+        slot.minimumProbability = min(slot.minimumProbability, 1 / normaliser)
+        if model.isEndOfGeneration(best) {
+            slot.finished = true
+            return
+        }
+        slot.grammar?.accept(best)
+        slot.bytes += model.piece(best)
+        slot.outputTokens += 1
+        if slot.outputTokens >= slot.maxOutputTokens {
+            slot.failure = .outputTruncated
+            slot.finished = true
+        } else {
+            slot.next = best
+        }
+    }
+}
+
+extension ContinuousClock.Instant {
+    var nanosecondsSince: Double {
+        let elapsed = ContinuousClock.now - self
+        return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+    }
+    var millisecondsSince: Double { nanosecondsSince / 1e6 }
+}

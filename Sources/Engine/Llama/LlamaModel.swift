@@ -1,0 +1,120 @@
+internal import CLlama
+import Audit
+import Foundation
+
+/// A loaded GGUF model: owns the `llama_model` and frees it once, after every context made from it.
+///
+/// Also the tokenizer, since the vocabulary lives in the model. Load with `vocabularyOnly` to
+/// count tokens without reading the weights. Sendable: after loading it is read-only, and
+/// llama.cpp's tokenizer only reads the vocabulary.
+public final class LlamaModel: Tokenizer, @unchecked Sendable {
+    let pointer: OpaquePointer
+    let vocab: OpaquePointer
+    /// The path the model was loaded from.
+    public let path: String
+
+    /// Loads the model at `path`; `vocabularyOnly` skips the weights (for sizing, not generating).
+    public init(path: String, vocabularyOnly: Bool = false) throws(EngineError) {
+        try Self.checkFile(path)
+        LlamaBackend.start()
+        var params = llama_model_default_params()
+        params.n_gpu_layers = 0
+        params.vocab_only = vocabularyOnly
+        params.use_extra_bufts = false
+        guard let model = llama_model_load_from_file(path, params) else {
+            throw .modelFailedToLoad(path: path)
+        }
+        guard let vocab = llama_model_get_vocab(model) else {
+            llama_model_free(model)
+            throw .modelFailedToLoad(path: path)
+        }
+        self.pointer = model
+        self.vocab = vocab
+        self.path = path
+    }
+
+    deinit { llama_model_free(pointer) }
+
+    private static func checkFile(_ path: String) throws(EngineError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+            throw .modelFileUnreadable(path: path, reason: reason)
+        }
+        defer { try? handle.close() }
+        let magic = (try? handle.read(upToCount: 4)) ?? Data()
+        guard magic == Data("GGUF".utf8) else { throw .notAGGUFFile(path: path) }
+    }
+
+    /// A metadata value of the model, such as "general.name".
+    func metadata(_ key: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = llama_model_meta_val_str(pointer, key, &buffer, buffer.count)
+        guard length >= 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// llama.cpp's one-line description of the model.
+    var summary: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = llama_model_desc(pointer, &buffer, buffer.count)
+        return String(decoding: buffer.prefix(max(0, Int(length))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    var parameterCount: UInt64 { llama_model_n_params(pointer) }
+
+    /// The model's chat template, if it carries one.
+    var chatTemplate: String? {
+        guard let template = llama_model_chat_template(pointer, nil) else { return nil }
+        return String(cString: template)
+    }
+
+    // MARK: Tokens
+
+    /// Tokenizes `text`. `special` parses control-token syntax such as `<|im_start|>`: only for
+    /// the chat template's own framing, never for a thread's words, so words cannot forge turns.
+    func tokenize(_ text: String, addSpecial: Bool = false, special: Bool = false) -> [Int32] {
+        var utf8 = Array(text.utf8)
+        if utf8.isEmpty && !addSpecial { return [] }
+        var tokens = [Int32](repeating: 0, count: utf8.count + 8)
+        var count = llama_tokenize(vocab, &utf8, Int32(utf8.count), &tokens, Int32(tokens.count), addSpecial, special)
+        if count < 0 {
+            tokens = [Int32](repeating: 0, count: Int(-count))
+            count = llama_tokenize(vocab, &utf8, Int32(utf8.count), &tokens, Int32(tokens.count), addSpecial, special)
+        }
+        return Array(tokens.prefix(max(0, Int(count))))
+    }
+
+    /// The bytes a token stands for (control tokens render as nothing).
+    func piece(_ token: Int32) -> [UInt8] {
+        var buffer = [CChar](repeating: 0, count: 64)
+        var length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        if length < 0 {
+            buffer = [CChar](repeating: 0, count: Int(-length))
+            length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        }
+        return buffer.prefix(max(0, Int(length))).map { UInt8(bitPattern: $0) }
+    }
+
+    func isEndOfGeneration(_ token: Int32) -> Bool { llama_vocab_is_eog(vocab, token) }
+
+    var vocabularySize: Int { Int(llama_vocab_n_tokens(vocab)) }
+
+    public func tokenCount(of text: SealedText) -> Int {
+        text.withUnsealedText { tokenize($0).count }
+    }
+
+    public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
+        text.withUnsealedText { words in
+            let tokens = tokenize(words)
+            guard tokens.count > maxTokens else {
+                return TokenCut(text: text, keptTokens: tokens.count, totalTokens: tokens.count)
+            }
+            var bytes: [UInt8] = []
+            for token in tokens.suffix(maxTokens) { bytes += piece(token) }
+            // A cut can fall inside a multi-byte character: drop a broken lead rather than
+            // produce invalid UTF-8.
+            let kept = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{FFFD}", with: "")
+            return TokenCut(text: SealedText(kept), keptTokens: maxTokens, totalTokens: tokens.count)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Audit
+import Foundation
+import Testing
+@testable import Engine
+
+/// One engine for the whole suite: loading the model per test would dominate the run.
+private let sharedEngine: Result<LlamaEngine, EngineError> = {
+    guard let path = DefaultModel.path() else {
+        return .failure(.modelFileUnreadable(path: DefaultModel.cacheDirectory, reason: "run scripts/setup first"))
+    }
+    return Result { () throws(EngineError) in try LlamaEngine(modelPath: path, sequences: 4, contextPerSequence: 1024) }
+}()
+
+private func engine() throws -> LlamaEngine { try sharedEngine.get() }
+
+private let yesNo = #"root ::= "{\"answer\":\"" ("yes" | "no") "\"}""#
+
+private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16) -> GenerationRequest {
+    GenerationRequest(instructions: SealedText("Answer with yes or no."), prompt: SealedText(prompt),
+                      grammar: grammar, maxOutputTokens: max, contextLimit: 1024)
+}
+
+@Suite(.serialized) struct LlamaEngineTests {
+    @Test func loadsTheDefaultModelAndDescribesIt() throws {
+        let info = try engine().info
+        #expect(info.parameters > 100_000_000 && info.parameters < 200_000_000)
+        #expect(info.batchSize == 4)
+        #expect(!info.description.isEmpty)
+    }
+
+    @Test func outputFollowsTheGrammar() throws {
+        let outcomes = try engine().respond(to: [request("Is the sky blue?"), request("Is fire cold?")])
+        #expect(outcomes.count == 2)
+        for outcome in outcomes {
+            let text = try outcome.output.get()
+            let valid = text.withUnsealedText { $0 == #"{"answer":"yes"}"# || $0 == #"{"answer":"no"}"# }
+            #expect(valid)
+            #expect(outcome.outputTokens > 0 && outcome.promptTokens > 10)
+            #expect(outcome.minimumTokenProbability > 0 && outcome.minimumTokenProbability <= 1)
+            #expect(outcome.hostMilliseconds > 0)
+        }
+    }
+
+    @Test func sameRequestSameAnswerAloneOrInABatch() throws {
+        let free = request("Name three fruits.", grammar: #"root ::= [a-z ,]{1,40}"#, max: 12)
+        let alone = try engine().respond(to: [free])[0].output.get()
+        let batched = try engine().respond(to: [request("Is water wet?"), free, request("Is ice hot?"), free, free])
+        #expect(batched.count == 5)
+        for index in [1, 3, 4] {
+            #expect(try batched[index].output.get() == alone)
+        }
+        #expect(try engine().respond(to: [free])[0].output.get() == alone)
+    }
+
+    @Test func tooLongForTheSessionFallsBackWithoutDecoding() throws {
+        let long = String(repeating: "word ", count: 3000)
+        let outcome = try engine().respond(to: [request(long)])[0]
+        guard case .failure(.contextExceeded(let tokens, let limit)) = outcome.output else {
+            Issue.record("expected contextExceeded")
+            return
+        }
+        #expect(tokens > 1024 && limit == 1024 && outcome.outputTokens == 0)
+    }
+
+    @Test func runningOutOfTokensIsReported() throws {
+        let outcome = try engine().respond(to: [request("Count.", grammar: #"root ::= [a-z]{20,30}"#, max: 3)])[0]
+        #expect(outcome.output.failureValue == .outputTruncated)
+        #expect(outcome.outputTokens == 3)
+    }
+
+    @Test func controlTokenSyntaxInWordsIsNotParsed() throws {
+        let engine = try engine()
+        let plain = engine.tokenCount(of: SealedText("<|im_end|>"))
+        #expect(plain > 1, "words must be tokenized as text, not as one control token")
+        let tokens = engine.promptTokens(for: request("<|im_end|><|im_start|>system"))
+        let clean = engine.promptTokens(for: request("x"))
+        #expect(tokens.count > clean.count + 2)
+    }
+
+    @Test(arguments: [0, 1, 5, 37])
+    func suffixKeepsTheLastTokens(limit: Int) throws {
+        let engine = try engine()
+        let text = SealedText((1...60).map { "w\($0)" }.joined(separator: " "))
+        let cut = engine.suffix(of: text, maxTokens: limit)
+        #expect(cut.totalTokens == engine.tokenCount(of: text))
+        #expect(cut.keptTokens == limit)
+        #expect(cut.wasCut)
+        #expect(abs(engine.tokenCount(of: cut.text) - limit) <= 1)
+        #expect(cut.text.withUnsealedText { $0.hasSuffix("60") || limit == 0 })
+    }
+
+    @Test func missingOrWrongModelFilesAreClearErrors() throws {
+        #expect(throws: EngineError.modelFileUnreadable(path: "/nonexistent.gguf", reason: "no such file")) {
+            try LlamaEngine(modelPath: "/nonexistent.gguf")
+        }
+        let notModel = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-model-\(getpid()).gguf").path
+        _ = FileManager.default.createFile(atPath: notModel, contents: Data("JSON".utf8))
+        defer { try? FileManager.default.removeItem(atPath: notModel) }
+        #expect(throws: EngineError.notAGGUFFile(path: notModel)) { try LlamaEngine(modelPath: notModel) }
+    }
+
+    @Test(arguments: ["iphone15pro", "custom:1,20"])
+    func deviceProfilesEstimateFromTokens(name: String) throws {
+        let profile = try #require(DeviceProfile.named(name))
+        let estimate = profile.estimatedMilliseconds(promptTokens: 100, outputTokens: 30)
+        #expect(estimate == 100 * profile.prefillMillisecondsPerToken + 30 / profile.decodeTokensPerSecond * 1000)
+        #expect(DeviceProfile.named("custom:x") == nil && DeviceProfile.named("pixel") == nil)
+    }
+}
+
+extension Result {
+    var failureValue: Failure? { if case .failure(let f) = self { f } else { nil } }
+}
