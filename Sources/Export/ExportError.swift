@@ -1,0 +1,40 @@
+/// Something that stopped a whole input file (or the corpus) from being read.
+///
+/// Each case names the file and, where it helps, the byte offset; none carries words from a
+/// thread, so a description is safe to print. Problems with a single line are `BadLine`s instead.
+public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A corpus path does not exist.
+    case pathDoesNotExist(path: String)
+    /// A corpus path exists but cannot be read (permissions, not a regular file, …).
+    case pathIsNotReadable(path: String, reason: String)
+    /// A directory given as a corpus holds no `*.jsonl.zst` or `*.jsonl` files.
+    case directoryHasNoShards(path: String)
+    /// The corpus was given no paths at all.
+    case corpusHasNoPaths
+    /// The operating system reported an error while reading, at a byte offset of the stored file.
+    case readFailed(file: String, offset: Int, reason: String)
+    /// The zstd data is damaged; `reason` is libzstd's error name, never data.
+    case compressedDataIsCorrupt(file: String, offset: Int, reason: String)
+    /// The file ends in the middle of a zstd frame (a cut-off copy or download).
+    case compressedDataIsTruncated(file: String, offset: Int)
+
+    /// The user-facing message, naming the file and the byte offset (of the stored, compressed bytes).
+    public var description: String {
+        switch self {
+        case .pathDoesNotExist(let path):
+            return "\(path): no such file or directory"
+        case .pathIsNotReadable(let path, let reason):
+            return "\(path): cannot be read (\(reason))"
+        case .directoryHasNoShards(let path):
+            return "\(path): directory holds no *.jsonl.zst or *.jsonl files"
+        case .corpusHasNoPaths:
+            return "no corpus paths were given"
+        case .readFailed(let file, let offset, let reason):
+            return "\(file): read failed at byte \(offset) (\(reason))"
+        case .compressedDataIsCorrupt(let file, let offset, let reason):
+            return "\(file): zstd data is corrupt near compressed byte \(offset) (\(reason))"
+        case .compressedDataIsTruncated(let file, let offset):
+            return "\(file): zstd data is truncated: the file ends at compressed byte \(offset) inside a frame"
+        }
+    }
+}

@@ -1,0 +1,183 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A parsed line: its bytes and its token tape, read without copying.
+///
+/// Valid only while both buffers are (inside the reader's per-line closure). Token 0 is the root.
+struct JSONDocument {
+    let bytes: UnsafeRawBufferPointer
+    let tokens: UnsafeBufferPointer<JSONToken>
+
+    @inline(__always)
+    func kind(_ index: Int) -> JSONToken.Kind { tokens[index].kind }
+
+    /// "a string", "a number", …: for reasons that say what a field was instead of what it held.
+    func typeName(_ index: Int) -> String {
+        switch tokens[index].kind {
+        case .null: return "null"
+        case .true, .false: return "a bool"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// Calls `body` with each member's key bytes (escapes decoded) and its value's token index.
+    func forEachMember<E: Error>(of object: Int, _ body: (UnsafeRawBufferPointer, Int) throws(E) -> Void) throws(E) {
+        let token = tokens[object]
+        var key = object + 1
+        for _ in 0..<Int(token.count) {
+            let value = key + 1
+            let keyToken = tokens[key]
+            if keyToken.flag {
+                let decoded = unescapedBytes(keyToken)
+                var failure: E?
+                decoded.withUnsafeBytes { raw in
+                    do throws(E) { try body(raw, value) } catch { failure = error }
+                }
+                if let failure { throw failure }
+            } else {
+                try body(UnsafeRawBufferPointer(rebasing: bytes[Int(keyToken.start)..<Int(keyToken.start + keyToken.length)]), value)
+            }
+            key = Int(tokens[value].next)
+        }
+    }
+
+    /// Calls `body` with each element's position and token index.
+    func forEachElement<E: Error>(of array: Int, _ body: (Int, Int) throws(E) -> Void) throws(E) {
+        let token = tokens[array]
+        var element = array + 1
+        for position in 0..<Int(token.count) {
+            try body(position, element)
+            element = Int(tokens[element].next)
+        }
+    }
+
+    /// The number of elements or members of a container.
+    func count(_ index: Int) -> Int { Int(tokens[index].count) }
+
+    /// A string token's value, escapes decoded.
+    func string(_ index: Int) -> String {
+        let token = tokens[index]
+        if token.flag {
+            return String(decoding: unescapedBytes(token), as: UTF8.self)
+        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.length)]),
+                      as: UTF8.self)
+    }
+
+    /// Whether a string token's raw bytes are exactly `expected` (for strings without escapes).
+    func stringEquals(_ index: Int, _ expected: StaticString) -> Bool {
+        let token = tokens[index]
+        if token.flag { return string(index) == expected.description }
+        return JSONDocument.equal(
+            UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.length)]), expected)
+    }
+
+    /// A number token's value as an `Int`, if it is written as an integer that fits.
+    func integer(_ index: Int) -> Int? {
+        let token = tokens[index]
+        guard token.kind == .number, token.flag else { return nil }
+        var position = Int(token.start)
+        let end = position + Int(token.length)
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        var value = 0
+        while position < end {
+            let digit = Int(bytes[position] &- UInt8(ascii: "0"))
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { return nil }
+            value = sum
+            position += 1
+        }
+        return value
+    }
+
+    /// A number token's value as a `Double` (correctly rounded, by the C library).
+    func double(_ index: Int) -> Double {
+        let token = tokens[index]
+        var text = [CChar](repeating: 0, count: Int(token.length) + 1)
+        for offset in 0..<Int(token.length) {
+            text[offset] = CChar(bitPattern: bytes[Int(token.start) + offset])
+        }
+        return strtod(text, nil)
+    }
+
+    /// Whether `bytes` spell `expected` exactly.
+    @inline(__always)
+    static func equal(_ bytes: UnsafeRawBufferPointer, _ expected: StaticString) -> Bool {
+        let count = expected.utf8CodeUnitCount
+        guard bytes.count == count else { return false }
+        return count == 0 || memcmp(bytes.baseAddress!, expected.utf8Start, count) == 0
+    }
+
+    /// The UTF-8 bytes of a string token with its escapes decoded (the parser checked them).
+    private func unescapedBytes(_ token: JSONToken) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(Int(token.length))
+        var position = Int(token.start)
+        let end = position + Int(token.length)
+        while position < end {
+            let byte = bytes[position]
+            guard byte == UInt8(ascii: "\\") else {
+                result.append(byte)
+                position += 1
+                continue
+            }
+            let escape = bytes[position + 1]
+            position += 2
+            switch escape {
+            case UInt8(ascii: "b"): result.append(0x08)
+            case UInt8(ascii: "f"): result.append(0x0C)
+            case UInt8(ascii: "n"): result.append(0x0A)
+            case UInt8(ascii: "r"): result.append(0x0D)
+            case UInt8(ascii: "t"): result.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = hexUnit(at: position)
+                position += 4
+                if scalar >= 0xD800 && scalar <= 0xDBFF {
+                    let low = hexUnit(at: position + 2)
+                    position += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                appendUTF8(scalar, to: &result)
+            default: result.append(escape)  // " \ /
+            }
+        }
+        return result
+    }
+
+    private func hexUnit(at offset: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for index in offset..<offset + 4 {
+            value = value << 4 | (JSONParser.hexValue(bytes[index]) ?? 0)
+        }
+        return value
+    }
+
+    private func appendUTF8(_ scalar: UInt32, to result: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            result.append(UInt8(scalar))
+        case 0x80..<0x800:
+            result.append(UInt8(0xC0 | scalar >> 6))
+            result.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            result.append(UInt8(0xE0 | scalar >> 12))
+            result.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            result.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            result.append(UInt8(0xF0 | scalar >> 18))
+            result.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            result.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            result.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+}

@@ -1,0 +1,309 @@
+/// A small, strict RFC 8259 parser over a line's UTF-8 bytes, writing a token tape.
+///
+/// Foundation's JSON decoders are slow on Linux and build dictionaries for every object; this
+/// parser only validates and records token positions (see `JSONToken`), and strings are decoded
+/// later, on demand. It checks the full grammar: string escapes including `\uXXXX` and surrogate
+/// pairs (an unpaired surrogate is rejected), UTF-8 validity, control characters, number syntax,
+/// and nesting up to `maximumDepth`.
+struct JSONParser {
+    /// The deepest nesting accepted; deeper input is rejected rather than risking the stack.
+    static let maximumDepth = 256
+
+    private let base: UnsafePointer<UInt8>
+    private let end: Int
+    private var position = 0
+
+    private init(base: UnsafePointer<UInt8>, end: Int) {
+        self.base = base
+        self.end = end
+    }
+
+    /// Parses one JSON text from `bytes` into `tokens` (cleared first; capacity kept for reuse).
+    static func parse(_ bytes: UnsafeRawBufferPointer, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+        tokens.removeAll(keepingCapacity: true)
+        guard bytes.count < Int(Int32.max) else {
+            throw JSONSyntaxError(column: 1, problem: "the line is too long to parse")
+        }
+        guard let start = bytes.baseAddress, bytes.count > 0 else {
+            throw JSONSyntaxError(column: 1, problem: "expected a value, found the end of the line")
+        }
+        var parser = JSONParser(base: start.assumingMemoryBound(to: UInt8.self), end: bytes.count)
+        parser.skipWhitespace()
+        try parser.parseValue(depth: 0, into: &tokens)
+        parser.skipWhitespace()
+        if parser.position < parser.end {
+            throw parser.error("unexpected data after the value")
+        }
+    }
+
+    // MARK: - Values
+
+    private mutating func parseValue(depth: Int, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+        guard position < end else { throw error("expected a value, found the end of the line") }
+        switch base[position] {
+        case UInt8(ascii: "{"): try parseObject(depth: depth, into: &tokens)
+        case UInt8(ascii: "["): try parseArray(depth: depth, into: &tokens)
+        case UInt8(ascii: "\""): try parseString(into: &tokens)
+        case UInt8(ascii: "t"): try parseLiteral("true", kind: .true, into: &tokens)
+        case UInt8(ascii: "f"): try parseLiteral("false", kind: .false, into: &tokens)
+        case UInt8(ascii: "n"): try parseLiteral("null", kind: .null, into: &tokens)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber(into: &tokens)
+        default: throw error("expected a value")
+        }
+    }
+
+    private mutating func parseObject(depth: Int, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+        guard depth < JSONParser.maximumDepth else {
+            throw error("nesting is deeper than \(JSONParser.maximumDepth) levels")
+        }
+        let index = tokens.count
+        tokens.append(JSONToken(kind: .object, flag: false, start: Int32(position), length: 1, next: 0, count: 0))
+        position += 1
+        skipWhitespace()
+        var count: Int32 = 0
+        if position < end && base[position] == UInt8(ascii: "}") {
+            position += 1
+        } else {
+            while true {
+                guard position < end, base[position] == UInt8(ascii: "\"") else {
+                    throw error("expected a string key")
+                }
+                try parseString(into: &tokens)
+                skipWhitespace()
+                guard position < end, base[position] == UInt8(ascii: ":") else {
+                    throw error("expected ':' after an object key")
+                }
+                position += 1
+                skipWhitespace()
+                try parseValue(depth: depth + 1, into: &tokens)
+                count += 1
+                skipWhitespace()
+                guard position < end else { throw error("expected ',' or '}' in an object, found the end of the line") }
+                let byte = base[position]
+                position += 1
+                if byte == UInt8(ascii: ",") {
+                    skipWhitespace()
+                    continue
+                }
+                if byte == UInt8(ascii: "}") { break }
+                position -= 1
+                throw error("expected ',' or '}' in an object")
+            }
+        }
+        tokens[index].count = count
+        tokens[index].next = Int32(tokens.count)
+    }
+
+    private mutating func parseArray(depth: Int, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+        guard depth < JSONParser.maximumDepth else {
+            throw error("nesting is deeper than \(JSONParser.maximumDepth) levels")
+        }
+        let index = tokens.count
+        tokens.append(JSONToken(kind: .array, flag: false, start: Int32(position), length: 1, next: 0, count: 0))
+        position += 1
+        skipWhitespace()
+        var count: Int32 = 0
+        if position < end && base[position] == UInt8(ascii: "]") {
+            position += 1
+        } else {
+            while true {
+                try parseValue(depth: depth + 1, into: &tokens)
+                count += 1
+                skipWhitespace()
+                guard position < end else { throw error("expected ',' or ']' in an array, found the end of the line") }
+                let byte = base[position]
+                position += 1
+                if byte == UInt8(ascii: ",") {
+                    skipWhitespace()
+                    continue
+                }
+                if byte == UInt8(ascii: "]") { break }
+                position -= 1
+                throw error("expected ',' or ']' in an array")
+            }
+        }
+        tokens[index].count = count
+        tokens[index].next = Int32(tokens.count)
+    }
+
+    private mutating func parseLiteral(_ word: StaticString, kind: JSONToken.Kind, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+        let count = word.utf8CodeUnitCount
+        let expected = word.utf8Start
+        guard end - position >= count else { throw error("invalid literal (expected true, false or null)") }
+        for offset in 0..<count where base[position + offset] != expected[offset] {
+            position += offset
+            throw error("invalid literal (expected true, false or null)")
+        }
+        tokens.append(JSONToken(kind: kind, flag: false, start: Int32(position), length: Int32(count),
+                                next: Int32(tokens.count + 1), count: 0))
+        position += count
+    }
+
+    private mutating func parseNumber(into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+        let start = position
+        var isInteger = true
+        if base[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < end, isDigit(base[position]) else { throw error("invalid number: expected a digit") }
+        if base[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < end && isDigit(base[position]) { throw error("invalid number: leading zero") }
+        } else {
+            while position < end && isDigit(base[position]) { position += 1 }
+        }
+        if position < end && base[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard position < end, isDigit(base[position]) else {
+                throw error("invalid number: expected a digit after '.'")
+            }
+            while position < end && isDigit(base[position]) { position += 1 }
+        }
+        if position < end && (base[position] | 0x20) == UInt8(ascii: "e") {
+            isInteger = false
+            position += 1
+            if position < end && (base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-")) {
+                position += 1
+            }
+            guard position < end, isDigit(base[position]) else {
+                throw error("invalid number: expected a digit in the exponent")
+            }
+            while position < end && isDigit(base[position]) { position += 1 }
+        }
+        tokens.append(JSONToken(kind: .number, flag: isInteger, start: Int32(start), length: Int32(position - start),
+                                next: Int32(tokens.count + 1), count: 0))
+    }
+
+    // MARK: - Strings
+
+    private mutating func parseString(into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+        position += 1  // the opening quote
+        let start = position
+        var hasEscape = false
+        while true {
+            // Fast path: plain ASCII bytes that need no attention.
+            while position < end {
+                let byte = base[position]
+                if byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                    position += 1
+                } else {
+                    break
+                }
+            }
+            guard position < end else {
+                throw error("unterminated string", at: start - 1)
+            }
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                hasEscape = true
+                try scanEscape()
+            } else if byte < 0x20 {
+                throw error("control character in a string (it must be escaped)")
+            } else {
+                try scanUTF8Sequence()
+            }
+        }
+        tokens.append(JSONToken(kind: .string, flag: hasEscape, start: Int32(start), length: Int32(position - start),
+                                next: Int32(tokens.count + 1), count: 0))
+        position += 1  // the closing quote
+    }
+
+    /// Checks one escape at `position` (the backslash) and moves past it.
+    private mutating func scanEscape() throws(JSONSyntaxError) {
+        guard position + 1 < end else { throw error("unterminated string") }
+        switch base[position + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            position += 2
+        case UInt8(ascii: "u"):
+            let unit = try hexUnit(at: position + 2)
+            if unit >= 0xDC00 && unit <= 0xDFFF {
+                throw error("unpaired low surrogate in a \\u escape")
+            }
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard position + 7 < end, base[position + 6] == UInt8(ascii: "\\"), base[position + 7] == UInt8(ascii: "u") else {
+                    throw error("unpaired high surrogate in a \\u escape")
+                }
+                let low = try hexUnit(at: position + 8)
+                guard low >= 0xDC00 && low <= 0xDFFF else {
+                    throw error("unpaired high surrogate in a \\u escape")
+                }
+                position += 12
+            } else {
+                position += 6
+            }
+        default:
+            throw error("invalid escape sequence")
+        }
+    }
+
+    private func hexUnit(at offset: Int) throws(JSONSyntaxError) -> UInt32 {
+        guard offset + 4 <= end else { throw error("invalid \\u escape: expected four hex digits", at: offset) }
+        var value: UInt32 = 0
+        for index in offset..<offset + 4 {
+            guard let digit = JSONParser.hexValue(base[index]) else {
+                throw error("invalid \\u escape: expected four hex digits", at: index)
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+
+    /// Checks one multi-byte UTF-8 sequence at `position` (RFC 3629: no overlongs, no surrogates,
+    /// nothing above U+10FFFF) and moves past it.
+    private mutating func scanUTF8Sequence() throws(JSONSyntaxError) {
+        let lead = base[position]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upper = 0x9F
+        case 0xF0: length = 4; lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upper = 0x8F
+        default: throw error("invalid UTF-8")
+        }
+        guard position + length <= end else { throw error("invalid UTF-8 (truncated sequence)") }
+        let second = base[position + 1]
+        guard second >= lower && second <= upper else { throw error("invalid UTF-8") }
+        if length > 2 {
+            for offset in 2..<length where base[position + offset] & 0xC0 != 0x80 {
+                throw error("invalid UTF-8")
+            }
+        }
+        position += length
+    }
+
+    // MARK: - Helpers
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < end {
+            let byte = base[position]
+            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                position += 1
+            } else {
+                return
+            }
+        }
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    private func error(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(column: (offset ?? position) + 1, problem: problem)
+    }
+}

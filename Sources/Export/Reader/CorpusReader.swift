@@ -1,0 +1,168 @@
+/// Reads a corpus of thread exports, one event at a time: records, bad lines and failed files.
+///
+/// Files are read in order, in fixed-size chunks (zstd through libzstd's streaming API), so memory
+/// stays flat whatever the corpus size. A bad line never stops a file, and a failed file never stops
+/// the corpus. The reader enforces the contract in EXPORT_FORMAT.md: `export` only as a file's first
+/// line and only version 1, messages only after their thread's line, unknown types and node kinds
+/// counted rather than fatal. Not thread-safe: one reader belongs to one task.
+public final class CorpusReader {
+    /// The files to read, in order: the paths given, with directories replaced by their shards.
+    public let files: [String]
+
+    private var nextFileIndex = 0
+    private var current: OpenFile?
+    /// Counts, plus the byte counts of files already closed.
+    private var counts = CorpusStats()
+    private var tokens: [JSONToken] = []
+
+    /// Resolves `paths` (a directory means its `*.jsonl.zst` and `*.jsonl` files in name order, `-`
+    /// standard input) and checks they exist; nothing is read until `next()`.
+    public init(paths: [String]) throws(ExportError) {
+        files = try CorpusPaths.resolve(paths)
+        tokens.reserveCapacity(256)
+    }
+
+    /// What has been read so far, exact up to the last event handed out.
+    public var stats: CorpusStats {
+        var stats = counts
+        if let current {
+            stats.compressedBytes += current.splitter.source.storedBytes
+            stats.decompressedBytes += current.splitter.source.producedBytes
+        }
+        return stats
+    }
+
+    /// The next event, or `nil` once every file has been read.
+    public func next() -> ReaderEvent? {
+        while true {
+            guard let file = current else {
+                guard nextFileIndex < files.count else { return nil }
+                let path = files[nextFileIndex]
+                nextFileIndex += 1
+                counts.files += 1
+                do {
+                    current = try OpenFile(path: path)
+                } catch {
+                    return .fileFailed(error)
+                }
+                continue
+            }
+            let step = file.splitter.nextLine { bytes, number in
+                handleLine(bytes, number: number, in: file)
+            }
+            switch step {
+            case .line(let event?):
+                return event
+            case .line(nil):
+                continue
+            case .tooLong(let number):
+                counts.lines += 1
+                file.nonEmptyLines += 1
+                return badLine(file, number, "the line is longer than \(LineSplitter.maximumLineLength >> 20) MiB")
+            case .failed(let error):
+                close(file)
+                return .fileFailed(error)
+            case .end:
+                close(file)
+            }
+        }
+    }
+
+    /// Reads everything left and returns the events, for small corpora and tests.
+    public func readAll() -> [ReaderEvent] {
+        var events: [ReaderEvent] = []
+        while let event = next() { events.append(event) }
+        return events
+    }
+
+    // MARK: - Lines
+
+    /// Parses and checks one line; `nil` for a line that is skipped and only counted (unknown type).
+    private func handleLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile) -> ReaderEvent? {
+        counts.lines += 1
+        file.nonEmptyLines += 1
+        let isFirstLine = file.nonEmptyLines == 1
+        do throws(JSONSyntaxError) {
+            try JSONParser.parse(bytes, into: &tokens)
+        } catch {
+            return badLine(file, number, error.description)
+        }
+        let outcome: Result<RecordDecoder.Decoded, LineProblem> = tokens.withUnsafeBufferPointer { tape in
+            let decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tape))
+            do throws(LineProblem) {
+                return .success(try decoder.decode())
+            } catch {
+                // A thread line that is bad closes the open thread, so its messages are not
+                // delivered as if they belonged to the thread before it.
+                if decoder.isThreadLine { file.openThread = nil }
+                return .failure(error)
+            }
+        }
+        let location = SourceLocation(file: file.name, line: number)
+        switch outcome {
+        case .failure(let problem):
+            return badLine(file, number, problem.reason)
+        case .success(.unknownType(let name)):
+            counts.unknownTypes[name, default: 0] += 1
+            return nil
+        case .success(.header(let header)):
+            guard isFirstLine else {
+                return badLine(file, number, "an export line must be the first line of its file")
+            }
+            guard header.version == 1 else {
+                return badLine(file, number, "export version \(header.version) is not supported (this reader reads version 1)")
+            }
+            counts.records += 1
+            return .record(.header(header), location)
+        case .success(.thread(let thread)):
+            file.openThread = thread.id
+            counts.records += 1
+            counts.threads += 1
+            return .record(.thread(thread), location)
+        case .success(.message(let message)):
+            guard message.thread == file.openThread else {
+                return badLine(file, number, "message for thread \(CorpusReader.quoted(message.thread)) comes before its thread line")
+            }
+            counts.records += 1
+            counts.messages += 1
+            if let screen = message.screen {
+                for node in screen.nodes {
+                    if case .unknown(let kind) = node { counts.unknownNodes[kind, default: 0] += 1 }
+                }
+            }
+            return .record(.message(message), location)
+        }
+    }
+
+    private func badLine(_ file: OpenFile, _ number: Int, _ reason: String) -> ReaderEvent {
+        counts.badLines += 1
+        return .badLine(BadLine(location: SourceLocation(file: file.name, line: number), reason: reason))
+    }
+
+    private func close(_ file: OpenFile) {
+        counts.compressedBytes += file.splitter.source.storedBytes
+        counts.decompressedBytes += file.splitter.source.producedBytes
+        current = nil
+    }
+
+    /// An id in single quotes, control characters escaped and cut to 64 characters: ids are not
+    /// words, but they come from the file and must not break a terminal line.
+    static func quoted(_ id: String) -> String {
+        var result = "'"
+        for (index, scalar) in id.unicodeScalars.enumerated() {
+            if index == 64 {
+                result += "…"
+                break
+            }
+            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "'" || scalar == "\\" {
+                result += scalar.escaped(asASCII: true)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "'"
+    }
+}
+
+/// `for event in reader { … }` reads every remaining event, the same as calling `next()` until `nil`.
+extension CorpusReader: IteratorProtocol, Sequence {}

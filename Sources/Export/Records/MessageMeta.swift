@@ -1,0 +1,32 @@
+/// The fields of a message's free-form `meta` that mean something to the jobs.
+public struct MessageMeta: Sendable {
+    /// `"suggested"` when the person tapped a reply chip; `"typed"` or absent otherwise.
+    public var via: String?
+    /// `meta.group.to`: the member the message went to.
+    public var groupTo: String?
+    /// `meta.group.routed`: `"on-device"` when that was the phone's guess, sent as the pill said.
+    public var groupRouted: String?
+    /// Sent with no signal, after waiting in the outbox.
+    public var offline: Bool
+    /// Indices of draft items the person ticked before the agent answered.
+    public var draftTicks: [Int]?
+    /// The app build that sent it.
+    public var build: String?
+    /// The on-device model version (`"26.0"`, `"26.4"`, `"27.0"`).
+    public var model: String?
+
+    /// Whether the person sent it by tapping a reply chip.
+    public var sentFromChip: Bool { via == "suggested" }
+
+    /// Metadata; the defaults say nothing.
+    public init(via: String? = nil, groupTo: String? = nil, groupRouted: String? = nil, offline: Bool = false,
+                draftTicks: [Int]? = nil, build: String? = nil, model: String? = nil) {
+        self.via = via
+        self.groupTo = groupTo
+        self.groupRouted = groupRouted
+        self.offline = offline
+        self.draftTicks = draftTicks
+        self.build = build
+        self.model = model
+    }
+}

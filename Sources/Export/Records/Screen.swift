@@ -1,0 +1,49 @@
+import Audit
+
+/// What an agent's message showed: its nodes in order, and what the jobs ask of them.
+public struct Screen: Sendable {
+    /// The nodes, in the order the export lists them.
+    public var nodes: [ScreenNode]
+
+    /// A screen of `nodes`.
+    public init(nodes: [ScreenNode]) {
+        self.nodes = nodes
+    }
+
+    /// All nodes' words joined with "\n", in order: what the model may see of the screen.
+    public var words: SealedText {
+        SealedText.joined(nodes.flatMap(\.words), separator: "\n")
+    }
+
+    /// The text of the last `say` node (not necessarily the last node).
+    public var lastSay: SealedText? {
+        for node in nodes.reversed() {
+            if case .say(let text) = node { return text }
+        }
+        return nil
+    }
+
+    /// Whether any node gives the person something to tap.
+    public var hasTappable: Bool { nodes.contains { $0.isTappable } }
+
+    /// The names of unknown node kinds, one per unknown node, in order.
+    public var unknownKinds: [String] {
+        nodes.compactMap { node in
+            if case .unknown(let kind) = node { return kind }
+            return nil
+        }
+    }
+
+    /// Chip-eligible (spec §2): the last `say`'s text, trimmed of white space (incl. newlines),
+    /// ends with "?" or "？" (U+FF1F), and no choose/pick/ask/form/slide node.
+    ///
+    /// A node after the last `say` (a card, a stat) does not matter; only something to tap does,
+    /// because then the person answers by tapping, not with a chip.
+    public var isChipEligible: Bool {
+        guard !hasTappable, let say = lastSay else { return false }
+        return say.withUnsealedText { text in
+            guard let last = text.last(where: { !$0.isWhitespace }) else { return false }
+            return last == "?" || last == "\u{FF1F}"
+        }
+    }
+}

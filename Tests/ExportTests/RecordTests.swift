@@ -1,0 +1,216 @@
+import Audit
+import Testing
+@testable import Export
+
+@Suite struct RecordTests {
+    private func sealed(_ texts: String...) -> [SealedText] { texts.map(SealedText.init) }
+
+    @Test func exportHeaderIsParsed() throws {
+        let event = try singleEvent(#"{"type":"export","version":1,"created":"2026-10-02T00:00:00Z","anonymised":true}"#,
+                                    afterThread: false)
+        let header = try #require(event?.header)
+        #expect(header.version == 1)
+        #expect(header.created == "2026-10-02T00:00:00Z")
+        #expect(header.anonymised == true)
+        #expect(event?.location == Export.SourceLocation(file: event?.location?.file ?? "", line: 1))
+    }
+
+    @Test func oneAgentThreadIsParsed() throws {
+        let event = try singleEvent(#"{"type":"thread","id":"t_81f2","agent":"Coach","about":"Running and rest","locale":"en-US","extra":[1]}"#,
+                                    afterThread: false)
+        let thread = try #require(event?.thread)
+        #expect(thread.id == "t_81f2")
+        #expect(thread.agent == "Coach")
+        #expect(thread.about == SealedText("Running and rest"))
+        #expect(thread.locale == "en-US")
+        #expect(!thread.isGroup)
+    }
+
+    @Test func groupThreadIsParsed() throws {
+        let line = #"{"type":"thread","id":"g_0c1a","locale":"en-GB","group":{"lead":"Coach","members":[{"name":"Coach","about":"training plans"},{"name":"Sage","about":"sleep and calm"},{"name":"Penny"}]}}"#
+        let thread = try #require(try singleEvent(line, afterThread: false)?.thread)
+        #expect(thread.isGroup)
+        #expect(thread.agent == nil)
+        let group = try #require(thread.group)
+        #expect(group.lead == "Coach")
+        #expect(group.members.map(\.name) == ["Coach", "Sage", "Penny"])
+        #expect(group.members.map(\.about) == sealed("training plans", "sleep and calm", ""))
+    }
+
+    @Test func personMessageWithAllMetaIsParsed() throws {
+        let line = #"{"type":"message","thread":"t1","id":"m_19","at":"2026-09-01T07:02:11Z","from":"person","text":"Bit sore but fine","lang":"de-DE","meta":{"via":"suggested","build":"2.3.0 (512)","model":"26.4","offline":true,"draft_ticks":[0,2],"group":{"to":"Sage","routed":"on-device"},"unknown":{"x":[1,2]}}}"#
+        let message = try #require(try singleEvent(line)?.message)
+        #expect(message.thread == "t1")
+        #expect(message.id == "m_19")
+        #expect(message.at == "2026-09-01T07:02:11Z")
+        #expect(message.from == .person)
+        #expect(message.text == SealedText("Bit sore but fine"))
+        #expect(message.screen == nil)
+        #expect(message.push == nil)
+        #expect(message.lang == "de-DE")
+        #expect(message.meta.via == "suggested")
+        #expect(message.meta.sentFromChip)
+        #expect(message.meta.build == "2.3.0 (512)")
+        #expect(message.meta.model == "26.4")
+        #expect(message.meta.offline)
+        #expect(message.meta.draftTicks == [0, 2])
+        #expect(message.meta.groupTo == "Sage")
+        #expect(message.meta.groupRouted == "on-device")
+    }
+
+    @Test func metaDefaults() throws {
+        let line = #"{"type":"message","thread":"t1","id":"m1","from":"person","text":"hi","meta":{"via":"typed","group":{"to":"Sage"}}}"#
+        let message = try #require(try singleEvent(line)?.message)
+        #expect(message.at == "")
+        #expect(!message.meta.sentFromChip)
+        #expect(!message.meta.offline)
+        #expect(message.meta.draftTicks == nil)
+        #expect(message.meta.groupTo == "Sage")
+        #expect(message.meta.groupRouted == nil)
+        #expect(message.meta.build == nil)
+        let bare = try #require(try singleEvent(#"{"type":"message","thread":"t1","id":"m2","from":"person"}"#)?.message)
+        #expect(bare.text == nil)
+        #expect(!bare.meta.offline && bare.meta.via == nil)
+    }
+
+    @Test func agentMessageWithScreenAndPushIsParsed() throws {
+        let line = #"{"type":"message","thread":"t1","id":"m_18","at":"2026-09-01T07:01:40Z","from":"Coach","screen":[{"stat":{"label":"Weight","value":"-2.3","unit":"lb","id":"s1"}},{"say":"Nice week. How did your knee feel?"}],"push":{"kind":"reply","batch":5}}"#
+        let message = try #require(try singleEvent(line)?.message)
+        #expect(message.from == .agent("Coach"))
+        #expect(message.from.agentName == "Coach")
+        let push = try #require(message.push)
+        #expect(push.kind == "reply")
+        #expect(push.batch == 5)
+        let screen = try #require(message.screen)
+        #expect(screen.nodes.map(\.kind) == ["stat", "say"])
+        #expect(screen.words == SealedText("Weight: -2.3 lb\nNice week. How did your knee feel?"))
+        #expect(screen.lastSay == SealedText("Nice week. How did your knee feel?"))
+        #expect(screen.isChipEligible)
+    }
+
+    @Test func pushBatchDefaultsToOne() throws {
+        let line = #"{"type":"message","thread":"t1","id":"m1","from":"Coach","screen":[],"push":{"kind":"handoff"}}"#
+        let message = try #require(try singleEvent(line)?.message)
+        #expect(message.push?.kind == "handoff")
+        #expect(message.push?.batch == 1)
+    }
+
+    /// Every node kind, parsed from an agent message, with its words exactly.
+    @Test(arguments: [
+        (#"{"say":"Hello you"}"#, "say", [SealedText("Hello you")], false),
+        (#"{"card":{"title":"Plan","body":"Run 5k","picture":"https://x.example/p.png","id":"c1","props":{"k":"v"}}}"#,
+         "card", [SealedText("Plan"), SealedText("Run 5k")], false),
+        (#"{"stat":{"label":"Weight","value":"-2.3","unit":"lb","id":"s1"}}"#, "stat", [SealedText("Weight: -2.3 lb")], false),
+        (#"{"stat":{"label":"Steps","value":"9000"}}"#, "stat", [SealedText("Steps: 9000")], false),
+        (#"{"list":{"title":"Today","items":["stretch","run"]}}"#, "list", [SealedText("Today"), SealedText("stretch"), SealedText("run")], false),
+        (#"{"list":{"items":["one"]}}"#, "list", [SealedText("one")], false),
+        (#"{"picture":{"url":"https://x.example/a.png","alt":"a knee"}}"#, "picture", [], false),
+        (#"{"choose":{"prompt":"Which day?","options":["Mon","Tue"]}}"#, "choose", [SealedText("Which day?")], true),
+        (#"{"choose":{"options":["Mon"]}}"#, "choose", [], true),
+        (#"{"pick":{"prompt":"Pick some","options":["a","b","c"]}}"#, "pick", [SealedText("Pick some")], true),
+        (#"{"ask":{"placeholder":"type here"}}"#, "ask", [], true),
+        (#"{"form":{"fields":[{"name":"x"}]}}"#, "form", [], true),
+        (#"{"slide":{"min":0,"max":10}}"#, "slide", [], true),
+        (#"{"sparkle":{"text":"not words"}}"#, "sparkle", [], false),
+        (#"{"has space":"x"}"#, "(other)", [], false),
+    ] as [(String, String, [SealedText], Bool)])
+    func nodeKindsAndWords(node: String, kind: String, words: [SealedText], tappable: Bool) throws {
+        let line = #"{"type":"message","thread":"t1","id":"m1","from":"Coach","screen":["# + node + "]}"
+        let screen = try #require(try singleEvent(line)?.message?.screen)
+        let parsed = try #require(screen.nodes.first)
+        #expect(screen.nodes.count == 1)
+        #expect(parsed.kind == kind)
+        #expect(parsed.words == words)
+        #expect(parsed.isTappable == tappable)
+        #expect(screen.hasTappable == tappable)
+        #expect(screen.words == SealedText.joined(words, separator: "\n"))
+    }
+
+    @Test func optionCountsAndUnknownKinds() throws {
+        let line = #"{"type":"message","thread":"t1","id":"m1","from":"Coach","screen":[{"choose":{"options":["a","b"]}},{"pick":{"prompt":"p","options":[]}},{"zap":1},{"zap":{}},{"bloop":[]}]}"#
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("x.jsonl", text: #"{"type":"thread","id":"t1"}"# + "\n" + line + "\n")
+        let (events, stats) = try readEvents([file])
+        let screen = try #require(events.compactMap(\.message).first?.screen)
+        guard case .choose(prompt: nil, optionCount: 2) = screen.nodes[0] else {
+            Issue.record("expected choose with 2 options")
+            return
+        }
+        guard case .pick(prompt: let prompt?, optionCount: 0) = screen.nodes[1] else {
+            Issue.record("expected pick with a prompt and 0 options")
+            return
+        }
+        #expect(prompt == SealedText("p"))
+        #expect(screen.unknownKinds == ["zap", "zap", "bloop"])
+        #expect(stats.unknownNodes == ["zap": 2, "bloop": 1])
+        #expect(stats.badLines == 0)
+    }
+
+    @Test func senderFromNames() {
+        #expect(Sender(from: "person") == .person)
+        #expect(Sender(from: "Coach") == .agent("Coach"))
+        #expect(Sender(from: "Person") == .agent("Person"))
+    }
+
+    @Test func escapedKeysAndValuesAreDecoded() throws {
+        let line = #"{"typ\u0065":"message","thread":"t1","id":"m\u0031","from":"person","te\u0078t":"caf\u00e9 \ud83d\ude00"}"#
+        let message = try #require(try singleEvent(line)?.message)
+        #expect(message.id == "m1")
+        #expect(message.text == SealedText("café 😀"))
+    }
+
+    @Test func nullOptionalFieldsAreAbsent() throws {
+        let line = #"{"type":"message","thread":"t1","id":"m1","from":"Coach","text":null,"screen":null,"push":null,"lang":null,"meta":null}"#
+        let message = try #require(try singleEvent(line)?.message)
+        #expect(message.text == nil)
+        #expect(message.screen == nil)
+        #expect(message.push == nil)
+        #expect(message.lang == nil)
+    }
+}
+
+@Suite struct ChipEligibilityTests {
+    private func screen(_ nodes: [ScreenNode]) -> Screen { Screen(nodes: nodes) }
+    private func say(_ text: String) -> ScreenNode { .say(SealedText(text)) }
+
+    @Test(arguments: [
+        ("plain question", [ScreenNode.say(SealedText("How was the run?"))], true),
+        ("trailing spaces", [.say(SealedText("How was the run?   "))], true),
+        ("trailing newlines and tabs", [.say(SealedText("How was the run?\n\n\t "))], true),
+        ("full-width question mark", [.say(SealedText("走りはどうでしたか？"))], true),
+        ("full-width mark then ideographic space", [.say(SealedText("どうでしたか？\u{3000}"))], true),
+        ("statement", [.say(SealedText("Nice run."))], false),
+        ("question mark inside", [.say(SealedText("Why? Because."))], false),
+        ("empty say", [.say(SealedText(""))], false),
+        ("question followed by a card", [.say(SealedText("Ready?")),
+                                         .card(title: SealedText("Plan"), body: SealedText("5k"))], true),
+        ("question followed by a picture", [.say(SealedText("Ready?")), .picture], true),
+        ("question with a choose", [.say(SealedText("Which day?")), .choose(prompt: nil, optionCount: 2)], false),
+        ("question with a pick before it", [.pick(prompt: nil, optionCount: 2), .say(SealedText("Which?"))], false),
+        ("question with ask", [.say(SealedText("Anything else?")), .ask], false),
+        ("question with form", [.say(SealedText("Anything else?")), .form], false),
+        ("question with slide", [.say(SealedText("How hard?")), .slide], false),
+        ("no say", [.card(title: SealedText("Plan?"), body: SealedText("Ready?"))], false),
+        ("no nodes", [], false),
+        ("question not the last say", [.say(SealedText("Ready?")), .say(SealedText("Let me know."))], false),
+        ("last say is the question", [.say(SealedText("Great week.")), .say(SealedText("Ready for more?"))], true),
+        ("unknown node after question", [.say(SealedText("Ready?")), .unknown(kind: "zap")], true),
+    ] as [(String, [ScreenNode], Bool)])
+    func chipEligibility(name: String, nodes: [ScreenNode], eligible: Bool) {
+        #expect(Screen(nodes: nodes).isChipEligible == eligible, "\(name)")
+    }
+
+    @Test func lastSayAndWordsOfAMixedScreen() {
+        let screen = Screen(nodes: [
+            .say(SealedText("One")),
+            .list(title: nil, items: [SealedText("a"), SealedText("b")]),
+            .say(SealedText("Two")),
+            .stat(label: SealedText("L"), value: SealedText("V"), unit: nil),
+            .picture,
+        ])
+        #expect(screen.lastSay == SealedText("Two"))
+        #expect(screen.words == SealedText("One\na\nb\nTwo\nL: V"))
+        #expect(!screen.hasTappable)
+        #expect(screen.unknownKinds.isEmpty)
+    }
+}
