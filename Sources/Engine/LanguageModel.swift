@@ -12,6 +12,9 @@ public protocol Tokenizer: AnyObject, Sendable {
     ///
     /// Cutting from the end keeps what the person saw last, which is what the spec asks for.
     func suffix(of text: SealedText, maxTokens: Int) -> TokenCut
+
+    /// Tokens of a whole request as the model would see it: chat template, instructions, prompt.
+    func promptTokenCount(for request: GenerationRequest) -> Int
 }
 
 /// The result of cutting a text to a token budget.

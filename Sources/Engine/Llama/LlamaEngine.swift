@@ -15,7 +15,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     let model: LlamaModel
     let context: LlamaContext
     let batch: LlamaBatch
-    let framing: ChatFraming
     private var candidates: [llama_token_data]
     public let info: ModelInfo
 
@@ -25,9 +24,8 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
                 threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws(EngineError) {
         precondition(sequences >= 1 && contextPerSequence >= 64)
         let model = try LlamaModel(path: modelPath)
-        guard let template = model.chatTemplate else { throw .modelHasNoChatTemplate(path: modelPath) }
+        guard model.framing != nil else { throw .modelHasNoChatTemplate(path: modelPath) }
         self.model = model
-        self.framing = try ChatFraming(template: template, modelPath: modelPath)
         self.context = try LlamaContext(model: model, sequences: sequences, contextPerSequence: contextPerSequence, threads: threads)
         self.batch = LlamaBatch(capacity: context.batchCapacity)
         self.candidates = []
@@ -41,10 +39,9 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
 
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { model.suffix(of: text, maxTokens: maxTokens) }
 
-    /// The tokens of a whole request as the model sees it: template, instructions and prompt.
-    func promptTokens(for request: GenerationRequest) -> [Int32] {
-        framing.tokens(instructions: request.instructions, prompt: request.prompt, model: model)
-    }
+    public func promptTokenCount(for request: GenerationRequest) -> Int { model.promptTokenCount(for: request) }
+
+    func promptTokens(for request: GenerationRequest) -> [Int32] { model.promptTokens(for: request) }
 
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         lock.lock()

@@ -12,6 +12,8 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     let vocab: OpaquePointer
     /// The path the model was loaded from.
     public let path: String
+    /// The chat template split around its turns; nil when the model carries no template.
+    let framing: ChatFraming?
 
     /// Loads the model at `path`; `vocabularyOnly` skips the weights (for sizing, not generating).
     public init(path: String, vocabularyOnly: Bool = false) throws(EngineError) {
@@ -31,6 +33,11 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
         self.pointer = model
         self.vocab = vocab
         self.path = path
+        self.framing = Self.template(of: model).flatMap { try? ChatFraming(template: $0, modelPath: path) }
+    }
+
+    private static func template(of model: OpaquePointer) -> String? {
+        llama_model_chat_template(model, nil).map { String(cString: $0) }
     }
 
     deinit { llama_model_free(pointer) }
@@ -62,11 +69,6 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     var parameterCount: UInt64 { llama_model_n_params(pointer) }
 
-    /// The model's chat template, if it carries one.
-    var chatTemplate: String? {
-        guard let template = llama_model_chat_template(pointer, nil) else { return nil }
-        return String(cString: template)
-    }
 
     // MARK: Tokens
 
@@ -101,6 +103,19 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     public func tokenCount(of text: SealedText) -> Int {
         text.withUnsealedText { tokenize($0).count }
+    }
+
+    public func promptTokenCount(for request: GenerationRequest) -> Int {
+        promptTokens(for: request).count
+    }
+
+    /// The tokens of a whole request: framing parsed for control tokens, words not. Without a
+    /// template (never the case for an engine, which refuses such models) the words alone.
+    func promptTokens(for request: GenerationRequest) -> [Int32] {
+        guard let framing else {
+            return SealedText.joined([request.instructions, request.prompt], separator: "\n").withUnsealedText { tokenize($0) }
+        }
+        return framing.tokens(instructions: request.instructions, prompt: request.prompt, model: self)
     }
 
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {

@@ -1,0 +1,112 @@
+import Foundation
+
+/// A value in a written report: numbers, flags, fixed labels and metadata names, in a fixed order.
+///
+/// Reports are built from this type rather than from `Encodable` models so that the key order
+/// is the documented one and so that nothing can be written that was not put here on purpose:
+/// `SealedText` cannot become a `ReportValue`.
+public indirect enum ReportValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case number(Double)
+    /// A label: a key, a reason, a build or model name, a file path. Never words from a thread.
+    case label(String)
+    case array([ReportValue])
+    case object([(String, ReportValue)])
+
+    public static func == (a: ReportValue, b: ReportValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case let (.bool(x), .bool(y)): x == y
+        case let (.int(x), .int(y)): x == y
+        case let (.number(x), .number(y)): x == y
+        case let (.label(x), .label(y)): x == y
+        case let (.array(x), .array(y)): x == y
+        case let (.object(x), .object(y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    /// A number, or null when there is none (a rate over zero places).
+    public static func number(_ value: Double?) -> ReportValue { value.map { .number($0) } ?? .null }
+
+    /// The value at `key` of an object.
+    public subscript(key: String) -> ReportValue? {
+        guard case .object(let fields) = self else { return nil }
+        return fields.first { $0.0 == key }?.1
+    }
+
+    /// Follows a dotted path such as "jobs.chips.eligible".
+    public func at(_ path: String) -> ReportValue? {
+        var value: ReportValue? = self
+        for key in path.split(separator: ".") { value = value?[String(key)] }
+        return value
+    }
+
+    /// The number this holds, if any.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let i): Double(i)
+        case .number(let d): d
+        default: nil
+        }
+    }
+
+    /// Pretty-printed JSON, two-space indented, keys in the order given.
+    public func json() -> String {
+        var out = ""
+        write(to: &out, indent: 0)
+        return out + "\n"
+    }
+
+    private func write(to out: inout String, indent: Int) {
+        let pad = String(repeating: "  ", count: indent + 1)
+        let closing = String(repeating: "  ", count: indent)
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .number(let d):
+            if !d.isFinite { out += "null" }
+            else if d == d.rounded(), abs(d) < 1e15 { out += String(Int(d)) }
+            else { out += String(format: "%.6g", d) }
+        case .label(let s): out += Self.quoted(s)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += pad
+                item.write(to: &out, indent: indent + 1)
+                out += i == items.count - 1 ? "\n" : ",\n"
+            }
+            out += closing + "]"
+        case .object(let fields):
+            if fields.isEmpty { out += "{}"; return }
+            out += "{\n"
+            for (i, (key, value)) in fields.enumerated() {
+                out += pad + Self.quoted(key) + ": "
+                value.write(to: &out, indent: indent + 1)
+                out += i == fields.count - 1 ? "\n" : ",\n"
+            }
+            out += closing + "}"
+        }
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) }
+                else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,104 @@
+import Audit
+import Engine
+import Export
+
+/// Reply chips (spec §2): under a screen that asks in words, one to three short replies.
+///
+/// Fires on an agent screen whose last `say` ends in a question and that has nothing to tap.
+/// The model sees the agent's name, the screen's words cut to the last 600 tokens, and the
+/// person's last message; nothing else from the thread. Chips that come later than the budget
+/// are not shown, so they count as a fallback.
+public struct ChipsJob: Job {
+    public var kind: JobKind { .chips }
+    /// The time budget from the screen landing to chips ready (spec: 800 ms).
+    public var budgetMilliseconds: Double
+    /// Tokens of screen words the model may see, counted from the end (spec: 600).
+    public var inputCap: Int
+    /// The session's token ceiling (the phone's 4,096).
+    public var contextLimit: Int
+    /// The most tokens the model may write: three 40-character replies and their JSON.
+    public var maxOutputTokens: Int
+
+    public init(budgetMilliseconds: Double = 800, inputCap: Int = 600, contextLimit: Int = 4096, maxOutputTokens: Int = 160) {
+        self.budgetMilliseconds = budgetMilliseconds
+        self.inputCap = inputCap
+        self.contextLimit = contextLimit
+        self.maxOutputTokens = maxOutputTokens
+    }
+
+    public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+        var items: [JobItem] = []
+        var lastFromPerson: SealedText? = nil
+        for (index, message) in snapshot.messages.enumerated() {
+            guard case .agent(let agent) = message.from else {
+                lastFromPerson = message.text ?? lastFromPerson
+                continue
+            }
+            guard let screen = message.screen else { continue }
+            let attribution = snapshot.attribution(at: index)
+            ledger.scanned(attribution)
+            guard screen.isChipEligible else { continue }
+
+            let cut = tokenizer.suffix(of: screen.words, maxTokens: inputCap)
+            let next = snapshot.messages.indices.contains(index + 1) ? snapshot.messages[index + 1] : nil
+            let reference = next.flatMap { $0.from == .person ? $0.text : nil }
+            let request = GenerationRequest(
+                instructions: Self.instructions(language: snapshot.language(of: next ?? message)),
+                prompt: Self.prompt(agent: agent, words: cut.text, lastFromPerson: lastFromPerson),
+                grammar: Replies.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            items.append(JobItem(job: .chips, attribution: attribution, request: request,
+                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, reference: reference))
+        }
+        return items
+    }
+
+    public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
+        let deviceMs = device.estimatedMilliseconds(promptTokens: outcome.promptTokens, outputTokens: outcome.outputTokens)
+        var fallback: FallbackReason? = nil
+        var replies: Replies? = nil
+        switch outcome.output {
+        case .failure(.contextExceeded): fallback = .contextExceeded
+        case .failure(.decodeFailed): fallback = .engineFailure
+        case .failure(.outputTruncated), .failure(.grammarDeadEnd): fallback = .invalidOutput
+        case .success(let text):
+            replies = text.withUnsealedText { Replies(output: $0) }
+            if replies == nil { fallback = .invalidOutput }
+        }
+        let valid = replies != nil
+        let asked = fallback != .contextExceeded   // a prompt over the ceiling is never evaluated
+        if valid && deviceMs > budgetMilliseconds { fallback = .timeBudget }
+
+        var quality: [String: Double] = [:]
+        if let reference = item.reference {
+            let chips = replies?.replies ?? []
+            reference.withUnsealedText { sent in
+                quality["exact_match"] = chips.contains { ReplySimilarity.matches($0, sent) } ? 1 : 0
+                quality["best_f1"] = chips.map { ReplySimilarity.f1($0, sent) }.max() ?? 0
+            }
+        }
+        return ItemResult(
+            job: .chips, attribution: item.attribution, answered: fallback == nil, fallback: fallback,
+            inputWasCut: item.inputWasCut, asked: asked, promptTokens: outcome.promptTokens, outputTokens: outcome.outputTokens,
+            hostMilliseconds: asked ? outcome.hostMilliseconds : nil, deviceMilliseconds: asked ? deviceMs : nil,
+            inBudgetHost: asked ? valid && outcome.hostMilliseconds <= budgetMilliseconds : nil,
+            inBudgetDevice: asked ? valid && deviceMs <= budgetMilliseconds : nil,
+            quality: quality)
+    }
+
+    static func instructions(language: String?) -> SealedText {
+        SealedText("""
+            You suggest short replies that a person could send in a chat with an assistant. \
+            Write one to three different replies, each under 40 characters, in \(Language.name(of: language)), \
+            as the person would say them. Answer only with JSON.
+            """)
+    }
+
+    static func prompt(agent: String, words: SealedText, lastFromPerson: SealedText?) -> SealedText {
+        var parts = [SealedText("\(agent) wrote:"), words]
+        if let lastFromPerson {
+            parts += [SealedText("\nThe person's last message was:"), lastFromPerson]
+        }
+        parts.append(SealedText("\nSuggest replies to \(agent)."))
+        return SealedText.joined(parts, separator: "\n")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Suggested replies: the chips job's output type (spec §2).
+///
+/// Mirrors `@Generable struct Replies { @Guide(.count(1...3)) var replies: [String] }` with each
+/// reply at most 40 characters.
+public struct Replies: Sendable, Equatable {
+    public var replies: [String]
+
+    /// The schema the model fills.
+    public static let schema = GenerationSchema.object([
+        .init("replies", .array(of: .string(length: 1...40), count: 1...3)),
+    ])
+
+    /// The grammar for `schema`, written once.
+    public static let grammar = GrammarWriter.grammar(for: schema)
+
+    /// Reads and checks a model's output: decoded by the schema, then trimmed, blank and
+    /// repeated replies dropped (folded comparison); nil when no reply is left.
+    public init?(output: String) {
+        guard let content = try? ContentDecoder.decode(output, as: Self.schema),
+              let items = content["replies"]?.arrayValue else { return nil }
+        var seen: Set<String> = []
+        var kept: [String] = []
+        for item in items {
+            guard let reply = item.stringValue?.trimmingCharacters(in: .whitespaces), !reply.isEmpty,
+                  reply.count <= 40, seen.insert(ReplySimilarity.fold(reply)).inserted else { continue }
+            kept.append(reply)
+        }
+        guard !kept.isEmpty else { return nil }
+        replies = kept
+    }
+}

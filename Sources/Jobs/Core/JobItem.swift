@@ -1,0 +1,68 @@
+import Audit
+import Engine
+
+/// One place where a job fires: the request for the model, or the reason it falls back before asking.
+public struct JobItem: Sendable {
+    public var job: JobKind
+    public var attribution: Attribution
+    /// The request; nil when the job fell back before the model was asked.
+    public var request: GenerationRequest?
+    /// Why the job gives no answer without asking (for example the context ceiling).
+    public var earlyFallback: FallbackReason?
+    /// Tokens of the job's input words after any cut (what the spec's caps apply to).
+    public var inputTokens: Int
+    /// Whether the input words were cut to the job's cap.
+    public var inputWasCut: Bool
+    /// What the person really did next, for the quality proxies; never leaves memory.
+    public var reference: SealedText?
+
+    public init(job: JobKind, attribution: Attribution, request: GenerationRequest?, earlyFallback: FallbackReason? = nil,
+                inputTokens: Int, inputWasCut: Bool, reference: SealedText? = nil) {
+        self.job = job
+        self.attribution = attribution
+        self.request = request
+        self.earlyFallback = earlyFallback
+        self.inputTokens = inputTokens
+        self.inputWasCut = inputWasCut
+        self.reference = reference
+    }
+}
+
+/// What one item came to: numbers only, ready to be counted.
+public struct ItemResult: Sendable {
+    public var job: JobKind
+    public var attribution: Attribution
+    /// The job answered: valid output within every budget.
+    public var answered: Bool
+    public var fallback: FallbackReason?
+    public var inputWasCut: Bool
+    /// Whether the model was asked at all.
+    public var asked: Bool
+    public var promptTokens: Int
+    public var outputTokens: Int
+    public var hostMilliseconds: Double?
+    public var deviceMilliseconds: Double?
+    /// Whether the output was valid and came within the budget, by each clock (nil if not asked).
+    public var inBudgetHost: Bool?
+    public var inBudgetDevice: Bool?
+    /// Named quality measures for this item (for example "exact_match" 0 or 1, "best_f1").
+    public var quality: [String: Double]
+
+    public init(job: JobKind, attribution: Attribution, answered: Bool, fallback: FallbackReason?, inputWasCut: Bool,
+                asked: Bool, promptTokens: Int, outputTokens: Int, hostMilliseconds: Double?, deviceMilliseconds: Double?,
+                inBudgetHost: Bool?, inBudgetDevice: Bool?, quality: [String: Double] = [:]) {
+        self.job = job
+        self.attribution = attribution
+        self.answered = answered
+        self.fallback = fallback
+        self.inputWasCut = inputWasCut
+        self.asked = asked
+        self.promptTokens = promptTokens
+        self.outputTokens = outputTokens
+        self.hostMilliseconds = hostMilliseconds
+        self.deviceMilliseconds = deviceMilliseconds
+        self.inBudgetHost = inBudgetHost
+        self.inBudgetDevice = inBudgetDevice
+        self.quality = quality
+    }
+}

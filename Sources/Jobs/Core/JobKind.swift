@@ -1,0 +1,46 @@
+/// The four jobs the phone's model has in the spec.
+public enum JobKind: String, Sendable, CaseIterable, Codable, Comparable {
+    /// Reply chips under a screen that asks in words (spec §2).
+    case chips
+    /// The member a group message is for (spec §3).
+    case route
+    /// One plain line for a push (spec §4).
+    case push
+    /// A draft screen while offline (spec §5).
+    case draft
+
+    public static func < (a: JobKind, b: JobKind) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// Why a job gave no answer where it fired: the app falls back to what it does today (spec §6).
+public enum FallbackReason: String, Sendable, CaseIterable, Codable, Comparable {
+    /// The model file is missing or unreadable.
+    case modelUnavailable = "model_unavailable"
+    /// The message's language is not one the model supports.
+    case unsupportedLanguage = "unsupported_language"
+    /// The prompt and the answer do not fit the session's token ceiling.
+    case contextExceeded = "context_exceeded"
+    /// The answer came later than the job's time budget.
+    case timeBudget = "time_budget"
+    /// The output did not fit its schema or failed a check after generation.
+    case invalidOutput = "invalid_output"
+    /// The engine failed while evaluating.
+    case engineFailure = "engine_failure"
+
+    public static func < (a: FallbackReason, b: FallbackReason) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// The app build and model version a result is counted under.
+public struct Attribution: Sendable, Hashable {
+    /// `meta.build`, or "unknown".
+    public var build: String
+    /// `meta.model`, or "unknown".
+    public var model: String
+
+    public init(build: String?, model: String?) {
+        self.build = build ?? "unknown"
+        self.model = model ?? "unknown"
+    }
+}

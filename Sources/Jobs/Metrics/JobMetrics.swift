@@ -1,0 +1,120 @@
+/// The counts of one job over a corpus, or over one build or model version of it.
+///
+/// Counts, sums and histograms only: what the report carries. Everything merges exactly, so
+/// two halves of a corpus add up to the whole.
+public struct JobMetrics: Sendable, Equatable {
+    /// Places the job looked at (agent screens for chips, person messages for routing…).
+    public var scanned = 0
+    /// Places where it fires.
+    public var eligible = 0
+    /// Eligible places where the model was asked.
+    public var asked = 0
+    /// Eligible places with a valid answer within every budget.
+    public var answered = 0
+    /// Eligible places that fell back, by reason.
+    public var fallbacks: [FallbackReason: Int] = [:]
+    /// Asked places whose valid answer came within the time budget, by the host's clock.
+    public var inBudgetHost = 0
+    /// The same by the device profile's estimate.
+    public var inBudgetDevice = 0
+    /// Eligible places whose input words were cut to the job's cap.
+    public var inputCut = 0
+    /// Host milliseconds of asked places.
+    public var hostLatency = LogHistogram()
+    /// Estimated device milliseconds of asked places.
+    public var deviceLatency = LogHistogram()
+    /// Prompt tokens of asked places (template included).
+    public var tokensIn = 0
+    /// Output tokens of asked places.
+    public var tokensOut = 0
+    /// Quality measures: their sums and how many places had each.
+    public var quality: [String: QualityTally] = [:]
+    /// Job-specific counters (for example routing's "named").
+    public var counters: [String: Int] = [:]
+
+    public init() {}
+
+    /// Counts one result of an eligible place.
+    public mutating func add(_ result: ItemResult) {
+        eligible += 1
+        if result.answered { answered += 1 }
+        if let reason = result.fallback { fallbacks[reason, default: 0] += 1 }
+        if result.inputWasCut { inputCut += 1 }
+        if result.asked {
+            asked += 1
+            tokensIn += result.promptTokens
+            tokensOut += result.outputTokens
+        }
+        if let ms = result.hostMilliseconds { hostLatency.add(ms) }
+        if let ms = result.deviceMilliseconds { deviceLatency.add(ms) }
+        if result.inBudgetHost == true { inBudgetHost += 1 }
+        if result.inBudgetDevice == true { inBudgetDevice += 1 }
+        for (name, value) in result.quality { quality[name, default: QualityTally()].add(value) }
+    }
+
+    /// Adds everything counted in `other`.
+    public mutating func merge(_ other: JobMetrics) {
+        scanned += other.scanned
+        eligible += other.eligible
+        asked += other.asked
+        answered += other.answered
+        for (reason, n) in other.fallbacks { fallbacks[reason, default: 0] += n }
+        inBudgetHost += other.inBudgetHost
+        inBudgetDevice += other.inBudgetDevice
+        inputCut += other.inputCut
+        hostLatency.merge(other.hostLatency)
+        deviceLatency.merge(other.deviceLatency)
+        tokensIn += other.tokensIn
+        tokensOut += other.tokensOut
+        for (name, tally) in other.quality { quality[name, default: QualityTally()].merge(tally) }
+        for (name, n) in other.counters { counters[name, default: 0] += n }
+    }
+}
+
+/// A sum and a count, for a mean that merges exactly.
+public struct QualityTally: Sendable, Equatable {
+    public var sum = 0.0
+    public var count = 0
+    public init() {}
+    public mutating func add(_ value: Double) { sum += value; count += 1 }
+    public mutating func merge(_ other: QualityTally) { sum += other.sum; count += other.count }
+    /// The mean, or nil when nothing was measured.
+    public var mean: Double? { count == 0 ? nil : sum / Double(count) }
+}
+
+/// One job's metrics overall and split by app build and by model version.
+public struct JobLedger: Sendable, Equatable {
+    public var overall = JobMetrics()
+    public var byBuild: [String: JobMetrics] = [:]
+    public var byModel: [String: JobMetrics] = [:]
+
+    public init() {}
+
+    /// Counts a place the job looked at.
+    public mutating func scanned(_ attribution: Attribution) {
+        overall.scanned += 1
+        byBuild[attribution.build, default: JobMetrics()].scanned += 1
+        byModel[attribution.model, default: JobMetrics()].scanned += 1
+    }
+
+    /// Counts a job-specific event.
+    public mutating func count(_ counter: String, _ attribution: Attribution) {
+        overall.counters[counter, default: 0] += 1
+        byBuild[attribution.build, default: JobMetrics()].counters[counter, default: 0] += 1
+        byModel[attribution.model, default: JobMetrics()].counters[counter, default: 0] += 1
+    }
+
+    /// Counts the result of an eligible place.
+    public mutating func add(_ result: ItemResult) {
+        overall.add(result)
+        byBuild[result.attribution.build, default: JobMetrics()].add(result)
+        byModel[result.attribution.model, default: JobMetrics()].add(result)
+    }
+
+    /// Adds another ledger of the same job.
+    public mutating func merge(_ other: JobLedger) {
+        overall.merge(other.overall)
+        for (key, metrics) in other.byBuild { byBuild[key, default: JobMetrics()].merge(metrics) }
+        for (key, metrics) in other.byModel { byModel[key, default: JobMetrics()].merge(metrics) }
+    }
+}

@@ -1,0 +1,115 @@
+import Engine
+import Jobs
+
+/// Parses `replay`'s command line: a small hand-written parser, with `usage` as its manual.
+public enum ArgumentParser {
+    /// A command line that cannot be run, with the reason for the user.
+    public struct UsageError: Error, Equatable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    public static let version = "0.1.0"
+
+    public static let usage = """
+        usage: replay [--job chips|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
+                      [--strict] [--limit N] [--batch N] CORPUS...
+               replay corpus generate --threads N --seed S OUT.jsonl[.zst]
+               replay --help | --version
+
+        Replays an export (EXPORT_FORMAT.md, version 1) through the phone model's jobs with a real
+        llama.cpp model, and writes a report of counts, rates and timings (never a word of text).
+
+        CORPUS        .jsonl.zst or .jsonl files, directories of *.jsonl.zst shards, or - for stdin
+        --job J       chips (default) or all (the jobs built so far)
+        --out DIR     where report.json and report.md go (default ./replay-report)
+        --model PATH  a GGUF instruct model (default: SmolLM2-135M-Instruct from scripts/setup)
+        --device P    device profile for latency estimates: iphone15pro (default: 0.6 ms per
+                      prompt token, 30 tokens/s; Apple, June 2024) or custom:MS_PER_TOKEN,TOKENS_PER_S
+        --dry-run     everything but the model: eligibility, token sizes, budgets already judgeable
+        --strict      the first bad line is fatal (exit 3) instead of counted
+        --limit N     stop after N threads
+        --batch N     sequences decoded together (default 8)
+
+        Exit status: 0 done; 1 a --fail-under threshold not met; 2 usage error; 3 input error
+        (unreadable, corrupt or truncated input; a bad line with --strict); 4 model error;
+        5 the report could not be written. Progress goes to stderr, results to files.
+        """
+
+    /// The command `arguments` (without the program name) ask for.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
+        if arguments.first == "corpus" { return try parseCorpus(Array(arguments.dropFirst())) }
+        var options = ReplayOptions()
+        var rest = arguments[...]
+        func value(for flag: String) throws(UsageError) -> String {
+            guard let next = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
+            return next
+        }
+        func positive(_ text: String, _ flag: String) throws(UsageError) -> Int {
+            guard let n = Int(text), n > 0 else { throw UsageError("\(flag) takes a whole number above 0, not '\(text)'") }
+            return n
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-h", "--help": return .help
+            case "--version": return .version
+            case "--job", "--jobs":
+                let name = try value(for: argument)
+                if name == "all" {
+                    options.jobs = [.chips]
+                } else {
+                    guard let job = JobKind(rawValue: name), job == .chips else {
+                        throw UsageError("--job takes chips or all, not '\(name)'")
+                    }
+                    options.jobs = [job]
+                }
+            case "--out": options.outputDirectory = try value(for: argument)
+            case "--model": options.modelPath = try value(for: argument)
+            case "--device":
+                let name = try value(for: argument)
+                guard let profile = DeviceProfile.named(name) else {
+                    throw UsageError("unknown device profile '\(name)': use iphone15pro or custom:MS_PER_TOKEN,TOKENS_PER_S")
+                }
+                options.device = profile
+            case "--dry-run": options.dryRun = true
+            case "--strict": options.strict = true
+            case "--limit": options.threadLimit = try positive(try value(for: argument), argument)
+            case "--batch": options.batchSize = try positive(try value(for: argument), argument)
+            case "-": options.corpus.append(argument)
+            case "--":
+                options.corpus += rest
+                rest = []
+            default:
+                if argument.hasPrefix("-") { throw UsageError("unknown option '\(argument)'") }
+                options.corpus.append(argument)
+            }
+        }
+        guard !options.corpus.isEmpty else { throw UsageError("no corpus given") }
+        return .replay(options)
+    }
+
+    private static func parseCorpus(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
+        guard arguments.first == "generate" else { throw UsageError("'replay corpus' takes 'generate'") }
+        var threads: Int? = nil
+        var seed: UInt64 = 1
+        var output: String? = nil
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--threads":
+                guard let text = rest.popFirst(), let n = Int(text), n > 0 else { throw UsageError("--threads takes a whole number above 0") }
+                threads = n
+            case "--seed":
+                guard let text = rest.popFirst(), let s = UInt64(text) else { throw UsageError("--seed takes a whole number") }
+                seed = s
+            default:
+                if argument.hasPrefix("-") && argument != "-" { throw UsageError("unknown option '\(argument)'") }
+                guard output == nil else { throw UsageError("one output file only") }
+                output = argument
+            }
+        }
+        guard let threads else { throw UsageError("corpus generate needs --threads N") }
+        guard let output else { throw UsageError("corpus generate needs an output file") }
+        return .generateCorpus(threads: threads, seed: seed, output: output)
+    }
+}

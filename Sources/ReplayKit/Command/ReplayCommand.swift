@@ -1,0 +1,30 @@
+import Engine
+import Jobs
+
+/// What the command line asked for.
+public enum ReplayCommand: Sendable, Equatable {
+    /// Replay a corpus through jobs and write a report.
+    case replay(ReplayOptions)
+    /// Write a generated corpus.
+    case generateCorpus(threads: Int, seed: UInt64, output: String)
+    case help
+    case version
+}
+
+/// Everything a replay run is told on the command line.
+public struct ReplayOptions: Sendable, Equatable {
+    public var jobs: [JobKind] = [.chips]
+    public var outputDirectory = "replay-report"
+    /// The model file; nil means the default model from the cache.
+    public var modelPath: String? = nil
+    public var device: DeviceProfile = .iPhone15Pro
+    public var dryRun = false
+    public var strict = false
+    /// Stop after this many threads.
+    public var threadLimit: Int? = nil
+    /// Sequences decoded together.
+    public var batchSize = 8
+    public var corpus: [String] = []
+
+    public init() {}
+}

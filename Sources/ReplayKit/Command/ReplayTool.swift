@@ -1,0 +1,145 @@
+import Audit
+import Corpus
+import Engine
+import Export
+import Foundation
+import Jobs
+
+/// `replay` as a library: runs a parsed command and says which exit code it ends with.
+///
+/// The executable is a thin `@main` over this, so tests drive the same code a user does.
+public enum ReplayTool {
+    /// Runs `arguments` (without the program name); diagnostics go to `diagnostics` (stderr).
+    public static func main(_ arguments: [String], diagnostics: (String) -> Void = ReplayTool.standardError) -> ExitCode {
+        let command: ReplayCommand
+        do {
+            command = try ArgumentParser.parse(arguments)
+        } catch {
+            diagnostics("replay: \(error.description)\n\n\(ArgumentParser.usage)")
+            return .usage
+        }
+        switch command {
+        case .help:
+            print(ArgumentParser.usage)
+            return .success
+        case .version:
+            print("replay \(ArgumentParser.version)")
+            return .success
+        case let .generateCorpus(threads, seed, output):
+            do {
+                let summary = try CorpusGenerator(threads: threads, seed: seed).write(to: output)
+                diagnostics("replay: wrote \(summary.threads) threads, \(summary.messages) messages to \(output)")
+                return .success
+            } catch {
+                diagnostics("replay: \(error)")
+                return .output
+            }
+        case .replay(let options):
+            return replay(options, diagnostics: diagnostics)
+        }
+    }
+
+    /// Loads the model (or just its vocabulary for a dry run), runs, and writes the report.
+    static func replay(_ options: ReplayOptions, diagnostics: (String) -> Void) -> ExitCode {
+        guard let modelPath = options.modelPath ?? DefaultModel.path() else {
+            diagnostics("replay: no model: pass --model PATH, or run scripts/setup to install the default model")
+            return .model
+        }
+        let started = Date()
+        let clock = ContinuousClock.now
+        let engine: LlamaEngine?
+        let tokenizer: any Tokenizer
+        do {
+            if options.dryRun {
+                engine = nil
+                tokenizer = try LlamaModel(path: modelPath, vocabularyOnly: true)
+            } else {
+                let loaded = try LlamaEngine(modelPath: modelPath, sequences: options.batchSize)
+                engine = loaded
+                tokenizer = loaded
+            }
+        } catch {
+            diagnostics("replay: \(error.description)")
+            return .model
+        }
+        let jobs = options.jobs.map(Self.job)
+        let runner = ReplayRunner(options: options, jobs: jobs, model: engine, tokenizer: tokenizer,
+                                  showProgress: isatty(2) == 1)
+        let tally = runner.run()
+        let description = engine.map { ModelDescription(info: $0.info, fileBytes: fileSize(modelPath), sha256: sha256(ofFile: modelPath)) }
+        let report = ReportBuilder(options: options, tally: tally, model: description, jobs: jobs,
+                                   seconds: clock.millisecondsSince / 1000, started: started).build()
+        do {
+            try write(report, to: options.outputDirectory)
+        } catch {
+            diagnostics("replay: cannot write the report to \(options.outputDirectory): \(error)")
+            return .output
+        }
+        diagnostics(summary(report, directory: options.outputDirectory))
+        if case .input(let message)? = tally.fatal {
+            diagnostics("replay: \(message)")
+            return .input
+        }
+        for error in tally.fileErrors { diagnostics("replay: \(error.description)") }
+        return tally.fileErrors.isEmpty ? .success : .input
+    }
+
+    static func job(_ kind: JobKind) -> any Job {
+        switch kind {
+        case .chips: ChipsJob()
+        case .route, .push, .draft: preconditionFailure("the \(kind.rawValue) job is not built yet; the parser does not offer it")
+        }
+    }
+
+    /// Writes report.json and report.md into `directory`, creating it.
+    public static func write(_ report: ReportValue, to directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(report.json().utf8).write(to: URL(fileURLWithPath: directory + "/report.json"), options: .atomic)
+        try Data(MarkdownReport.render(report).utf8).write(to: URL(fileURLWithPath: directory + "/report.md"), options: .atomic)
+    }
+
+    /// The few lines printed at the end: counts and rates only.
+    static func summary(_ report: ReportValue, directory: String) -> String {
+        var lines = ["replay: \(Int(report.at("corpus.threads")?.doubleValue ?? 0)) threads, \(Int(report.at("corpus.messages")?.doubleValue ?? 0)) messages, \(Int(report.at("corpus.bad_lines")?.doubleValue ?? 0)) bad lines"]
+        if case .object(let jobs)? = report["jobs"] {
+            for (name, job) in jobs {
+                let eligible = Int(job["eligible"]?.doubleValue ?? 0)
+                let answered = Int(job["answered"]?.doubleValue ?? 0)
+                var line = "replay: \(name): \(eligible) eligible of \(Int(job["scanned"]?.doubleValue ?? 0)) scanned"
+                if report.at("run.mode") == .label("replay") {
+                    line += ", \(answered) answered"
+                    if let device = job.at("in_budget.device")?.doubleValue { line += String(format: ", %.1f%% in budget on device", device * 100) }
+                    if let host = job.at("in_budget.host")?.doubleValue { line += String(format: ", %.1f%% on this host", host * 100) }
+                }
+                lines.append(line)
+            }
+        }
+        lines.append("replay: report in \(directory)/report.json and report.md")
+        return lines.joined(separator: "\n")
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    static func sha256(ofFile path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { hasher.update($0) }
+        }
+        return hasher.finalizeHex()
+    }
+
+    public static func standardError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+extension ContinuousClock.Instant {
+    var millisecondsSince: Double {
+        let elapsed = ContinuousClock.now - self
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+}

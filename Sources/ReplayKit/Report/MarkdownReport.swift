@@ -1,0 +1,71 @@
+import Audit
+import Foundation
+
+/// report.md: the same numbers as report.json, as tables a person reads.
+public enum MarkdownReport {
+    public static func render(_ report: ReportValue) -> String {
+        var out = "# replay report\n\n"
+        let mode = report.at("run.mode").flatMap(label) ?? "?"
+        out += "Mode: \(mode). Model: \(report.at("model.name").flatMap(label) ?? "none (dry run)")"
+        if let description = report.at("model.description").flatMap(label) { out += " (\(description))" }
+        out += ". Device profile: \(report.at("device.profile").flatMap(label) ?? "?").\n\n"
+
+        out += "## Corpus\n\n| files | threads | messages | bad lines | unknown line types | unknown node kinds |\n|---:|---:|---:|---:|---:|---:|\n"
+        out += "| \(int(report.at("corpus.files"))) | \(int(report.at("corpus.threads"))) | \(int(report.at("corpus.messages"))) "
+        out += "| \(int(report.at("corpus.bad_lines"))) | \(sum(report.at("corpus.unknown_types"))) | \(sum(report.at("corpus.unknown_nodes"))) |\n\n"
+        if case .array(let errors)? = report.at("corpus.errors"), !errors.isEmpty {
+            out += "Input errors:\n\n" + errors.compactMap(label).map { "- \($0)\n" }.joined() + "\n"
+        }
+
+        guard case .object(let jobs)? = report["jobs"] else { return out }
+        for (name, job) in jobs {
+            out += "## Job: \(name)\n\n"
+            out += "Budget \(number(job["budget_ms"])) ms.\n\n"
+            out += table(rows: [("all", job)])
+            for (dimension, title) in [("by_build", "By app build"), ("by_model", "By model version")] {
+                if case .object(let slices)? = job[dimension], !slices.isEmpty {
+                    out += "\n### \(title)\n\n" + table(rows: slices)
+                }
+            }
+            if case .object(let fallbacks)? = job["fallbacks"], !fallbacks.isEmpty {
+                out += "\nFallbacks: " + fallbacks.map { "\($0.0) \(int($0.1))" }.joined(separator: ", ") + ".\n"
+            }
+            if case .object(let quality)? = job["quality"], !quality.isEmpty {
+                out += "\nQuality: " + quality.map { name, value in
+                    "\(name) \(percent(value["mean"])) over \(int(value["compared"]))"
+                }.joined(separator: "; ") + ".\n"
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    private static func table(rows: [(String, ReportValue)]) -> String {
+        var out = "| slice | scanned | eligible | answered | in budget (host) | in budget (device) | p50 ms | p95 ms | device p95 ms | tokens in | tokens out |\n"
+        out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        for (name, m) in rows {
+            out += "| \(name) | \(int(m["scanned"])) | \(int(m["eligible"])) | \(int(m["answered"])) "
+            out += "| \(percent(m.at("in_budget.host"))) | \(percent(m.at("in_budget.device"))) "
+            out += "| \(number(m.at("latency_ms.p50"))) | \(number(m.at("latency_ms.p95"))) | \(number(m.at("latency_ms.device_p95"))) "
+            out += "| \(int(m.at("tokens.in"))) | \(int(m.at("tokens.out"))) |\n"
+        }
+        return out
+    }
+
+    private static func label(_ value: ReportValue) -> String? {
+        if case .label(let s) = value { s } else { nil }
+    }
+    private static func int(_ value: ReportValue?) -> String {
+        value?.doubleValue.map { String(Int($0)) } ?? "–"
+    }
+    private static func number(_ value: ReportValue?) -> String {
+        value?.doubleValue.map { String(format: "%.0f", $0) } ?? "–"
+    }
+    private static func percent(_ value: ReportValue?) -> String {
+        value?.doubleValue.map { String(format: "%.1f%%", $0 * 100) } ?? "–"
+    }
+    private static func sum(_ value: ReportValue?) -> Int {
+        guard case .object(let fields)? = value else { return 0 }
+        return fields.reduce(0) { $0 + Int($1.1.doubleValue ?? 0) }
+    }
+}

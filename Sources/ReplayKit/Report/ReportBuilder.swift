@@ -1,0 +1,167 @@
+import Audit
+import Engine
+import Export
+import Jobs
+import Foundation
+
+/// Builds report.json (schema `replay.report/1`, documented in docs/report-schema.md) from a run's counts.
+///
+/// Every value is a count, a rate, a timing, a size, a hash or a fixed label: the report is
+/// what leaves the process, so nothing else may be in it.
+public struct ReportBuilder {
+    public static let schema = "replay.report/1"
+
+    public var options: ReplayOptions
+    public var tally: ReplayTally
+    public var model: ModelDescription?
+    public var jobs: [any Job]
+    public var seconds: Double
+    public var started: Date
+
+    public init(options: ReplayOptions, tally: ReplayTally, model: ModelDescription?, jobs: [any Job], seconds: Double, started: Date) {
+        self.options = options
+        self.tally = tally
+        self.model = model
+        self.jobs = jobs
+        self.seconds = seconds
+        self.started = started
+    }
+
+    public func build() -> ReportValue {
+        .object([
+            ("schema", .label(Self.schema)),
+            ("tool", .object([("name", .label("replay")), ("version", .label(ArgumentParser.version))])),
+            ("run", run),
+            ("model", model.map(\.value) ?? .null),
+            ("device", device),
+            ("corpus", corpus),
+            ("jobs", .object(jobs.map { job in (job.kind.rawValue, jobValue(job)) })),
+        ])
+    }
+
+    private var run: ReportValue {
+        .object([
+            ("mode", .label(options.dryRun ? "dry-run" : "replay")),
+            ("jobs", .array(jobs.map { .label($0.kind.rawValue) })),
+            ("started", .label(ISO8601DateFormatter().string(from: started))),
+            ("seconds", .number(seconds)),
+            ("thread_limit", options.threadLimit.map { .int($0) } ?? .null),
+            ("stopped_at_limit", .bool(tally.stoppedAtLimit)),
+            ("strict", .bool(options.strict)),
+            ("batch_size", .int(options.batchSize)),
+        ])
+    }
+
+    private var device: ReportValue {
+        .object([
+            ("profile", .label(options.device.name)),
+            ("prefill_ms_per_token", .number(options.device.prefillMillisecondsPerToken)),
+            ("decode_tokens_per_s", .number(options.device.decodeTokensPerSecond)),
+            ("source", .label(options.device.source)),
+        ])
+    }
+
+    private var corpus: ReportValue {
+        let stats = tally.corpus
+        return .object([
+            ("files", .int(stats.files)),
+            ("lines", .int(stats.lines)),
+            ("threads", .int(stats.threads)),
+            ("threads_replayed", .int(tally.threadsReplayed)),
+            ("messages", .int(stats.messages)),
+            ("bad_lines", .int(stats.badLines)),
+            ("unknown_types", counts(stats.unknownTypes)),
+            ("unknown_nodes", counts(stats.unknownNodes)),
+            ("compressed_bytes", .int(stats.compressedBytes)),
+            ("bytes", .int(stats.decompressedBytes)),
+            ("errors", .array(tally.fileErrors.map { .label($0.description) })),
+            ("bad_line_samples", .array(tally.badLineSamples.map { bad in
+                .object([("file", .label(bad.location.file)), ("line", .int(bad.location.line)), ("reason", .label(bad.reason))])
+            })),
+        ])
+    }
+
+    private func counts(_ dictionary: [String: Int]) -> ReportValue {
+        .object(dictionary.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+    }
+
+    private func jobValue(_ job: any Job) -> ReportValue {
+        let ledger = tally.ledgers[job.kind] ?? JobLedger()
+        var fields: [(String, ReportValue)] = [
+            ("budget_ms", .number(job.budgetMilliseconds)),
+        ]
+        if let chips = job as? ChipsJob {
+            fields += [("input_cap_tokens", .int(chips.inputCap)), ("context_limit_tokens", .int(chips.contextLimit))]
+        }
+        fields += metrics(ledger.overall)
+        if let sizing = tally.sizing[job.kind] {
+            fields.append(("prompt_sizes", .object([
+                ("p50_tokens", .number(sizing.promptTokens.percentile(0.5))),
+                ("p95_tokens", .number(sizing.promptTokens.percentile(0.95))),
+                ("max_tokens", .int(sizing.maxPromptTokens)),
+                ("device_prefill_ms_p50", .number(sizing.devicePrefillMilliseconds.percentile(0.5))),
+                ("device_prefill_ms_p95", .number(sizing.devicePrefillMilliseconds.percentile(0.95))),
+                ("over_context", .int(sizing.overContext)),
+                ("over_budget_before_output", .int(sizing.overBudgetBeforeOutput)),
+            ])))
+        }
+        fields.append(("by_build", .object(ledger.byBuild.sorted { $0.key < $1.key }.map { ($0.key, .object(metrics($0.value))) })))
+        fields.append(("by_model", .object(ledger.byModel.sorted { $0.key < $1.key }.map { ($0.key, .object(metrics($0.value))) })))
+        return .object(fields)
+    }
+
+    /// The keys every job and every build or model slice of it carries.
+    func metrics(_ m: JobMetrics) -> [(String, ReportValue)] {
+        func rate(_ n: Int, _ d: Int) -> ReportValue { d == 0 ? .null : .number(Double(n) / Double(d)) }
+        let measured = options.dryRun ? ReportValue.null : rate(m.inBudgetHost, m.eligible)
+        return [
+            ("scanned", .int(m.scanned)),
+            ("eligible", .int(m.eligible)),
+            ("asked", .int(m.asked)),
+            ("answered", .int(m.answered)),
+            ("answered_rate", options.dryRun ? .null : rate(m.answered, m.eligible)),
+            ("fallbacks", .object(m.fallbacks.sorted { $0.key < $1.key }.map { ($0.key.rawValue, .int($0.value)) })),
+            ("in_budget", .object([
+                ("host", measured),
+                ("device", options.dryRun ? .null : rate(m.inBudgetDevice, m.eligible)),
+            ])),
+            ("latency_ms", .object([
+                ("p50", .number(m.hostLatency.percentile(0.5))),
+                ("p95", .number(m.hostLatency.percentile(0.95))),
+                ("device_p50", .number(m.deviceLatency.percentile(0.5))),
+                ("device_p95", .number(m.deviceLatency.percentile(0.95))),
+            ])),
+            ("tokens", .object([("in", .int(m.tokensIn)), ("out", .int(m.tokensOut)), ("inputs_cut", .int(m.inputCut))])),
+            ("quality", .object(m.quality.sorted { $0.key < $1.key }.map { name, tally in
+                (name, .object([("compared", .int(tally.count)), ("mean", .number(tally.mean))]))
+            })),
+            ("counters", counts(m.counters)),
+        ]
+    }
+}
+
+/// The model a run used, as the report names it: file, size and digest, never anything it wrote.
+public struct ModelDescription: Sendable {
+    public var info: ModelInfo
+    public var fileBytes: Int
+    public var sha256: String?
+
+    public init(info: ModelInfo, fileBytes: Int, sha256: String?) {
+        self.info = info
+        self.fileBytes = fileBytes
+        self.sha256 = sha256
+    }
+
+    var value: ReportValue {
+        .object([
+            ("name", .label(info.name)),
+            ("description", .label(info.description)),
+            ("file", .label(info.path)),
+            ("file_bytes", .int(fileBytes)),
+            ("sha256", sha256.map { .label($0) } ?? .null),
+            ("parameters", .int(Int(info.parameters))),
+            ("context_per_sequence", .int(info.contextPerSequence)),
+            ("batch_size", .int(info.batchSize)),
+        ])
+    }
+}

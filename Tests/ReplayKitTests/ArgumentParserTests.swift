@@ -1,0 +1,55 @@
+import Engine
+import Testing
+@testable import ReplayKit
+
+@Suite struct ArgumentParserTests {
+    @Test func theCommandPeopleType() throws {
+        guard case .replay(let options) = try ArgumentParser.parse(["--job", "chips", "corpus.jsonl.zst"]) else {
+            Issue.record("expected a replay")
+            return
+        }
+        #expect(options.jobs == [.chips])
+        #expect(options.corpus == ["corpus.jsonl.zst"])
+        #expect(options.outputDirectory == "replay-report")
+        #expect(options.device == .iPhone15Pro)
+        #expect(!options.dryRun && !options.strict && options.threadLimit == nil)
+    }
+
+    @Test func everyFlag() throws {
+        let command = try ArgumentParser.parse([
+            "--out", "o", "--model", "m.gguf", "--device", "custom:1,20", "--dry-run", "--strict",
+            "--limit", "5", "--batch", "2", "a.jsonl", "-", "shards/",
+        ])
+        guard case .replay(let options) = command else { Issue.record("expected a replay"); return }
+        #expect(options.outputDirectory == "o" && options.modelPath == "m.gguf")
+        #expect(options.device.prefillMillisecondsPerToken == 1 && options.device.decodeTokensPerSecond == 20)
+        #expect(options.dryRun && options.strict && options.threadLimit == 5 && options.batchSize == 2)
+        #expect(options.corpus == ["a.jsonl", "-", "shards/"])
+    }
+
+    @Test(arguments: [
+        ([], "no corpus given"),
+        (["--job", "nope", "c"], "--job takes chips or all, not 'nope'"),
+        (["--limit", "0", "c"], "--limit takes a whole number above 0, not '0'"),
+        (["--device", "pixel", "c"], "unknown device profile 'pixel': use iphone15pro or custom:MS_PER_TOKEN,TOKENS_PER_S"),
+        (["--frobnicate", "c"], "unknown option '--frobnicate'"),
+        (["--out"], "--out needs a value"),
+        (["corpus", "generate", "x.zst"], "corpus generate needs --threads N"),
+    ])
+    func usageErrorsSayWhatIsWrong(arguments: [String], message: String) {
+        #expect(throws: ArgumentParser.UsageError(message)) { try ArgumentParser.parse(arguments) }
+    }
+
+    @Test func generateAndInformationalCommands() throws {
+        #expect(try ArgumentParser.parse(["corpus", "generate", "--threads", "3", "--seed", "9", "o.zst"])
+                == .generateCorpus(threads: 3, seed: 9, output: "o.zst"))
+        #expect(try ArgumentParser.parse(["--help"]) == .help)
+        #expect(try ArgumentParser.parse(["--version"]) == .version)
+    }
+
+    @Test func usageErrorsExitWithTwo() {
+        var said = ""
+        #expect(ReplayTool.main(["--limit", "x", "c"], diagnostics: { said += $0 }) == .usage)
+        #expect(said.contains("--limit takes a whole number") && said.contains("usage: replay"))
+    }
+}

@@ -1,0 +1,139 @@
+import Audit
+import Engine
+import Export
+import Foundation
+import Jobs
+import Testing
+@testable import ReplayKit
+
+/// A tiny export whose every number is known.
+///
+/// Thread t1 (build A): a screen that asks (eligible; the person answers "Bit sore but fine"),
+/// a screen that tells, a screen with buttons. Thread t2 (build B): a screen that asks with a
+/// trailing space after the "？" and no reply after it, an unknown node kind, an unknown line type.
+/// Then one bad line (not JSON) and a message whose thread line never came.
+let tinyCorpus = """
+    {"type":"export","version":1,"created":"2026-10-02T00:00:00Z","anonymised":true}
+    {"type":"thread","id":"t1","agent":"Coach","about":"Running","locale":"en-US"}
+    {"type":"message","thread":"t1","id":"m1","at":"2026-09-01T07:00:00Z","from":"person","text":"Morning","meta":{"build":"A","model":"26.0"}}
+    {"type":"message","thread":"t1","id":"m2","at":"2026-09-01T07:01:00Z","from":"Coach","screen":[{"say":"How did your knee feel?"}]}
+    {"type":"message","thread":"t1","id":"m3","at":"2026-09-01T07:02:00Z","from":"person","text":"Bit sore but fine","meta":{"via":"suggested","build":"A","model":"26.0"}}
+    {"type":"message","thread":"t1","id":"m4","at":"2026-09-01T07:03:00Z","from":"Coach","screen":[{"say":"Rest tomorrow."}]}
+    {"type":"message","thread":"t1","id":"m5","at":"2026-09-01T07:04:00Z","from":"Coach","screen":[{"say":"Which plan?"},{"choose":{"options":["a","b"]}}]}
+    {"type":"thread","id":"t2","agent":"Sage","locale":"ja-JP"}
+    {"type":"message","thread":"t2","id":"m1","at":"2026-09-01T08:00:00Z","from":"person","text":"こんばんは","meta":{"build":"B","model":"27.0"}}
+    {"type":"reaction","thread":"t2","emoji":"+1"}
+    {"type":"message","thread":"t2","id":"m2","at":"2026-09-01T08:01:00Z","from":"Sage","screen":[{"chart":{"x":1}},{"say":"よく眠れましたか？ "}]}
+    this is not json
+    {"type":"message","thread":"t9","id":"m1","at":"2026-09-01T09:00:00Z","from":"person","text":"orphan"}
+
+    """
+
+func temporaryDirectory() -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-test-\(UUID().uuidString)").path
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+func writeCorpus(_ text: String, in directory: String, name: String = "tiny.jsonl") -> String {
+    let path = directory + "/" + name
+    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    return path
+}
+
+@Suite struct ReplayRunTests {
+    func run(_ corpus: String, strict: Bool = false, model: ScriptedReplayModel? = ScriptedReplayModel()) -> (ReplayTally, ReportValue) {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var options = ReplayOptions()
+        options.corpus = [writeCorpus(corpus, in: directory)]
+        options.strict = strict
+        options.dryRun = model == nil
+        let tokenizer = model ?? ScriptedReplayModel()
+        let runner = ReplayRunner(options: options, jobs: [ChipsJob()], model: model, tokenizer: tokenizer)
+        let tally = runner.run()
+        let report = ReportBuilder(options: options, tally: tally, model: nil, jobs: [ChipsJob()], seconds: 1, started: Date()).build()
+        return (tally, report)
+    }
+
+    @Test func reportNumbersOnAKnownCorpus() throws {
+        let (tally, report) = run(tinyCorpus)
+        #expect(tally.fatal == nil)
+        func int(_ path: String) -> Int? { report.at(path)?.doubleValue.map { Int($0) } }
+        #expect(int("corpus.threads") == 2)
+        #expect(int("corpus.messages") == 7)
+        #expect(int("corpus.bad_lines") == 2)
+        #expect(int("corpus.unknown_types.reaction") == 1)
+        #expect(int("corpus.unknown_nodes.chart") == 1)
+        #expect(int("jobs.chips.scanned") == 4)
+        #expect(int("jobs.chips.eligible") == 2)
+        #expect(int("jobs.chips.asked") == 2)
+        #expect(int("jobs.chips.answered") == 2)
+        #expect(report.at("jobs.chips.in_budget.device") == .number(1))
+        #expect(report.at("jobs.chips.in_budget.host") == .number(1))
+        #expect(int("jobs.chips.tokens.in") == 2 * 100)
+        #expect(int("jobs.chips.tokens.out") == 2 * 10)
+        // Only t1's screen is followed by a reply; the scripted chip is exactly that reply.
+        #expect(int("jobs.chips.quality.exact_match.compared") == 1)
+        #expect(report.at("jobs.chips.quality.exact_match.mean") == .number(1))
+        #expect(int("jobs.chips.by_build.A.eligible") == 1)
+        #expect(int("jobs.chips.by_build.B.eligible") == 1)
+        guard case .object(let byModel)? = report.at("jobs.chips.by_model") else { Issue.record("no by_model"); return }
+        #expect(byModel.map(\.0) == ["26.0", "27.0"])
+        let badLines = try #require(report.at("corpus.bad_line_samples"))
+        guard case .array(let samples) = badLines else { Issue.record("no samples"); return }
+        #expect(samples.count == 2)
+        #expect(samples.first?["line"] == .int(12))
+    }
+
+    @Test func strictStopsAtTheFirstBadLine() {
+        let (tally, report) = run(tinyCorpus, strict: true)
+        guard case .input(let message)? = tally.fatal else { Issue.record("expected an input error"); return }
+        #expect(message.contains("tiny.jsonl:12"))
+        #expect(report.at("corpus.bad_lines") == .int(1))
+    }
+
+    @Test func budgetMissesAndInvalidOutputsAreFallbacks() {
+        let model = ScriptedReplayModel(promptTokens: 2000)   // 1,200 ms of prefill on the device
+        let (_, report) = run(tinyCorpus, model: model)
+        #expect(report.at("jobs.chips.answered") == .int(0))
+        #expect(report.at("jobs.chips.fallbacks.time_budget") == .int(2))
+        #expect(report.at("jobs.chips.in_budget.device") == .number(0))
+        #expect(report.at("jobs.chips.in_budget.host") == .number(1))
+    }
+
+    @Test func aDryRunSizesWithoutAskingTheModel() {
+        let (_, report) = run(tinyCorpus, model: nil)
+        #expect(report.at("run.mode") == .label("dry-run"))
+        #expect(report.at("jobs.chips.eligible") == .int(2))
+        #expect(report.at("jobs.chips.asked") == .int(0))
+        #expect(report.at("jobs.chips.in_budget.device") == .null)
+        #expect(report.at("jobs.chips.prompt_sizes.max_tokens")?.doubleValue ?? 0 > 10)
+    }
+
+    @Test func theReportHoldsNoWordOfTheCorpus() {
+        let (_, report) = run(tinyCorpus)
+        let json = report.json() + MarkdownReport.render(report)
+        for word in ["knee", "sore", "Morning", "Rest", "plan", "眠れ", "こんばんは", "orphan", "Running"] {
+            #expect(!json.contains(word), "the report must not contain corpus words")
+        }
+    }
+}
+
+/// A scripted model whose chip is always "Bit sore but fine".
+final class ScriptedReplayModel: LanguageModel, @unchecked Sendable {
+    let promptTokens: Int
+    init(promptTokens: Int = 100) { self.promptTokens = promptTokens }
+    var info: ModelInfo { ModelInfo(name: "scripted", description: "", path: "scripted", parameters: 0, contextPerSequence: 4096, batchSize: 2) }
+    func tokenCount(of text: SealedText) -> Int { text.withUnsealedText { $0.split(separator: " ").count } }
+    func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
+        TokenCut(text: text, keptTokens: tokenCount(of: text), totalTokens: tokenCount(of: text))
+    }
+    func promptTokenCount(for request: GenerationRequest) -> Int { promptTokens }
+    func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
+        requests.map { _ in
+            GenerationOutcome(output: .success(SealedText(#"{"replies":["Bit sore but fine","Great"]}"#)),
+                              promptTokens: promptTokens, outputTokens: 10, hostMilliseconds: 50)
+        }
+    }
+}
