@@ -1,0 +1,84 @@
+/// xoshiro256** seeded through SplitMix64: the corpus's only source of randomness.
+///
+/// Deliberately not a `RandomNumberGenerator`: the standard library's `random(in:using:)`
+/// algorithms may change between Swift releases, and the corpus must stay byte-identical for a
+/// seed, so bounded draws are done here with Lemire's multiply-high.
+struct Xoshiro256: Sendable {
+    private var s0: UInt64
+    private var s1: UInt64
+    private var s2: UInt64
+    private var s3: UInt64
+
+    /// A generator whose whole state comes from `seed`.
+    init(seed: UInt64) {
+        var mixer = seed
+        s0 = Xoshiro256.splitMix(&mixer)
+        s1 = Xoshiro256.splitMix(&mixer)
+        s2 = Xoshiro256.splitMix(&mixer)
+        s3 = Xoshiro256.splitMix(&mixer)
+    }
+
+    /// One SplitMix64 step: advances `state` and returns a well-mixed value.
+    static func splitMix(_ state: inout UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The next 64 random bits.
+    mutating func next() -> UInt64 {
+        let result = rotate(s1 &* 5, 7) &* 9
+        let t = s1 << 17
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = rotate(s3, 45)
+        return result
+    }
+
+    private func rotate(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
+
+    /// A uniform integer in `0..<n` (`n > 0`).
+    mutating func below(_ n: Int) -> Int {
+        precondition(n > 0, "below(_:) needs a positive bound")
+        return Int(next().multipliedFullWidth(by: UInt64(n)).high)
+    }
+
+    /// A uniform integer in `range`.
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        range.lowerBound + below(range.upperBound - range.lowerBound + 1)
+    }
+
+    /// True with probability `p`.
+    mutating func chance(_ p: Double) -> Bool {
+        Double(next() >> 11) * 0x1.0p-53 < p
+    }
+
+    /// A uniform element of a non-empty array.
+    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+
+    /// An index into `weights`, chosen in proportion to the weights.
+    mutating func weighted(_ weights: [Int]) -> Int {
+        var roll = below(weights.reduce(0, +))
+        for (index, weight) in weights.enumerated() {
+            if roll < weight { return index }
+            roll -= weight
+        }
+        return weights.count - 1
+    }
+
+    /// Up to `count` distinct indices below `n`, in ascending order.
+    mutating func distinct(_ count: Int, below n: Int) -> [Int] {
+        var chosen: [Int] = []
+        let wanted = min(count, n)
+        while chosen.count < wanted {
+            let candidate = below(n)
+            if !chosen.contains(candidate) { chosen.append(candidate) }
+        }
+        return chosen.sorted()
+    }
+}
