@@ -11,11 +11,16 @@ public struct CorpusGenerator: Sendable {
     public let threads: Int
     /// The seed every word and number is drawn from.
     public let seed: UInt64
+    /// The most exchanges (a person's message and its answer) a thread may have; nil for the
+    /// realistic long tail (up to 100). A cap keeps a sample small enough to replay through a
+    /// real model in minutes.
+    public let maxExchanges: Int?
 
     /// A generator for `threads` threads (negative counts as zero) from `seed`.
-    public init(threads: Int, seed: UInt64) {
+    public init(threads: Int, seed: UInt64, maxExchanges: Int? = nil) {
         self.threads = max(0, threads)
         self.seed = seed
+        self.maxExchanges = maxExchanges.map { max(1, $0) }
     }
 
     /// The export's first line; `created` is fixed by the corpus's date window, not by the clock.
@@ -36,7 +41,7 @@ public struct CorpusGenerator: Sendable {
         var summary = CorpusSummary()
         try writer.write(line: CorpusGenerator.headerLine)
         summary.lines += 1
-        let composer = ThreadComposer(seed: seed)
+        let composer = ThreadComposer(seed: seed, maxExchanges: maxExchanges)
         for index in 0 ..< threads {
             let thread = composer.compose(index: index)
             for line in thread.lines { try writer.write(line: line) }
@@ -49,7 +54,7 @@ public struct CorpusGenerator: Sendable {
     /// Calls `body` with each JSONL line (without "\n"), in order: for tests and for streaming into other sinks.
     public func forEachLine(_ body: (String) throws -> Void) rethrows {
         try body(CorpusGenerator.headerLine)
-        let composer = ThreadComposer(seed: seed)
+        let composer = ThreadComposer(seed: seed, maxExchanges: maxExchanges)
         for index in 0 ..< threads {
             for line in composer.compose(index: index).lines { try body(line) }
         }
@@ -58,7 +63,7 @@ public struct CorpusGenerator: Sendable {
     /// The counts `write(to:)` would return, without writing anything.
     public func summary() -> CorpusSummary {
         var summary = CorpusSummary(lines: 1)
-        let composer = ThreadComposer(seed: seed)
+        let composer = ThreadComposer(seed: seed, maxExchanges: maxExchanges)
         for index in 0 ..< threads { summary.add(composer.compose(index: index)) }
         return summary
     }

@@ -4,6 +4,7 @@
 /// not depend on the threads before it and the corpus streams one thread at a time.
 struct ThreadComposer: Sendable {
     let seed: UInt64
+    var maxExchanges: Int? = nil
 
     /// The first day a thread may start.
     static let firstDay = UTCTime(year: 2026, month: 6, day: 1)
@@ -96,7 +97,7 @@ struct ThreadComposer: Sendable {
             clock += Int64(max(1, gap))
         }
 
-        let exchanges = ThreadComposer.exchangeCount(&rng)
+        let exchanges = min(ThreadComposer.exchangeCount(&rng), maxExchanges ?? .max)
         var lastScreen: ScreenComposer.Screen?
         var lastSpeaker = lead
 

@@ -61,8 +61,13 @@ public struct GenerationRequest: Sendable {
     public var maxOutputTokens: Int
     /// The session's token ceiling (prompt plus output), like the phone's 4,096.
     public var contextLimit: Int
+    /// Whether to measure `minimumTokenProbability` (masks the whole vocabulary every step,
+    /// which costs about as much as evaluating the token: only for jobs that need a confidence).
+    public var measuresConfidence: Bool
 
-    public init(instructions: SealedText, prompt: SealedText, grammar: String?, maxOutputTokens: Int, contextLimit: Int = 4096) {
+    public init(instructions: SealedText, prompt: SealedText, grammar: String?, maxOutputTokens: Int, contextLimit: Int = 4096,
+                measuresConfidence: Bool = false) {
+        self.measuresConfidence = measuresConfidence
         self.instructions = instructions
         self.prompt = prompt
         self.grammar = grammar
@@ -96,7 +101,8 @@ public struct GenerationOutcome: Sendable {
     /// approximates the cost of running it alone, not the wall time of the batch.
     public var hostMilliseconds: Double
     /// The lowest probability, among the tokens the grammar allowed, of any token chosen:
-    /// a confidence for answers that are one choice among a few (routing).
+    /// a confidence for answers that are one choice among a few (routing). 1 unless the
+    /// request asked to measure it.
     public var minimumTokenProbability: Double
 
     public init(output: Result<SealedText, Failure>, promptTokens: Int, outputTokens: Int,

@@ -15,9 +15,9 @@ private func engine() throws -> LlamaEngine { try sharedEngine.get() }
 
 private let yesNo = #"root ::= "{\"answer\":\"" ("yes" | "no") "\"}""#
 
-private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16) -> GenerationRequest {
+private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, confidence: Bool = false) -> GenerationRequest {
     GenerationRequest(instructions: SealedText("Answer with yes or no."), prompt: SealedText(prompt),
-                      grammar: grammar, maxOutputTokens: max, contextLimit: 1024)
+                      grammar: grammar, maxOutputTokens: max, contextLimit: 1024, measuresConfidence: confidence)
 }
 
 @Suite(.serialized) struct LlamaEngineTests {
@@ -29,14 +29,14 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16) 
     }
 
     @Test func outputFollowsTheGrammar() throws {
-        let outcomes = try engine().respond(to: [request("Is the sky blue?"), request("Is fire cold?")])
+        let outcomes = try engine().respond(to: [request("Is the sky blue?", confidence: true), request("Is fire cold?", confidence: true)])
         #expect(outcomes.count == 2)
         for outcome in outcomes {
             let text = try outcome.output.get()
             let valid = text.withUnsealedText { $0 == #"{"answer":"yes"}"# || $0 == #"{"answer":"no"}"# }
             #expect(valid)
             #expect(outcome.outputTokens > 0 && outcome.promptTokens > 10)
-            #expect(outcome.minimumTokenProbability > 0 && outcome.minimumTokenProbability <= 1)
+            #expect(outcome.minimumTokenProbability > 0 && outcome.minimumTokenProbability < 1)
             #expect(outcome.hostMilliseconds > 0)
         }
     }
@@ -50,6 +50,15 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16) 
             #expect(try batched[index].output.get() == alone)
         }
         #expect(try engine().respond(to: [free])[0].output.get() == alone)
+    }
+
+    @Test(arguments: [yesNo, listGrammar], ["How was your run today?", "Did you sleep well?"])
+    func theFastPathGivesTheSameAnswerAsMaskingEverything(grammar: String, prompt: String) throws {
+        let fast = try engine().respond(to: [request(prompt, grammar: grammar, max: 60)])[0]
+        let full = try engine().respond(to: [request(prompt, grammar: grammar, max: 60, confidence: true)])[0]
+        #expect(try fast.output.get() == full.output.get())
+        #expect(fast.outputTokens == full.outputTokens)
+        #expect(fast.minimumTokenProbability == 1)
     }
 
     @Test func tooLongForTheSessionFallsBackWithoutDecoding() throws {
@@ -111,3 +120,9 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16) 
 extension Result {
     var failureValue: Failure? { if case .failure(let f) = self { f } else { nil } }
 }
+
+/// Up to three short quoted phrases: where the unconstrained best token is often not allowed.
+private let listGrammar = #"""
+    root ::= "[" item ("," item){0,2} "]"
+    item ::= "\"" [a-zA-Z ,.!?']{1,40} "\""
+    """#

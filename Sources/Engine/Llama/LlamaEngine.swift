@@ -17,6 +17,8 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     let batch: LlamaBatch
     private var candidates: [llama_token_data]
     public let info: ModelInfo
+    /// Where the engine's time went so far: timings and counts only.
+    public private(set) var statistics = EngineStatistics()
 
     /// Loads the model at `modelPath` and a context for `sequences` parallel sessions of
     /// `contextPerSequence` tokens each (4,096 mirrors the phone's session ceiling).
@@ -63,6 +65,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         let prompt: [Int32]
         let maxOutputTokens: Int
         let grammar: LlamaGrammar?
+        let measuresConfidence: Bool
         var cursor = 0                 // prompt tokens already in the cache
         var position = 0               // next position in the sequence
         var next: Int32? = nil         // sampled token still to be evaluated
@@ -92,7 +95,8 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             }
             let grammar = request.grammar.flatMap { try? LlamaGrammar(model: model, grammar: $0) }
             precondition(request.grammar == nil || grammar != nil, "a job built a grammar llama.cpp rejects")
-            var slot = Slot(request: index, prompt: tokens, maxOutputTokens: request.maxOutputTokens, grammar: grammar)
+            var slot = Slot(request: index, prompt: tokens, maxOutputTokens: request.maxOutputTokens, grammar: grammar,
+                            measuresConfidence: request.measuresConfidence)
             slot.hostNanoseconds = started.nanosecondsSince
             slots.append(slot)
         }
@@ -123,7 +127,11 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
 
             let started = ContinuousClock.now
             let status = context.decode(batch)
-            let share = started.nanosecondsSince / Double(batch.count)
+            let decodeNanoseconds = started.nanosecondsSince
+            statistics.decodeCalls += 1
+            statistics.tokensEvaluated += batch.count
+            statistics.decodeNanoseconds += decodeNanoseconds
+            let share = decodeNanoseconds / Double(batch.count)
             for s in slots.indices where contributed[s] > 0 {
                 slots[s].hostNanoseconds += share * Double(contributed[s])
             }
@@ -138,7 +146,10 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
                 let sampling = ContinuousClock.now
                 sample(&slots[s])
                 slots[s].logitsIndex = -1
-                slots[s].hostNanoseconds += sampling.nanosecondsSince
+                let sampled = sampling.nanosecondsSince
+                slots[s].hostNanoseconds += sampled
+                statistics.samplingNanoseconds += sampled
+                statistics.tokensSampled += 1
             }
         }
 
@@ -152,7 +163,13 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         return results.map { $0! }
     }
 
-    /// Picks the most likely token the grammar allows, and records its probability among them.
+    /// Picks the most likely token the grammar allows and, when the request measures
+    /// confidence, records its probability among the allowed tokens.
+    ///
+    /// Masking the whole vocabulary with the grammar costs about as much as evaluating a token,
+    /// so without a confidence to measure the unconstrained best token is tried first: if the
+    /// grammar allows it, it is also the best allowed token (greedy gives the same answer), and
+    /// the full mask is only needed when it does not.
     private func sample(_ slot: inout Slot) {
         guard let logits = context.logits(at: slot.logitsIndex) else {
             slot.failure = .decodeFailed(status: -1)
@@ -160,33 +177,31 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             return
         }
         let vocabulary = model.vocabularySize
-        if candidates.count != vocabulary {
-            candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: vocabulary)
-        }
         var best: Int32 = -1
-        var bestLogit = -Float.infinity
-        var normaliser = 0.0
-        candidates.withUnsafeMutableBufferPointer { buffer in
-            for token in 0..<vocabulary {
-                buffer[token] = llama_token_data(id: Int32(token), logit: logits[token], p: 0)
+        if !slot.measuresConfidence {
+            var top = 0
+            for token in 1..<vocabulary where logits[token] > logits[top] { top = token }
+            if let grammar = slot.grammar {
+                var single = llama_token_data(id: Int32(top), logit: logits[top], p: 0)
+                let grammarStarted = ContinuousClock.now
+                withUnsafeMutablePointer(to: &single) { pointer in
+                    var array = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
+                    grammar.apply(&array)
+                }
+                statistics.grammarNanoseconds += grammarStarted.nanosecondsSince
+                if single.logit > -Float.infinity { best = Int32(top) }
+            } else {
+                best = Int32(top)
             }
-            var array = llama_token_data_array(data: buffer.baseAddress, size: vocabulary, selected: -1, sorted: false)
-            slot.grammar?.apply(&array)
-            for i in 0..<array.size {
-                let logit = array.data[i].logit
-                if logit > bestLogit { bestLogit = logit; best = array.data[i].id }
-            }
-            guard best >= 0 else { return }
-            for i in 0..<array.size where array.data[i].logit > -Float.infinity {
-                normaliser += exp(Double(array.data[i].logit - bestLogit))
-            }
+        }
+        if best < 0 {
+            best = maskedBest(logits: logits, vocabulary: vocabulary, slot: &slot)
         }
         guard best >= 0 else {
             slot.failure = .grammarDeadEnd
             slot.finished = true
             return
         }
-        slot.minimumProbability = min(slot.minimumProbability, 1 / normaliser)
         if model.isEndOfGeneration(best) {
             slot.finished = true
             return
@@ -201,6 +216,47 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             slot.next = best
         }
     }
+
+    /// The best token after masking the whole vocabulary with the grammar; records its
+    /// probability among the allowed tokens. -1 when the grammar allows nothing.
+    private func maskedBest(logits: UnsafeMutablePointer<Float>, vocabulary: Int, slot: inout Slot) -> Int32 {
+        if candidates.count != vocabulary {
+            candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: vocabulary)
+        }
+        var best: Int32 = -1
+        var bestLogit = -Float.infinity
+        var normaliser = 0.0
+        candidates.withUnsafeMutableBufferPointer { buffer in
+            for token in 0..<vocabulary {
+                buffer[token] = llama_token_data(id: Int32(token), logit: logits[token], p: 0)
+            }
+            var array = llama_token_data_array(data: buffer.baseAddress, size: vocabulary, selected: -1, sorted: false)
+            let grammarStarted = ContinuousClock.now
+            slot.grammar?.apply(&array)
+            statistics.grammarNanoseconds += grammarStarted.nanosecondsSince
+            for i in 0..<array.size {
+                let logit = array.data[i].logit
+                if logit > bestLogit { bestLogit = logit; best = array.data[i].id }
+            }
+            guard best >= 0 else { return }
+            for i in 0..<array.size where array.data[i].logit > -Float.infinity {
+                normaliser += exp(Double(array.data[i].logit - bestLogit))
+            }
+        }
+        if best >= 0 && slot.measuresConfidence { slot.minimumProbability = min(slot.minimumProbability, 1 / normaliser) }
+        return best
+    }
+}
+
+/// Where an engine's time went: evaluation, sampling and the grammar's share of sampling.
+public struct EngineStatistics: Sendable, Equatable {
+    public var decodeCalls = 0
+    public var tokensEvaluated = 0
+    public var tokensSampled = 0
+    public var decodeNanoseconds = 0.0
+    public var samplingNanoseconds = 0.0
+    /// Part of `samplingNanoseconds` spent masking the vocabulary with the grammar.
+    public var grammarNanoseconds = 0.0
 }
 
 extension ContinuousClock.Instant {

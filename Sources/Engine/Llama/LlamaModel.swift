@@ -22,7 +22,6 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
         var params = llama_model_default_params()
         params.n_gpu_layers = 0
         params.vocab_only = vocabularyOnly
-        params.use_extra_bufts = false
         guard let model = llama_model_load_from_file(path, params) else {
             throw .modelFailedToLoad(path: path)
         }

@@ -13,8 +13,9 @@ public enum ArgumentParser {
 
     public static let usage = """
         usage: replay [--job chips|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
-                      [--strict] [--limit N] [--batch N] CORPUS...
-               replay corpus generate --threads N --seed S OUT.jsonl[.zst]
+                      [--strict] [--limit N] [--batch N] [--flywheel] CORPUS...
+               replay flywheel [--out DIR] CORPUS...
+               replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
                replay --help | --version
 
         Replays an export (EXPORT_FORMAT.md, version 1) through the phone model's jobs with a real
@@ -30,6 +31,10 @@ public enum ArgumentParser {
         --strict      the first bad line is fatal (exit 3) instead of counted
         --limit N     stop after N threads
         --batch N     sequences decoded together (default 8)
+        --flywheel    also write the flywheel metrics and dashboard.html beside the report
+
+        replay flywheel counts, from message metadata alone and without a model, how often chips
+        are used, routing guesses kept and drafts used: metrics.csv, metrics.json, dashboard.html.
 
         Exit status: 0 done; 1 a --fail-under threshold not met; 2 usage error; 3 input error
         (unreadable, corrupt or truncated input; a bad line with --strict); 4 model error;
@@ -39,6 +44,7 @@ public enum ArgumentParser {
     /// The command `arguments` (without the program name) ask for.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
         if arguments.first == "corpus" { return try parseCorpus(Array(arguments.dropFirst())) }
+        if arguments.first == "flywheel" { return try parseFlywheel(Array(arguments.dropFirst())) }
         var options = ReplayOptions()
         var rest = arguments[...]
         func value(for flag: String) throws(UsageError) -> String {
@@ -72,6 +78,7 @@ public enum ArgumentParser {
                 }
                 options.device = profile
             case "--dry-run": options.dryRun = true
+            case "--flywheel": options.flywheel = true
             case "--strict": options.strict = true
             case "--limit": options.threadLimit = try positive(try value(for: argument), argument)
             case "--batch": options.batchSize = try positive(try value(for: argument), argument)
@@ -92,6 +99,7 @@ public enum ArgumentParser {
         guard arguments.first == "generate" else { throw UsageError("'replay corpus' takes 'generate'") }
         var threads: Int? = nil
         var seed: UInt64 = 1
+        var maxExchanges: Int? = nil
         var output: String? = nil
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
@@ -102,6 +110,9 @@ public enum ArgumentParser {
             case "--seed":
                 guard let text = rest.popFirst(), let s = UInt64(text) else { throw UsageError("--seed takes a whole number") }
                 seed = s
+            case "--max-exchanges":
+                guard let text = rest.popFirst(), let n = Int(text), n > 0 else { throw UsageError("--max-exchanges takes a whole number above 0") }
+                maxExchanges = n
             default:
                 if argument.hasPrefix("-") && argument != "-" { throw UsageError("unknown option '\(argument)'") }
                 guard output == nil else { throw UsageError("one output file only") }
@@ -110,6 +121,25 @@ public enum ArgumentParser {
         }
         guard let threads else { throw UsageError("corpus generate needs --threads N") }
         guard let output else { throw UsageError("corpus generate needs an output file") }
-        return .generateCorpus(threads: threads, seed: seed, output: output)
+        return .generateCorpus(threads: threads, seed: seed, maxExchanges: maxExchanges, output: output)
+    }
+
+    private static func parseFlywheel(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
+        var output = "replay-report"
+        var corpus: [String] = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--out":
+                guard let value = rest.popFirst() else { throw UsageError("--out needs a value") }
+                output = value
+            case "-h", "--help": return .help
+            default:
+                if argument.hasPrefix("-") && argument != "-" { throw UsageError("unknown option '\(argument)'") }
+                corpus.append(argument)
+            }
+        }
+        guard !corpus.isEmpty else { throw UsageError("no corpus given") }
+        return .flywheel(corpus: corpus, outputDirectory: output)
     }
 }

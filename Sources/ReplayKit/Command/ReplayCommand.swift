@@ -6,7 +6,9 @@ public enum ReplayCommand: Sendable, Equatable {
     /// Replay a corpus through jobs and write a report.
     case replay(ReplayOptions)
     /// Write a generated corpus.
-    case generateCorpus(threads: Int, seed: UInt64, output: String)
+    case generateCorpus(threads: Int, seed: UInt64, maxExchanges: Int?, output: String)
+    /// Count the flywheel metrics of a corpus and write them with the dashboard.
+    case flywheel(corpus: [String], outputDirectory: String)
     case help
     case version
 }
@@ -25,6 +27,8 @@ public struct ReplayOptions: Sendable, Equatable {
     /// Sequences decoded together.
     public var batchSize = 8
     public var corpus: [String] = []
+    /// Also count the flywheel metrics and write them, with the dashboard, beside the report.
+    public var flywheel = false
 
     public init() {}
 }

@@ -2,6 +2,7 @@ import Audit
 import Corpus
 import Engine
 import Export
+import Flywheel
 import Foundation
 import Jobs
 
@@ -25,9 +26,11 @@ public enum ReplayTool {
         case .version:
             print("replay \(ArgumentParser.version)")
             return .success
-        case let .generateCorpus(threads, seed, output):
+        case let .flywheel(corpus, outputDirectory):
+            return flywheel(corpus: corpus, outputDirectory: outputDirectory, diagnostics: diagnostics)
+        case let .generateCorpus(threads, seed, maxExchanges, output):
             do {
-                let summary = try CorpusGenerator(threads: threads, seed: seed).write(to: output)
+                let summary = try CorpusGenerator(threads: threads, seed: seed, maxExchanges: maxExchanges).write(to: output)
                 diagnostics("replay: wrote \(summary.threads) threads, \(summary.messages) messages to \(output)")
                 return .success
             } catch {
@@ -66,11 +69,24 @@ public enum ReplayTool {
         let runner = ReplayRunner(options: options, jobs: jobs, model: engine, tokenizer: tokenizer,
                                   showProgress: isatty(2) == 1)
         let tally = runner.run()
+        if let stats = engine?.statistics, ProcessInfo.processInfo.environment["REPLAY_ENGINE_STATS"] != nil {
+            diagnostics(String(format: "replay: engine: %d decodes, %d tokens evaluated in %.1f s; %d tokens sampled in %.1f s (grammar %.1f s)",
+                               stats.decodeCalls, stats.tokensEvaluated, stats.decodeNanoseconds / 1e9,
+                               stats.tokensSampled, stats.samplingNanoseconds / 1e9, stats.grammarNanoseconds / 1e9))
+        }
         let description = engine.map { ModelDescription(info: $0.info, fileBytes: fileSize(modelPath), sha256: sha256(ofFile: modelPath)) }
         let report = ReportBuilder(options: options, tally: tally, model: description, jobs: jobs,
                                    seconds: clock.millisecondsSince / 1000, started: started).build()
         do {
             try write(report, to: options.outputDirectory)
+            if let counter = tally.flywheel {
+                let replayed = options.jobs.map { kind in
+                    let m = tally.ledgers[kind]?.overall ?? JobMetrics()
+                    return ReplayedJobSummary(job: kind.rawValue, eligible: m.eligible, answered: m.answered,
+                                              inBudgetDevice: m.eligible > 0 && !options.dryRun ? Double(m.inBudgetDevice) / Double(m.eligible) : nil)
+                }
+                try FlywheelFiles.write(counter, replayed: replayed, to: options.outputDirectory)
+            }
         } catch {
             diagnostics("replay: cannot write the report to \(options.outputDirectory): \(error)")
             return .output
@@ -82,6 +98,34 @@ public enum ReplayTool {
         }
         for error in tally.fileErrors { diagnostics("replay: \(error.description)") }
         return tally.fileErrors.isEmpty ? .success : .input
+    }
+
+    /// `replay flywheel`: metadata metrics and the dashboard, no model.
+    static func flywheel(corpus: [String], outputDirectory: String, diagnostics: (String) -> Void) -> ExitCode {
+        let reader: CorpusReader
+        do {
+            reader = try CorpusReader(paths: corpus)
+        } catch {
+            diagnostics("replay: \(error.description)")
+            return .input
+        }
+        var counter = FlywheelCounter()
+        var failures: [ExportError] = []
+        while let event = reader.next() {
+            if case .fileFailed(let error) = event { failures.append(error) }
+            counter.add(event)
+        }
+        do {
+            try FlywheelFiles.write(counter, to: outputDirectory)
+        } catch {
+            diagnostics("replay: \(error.description)")
+            return .output
+        }
+        let stats = reader.stats
+        diagnostics("replay: flywheel over \(stats.threads) threads, \(stats.messages) messages, \(stats.badLines) bad lines: "
+                    + FlywheelFiles.names.map { outputDirectory + "/" + $0 }.joined(separator: ", "))
+        for error in failures { diagnostics("replay: \(error.description)") }
+        return failures.isEmpty ? .success : .input
     }
 
     static func job(_ kind: JobKind) -> any Job {

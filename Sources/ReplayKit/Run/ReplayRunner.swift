@@ -1,6 +1,7 @@
 import Audit
 import Engine
 import Export
+import Flywheel
 import Jobs
 
 /// Streams a corpus through the jobs: reader → one thread at a time → model in batches → counts.
@@ -46,10 +47,12 @@ public final class ReplayRunner {
             return tally
         }
         var assembler = ThreadAssembler()
+        var flywheel = options.flywheel ? FlywheelCounter() : nil
         let totalBytes = reader.files.reduce(0) { $0 + ReplayTool.fileSize($1) }
         reading: while let event = reader.next() {
             switch event {
             case .record(let record, _):
+                flywheel?.add(record)
                 if let snapshot = assembler.take(record) {
                     process(snapshot)
                     if let limit = options.threadLimit, assembler.completed >= limit {
@@ -75,6 +78,7 @@ public final class ReplayRunner {
         tally.threadsReplayed = assembler.completed
         tally.ledgers = ledgers
         tally.sizing = sizing
+        tally.flywheel = flywheel
         return tally
     }
 
@@ -152,4 +156,6 @@ public struct ReplayTally: Sendable {
     public var stoppedAtLimit = false
     public var ledgers: [JobKind: JobLedger] = [:]
     public var sizing: [JobKind: PromptSizing] = [:]
+    /// The flywheel metrics of the same records, when asked for.
+    public var flywheel: FlywheelCounter? = nil
 }

@@ -1,0 +1,271 @@
+import Audit
+import Export
+
+/// Counts the flywheel metrics of a corpus from message metadata, streaming, one record at a time.
+///
+/// Feed it the reader's events in order (a thread line, then its messages: the export keeps a
+/// thread's lines together). It keeps integer numerators and denominators per metric and per key
+/// of every dimension, plus the little state of the open thread that the rules need (the previous
+/// message, the person's last build). Message text is read for one thing only, whether it names a
+/// group member as `@Name`; nothing of it is kept. Counters of disjoint sets of threads merge to
+/// exactly the counter of their union, which is how sharded runs combine.
+public struct FlywheelCounter: Sendable, Equatable {
+    /// Thread lines counted.
+    public private(set) var threads = 0
+    /// Message lines counted.
+    public private(set) var messages = 0
+    /// Numerators and denominators by dimension and key.
+    private var buckets: [BucketKey: Bucket] = [:]
+    /// The thread whose messages are arriving.
+    private var open: OpenThread?
+
+    /// An empty counter.
+    public init() {}
+
+    /// Counts every record a corpus reader hands out (bad lines and failed files are the reader's
+    /// to report; they hold nothing to count).
+    public mutating func add(_ event: ReaderEvent) {
+        if case .record(let record, _) = event { add(record) }
+    }
+
+    /// Counts one record: a thread line opens a thread, a message is counted in the open thread.
+    public mutating func add(_ record: ExportRecord) {
+        switch record {
+        case .header:
+            break
+        case .thread(let thread):
+            threads += 1
+            open = OpenThread(thread)
+        case .message(let message):
+            add(message)
+        }
+    }
+
+    /// Adds everything counted in `other` (of other threads): exact, since everything is an integer.
+    /// The open-thread state of `self` is kept, so merge finished counters.
+    public mutating func merge(_ other: FlywheelCounter) {
+        threads += other.threads
+        messages += other.messages
+        buckets.merge(other.buckets) { mine, theirs in mine.adding(theirs) }
+    }
+
+    /// This counter and `other` combined.
+    public func merged(with other: FlywheelCounter) -> FlywheelCounter {
+        var copy = self
+        copy.merge(other)
+        return copy
+    }
+
+    /// Counts every event of `reader` into a new counter.
+    public static func count(_ reader: CorpusReader) -> FlywheelCounter {
+        var counter = FlywheelCounter()
+        while let event = reader.next() { counter.add(event) }
+        return counter
+    }
+
+    /// Equal when the counts are equal (the open thread's state is not a count).
+    public static func == (a: FlywheelCounter, b: FlywheelCounter) -> Bool {
+        a.threads == b.threads && a.messages == b.messages && a.buckets == b.buckets
+    }
+
+    // MARK: - Reading the counts
+
+    /// The keys seen under `dimension`, in display order (numbers by value, "unknown" last).
+    /// The overall dimension always has its one key.
+    public func keys(_ dimension: MetricDimension) -> [String] {
+        if dimension == .overall { return [MetricDimension.overallKey] }
+        return buckets.keys.filter { $0.dimension == dimension }.map(\.key).sorted(by: LabelText.precedes)
+    }
+
+    /// The cell of `metric` under `key` of `dimension`; 0 of 0 for a key never seen.
+    public func cell(_ metric: Metric, _ dimension: MetricDimension = .overall, _ key: String = MetricDimension.overallKey) -> RateCell {
+        let bucket = buckets[BucketKey(dimension: dimension, key: key)]
+        return RateCell(metric: metric, dimension: dimension, key: key,
+                        numerator: bucket?.numerators[metric.rawValue] ?? 0,
+                        denominator: bucket?.denominators[metric.rawValue] ?? 0)
+    }
+
+    /// Every cell: each metric (in order) under each dimension (in order) and each of its keys.
+    ///
+    /// A key seen by any metric of a dimension is listed for every metric, so a week with chips
+    /// but no drafts shows drafts as 0 of 0 (rate empty) rather than leaving the row out.
+    public func cells() -> [RateCell] {
+        let keysByDimension = MetricDimension.allCases.map { keys($0) }
+        var result: [RateCell] = []
+        for metric in Metric.allCases {
+            for dimension in MetricDimension.allCases {
+                for key in keysByDimension[dimension.rawValue] {
+                    result.append(cell(metric, dimension, key))
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: - Counting
+
+    private mutating func add(_ message: MessageRecord) {
+        messages += 1
+        var thread = open?.id == message.thread ? open! : OpenThread(orphan: message.thread)
+        defer { open = thread }
+        let locale = LabelText.key(message.lang ?? thread.locale)
+        let week = ISOWeek.label(forTimestamp: message.at) ?? MetricDimension.unknownKey
+        switch message.from {
+        case .person:
+            let meta = message.meta
+            let build = LabelText.key(meta.build), model = LabelText.key(meta.model)
+            if let chipAgent = thread.chipAgent {
+                var delta = Delta()
+                delta.count(.chipsSuggested, hit: meta.via == "suggested")
+                record(delta, build: build, model: model, locale: locale, agent: chipAgent, week: week)
+            }
+            var delta = Delta()
+            if thread.isGroup {
+                let route = routing(message, in: thread)
+                delta.count(.routeNamed, hit: route == .routeNamed)
+                delta.count(.routeGuessedKept, hit: route == .routeGuessedKept)
+                delta.count(.routeChose, hit: route == .routeChose)
+                delta.count(.routeLead, hit: route == .routeLead)
+            }
+            if meta.offline {
+                let ticks = meta.draftTicks?.count ?? 0
+                delta.count(.draftUsed, hit: ticks > 0)
+                if ticks > 0 { delta.add(.draftTicksMean, numerator: ticks, denominator: 1) }
+            }
+            record(delta, build: build, model: model, locale: locale, agent: thread.personAgent, week: week)
+            thread.chipAgent = nil
+            if meta.build != nil { thread.lastBuild = build }
+            if meta.model != nil { thread.lastModel = model }
+        case .agent(let name):
+            let agent = LabelText.key(name)
+            if let push = message.push {
+                var delta = Delta()
+                let kind = Metric.pushKind(push.kind), bucket = Metric.batchBucket(push.batch)
+                for metric in [Metric.pushReply, .pushHandoff, .pushQuote, .pushOther] {
+                    delta.count(metric, hit: metric == kind)
+                }
+                for metric in [Metric.pushBatch1, .pushBatch2, .pushBatch3, .pushBatch4, .pushBatch5to9, .pushBatch10Plus] {
+                    delta.count(metric, hit: metric == bucket)
+                }
+                delta.add(.pushBatchMean, numerator: push.batch, denominator: 1)
+                // The push reached the person's phone: its build is the one they last wrote from.
+                let build = message.meta.build.map { LabelText.key($0) } ?? thread.lastBuild ?? MetricDimension.unknownKey
+                let model = message.meta.model.map { LabelText.key($0) } ?? thread.lastModel ?? MetricDimension.unknownKey
+                record(delta, build: build, model: model, locale: locale, agent: agent, week: week)
+            }
+            thread.chipAgent = message.screen?.isChipEligible == true ? agent : nil
+        }
+    }
+
+    /// Which routing share a group person message counts in (`nil`: none of the four, e.g. a
+    /// `routed` value other than "on-device").
+    private func routing(_ message: MessageRecord, in thread: OpenThread) -> Metric? {
+        let named = message.text?.withUnsealedText { FlywheelCounter.namesMember($0, thread.memberNames) } ?? false
+        if named { return .routeNamed }
+        if message.meta.groupRouted == "on-device" { return .routeGuessedKept }
+        if message.meta.groupRouted == nil {
+            return message.meta.groupTo == nil ? .routeLead : .routeChose
+        }
+        return nil
+    }
+
+    /// Whether `text` holds `@Name` for one of `names` (lowercased), case-insensitively, with no
+    /// letter, digit or underscore right after the name ("@Sage," names Sage; "@Sages" does not).
+    static func namesMember(_ text: String, _ names: [String]) -> Bool {
+        guard !names.isEmpty, text.contains("@") else { return false }
+        let lower = text.lowercased()
+        var rest = lower[...]
+        while let at = rest.firstIndex(of: "@") {
+            rest = rest[rest.index(after: at)...]
+            for name in names where !name.isEmpty && rest.hasPrefix(name) {
+                let end = rest.index(rest.startIndex, offsetBy: name.count)
+                if end == rest.endIndex { return true }
+                let next = rest[end]
+                if !(next.isLetter || next.isNumber || next == "_") { return true }
+            }
+        }
+        return false
+    }
+
+    private mutating func record(_ delta: Delta, build: String, model: String, locale: String, agent: String, week: String) {
+        guard !delta.entries.isEmpty else { return }
+        let keys = [BucketKey(dimension: .overall, key: MetricDimension.overallKey),
+                    BucketKey(dimension: .build, key: build),
+                    BucketKey(dimension: .model, key: model),
+                    BucketKey(dimension: .locale, key: locale),
+                    BucketKey(dimension: .agent, key: agent),
+                    BucketKey(dimension: .week, key: week)]
+        for key in keys {
+            buckets[key, default: Bucket()].apply(delta)
+        }
+    }
+}
+
+/// A dimension and one of its keys.
+struct BucketKey: Hashable, Sendable {
+    let dimension: MetricDimension
+    let key: String
+}
+
+/// The numerators and denominators of every metric under one key.
+struct Bucket: Equatable, Sendable {
+    var numerators = [Int](repeating: 0, count: Metric.allCases.count)
+    var denominators = [Int](repeating: 0, count: Metric.allCases.count)
+
+    mutating func apply(_ delta: Delta) {
+        for (metric, numerator, denominator) in delta.entries {
+            numerators[metric.rawValue] += numerator
+            denominators[metric.rawValue] += denominator
+        }
+    }
+
+    func adding(_ other: Bucket) -> Bucket {
+        var sum = self
+        for index in sum.numerators.indices {
+            sum.numerators[index] += other.numerators[index]
+            sum.denominators[index] += other.denominators[index]
+        }
+        return sum
+    }
+}
+
+/// What one message adds, applied to each of its dimension keys.
+struct Delta {
+    var entries: [(Metric, Int, Int)] = []
+
+    mutating func count(_ metric: Metric, hit: Bool) { entries.append((metric, hit ? 1 : 0, 1)) }
+    mutating func add(_ metric: Metric, numerator: Int, denominator: Int) { entries.append((metric, numerator, denominator)) }
+}
+
+/// What the counter remembers of the thread whose messages are arriving.
+struct OpenThread: Sendable {
+    let id: String
+    let locale: String?
+    let isGroup: Bool
+    /// The agent a person message is counted under: the thread's agent, or the group's lead.
+    let personAgent: String
+    /// The members' names, lowercased, for `@Name`.
+    let memberNames: [String]
+    /// The agent whose chip-eligible screen was the last message, if it was one.
+    var chipAgent: String?
+    /// The person's last build and model version seen in this thread (keys), for pushes.
+    var lastBuild: String?
+    var lastModel: String?
+
+    init(_ thread: ThreadRecord) {
+        id = thread.id
+        locale = thread.locale
+        isGroup = thread.isGroup
+        personAgent = LabelText.key(thread.group?.lead ?? thread.agent)
+        memberNames = thread.group?.members.map { $0.name.lowercased() } ?? []
+    }
+
+    /// A thread whose line was never seen (a caller feeding messages alone): no locale, no group.
+    init(orphan id: String) {
+        self.id = id
+        locale = nil
+        isGroup = false
+        personAgent = MetricDimension.unknownKey
+        memberNames = []
+    }
+}

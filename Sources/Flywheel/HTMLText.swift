@@ -1,0 +1,43 @@
+import Foundation
+
+/// Escaping and number formats for the dashboard.
+enum HTMLText {
+    /// `text` safe in HTML and SVG text and in attribute values (quoted with `"`).
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A share as a percentage with one decimal ("42.0%"), or "no data".
+    static func percent(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "no data" }
+        return String(format: "%.1f%%", value * 100)
+    }
+
+    /// A mean with two decimals, or "no data".
+    static func mean(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "no data" }
+        return String(format: "%.2f", value)
+    }
+
+    /// An SVG coordinate with one decimal.
+    static func coordinate(_ value: Double) -> String {
+        String(format: "%.1f", value)
+    }
+
+    /// `text` cut to `limit` characters, ending in "…" when cut.
+    static func shortened(_ text: String, _ limit: Int) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    }
+}

@@ -1,0 +1,148 @@
+/// ISO 8601 week labels ("2026-W36") from export timestamps, without Foundation calendars.
+///
+/// Timestamps are converted to UTC first (an offset such as `+09:00` moves the day), so a
+/// message near midnight lands in the same week whoever's clock wrote it.
+public enum ISOWeek {
+    /// The week label of an ISO 8601 timestamp (`2026-09-01T07:02:11Z`, with or without seconds,
+    /// fraction or offset; a bare date is read as UTC midnight); `nil` when it cannot be read.
+    public static func label(forTimestamp text: String) -> String? {
+        guard let days = utcDay(text) else { return nil }
+        return label(forDay: days)
+    }
+
+    /// The label of the week after `label` ("2026-W53" is followed by "2027-W01" when 2026 has 53).
+    public static func following(_ label: String) -> String? {
+        guard let monday = monday(of: label) else { return nil }
+        return self.label(forDay: monday + 7)
+    }
+
+    /// Every week label from `first` to `last` inclusive, or `nil` if either is not a label, they
+    /// are out of order, or the span is longer than `limit` weeks.
+    public static func span(from first: String, to last: String, limit: Int = 520) -> [String]? {
+        guard let start = monday(of: first), let end = monday(of: last), start <= end,
+              (end - start) / 7 < limit else { return nil }
+        return stride(from: start, through: end, by: 7).map { label(forDay: $0) }
+    }
+
+    // MARK: - Days since 1970-01-01
+
+    /// The label of the week holding day `days` (days since 1970-01-01).
+    static func label(forDay days: Int) -> String {
+        let thursday = days - (weekday(days) - 1) + 3
+        let year = civil(thursday).year
+        let week = (thursday - daysFromCivil(year, 1, 1)) / 7 + 1
+        return pad(year, 4) + "-W" + pad(week, 2)
+    }
+
+    /// The Monday starting the labelled week.
+    static func monday(of label: String) -> Int? {
+        let bytes = Array(label.utf8)
+        guard bytes.count == 8, bytes[4] == UInt8(ascii: "-"), bytes[5] == UInt8(ascii: "W"),
+              let year = number(bytes[0..<4]), let week = number(bytes[6..<8]), year >= 1, week >= 1 else { return nil }
+        let january4 = daysFromCivil(year, 1, 4)
+        let monday = january4 - (weekday(january4) - 1) + (week - 1) * 7
+        guard self.label(forDay: monday) == label else { return nil }  // week 53 of a 52-week year
+        return monday
+    }
+
+    /// ISO weekday: Monday 1 … Sunday 7 (1970-01-01 was a Thursday).
+    static func weekday(_ days: Int) -> Int { ((days % 7) + 7 + 3) % 7 + 1 }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146097 + dayOfEra - 719468
+    }
+
+    /// The date of day `days` since 1970-01-01.
+    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let dayOfEra = z - era * 146097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    // MARK: - Parsing
+
+    /// The UTC day of a timestamp, checking every field's range.
+    static func utcDay(_ text: String) -> Int? {
+        let b = Array(text.utf8)
+        guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+              let year = number(b[0..<4]), let month = number(b[5..<7]), let day = number(b[8..<10]),
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month, year) else { return nil }
+        var minutes = 0
+        var i = 10
+        if i < b.count {
+            guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " "),
+                  b.count >= i + 6, b[i + 3] == UInt8(ascii: ":"),
+                  let hour = number(b[i + 1..<i + 3]), let minute = number(b[i + 4..<i + 6]),
+                  hour <= 23, minute <= 59 else { return nil }
+            minutes = hour * 60 + minute
+            i += 6
+            if i < b.count, b[i] == UInt8(ascii: ":") {
+                guard b.count >= i + 3, let second = number(b[i + 1..<i + 3]), second <= 60 else { return nil }
+                i += 3
+                if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+                    i += 1
+                    let start = i
+                    while i < b.count, isDigit(b[i]) { i += 1 }
+                    guard i > start else { return nil }
+                }
+            }
+            if i < b.count {
+                switch b[i] {
+                case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                    i += 1
+                case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                    let sign = b[i] == UInt8(ascii: "+") ? 1 : -1
+                    var offset: Int?
+                    if b.count == i + 6, b[i + 3] == UInt8(ascii: ":"),
+                       let h = number(b[i + 1..<i + 3]), let m = number(b[i + 4..<i + 6]) { offset = h * 60 + m }
+                    else if b.count == i + 5, let h = number(b[i + 1..<i + 3]), let m = number(b[i + 3..<i + 5]) { offset = h * 60 + m }
+                    else if b.count == i + 3, let h = number(b[i + 1..<i + 3]) { offset = h * 60 }
+                    guard let offset, offset < 24 * 60 else { return nil }
+                    minutes -= sign * offset
+                    i = b.count
+                default:
+                    return nil
+                }
+            }
+            guard i == b.count else { return nil }
+        }
+        let base = daysFromCivil(year, month, day)
+        return base + (minutes >= 0 ? minutes / 1440 : -((-minutes + 1439) / 1440))
+    }
+
+    private static func daysIn(_ month: Int, _ year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for byte in digits {
+            guard isDigit(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}

@@ -1,0 +1,163 @@
+/// One measured quantity: a share (how many of a population) or a mean (a sum over a count).
+///
+/// Every metric is stored as two integers, its numerator and denominator, so counters of two
+/// halves of a corpus add up exactly to the counter of the whole; rates and intervals are derived.
+public enum Metric: Int, CaseIterable, Sendable, Comparable {
+    /// Chip-eligible replies sent with `meta.via == "suggested"`.
+    case chipsSuggested
+    /// Group person messages that name a member (`@Name`, case-insensitive).
+    case routeNamed
+    /// Group person messages, not named, sent as the phone guessed (`group.routed == "on-device"`).
+    case routeGuessedKept
+    /// Group person messages, not named, with `group.to` and no `routed`: the person changed the pill.
+    case routeChose
+    /// Group person messages, not named, with no `group.to` and no `routed`: they went to the lead.
+    case routeLead
+    /// Offline person messages whose draft was used (non-empty `draft_ticks`).
+    case draftUsed
+    /// Ticks per used draft: total ticks over offline messages with non-empty `draft_ticks`.
+    case draftTicksMean
+    /// Pushes of kind `reply`.
+    case pushReply
+    /// Pushes of kind `handoff`.
+    case pushHandoff
+    /// Pushes of kind `quote`.
+    case pushQuote
+    /// Pushes of any other kind.
+    case pushOther
+    /// Pushes covering one reply.
+    case pushBatch1
+    /// Pushes covering two replies.
+    case pushBatch2
+    /// Pushes covering three replies.
+    case pushBatch3
+    /// Pushes covering four replies.
+    case pushBatch4
+    /// Pushes covering five to nine replies.
+    case pushBatch5to9
+    /// Pushes covering ten or more replies.
+    case pushBatch10Plus
+    /// Replies per push: the sum of `batch` over all pushes.
+    case pushBatchMean
+
+    /// The metric's name in metrics.csv and metrics.json (stable; part of the schema).
+    public var name: String {
+        switch self {
+        case .chipsSuggested: return "chips.suggested"
+        case .routeNamed: return "route.named"
+        case .routeGuessedKept: return "route.guessed_kept"
+        case .routeChose: return "route.chose"
+        case .routeLead: return "route.lead"
+        case .draftUsed: return "draft.used"
+        case .draftTicksMean: return "draft.ticks_mean"
+        case .pushReply: return "push.kind.reply"
+        case .pushHandoff: return "push.kind.handoff"
+        case .pushQuote: return "push.kind.quote"
+        case .pushOther: return "push.kind.other"
+        case .pushBatch1: return "push.batch.1"
+        case .pushBatch2: return "push.batch.2"
+        case .pushBatch3: return "push.batch.3"
+        case .pushBatch4: return "push.batch.4"
+        case .pushBatch5to9: return "push.batch.5-9"
+        case .pushBatch10Plus: return "push.batch.10+"
+        case .pushBatchMean: return "push.batch_mean"
+        }
+    }
+
+    /// The metric with this `name`, if any.
+    public init?(name: String) {
+        guard let metric = Metric.allCases.first(where: { $0.name == name }) else { return nil }
+        self = metric
+    }
+
+    /// The feature it belongs to.
+    public var feature: Feature {
+        switch self {
+        case .chipsSuggested: return .chips
+        case .routeNamed, .routeGuessedKept, .routeChose, .routeLead: return .route
+        case .draftUsed, .draftTicksMean: return .draft
+        case .pushReply, .pushHandoff, .pushQuote, .pushOther,
+             .pushBatch1, .pushBatch2, .pushBatch3, .pushBatch4, .pushBatch5to9, .pushBatch10Plus, .pushBatchMean:
+            return .push
+        }
+    }
+
+    /// Whether this is a mean (a sum over a count, no interval) rather than a share.
+    public var isMean: Bool { self == .draftTicksMean || self == .pushBatchMean }
+
+    /// A short label for legends and tables.
+    public var label: String {
+        switch self {
+        case .chipsSuggested: return "sent from a chip"
+        case .routeNamed: return "named (@Name)"
+        case .routeGuessedKept: return "guessed and kept"
+        case .routeChose: return "person chose"
+        case .routeLead: return "to the lead, no routing"
+        case .draftUsed: return "draft used"
+        case .draftTicksMean: return "ticks per used draft"
+        case .pushReply: return "reply"
+        case .pushHandoff: return "handoff"
+        case .pushQuote: return "quote"
+        case .pushOther: return "other kind"
+        case .pushBatch1: return "1 reply"
+        case .pushBatch2: return "2 replies"
+        case .pushBatch3: return "3 replies"
+        case .pushBatch4: return "4 replies"
+        case .pushBatch5to9: return "5-9 replies"
+        case .pushBatch10Plus: return "10+ replies"
+        case .pushBatchMean: return "replies per push"
+        }
+    }
+
+    /// What the numerator and the denominator count, for metrics.json and the dashboard.
+    public var definition: String {
+        switch self {
+        case .chipsSuggested:
+            return "numerator: replies sent with meta.via = suggested; denominator: person replies directly following a chip-eligible agent screen"
+        case .routeNamed:
+            return "numerator: messages naming a member as @Name (case-insensitive); denominator: person messages in group threads"
+        case .routeGuessedKept:
+            return "numerator: not named, meta.group.routed = on-device; denominator: person messages in group threads"
+        case .routeChose:
+            return "numerator: not named, meta.group.to without routed (the pill was changed); denominator: person messages in group threads"
+        case .routeLead:
+            return "numerator: not named, no meta.group.to and no routed (went to the lead); denominator: person messages in group threads"
+        case .draftUsed:
+            return "numerator: offline messages with non-empty meta.draft_ticks; denominator: person messages with meta.offline = true"
+        case .draftTicksMean:
+            return "mean: numerator is the total number of ticks, denominator the offline messages with non-empty meta.draft_ticks"
+        case .pushReply, .pushHandoff, .pushQuote:
+            return "numerator: pushes of kind \(label); denominator: agent messages with a push"
+        case .pushOther:
+            return "numerator: pushes of a kind other than reply, handoff, quote; denominator: agent messages with a push"
+        case .pushBatch1, .pushBatch2, .pushBatch3, .pushBatch4, .pushBatch5to9, .pushBatch10Plus:
+            return "numerator: pushes covering \(label); denominator: agent messages with a push"
+        case .pushBatchMean:
+            return "mean: numerator is the sum of push.batch, denominator the agent messages with a push"
+        }
+    }
+
+    /// The batch-size metric a push of `batch` unread replies counts under.
+    static func batchBucket(_ batch: Int) -> Metric {
+        switch batch {
+        case ...1: return .pushBatch1
+        case 2: return .pushBatch2
+        case 3: return .pushBatch3
+        case 4: return .pushBatch4
+        case 5...9: return .pushBatch5to9
+        default: return .pushBatch10Plus
+        }
+    }
+
+    /// The kind metric a push of `kind` counts under.
+    static func pushKind(_ kind: String) -> Metric {
+        switch kind {
+        case "reply": return .pushReply
+        case "handoff": return .pushHandoff
+        case "quote": return .pushQuote
+        default: return .pushOther
+        }
+    }
+
+    public static func < (a: Metric, b: Metric) -> Bool { a.rawValue < b.rawValue }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+import Export
+@testable import Flywheel
+
+@Suite struct FlywheelCounterTests {
+    /// (metric, dimension, key, numerator, denominator), worked out by hand from `HandCorpus`.
+    struct Expected: Sendable, CustomTestStringConvertible {
+        let metric: Metric, dimension: MetricDimension, key: String, numerator: Int, denominator: Int
+        init(_ metric: Metric, _ dimension: MetricDimension, _ key: String, _ numerator: Int, _ denominator: Int) {
+            self.metric = metric
+            self.dimension = dimension
+            self.key = key
+            self.numerator = numerator
+            self.denominator = denominator
+        }
+        var testDescription: String { "\(metric.name) \(dimension.name)=\(key): \(numerator)/\(denominator)" }
+    }
+
+    static let expected: [Expected] = [
+        // Chips: t1.m2 (hit), t1.m6 (miss), g1.n3 (hit).
+        Expected(.chipsSuggested, .overall, "all", 2, 3),
+        Expected(.chipsSuggested, .agent, "Coach", 1, 2),
+        Expected(.chipsSuggested, .agent, "Sage", 1, 1),
+        Expected(.chipsSuggested, .week, "2026-W36", 2, 2),
+        Expected(.chipsSuggested, .week, "2026-W37", 0, 1),
+        Expected(.chipsSuggested, .week, "2026-W38", 0, 0),        // a week with no chips data
+        Expected(.chipsSuggested, .locale, "en-US", 1, 2),
+        Expected(.chipsSuggested, .locale, "fr-FR", 1, 1),
+        Expected(.chipsSuggested, .build, "2.3.0 (512)", 2, 3),
+        Expected(.chipsSuggested, .build, "2.4.0 (530)", 0, 0),
+        Expected(.chipsSuggested, .model, "26.4", 2, 3),
+        // Routing: g1's five person messages; g2 and g3 have none.
+        Expected(.routeNamed, .overall, "all", 1, 5),
+        Expected(.routeGuessedKept, .overall, "all", 2, 5),
+        Expected(.routeChose, .overall, "all", 1, 5),
+        Expected(.routeLead, .overall, "all", 1, 5),
+        Expected(.routeNamed, .agent, "Coach", 1, 5),
+        Expected(.routeGuessedKept, .agent, "Penny", 0, 0),         // g2's lead: a group with no person messages
+        Expected(.routeNamed, .week, "2026-W36", 1, 2),
+        Expected(.routeGuessedKept, .week, "2026-W36", 1, 2),
+        Expected(.routeGuessedKept, .week, "2026-W37", 0, 0),
+        Expected(.routeChose, .week, "2026-W38", 1, 3),
+        Expected(.routeLead, .week, "2026-W38", 1, 3),
+        Expected(.routeGuessedKept, .week, "2026-W38", 1, 3),
+        Expected(.routeLead, .build, "unknown", 1, 1),
+        Expected(.routeGuessedKept, .locale, "fr-FR", 1, 1),
+        Expected(.routeGuessedKept, .locale, "en-GB", 1, 4),
+        // Drafts: t1.m6 (2 ticks), t1.m7 (none, the only message of build 2.4.0).
+        Expected(.draftUsed, .overall, "all", 1, 2),
+        Expected(.draftTicksMean, .overall, "all", 2, 1),
+        Expected(.draftUsed, .build, "2.3.0 (512)", 1, 1),
+        Expected(.draftUsed, .build, "2.4.0 (530)", 0, 1),
+        Expected(.draftUsed, .model, "27.0", 0, 1),
+        Expected(.draftUsed, .week, "2026-W37", 1, 2),
+        Expected(.draftUsed, .week, "2026-W36", 0, 0),
+        // Pushes: reply 1, handoff 3, reply 2, quote 12.
+        Expected(.pushReply, .overall, "all", 2, 4),
+        Expected(.pushHandoff, .overall, "all", 1, 4),
+        Expected(.pushQuote, .overall, "all", 1, 4),
+        Expected(.pushOther, .overall, "all", 0, 4),
+        Expected(.pushBatch1, .overall, "all", 1, 4),
+        Expected(.pushBatch2, .overall, "all", 1, 4),
+        Expected(.pushBatch3, .overall, "all", 1, 4),
+        Expected(.pushBatch4, .overall, "all", 0, 4),
+        Expected(.pushBatch5to9, .overall, "all", 0, 4),
+        Expected(.pushBatch10Plus, .overall, "all", 1, 4),
+        Expected(.pushBatchMean, .overall, "all", 18, 4),
+        Expected(.pushQuote, .week, "unknown", 1, 1),
+        Expected(.pushQuote, .agent, "Penny", 1, 1),
+        Expected(.pushQuote, .locale, "de-DE", 1, 1),
+        Expected(.pushReply, .agent, "Sage", 1, 1),
+        // t1.m1 comes before any person message (build unknown); t1.m3 and g1.n2 after 2.3.0.
+        Expected(.pushReply, .build, "unknown", 1, 2),
+        Expected(.pushHandoff, .build, "2.3.0 (512)", 1, 2),
+        Expected(.pushReply, .build, "2.3.0 (512)", 1, 2),
+    ]
+
+    @Test(arguments: expected)
+    func handMadeCorpusCell(_ expected: Expected) throws {
+        let (metric, dimension, key, numerator, denominator) =
+            (expected.metric, expected.dimension, expected.key, expected.numerator, expected.denominator)
+        let directory = try TemporaryDirectory()
+        let counter = try HandCorpus.count(HandCorpus.jsonl(), in: directory)
+        let cell = counter.cell(metric, dimension, key)
+        #expect(cell.numerator == numerator)
+        #expect(cell.denominator == denominator)
+        if denominator == 0 {
+            #expect(cell.rate == nil)
+            #expect(cell.low == nil && cell.high == nil)
+        } else {
+            #expect(cell.rate == Double(numerator) / Double(denominator))
+        }
+        #expect(cell.smallSample)
+    }
+
+    @Test func keysTotalsAndOrder() throws {
+        let directory = try TemporaryDirectory()
+        let counter = try HandCorpus.count(HandCorpus.jsonl(), in: directory)
+        #expect(counter.threads == 4)
+        #expect(counter.messages == 14)
+        #expect(counter.keys(.overall) == ["all"])
+        #expect(counter.keys(.build) == ["2.3.0 (512)", "2.4.0 (530)", "unknown"])
+        #expect(counter.keys(.model) == ["26.4", "27.0", "unknown"])
+        #expect(counter.keys(.week) == ["2026-W36", "2026-W37", "2026-W38", "unknown"])
+        #expect(counter.keys(.agent) == ["Coach", "Penny", "Sage"])
+        #expect(counter.keys(.locale) == ["de-DE", "en-GB", "en-US", "fr-FR"])
+        // Every metric under every key of every dimension: a row per (metric, key).
+        let keyCount = MetricDimension.allCases.map { counter.keys($0).count }.reduce(0, +)
+        #expect(counter.cells().count == Metric.allCases.count * keyCount)
+    }
+
+    @Test func wilsonBoundsOfHandMadeCells() throws {
+        let directory = try TemporaryDirectory()
+        let counter = try HandCorpus.count(HandCorpus.jsonl(), in: directory)
+        let chips = counter.cell(.chipsSuggested)        // 2 of 3
+        #expect(rounded4(chips.low) == 0.2077)
+        #expect(rounded4(chips.high) == 0.9385)
+        let guessed = counter.cell(.routeGuessedKept)    // 2 of 5
+        #expect(rounded4(guessed.low) == 0.1176)
+        #expect(rounded4(guessed.high) == 0.7693)
+        let sage = counter.cell(.chipsSuggested, .agent, "Sage")  // 1 of 1
+        #expect(rounded4(sage.low) == 0.2065)
+        #expect(sage.high == 1)
+        let mean = counter.cell(.pushBatchMean)
+        #expect(mean.rate == 4.5)
+        #expect(mean.interval == nil)
+    }
+
+    @Test(arguments: [
+        (0, 0, nil, nil),
+        (1, 1, 0.2065, 1.0),
+        (0, 10, 0.0, 0.2775),
+        (8, 10, 0.4902, 0.9433),
+        (2, 4, 0.1500, 0.8500),
+    ] as [(Int, Int, Double?, Double?)])
+    func wilsonInterval(_ successes: Int, _ trials: Int, _ low: Double?, _ high: Double?) {
+        let interval = WilsonInterval(successes: successes, trials: trials)
+        #expect(rounded4(interval?.low) == low)
+        #expect(rounded4(interval?.high) == high)
+    }
+
+    @Test(arguments: [(29, true), (30, false), (0, true)])
+    func smallSampleThreshold(_ denominator: Int, _ small: Bool) {
+        let cell = RateCell(metric: .draftUsed, dimension: .overall, key: "all", numerator: 0, denominator: denominator)
+        #expect(cell.smallSample == small)
+    }
+
+    @Test(arguments: [
+        ("2026-09-01T07:02:11Z", "2026-W36"),
+        ("2026-08-31T00:00:00Z", "2026-W36"),       // a Monday
+        ("2026-08-30T23:59:59Z", "2026-W35"),       // a Sunday
+        ("2026-08-31T01:00:00+02:00", "2026-W35"),  // Sunday 23:00 UTC
+        ("2026-08-30T23:30:00-01:00", "2026-W36"),  // Monday 00:30 UTC
+        ("2027-01-01T12:00:00Z", "2026-W53"),       // 2026 has 53 ISO weeks
+        ("2021-01-03", "2020-W53"),
+        ("2024-12-30T08:00Z", "2025-W01"),
+        ("2026-09-01T07:02:11.250Z", "2026-W36"),
+        ("yesterday", nil), ("", nil), ("2026-02-30T00:00:00Z", nil), ("2026-09-01T25:00:00Z", nil),
+        ("2026-09-01T07:02:11Zjunk", nil),
+    ] as [(String, String?)])
+    func isoWeek(_ timestamp: String, _ label: String?) {
+        #expect(ISOWeek.label(forTimestamp: timestamp) == label)
+    }
+
+    @Test func isoWeekSpanCrossesYears() {
+        #expect(ISOWeek.following("2026-W52") == "2026-W53")
+        #expect(ISOWeek.following("2026-W53") == "2027-W01")
+        #expect(ISOWeek.span(from: "2026-W52", to: "2027-W02") == ["2026-W52", "2026-W53", "2027-W01", "2027-W02"])
+        #expect(ISOWeek.span(from: "2025-W53", to: "2026-W01") == nil)  // 2025 has 52 weeks
+    }
+
+    @Test(arguments: [
+        ("@Sage please", true), ("hey @SAGE", true), ("@sage, hi", true), ("@sages hi", false),
+        ("me@sagebrush.example", false), ("no mention of Sage", false), ("@Dr Lee here", true), ("@", false),
+    ])
+    func namedMember(_ text: String, _ named: Bool) {
+        #expect(FlywheelCounter.namesMember(text, ["sage", "coach", "dr lee"]) == named)
+    }
+
+    @Test func labelsAreSanitisedAndOrderedByNumber() {
+        #expect(LabelText.key(nil) == "unknown")
+        #expect(LabelText.key("  ") == "unknown")
+        #expect(LabelText.key("a\u{0}b\nc") == "a\u{FFFD}b\u{FFFD}c")
+        #expect(LabelText.key(String(repeating: "x", count: 100)).count == LabelText.maximumLength + 1)
+        let sorted = ["unknown", "2.10.0 (600)", "2.9.1 (590)", "2.9.0 (580)", "10.0"].sorted(by: LabelText.precedes)
+        #expect(sorted == ["2.9.0 (580)", "2.9.1 (590)", "2.10.0 (600)", "10.0", "unknown"])
+    }
+}
