@@ -44,6 +44,13 @@ public enum ReplayTool {
 
     /// Loads the model (or just its vocabulary for a dry run), runs, and writes the report.
     static func replay(_ options: ReplayOptions, diagnostics: (String) -> Void) -> ExitCode {
+        // A missing corpus is known at once: say so before spending seconds on the model.
+        do {
+            _ = try CorpusReader(paths: options.corpus)
+        } catch {
+            diagnostics("replay: \(error.description)")
+            return .input
+        }
         guard let modelPath = options.modelPath ?? DefaultModel.path() else {
             diagnostics("replay: no model: pass --model PATH, or run scripts/setup to install the default model")
             return .model

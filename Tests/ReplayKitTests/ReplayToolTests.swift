@@ -1,0 +1,63 @@
+import Audit
+import Engine
+import Foundation
+import Testing
+@testable import ReplayKit
+
+/// The command as a user runs it: real files, the real default model, exit codes.
+@Suite(.serialized) struct ReplayToolTests {
+    static let sample: String = {
+        // #filePath is Tests/ReplayKitTests/ReplayToolTests.swift; the sample is at the top.
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("corpora/sample.jsonl.zst").path
+    }()
+
+    @Test func realModelOverTheBundledSample() throws {
+        let out = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        var said = ""
+        let code = ReplayTool.main(["--job", "chips", "--limit", "2", "--batch", "4", "--flywheel", "--out", out, Self.sample],
+                                   diagnostics: { said += $0 + "\n" })
+        #expect(code == .success)
+        let json = try String(contentsOfFile: out + "/report.json", encoding: .utf8)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(report["schema"] as? String == "replay.report/1")
+        let model = try #require(report["model"] as? [String: Any])
+        #expect((model["sha256"] as? String)?.count == 64)
+        let chips = try #require((report["jobs"] as? [String: Any])?["chips"] as? [String: Any])
+        let eligible = try #require(chips["eligible"] as? Int)
+        let asked = try #require(chips["asked"] as? Int)
+        #expect(eligible > 0 && asked == eligible)
+        let tokens = try #require(chips["tokens"] as? [String: Any])
+        #expect((tokens["in"] as? Int ?? 0) > 50 * asked)
+        #expect(FileManager.default.fileExists(atPath: out + "/report.md"))
+        #expect(FileManager.default.fileExists(atPath: out + "/dashboard.html"))
+        #expect(said.contains("chips: \(eligible) eligible"))
+    }
+
+    @Test func aTruncatedCorpusIsAnInputErrorAfterCountingWhatCameBefore() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+        let cut = directory + "/cut.jsonl.zst"
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: cut))
+        var said = ""
+        let code = ReplayTool.main(["--dry-run", "--out", directory + "/out", cut], diagnostics: { said += $0 + "\n" })
+        #expect(code == .input)
+        #expect(said.contains(cut) && said.contains("truncated") && said.contains("byte"))
+        let json = try String(contentsOfFile: directory + "/out/report.json", encoding: .utf8)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let corpus = try #require(report["corpus"] as? [String: Any])
+        #expect((corpus["threads"] as? Int ?? 0) > 10)
+        #expect((corpus["errors"] as? [String])?.count == 1)
+    }
+
+    @Test func missingInputsAndModelsHaveTheirOwnExitCodes() {
+        var said = ""
+        #expect(ReplayTool.main(["--dry-run", "/nonexistent/corpus.jsonl.zst"], diagnostics: { said += $0 }) == .input)
+        #expect(said.contains("/nonexistent/corpus.jsonl.zst"))
+        said = ""
+        #expect(ReplayTool.main(["--model", "/nonexistent/model.gguf", Self.sample], diagnostics: { said += $0 }) == .model)
+        #expect(said.contains("/nonexistent/model.gguf"))
+    }
+}
