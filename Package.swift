@@ -38,9 +38,10 @@ let package = Package(
         // C modules: headers only, plus the few shims Swift cannot import.
         .systemLibrary(name: "CZstd", path: "Sources/CZstd"),
         .systemLibrary(name: "CLlama", path: "Sources/CLlama"),
+        .target(name: "CSandbox"),
 
         // Libraries, lowest first.
-        .target(name: "Audit", swiftSettings: swift6),
+        .target(name: "Audit", dependencies: ["CSandbox"], swiftSettings: swift6),
         .target(name: "Export", dependencies: ["CZstd", "Audit"], swiftSettings: swift6),
         .target(name: "Corpus", dependencies: ["CZstd", "Export"], swiftSettings: swift6),
         .target(name: "Engine", dependencies: ["CLlama", "Audit"],
@@ -52,8 +53,10 @@ let package = Package(
 
         // The command: argument parsing and exit codes over ReplayKit.
         .executableTarget(name: "Replay", dependencies: ["ReplayKit"], swiftSettings: swift6 + llamaHeaders),
+        // Test-only: confines itself and reports which writes and sockets the kernel still allows.
+        .executableTarget(name: "SandboxProbe", dependencies: ["Audit"], swiftSettings: swift6),
 
-        .testTarget(name: "AuditTests", dependencies: ["Audit"], swiftSettings: swift6),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "SandboxProbe"], swiftSettings: swift6),
         .testTarget(name: "ExportTests", dependencies: ["Export"], swiftSettings: swift6),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Export"], swiftSettings: swift6),
         .testTarget(name: "EngineTests", dependencies: ["Engine"], swiftSettings: swift6 + llamaHeaders),

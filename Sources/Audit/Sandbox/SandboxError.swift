@@ -1,0 +1,54 @@
+import Glibc
+
+/// Why the kernel could not be made to enforce the sandbox; each reads as a sentence for the user.
+///
+/// `replay` refuses to run on any of these unless `--allow-unsandboxed` is given, so the text says
+/// what is missing rather than just the failing call.
+public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kernel has no Landlock at all (not built in, or not enabled at boot).
+    case landlockUnavailable(reason: String)
+    /// Landlock is there but too old to deny TCP (ABI 4, Linux 6.7).
+    case landlockTooOld(abi: Int, needed: Int)
+    /// Other threads run already, and without `LANDLOCK_RESTRICT_SELF_TSYNC` (ABI 8) Landlock
+    /// would leave them free to write anywhere. `count` is -1 when /proc/self/task was unreadable.
+    case threadsAlreadyRunning(count: Int, abi: Int)
+    /// A network socket opened before confinement would stay usable: Landlock and seccomp check
+    /// only sockets created and connected afterwards.
+    case networkSocketOpen(descriptor: Int32, domain: Int32)
+    case rulesetFailed(errno: Int32)
+    case ruleFailed(path: String, errno: Int32)
+    case noNewPrivilegesFailed(errno: Int32)
+    case restrictFailed(errno: Int32)
+    case seccompFailed(errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .landlockUnavailable(let reason):
+            "The kernel cannot confine this process: \(reason)."
+        case .landlockTooOld(let abi, let needed):
+            "The kernel's Landlock is ABI \(abi), but denying TCP connections needs ABI \(needed) (Linux 6.7 or later)."
+        case .threadsAlreadyRunning(let count, let abi):
+            (count < 0 ? "The process's threads could not be counted (/proc/self/task is unreadable)"
+                : "The process already runs \(count) threads")
+                + ", and Landlock ABI \(abi) confines only the calling thread and the threads it starts later"
+                + " (ABI 8 can confine them all): confine before anything starts a thread."
+        case .networkSocketOpen(let descriptor, let domain):
+            "Descriptor \(descriptor) is a network socket (address family \(domain)) opened before confinement, which the sandbox could not stop from sending."
+        case .rulesetFailed(let errno):
+            "The kernel refused to create a Landlock ruleset: \(Self.message(errno))."
+        case .ruleFailed(let path, let errno):
+            "Writes beneath \(path) could not be allowed: \(Self.message(errno))"
+                + (errno == EINVAL ? " (a writable directory must be a directory)." : ".")
+        case .noNewPrivilegesFailed(let errno):
+            "The process could not give up gaining privileges (PR_SET_NO_NEW_PRIVS): \(Self.message(errno))."
+        case .restrictFailed(let errno):
+            "The kernel refused to enforce the Landlock ruleset: \(Self.message(errno))."
+        case .seccompFailed(let errno):
+            "The kernel refused the seccomp filter that denies network sockets: \(Self.message(errno))."
+        }
+    }
+
+    static func message(_ errno: Int32) -> String {
+        String(cString: strerror(errno)) + " (errno \(errno))"
+    }
+}
