@@ -43,7 +43,7 @@ import Testing
     @Test func generateAndInformationalCommands() throws {
         #expect(try ArgumentParser.parse(["corpus", "generate", "--threads", "3", "--seed", "9", "o.zst"])
                 == .generateCorpus(threads: 3, seed: 9, maxExchanges: nil, output: "o.zst"))
-        #expect(try ArgumentParser.parse(["flywheel", "--out", "d", "a.zst", "b"]) == .flywheel(corpus: ["a.zst", "b"], outputDirectory: "d"))
+        #expect(try ArgumentParser.parse(["flywheel", "--out", "d", "a.zst", "b"]) == .flywheel(corpus: ["a.zst", "b"], outputDirectory: "d", allowUnsandboxed: false))
         #expect(try ArgumentParser.parse(["corpus", "generate", "--threads", "3", "--max-exchanges", "4", "o"]) == .generateCorpus(threads: 3, seed: 1, maxExchanges: 4, output: "o"))
         #expect(try ArgumentParser.parse(["--help"]) == .help)
         #expect(try ArgumentParser.parse(["--version"]) == .version)
@@ -51,7 +51,7 @@ import Testing
 
     @Test func usageErrorsExitWithTwo() {
         var said = ""
-        #expect(ReplayTool.main(["--limit", "x", "c"], diagnostics: { said += $0 }) == .usage)
+        #expect(ReplayTool.main(["--limit", "x", "c"], diagnostics: { said += $0 }, sandboxed: false) == .usage)
         #expect(said.contains("--limit takes a whole number") && said.contains("usage: replay"))
     }
 }

@@ -17,7 +17,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: out) }
         var said = ""
         let code = ReplayTool.main(["--job", "chips", "--limit", "2", "--batch", "4", "--flywheel", "--out", out, Self.sample],
-                                   diagnostics: { said += $0 + "\n" })
+                                   diagnostics: { said += $0 + "\n" }, sandboxed: false)
         #expect(code == .success)
         let json = try String(contentsOfFile: out + "/report.json", encoding: .utf8)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
@@ -42,7 +42,7 @@ import Testing
         let cut = directory + "/cut.jsonl.zst"
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: cut))
         var said = ""
-        let code = ReplayTool.main(["--dry-run", "--out", directory + "/out", cut], diagnostics: { said += $0 + "\n" })
+        let code = ReplayTool.main(["--dry-run", "--out", directory + "/out", cut], diagnostics: { said += $0 + "\n" }, sandboxed: false)
         #expect(code == .input)
         #expect(said.contains(cut) && said.contains("truncated") && said.contains("byte"))
         let json = try String(contentsOfFile: directory + "/out/report.json", encoding: .utf8)
@@ -54,10 +54,12 @@ import Testing
 
     @Test func missingInputsAndModelsHaveTheirOwnExitCodes() {
         var said = ""
-        #expect(ReplayTool.main(["--dry-run", "/nonexistent/corpus.jsonl.zst"], diagnostics: { said += $0 }) == .input)
+        #expect(ReplayTool.main(["--dry-run", "/nonexistent/corpus.jsonl.zst"], diagnostics: { said += $0 }, sandboxed: false) == .input)
         #expect(said.contains("/nonexistent/corpus.jsonl.zst"))
         said = ""
-        #expect(ReplayTool.main(["--model", "/nonexistent/model.gguf", Self.sample], diagnostics: { said += $0 }) == .model)
+        let out = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(ReplayTool.main(["--model", "/nonexistent/model.gguf", "--out", out, Self.sample], diagnostics: { said += $0 }, sandboxed: false) == .model)
         #expect(said.contains("/nonexistent/model.gguf"))
     }
 }

@@ -13,8 +13,9 @@ public enum ArgumentParser {
 
     public static let usage = """
         usage: replay [--job chips|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
-                      [--strict] [--limit N] [--batch N] [--flywheel] CORPUS...
-               replay flywheel [--out DIR] CORPUS...
+                      [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
+                      [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--allow-unsandboxed] CORPUS...
+               replay flywheel [--out DIR] [--allow-unsandboxed] CORPUS...
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
                replay --help | --version
 
@@ -32,13 +33,21 @@ public enum ArgumentParser {
         --limit N     stop after N threads
         --batch N     sequences decoded together (default 8)
         --flywheel    also write the flywheel metrics and dashboard.html beside the report
+        --budget J=MS a job's time budget (defaults: chips 800, route 400, push 3000, draft 2000)
+        --fail-under K=MIN  a CI gate on a report number, e.g. chips.in_budget.device=0.9 or
+                      route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
+                      are written to junit.xml, one test case each
+        --config F    budgets, device and gates from a JSON file (see README); flags win
+        --allow-unsandboxed  run even where the kernel cannot confine writes to --out and forbid
+                      network sockets (Landlock ABI >= 4, seccomp); the report says so
 
         replay flywheel counts, from message metadata alone and without a model, how often chips
         are used, routing guesses kept and drafts used: metrics.csv, metrics.json, dashboard.html.
 
         Exit status: 0 done; 1 a --fail-under threshold not met; 2 usage error; 3 input error
         (unreadable, corrupt or truncated input; a bad line with --strict); 4 model error;
-        5 the report could not be written. Progress goes to stderr, results to files.
+        5 the report could not be written; 6 replay audit found a leak; 7 replay audit could not
+        run; 8 the kernel cannot sandbox the run. Progress goes to stderr, results to files.
         """
 
     /// The command `arguments` (without the program name) ask for.
@@ -46,6 +55,10 @@ public enum ArgumentParser {
         if arguments.first == "corpus" { return try parseCorpus(Array(arguments.dropFirst())) }
         if arguments.first == "flywheel" { return try parseFlywheel(Array(arguments.dropFirst())) }
         var options = ReplayOptions()
+        var configPath: String? = nil
+        var flagBudgets: [JobKind: Double] = [:]
+        var flagThresholds: [Threshold] = []
+        var flagDevice: DeviceProfile? = nil
         var rest = arguments[...]
         func value(for flag: String) throws(UsageError) -> String {
             guard let next = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
@@ -76,7 +89,22 @@ public enum ArgumentParser {
                 guard let profile = DeviceProfile.named(name) else {
                     throw UsageError("unknown device profile '\(name)': use iphone15pro or custom:MS_PER_TOKEN,TOKENS_PER_S")
                 }
-                options.device = profile
+                flagDevice = profile
+            case "--budget":
+                let text = try value(for: argument)
+                let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let job = JobKind(rawValue: parts[0]), let ms = Double(parts[1]), ms > 0 else {
+                    throw UsageError("--budget takes JOB=MILLISECONDS with a job of chips, route, push, draft, not '\(text)'")
+                }
+                flagBudgets[job] = ms
+            case "--fail-under":
+                let text = try value(for: argument)
+                guard let threshold = Threshold(parsing: text) else {
+                    throw UsageError("--fail-under takes JOB.KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)'")
+                }
+                flagThresholds.append(threshold)
+            case "--config": configPath = try value(for: argument)
+            case "--allow-unsandboxed": options.allowUnsandboxed = true
             case "--dry-run": options.dryRun = true
             case "--flywheel": options.flywheel = true
             case "--strict": options.strict = true
@@ -92,6 +120,16 @@ public enum ArgumentParser {
             }
         }
         guard !options.corpus.isEmpty else { throw UsageError("no corpus given") }
+        if let configPath {
+            let config = try ConfigFile.load(configPath)
+            options.device = config.device ?? options.device
+            options.budgets = config.budgets
+            // A gate given on the command line replaces the config file's gate of the same key.
+            options.thresholds = config.thresholds.filter { gate in !flagThresholds.contains { $0.key == gate.key } }
+        }
+        options.device = flagDevice ?? options.device
+        options.budgets.merge(flagBudgets) { _, flag in flag }
+        options.thresholds += flagThresholds
         return .replay(options)
     }
 
@@ -127,9 +165,11 @@ public enum ArgumentParser {
     private static func parseFlywheel(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
         var output = "replay-report"
         var corpus: [String] = []
+        var allowUnsandboxed = false
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
+            case "--allow-unsandboxed": allowUnsandboxed = true
             case "--out":
                 guard let value = rest.popFirst() else { throw UsageError("--out needs a value") }
                 output = value
@@ -140,6 +180,6 @@ public enum ArgumentParser {
             }
         }
         guard !corpus.isEmpty else { throw UsageError("no corpus given") }
-        return .flywheel(corpus: corpus, outputDirectory: output)
+        return .flywheel(corpus: corpus, outputDirectory: output, allowUnsandboxed: allowUnsandboxed)
     }
 }

@@ -13,4 +13,11 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case model = 4
     /// The report could not be written.
     case output = 5
+    /// `replay audit` found something written or sent that must not be (see audit.sarif).
+    case auditFindings = 6
+    /// `replay audit` could not run its child or observe it; never a pass.
+    case auditCouldNotRun = 7
+    /// The kernel cannot confine the run (Landlock or seccomp unavailable) and
+    /// `--allow-unsandboxed` was not given.
+    case sandboxUnavailable = 8
 }

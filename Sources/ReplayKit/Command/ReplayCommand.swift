@@ -8,7 +8,7 @@ public enum ReplayCommand: Sendable, Equatable {
     /// Write a generated corpus.
     case generateCorpus(threads: Int, seed: UInt64, maxExchanges: Int?, output: String)
     /// Count the flywheel metrics of a corpus and write them with the dashboard.
-    case flywheel(corpus: [String], outputDirectory: String)
+    case flywheel(corpus: [String], outputDirectory: String, allowUnsandboxed: Bool)
     case help
     case version
 }
@@ -29,6 +29,12 @@ public struct ReplayOptions: Sendable, Equatable {
     public var corpus: [String] = []
     /// Also count the flywheel metrics and write them, with the dashboard, beside the report.
     public var flywheel = false
+    /// Time budgets that replace a job's default, in milliseconds.
+    public var budgets: [JobKind: Double] = [:]
+    /// CI gates: the run exits 1 when any is not met.
+    public var thresholds: [Threshold] = []
+    /// Run even where the kernel cannot confine the run; written in the report, fails the audit.
+    public var allowUnsandboxed = false
 
     public init() {}
 }

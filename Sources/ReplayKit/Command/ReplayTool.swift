@@ -11,7 +11,12 @@ import Jobs
 /// The executable is a thin `@main` over this, so tests drive the same code a user does.
 public enum ReplayTool {
     /// Runs `arguments` (without the program name); diagnostics go to `diagnostics` (stderr).
-    public static func main(_ arguments: [String], diagnostics: (String) -> Void = ReplayTool.standardError) -> ExitCode {
+    ///
+    /// `sandboxed` confines the process (Landlock and seccomp) to writing under `--out` before any
+    /// record is read. It must be the only thread then, so in-process tests pass `false`, which
+    /// the report records as unsandboxed.
+    public static func main(_ arguments: [String], diagnostics: (String) -> Void = ReplayTool.standardError,
+                            sandboxed: Bool = true) -> ExitCode {
         let command: ReplayCommand
         do {
             command = try ArgumentParser.parse(arguments)
@@ -26,7 +31,10 @@ public enum ReplayTool {
         case .version:
             print("replay \(ArgumentParser.version)")
             return .success
-        case let .flywheel(corpus, outputDirectory):
+        case let .flywheel(corpus, outputDirectory, allowUnsandboxed):
+            guard case .success = confine(outputDirectory, sandboxed: sandboxed, allowUnsandboxed: allowUnsandboxed, diagnostics: diagnostics) else {
+                return .sandboxUnavailable
+            }
             return flywheel(corpus: corpus, outputDirectory: outputDirectory, diagnostics: diagnostics)
         case let .generateCorpus(threads, seed, maxExchanges, output):
             do {
@@ -38,18 +46,50 @@ public enum ReplayTool {
                 return .output
             }
         case .replay(let options):
-            return replay(options, diagnostics: diagnostics)
+            return replay(options, sandboxed: sandboxed, diagnostics: diagnostics)
         }
     }
 
     /// Loads the model (or just its vocabulary for a dry run), runs, and writes the report.
-    static func replay(_ options: ReplayOptions, diagnostics: (String) -> Void) -> ExitCode {
+    /// Creates `directory` and confines the process to writing there, with no network.
+    static func confine(_ directory: String, sandboxed: Bool, allowUnsandboxed: Bool,
+                        diagnostics: (String) -> Void) -> Result<SandboxReport, SandboxError> {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            diagnostics("replay: cannot create the output directory \(directory): \(error)")
+            return .failure(.landlockUnavailable(reason: "the output directory cannot be created"))
+        }
+        guard sandboxed else {
+            return .success(.unsandboxed(because: .landlockUnavailable(reason: "confinement skipped by the caller (in-process test)")))
+        }
+        do {
+            let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
+            return .success(try Sandbox.confine(SandboxPolicy(writableDirectories: [absolute])))
+        } catch {
+            if allowUnsandboxed {
+                diagnostics("replay: running unsandboxed (--allow-unsandboxed): \(error.description)")
+                return .success(.unsandboxed(because: error))
+            }
+            diagnostics("replay: refusing to run: the kernel cannot confine this run: \(error.description). "
+                        + "Pass --allow-unsandboxed to run anyway (the report and the audit will say so).")
+            return .failure(error)
+        }
+    }
+
+    static func replay(_ options: ReplayOptions, sandboxed: Bool, diagnostics: (String) -> Void) -> ExitCode {
         // A missing corpus is known at once: say so before spending seconds on the model.
         do {
             _ = try CorpusReader(paths: options.corpus)
         } catch {
             diagnostics("replay: \(error.description)")
             return .input
+        }
+        // Confined before the model starts any thread and before any record is read.
+        let sandbox: SandboxReport
+        switch confine(options.outputDirectory, sandboxed: sandboxed, allowUnsandboxed: options.allowUnsandboxed, diagnostics: diagnostics) {
+        case .success(let report): sandbox = report
+        case .failure: return .sandboxUnavailable
         }
         guard let modelPath = options.modelPath ?? DefaultModel.path() else {
             diagnostics("replay: no model: pass --model PATH, or run scripts/setup to install the default model")
@@ -72,7 +112,7 @@ public enum ReplayTool {
             diagnostics("replay: \(error.description)")
             return .model
         }
-        let jobs = options.jobs.map(Self.job)
+        let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0]) }
         let runner = ReplayRunner(options: options, jobs: jobs, model: engine, tokenizer: tokenizer,
                                   showProgress: isatty(2) == 1)
         let tally = runner.run()
@@ -83,7 +123,7 @@ public enum ReplayTool {
         }
         let description = engine.map { ModelDescription(info: $0.info, fileBytes: fileSize(modelPath), sha256: sha256(ofFile: modelPath)) }
         let report = ReportBuilder(options: options, tally: tally, model: description, jobs: jobs,
-                                   seconds: clock.millisecondsSince / 1000, started: started).build()
+                                   seconds: clock.millisecondsSince / 1000, started: started, sandbox: sandbox).build()
         do {
             try write(report, to: options.outputDirectory)
             if let counter = tally.flywheel {
@@ -99,12 +139,29 @@ public enum ReplayTool {
             return .output
         }
         diagnostics(summary(report, directory: options.outputDirectory))
+        let verdicts = options.thresholds.map { $0.judge(report) }
+        do {
+            try Data(JUnitReport.render(verdicts).utf8).write(to: URL(fileURLWithPath: options.outputDirectory + "/junit.xml"), options: .atomic)
+        } catch {
+            diagnostics("replay: cannot write junit.xml: \(error)")
+            return .output
+        }
+        var code = ExitCode.success
         if case .input(let message)? = tally.fatal {
             diagnostics("replay: \(message)")
-            return .input
+            code = .input
         }
         for error in tally.fileErrors { diagnostics("replay: \(error.description)") }
-        return tally.fileErrors.isEmpty ? .success : .input
+        if !tally.fileErrors.isEmpty { code = .input }
+        if !verdicts.isEmpty {
+            let unmet = verdicts.filter { !$0.met }
+            for verdict in verdicts { diagnostics("replay: gate \(verdict.line)") }
+            if code == .success && !unmet.isEmpty { code = .thresholdsNotMet }
+            diagnostics(unmet.isEmpty
+                ? "replay: verdict: all \(verdicts.count) gates met"
+                : "replay: verdict: \(unmet.count) of \(verdicts.count) gates not met" + (code == .thresholdsNotMet ? " (exit 1)" : " (exit \(code.rawValue): an error comes first)"))
+        }
+        return code
     }
 
     /// `replay flywheel`: metadata metrics and the dashboard, no model.
@@ -135,16 +192,15 @@ public enum ReplayTool {
         return failures.isEmpty ? .success : .input
     }
 
-    static func job(_ kind: JobKind) -> any Job {
+    static func job(_ kind: JobKind, budget: Double?) -> any Job {
         switch kind {
-        case .chips: ChipsJob()
+        case .chips: ChipsJob(budgetMilliseconds: budget ?? 800)
         case .route, .push, .draft: preconditionFailure("the \(kind.rawValue) job is not built yet; the parser does not offer it")
         }
     }
 
     /// Writes report.json and report.md into `directory`, creating it.
     public static func write(_ report: ReportValue, to directory: String) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data(report.json().utf8).write(to: URL(fileURLWithPath: directory + "/report.json"), options: .atomic)
         try Data(MarkdownReport.render(report).utf8).write(to: URL(fileURLWithPath: directory + "/report.md"), options: .atomic)
     }

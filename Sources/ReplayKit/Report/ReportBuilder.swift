@@ -17,8 +17,12 @@ public struct ReportBuilder {
     public var jobs: [any Job]
     public var seconds: Double
     public var started: Date
+    /// What the kernel enforced for this run; nil when not known (library use).
+    public var sandbox: SandboxReport?
 
-    public init(options: ReplayOptions, tally: ReplayTally, model: ModelDescription?, jobs: [any Job], seconds: Double, started: Date) {
+    public init(options: ReplayOptions, tally: ReplayTally, model: ModelDescription?, jobs: [any Job], seconds: Double, started: Date,
+                sandbox: SandboxReport? = nil) {
+        self.sandbox = sandbox
         self.options = options
         self.tally = tally
         self.model = model
@@ -32,6 +36,7 @@ public struct ReportBuilder {
             ("schema", .label(Self.schema)),
             ("tool", .object([("name", .label("replay")), ("version", .label(ArgumentParser.version))])),
             ("run", run),
+            ("sandbox", sandbox?.reportValue ?? .null),
             ("model", model.map(\.value) ?? .null),
             ("device", device),
             ("corpus", corpus),

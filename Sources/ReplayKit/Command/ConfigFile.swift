@@ -1,0 +1,60 @@
+import Engine
+import Foundation
+import Jobs
+
+/// Settings from a JSON file (`--config replay.json`); flags on the command line win.
+///
+/// ```json
+/// {
+///   "device": "iphone15pro",
+///   "budgets_ms": { "chips": 800, "route": 400, "push": 3000, "draft": 2000 },
+///   "fail_under": { "chips.in_budget.device": 0.9, "route.accuracy": 0.5 }
+/// }
+/// ```
+/// JSON rather than TOML because Foundation reads it and the package may not depend on a parser.
+public struct ConfigFile: Sendable, Equatable {
+    public var device: DeviceProfile?
+    public var budgets: [JobKind: Double] = [:]
+    public var thresholds: [Threshold] = []
+
+    public init() {}
+
+    /// Reads and checks the file; the error says which key is wrong.
+    public static func load(_ path: String) throws(ArgumentParser.UsageError) -> ConfigFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ArgumentParser.UsageError("cannot read the config file \(path)")
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw ArgumentParser.UsageError("\(path): not a JSON object")
+        }
+        var config = ConfigFile()
+        for key in object.keys where !["device", "budgets_ms", "fail_under"].contains(key) {
+            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (device, budgets_ms, fail_under)")
+        }
+        if let name = object["device"] {
+            guard let name = name as? String, let profile = DeviceProfile.named(name) else {
+                throw ArgumentParser.UsageError("\(path): 'device' must be iphone15pro or custom:MS_PER_TOKEN,TOKENS_PER_S")
+            }
+            config.device = profile
+        }
+        if let budgets = object["budgets_ms"] {
+            guard let budgets = budgets as? [String: Any] else { throw ArgumentParser.UsageError("\(path): 'budgets_ms' must be an object") }
+            for (name, value) in budgets.sorted(by: { $0.key < $1.key }) {
+                guard let job = JobKind(rawValue: name), let ms = (value as? NSNumber)?.doubleValue, ms > 0 else {
+                    throw ArgumentParser.UsageError("\(path): budgets_ms.\(name) must name a job (chips, route, push, draft) and a number above 0")
+                }
+                config.budgets[job] = ms
+            }
+        }
+        if let gates = object["fail_under"] {
+            guard let gates = gates as? [String: Any] else { throw ArgumentParser.UsageError("\(path): 'fail_under' must be an object") }
+            for (key, value) in gates.sorted(by: { $0.key < $1.key }) {
+                guard let minimum = (value as? NSNumber)?.doubleValue, key.contains(".") else {
+                    throw ArgumentParser.UsageError("\(path): fail_under.\(key) must be JOB.KEY with a number")
+                }
+                config.thresholds.append(Threshold(key: key, minimum: minimum))
+            }
+        }
+        return config
+    }
+}

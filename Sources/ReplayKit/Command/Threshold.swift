@@ -1,0 +1,53 @@
+import Audit
+
+/// A CI gate: a report number that must be at least a given value (`--fail-under chips.in_budget.device=0.9`).
+///
+/// The key is `<job>.<path in that job's report block>`; a name that is not a path there is
+/// looked up as a quality measure, so `route.accuracy` means `jobs.route.quality.accuracy.mean`.
+public struct Threshold: Sendable, Equatable {
+    public var key: String
+    public var minimum: Double
+
+    public init(key: String, minimum: Double) {
+        self.key = key
+        self.minimum = minimum
+    }
+
+    /// Parses `KEY=VALUE`.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let value = Double(parts[1]), value.isFinite, parts[0].contains(".") else { return nil }
+        self.init(key: String(parts[0]), minimum: value)
+    }
+
+    /// What the report says for this key: the number, or nil when there is none (no data).
+    public func value(in report: ReportValue) -> Double? {
+        let path = "jobs." + key
+        if let direct = report.at(path), case .some = direct.doubleValue { return direct.doubleValue }
+        let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return nil }
+        return report.at("jobs.\(parts[0]).quality.\(parts[1]).mean")?.doubleValue
+    }
+
+    /// Judges the report: met, not met, or no data (which is not met).
+    public func judge(_ report: ReportValue) -> Verdict {
+        guard let value = value(in: report) else { return Verdict(threshold: self, value: nil) }
+        return Verdict(threshold: self, value: value)
+    }
+
+    /// One threshold's outcome.
+    public struct Verdict: Sendable, Equatable {
+        public var threshold: Threshold
+        /// The report's number; nil when it had none.
+        public var value: Double?
+        public var met: Bool { value.map { $0 >= threshold.minimum } ?? false }
+
+        /// One line for people: `chips.in_budget.device 0.250 < 0.9 (not met)`.
+        public var line: String {
+            guard let value else { return "\(threshold.key): no data (not met; needs \(threshold.minimum))" }
+            let shown = (value * 1000).rounded() / 1000
+            return met ? "\(threshold.key) \(shown) >= \(threshold.minimum) (met)"
+                       : "\(threshold.key) \(shown) < \(threshold.minimum) (not met)"
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// junit.xml: one test case per threshold, so CI systems show each gate as a test.
+public enum JUnitReport {
+    public static func render(_ verdicts: [Threshold.Verdict], suite: String = "replay.thresholds") -> String {
+        let failures = verdicts.filter { !$0.met }.count
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += #"<testsuites tests="\#(verdicts.count)" failures="\#(failures)">"# + "\n"
+        xml += #"  <testsuite name="\#(escape(suite))" tests="\#(verdicts.count)" failures="\#(failures)" errors="0">"# + "\n"
+        for verdict in verdicts {
+            let job = verdict.threshold.key.split(separator: ".").first.map(String.init) ?? "replay"
+            xml += #"    <testcase classname="replay.\#(escape(job))" name="\#(escape(verdict.threshold.key)) >= \#(verdict.threshold.minimum)""#
+            if verdict.met {
+                xml += "/>\n"
+            } else {
+                xml += ">\n" + #"      <failure message="\#(escape(verdict.line))"/>"# + "\n    </testcase>\n"
+            }
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

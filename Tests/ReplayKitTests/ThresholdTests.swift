@@ -1,0 +1,91 @@
+import Audit
+import Foundation
+import Testing
+@testable import ReplayKit
+
+@Suite struct ThresholdTests {
+    let report = ReportValue.object([
+        ("jobs", .object([
+            ("chips", .object([
+                ("in_budget", .object([("device", .number(0.25)), ("host", .null)])),
+                ("quality", .object([("exact_match", .object([("compared", .int(4)), ("mean", .number(0.5))]))])),
+            ])),
+        ])),
+    ])
+
+    @Test(arguments: [
+        ("chips.in_budget.device=0.2", true, "chips.in_budget.device 0.25 >= 0.2 (met)"),
+        ("chips.in_budget.device=0.9", false, "chips.in_budget.device 0.25 < 0.9 (not met)"),
+        ("chips.exact_match=0.5", true, "chips.exact_match 0.5 >= 0.5 (met)"),
+        ("chips.in_budget.host=0.1", false, "chips.in_budget.host: no data (not met; needs 0.1)"),
+        ("route.accuracy=0.5", false, "route.accuracy: no data (not met; needs 0.5)"),
+    ])
+    func gatesAreJudgedFromTheReport(text: String, met: Bool, line: String) throws {
+        let verdict = try #require(Threshold(parsing: text)).judge(report)
+        #expect(verdict.met == met)
+        #expect(verdict.line == line)
+    }
+
+    @Test(arguments: ["chips=0.9", "in_budget", "chips.in_budget.device=high", "chips.x=nan"])
+    func malformedGatesAreRejected(text: String) {
+        #expect(Threshold(parsing: text) == nil)
+    }
+
+    @Test func junitHasOneCasePerGateAndFailuresForUnmetOnes() throws {
+        let verdicts = ["chips.in_budget.device=0.2", "chips.in_budget.device=0.9"].map { Threshold(parsing: $0)!.judge(report) }
+        let xml = JUnitReport.render(verdicts)
+        #expect(xml.contains(#"<testsuite name="replay.thresholds" tests="2" failures="1" errors="0">"#))
+        #expect(xml.components(separatedBy: "<testcase ").count == 3)
+        #expect(xml.components(separatedBy: "<failure ").count == 2)
+        #expect(xml.contains("&lt; 0.9 (not met)"))
+    }
+
+    @Test func configFileAndFlagsCombineWithFlagsWinning() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/replay.json"
+        try Data(#"{"device":"custom:2,10","budgets_ms":{"chips":500,"route":300},"fail_under":{"chips.in_budget.device":0.9,"route.accuracy":0.5}}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let command = try ArgumentParser.parse(["--config", path, "--budget", "chips=700", "--fail-under", "route.accuracy=0.7", "c.zst"])
+        guard case .replay(let options) = command else { Issue.record("expected a replay"); return }
+        #expect(options.device.prefillMillisecondsPerToken == 2)
+        #expect(options.budgets == [.chips: 700, .route: 300])
+        #expect(options.thresholds == [Threshold(key: "chips.in_budget.device", minimum: 0.9), Threshold(key: "route.accuracy", minimum: 0.7)])
+    }
+
+    @Test(arguments: [
+        (#"{"colour":1}"#, "unknown key 'colour'"),
+        (#"{"budgets_ms":{"chips":-1}}"#, "budgets_ms.chips must name a job"),
+        (#"{"device":"pixel"}"#, "'device' must be iphone15pro"),
+        ("not json", "not a JSON object"),
+    ])
+    func badConfigFilesSayWhichKeyIsWrong(text: String, message: String) throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/replay.json"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try ArgumentParser.parse(["--config", path, "c.zst"])
+        } throws: { error in
+            (error as? ArgumentParser.UsageError)?.description.contains(message) == true
+        }
+    }
+
+    @Test func unmetGatesExitWithOneAndTheVerdictSaysSo() throws {
+        let out = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let corpus = writeCorpus(tinyCorpus, in: out)
+        var said = ""
+        // A dry run has no in-budget numbers: the gate has no data, so it is not met.
+        let code = ReplayTool.main(["--dry-run", "--out", out, "--fail-under", "chips.in_budget.device=0.5", corpus],
+                                   diagnostics: { said += $0 + "\n" }, sandboxed: false)
+        #expect(code == .thresholdsNotMet)
+        #expect(said.contains("verdict: 1 of 1 gates not met (exit 1)"))
+        let xml = try String(contentsOfFile: out + "/junit.xml", encoding: .utf8)
+        #expect(xml.contains(#"failures="1""#))
+        said = ""
+        let met = ReplayTool.main(["--dry-run", "--out", out, "--fail-under", "chips.eligible=2", corpus], diagnostics: { said += $0 + "\n" }, sandboxed: false)
+        #expect(met == .success)
+        #expect(said.contains("verdict: all 1 gates met"))
+    }
+}
