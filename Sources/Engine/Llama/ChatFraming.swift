@@ -40,11 +40,12 @@ struct ChatFraming {
     }
 
     func tokens(instructions: SealedText, prompt: SealedText, model: LlamaModel) -> [Int32] {
-        var tokens = model.tokenize(parts[0], addSpecial: true, special: true)
-        tokens += instructions.withUnsealedText { model.tokenize($0) }
-        tokens += model.tokenize(parts[1], special: true)
+        let framing = model.framingTokens
+        var tokens = framing[0]
+        tokens += model.instructionTokens(instructions)
+        tokens += framing[1]
         tokens += prompt.withUnsealedText { model.tokenize($0) }
-        tokens += model.tokenize(parts[2], special: true)
+        tokens += framing[2]
         return tokens
     }
 }

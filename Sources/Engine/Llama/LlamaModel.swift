@@ -1,6 +1,7 @@
 internal import CLlama
 import Audit
 import Foundation
+import Synchronization
 
 /// A loaded GGUF model: owns the `llama_model` and frees it once, after every context made from it.
 ///
@@ -14,6 +15,11 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     public let path: String
     /// The chat template split around its turns; nil when the model carries no template.
     let framing: ChatFraming?
+    /// The framing's three parts as tokens, tokenized once: llama.cpp's tokenizer runs at a few
+    /// MB/s, and a dry run tokenizes every eligible screen.
+    let framingTokens: [[Int32]]
+    /// Instructions are a few fixed texts per job and language: their tokens are kept.
+    private let instructionCache = Mutex<[SealedText: [Int32]]>([:])
 
     /// Loads the model at `path`; `vocabularyOnly` skips the weights (for sizing, not generating).
     public init(path: String, vocabularyOnly: Bool = false) throws(EngineError) {
@@ -32,7 +38,13 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
         self.pointer = model
         self.vocab = vocab
         self.path = path
-        self.framing = Self.template(of: model).flatMap { try? ChatFraming(template: $0, modelPath: path) }
+        let framing = Self.template(of: model).flatMap { try? ChatFraming(template: $0, modelPath: path) }
+        self.framing = framing
+        self.framingTokens = framing.map { framing in
+            [Self.tokenize(framing.parts[0], vocab: vocab, addSpecial: true, special: true),
+             Self.tokenize(framing.parts[1], vocab: vocab, addSpecial: false, special: true),
+             Self.tokenize(framing.parts[2], vocab: vocab, addSpecial: false, special: true)]
+        } ?? [[], [], []]
     }
 
     private static func template(of model: OpaquePointer) -> String? {
@@ -74,6 +86,10 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     /// Tokenizes `text`. `special` parses control-token syntax such as `<|im_start|>`: only for
     /// the chat template's own framing, never for a thread's words, so words cannot forge turns.
     func tokenize(_ text: String, addSpecial: Bool = false, special: Bool = false) -> [Int32] {
+        Self.tokenize(text, vocab: vocab, addSpecial: addSpecial, special: special)
+    }
+
+    private static func tokenize(_ text: String, vocab: OpaquePointer, addSpecial: Bool, special: Bool) -> [Int32] {
         var utf8 = Array(text.utf8)
         if utf8.isEmpty && !addSpecial { return [] }
         var tokens = [Int32](repeating: 0, count: utf8.count + 8)
@@ -94,6 +110,17 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
             length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
         }
         return buffer.prefix(max(0, Int(length))).map { UInt8(bitPattern: $0) }
+    }
+
+    /// The tokens of a job's instructions, from the cache when seen before (at most 256 kept).
+    func instructionTokens(_ instructions: SealedText) -> [Int32] {
+        if let known = instructionCache.withLock({ $0[instructions] }) { return known }
+        let tokens = instructions.withUnsealedText { tokenize($0) }
+        instructionCache.withLock { cache in
+            if cache.count >= 256 { cache.removeAll() }
+            cache[instructions] = tokens
+        }
+        return tokens
     }
 
     func isEndOfGeneration(_ token: Int32) -> Bool { llama_vocab_is_eog(vocab, token) }
