@@ -62,4 +62,22 @@ import Testing
         #expect(ReplayTool.main(["--model", "/nonexistent/model.gguf", "--out", out, Self.sample], diagnostics: { said += $0 }, sandboxed: false) == .model)
         #expect(said.contains("/nonexistent/model.gguf"))
     }
+
+    @Test func withoutAModelTheRunCompletesAndEveryJobFallsBack() throws {
+        let out = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let code = ReplayTool.main(["--model", "/nonexistent/model.gguf", "--limit", "20", "--out", out, Self.sample],
+                                   diagnostics: { _ in }, sandboxed: false)
+        #expect(code == .model)
+        let json = try String(contentsOfFile: out + "/report.json", encoding: .utf8)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let run = try #require(report["run"] as? [String: Any])
+        #expect((run["model_unavailable"] as? String)?.contains("/nonexistent/model.gguf") == true)
+        #expect((run["token_sizes"] as? String)?.hasPrefix("estimated") == true)
+        let chips = try #require((report["jobs"] as? [String: Any])?["chips"] as? [String: Any])
+        let eligible = try #require(chips["eligible"] as? Int)
+        #expect(eligible > 0)
+        #expect((chips["fallbacks"] as? [String: Int])?["model_unavailable"] == eligible)
+        #expect(chips["answered"] as? Int == 0 && chips["asked"] as? Int == 0)
+    }
 }

@@ -91,30 +91,33 @@ public enum ReplayTool {
         case .success(let report): sandbox = report
         case .failure: return .sandboxUnavailable
         }
-        guard let modelPath = options.modelPath ?? DefaultModel.path() else {
-            diagnostics("replay: no model: pass --model PATH, or run scripts/setup to install the default model")
-            return .model
-        }
         let started = Date()
         let clock = ContinuousClock.now
-        let engine: LlamaEngine?
-        let tokenizer: any Tokenizer
-        do {
-            if options.dryRun {
-                engine = nil
-                tokenizer = try LlamaModel(path: modelPath, vocabularyOnly: true)
-            } else {
-                let loaded = try LlamaEngine(modelPath: modelPath, sequences: options.batchSize)
-                engine = loaded
-                tokenizer = loaded
+        // No model (missing or unreadable file): the run still completes and every job reports
+        // the fallback, as the app would fall back on a phone without the model; exit 4 says so.
+        var engine: LlamaEngine? = nil
+        var tokenizer: any Tokenizer = ApproximateTokenizer()
+        var modelProblem: String? = nil
+        if let modelPath = options.modelPath ?? DefaultModel.path() {
+            do {
+                if options.dryRun {
+                    tokenizer = try LlamaModel(path: modelPath, vocabularyOnly: true)
+                } else {
+                    let loaded = try LlamaEngine(modelPath: modelPath, sequences: options.batchSize)
+                    engine = loaded
+                    tokenizer = loaded
+                }
+            } catch {
+                modelProblem = error.description
             }
-        } catch {
-            diagnostics("replay: \(error.description)")
-            return .model
+        } else {
+            modelProblem = "no model: pass --model PATH, or run scripts/setup to install the default model"
         }
+        if let modelProblem { diagnostics("replay: \(modelProblem); every job falls back (model_unavailable)") }
+        let modelPath = options.modelPath ?? DefaultModel.path() ?? ""
         let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0]) }
         let runner = ReplayRunner(options: options, jobs: jobs, model: engine, tokenizer: tokenizer,
-                                  showProgress: isatty(2) == 1)
+                                  modelUnavailable: options.dryRun ? nil : modelProblem, showProgress: isatty(2) == 1)
         let tally = runner.run()
         if let stats = engine?.statistics, ProcessInfo.processInfo.environment["REPLAY_ENGINE_STATS"] != nil {
             diagnostics(String(format: "replay: engine: %d decodes, %d tokens evaluated in %.1f s; %d tokens sampled in %.1f s (grammar %.1f s)",
@@ -123,7 +126,8 @@ public enum ReplayTool {
         }
         let description = engine.map { ModelDescription(info: $0.info, fileBytes: fileSize(modelPath), sha256: sha256(ofFile: modelPath)) }
         let report = ReportBuilder(options: options, tally: tally, model: description, jobs: jobs,
-                                   seconds: clock.millisecondsSince / 1000, started: started, sandbox: sandbox).build()
+                                   seconds: clock.millisecondsSince / 1000, started: started, sandbox: sandbox,
+                                   modelUnavailable: modelProblem, approximateTokens: tokenizer is ApproximateTokenizer).build()
         do {
             try write(report, to: options.outputDirectory)
             if let counter = tally.flywheel {
@@ -153,6 +157,7 @@ public enum ReplayTool {
         }
         for error in tally.fileErrors { diagnostics("replay: \(error.description)") }
         if !tally.fileErrors.isEmpty { code = .input }
+        if modelProblem != nil && code == .success { code = .model }
         if !verdicts.isEmpty {
             let unmet = verdicts.filter { !$0.met }
             for verdict in verdicts { diagnostics("replay: gate \(verdict.line)") }

@@ -19,10 +19,16 @@ public struct ReportBuilder {
     public var started: Date
     /// What the kernel enforced for this run; nil when not known (library use).
     public var sandbox: SandboxReport?
+    /// Why the model could not be loaded, if it could not.
+    public var modelUnavailable: String?
+    /// Whether token sizes are estimates (no tokenizer could be loaded).
+    public var approximateTokens: Bool
 
     public init(options: ReplayOptions, tally: ReplayTally, model: ModelDescription?, jobs: [any Job], seconds: Double, started: Date,
-                sandbox: SandboxReport? = nil) {
+                sandbox: SandboxReport? = nil, modelUnavailable: String? = nil, approximateTokens: Bool = false) {
         self.sandbox = sandbox
+        self.modelUnavailable = modelUnavailable
+        self.approximateTokens = approximateTokens
         self.options = options
         self.tally = tally
         self.model = model
@@ -54,6 +60,8 @@ public struct ReportBuilder {
             ("stopped_at_limit", .bool(tally.stoppedAtLimit)),
             ("strict", .bool(options.strict)),
             ("batch_size", .int(options.batchSize)),
+            ("model_unavailable", modelUnavailable.map { .label($0) } ?? .null),
+            ("token_sizes", .label(approximateTokens ? "estimated from UTF-8 bytes (no tokenizer)" : "model tokenizer")),
         ])
     }
 

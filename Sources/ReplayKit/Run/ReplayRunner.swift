@@ -12,8 +12,10 @@ import Jobs
 public final class ReplayRunner {
     let options: ReplayOptions
     let jobs: [any Job]
-    /// The model; nil for a dry run.
+    /// The model; nil for a dry run or when it could not be loaded.
     let model: (any LanguageModel)?
+    /// Why the model could not be loaded, when it could not: every eligible place falls back.
+    let modelUnavailable: String?
     let tokenizer: any Tokenizer
     let progress: ProgressLine
 
@@ -24,8 +26,9 @@ public final class ReplayRunner {
 
     /// A runner over `options` with `model` (nil for `--dry-run`, which needs only a tokenizer).
     public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?, tokenizer: any Tokenizer,
-                showProgress: Bool = false) {
+                modelUnavailable: String? = nil, showProgress: Bool = false) {
         self.options = options
+        self.modelUnavailable = modelUnavailable
         self.jobs = jobs
         self.model = model
         self.tokenizer = tokenizer
@@ -88,6 +91,10 @@ public final class ReplayRunner {
             for item in items {
                 guard let request = item.request else {
                     ledgers[job.kind]!.add(job.unasked(item, reason: item.earlyFallback ?? .invalidOutput))
+                    continue
+                }
+                if modelUnavailable != nil {
+                    ledgers[job.kind]!.add(job.unasked(item, reason: .modelUnavailable))
                     continue
                 }
                 let promptTokens = tokenizer.promptTokenCount(for: request)

@@ -1,0 +1,102 @@
+import Audit
+import Foundation
+
+/// `replay audit`: runs a replay (or any command) under the auditor and turns its verdict into an
+/// exit status: 0 clean, 6 findings, 7 the audit could not run, 2 usage.
+///
+///     replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
+///     replay audit [--out DIR] -- COMMAND ARGS...
+///
+/// The first form runs this same executable as `replay --out DIR/run [REPLAY OPTIONS] CORPUS...`
+/// (options are passed through as given, `--out` excepted); the second audits any command, which
+/// finds its directory in `REPLAY_AUDIT_OUT` (also set for replay). The verdict (`audit.sarif`,
+/// `audit-junit.xml`) goes to DIR (default ./replay-audit); the summary to `diagnostics`.
+public enum AuditCommand {
+    /// Exit status: no finding.
+    public static let clean: Int32 = AuditResult.clean
+    /// Exit status: at least one finding (see audit.sarif).
+    public static let findings: Int32 = AuditResult.findingsExitCode
+    /// Exit status: the audit could not run, so it proves nothing.
+    public static let couldNotRun: Int32 = AuditResult.couldNotRunExitCode
+    /// Exit status: the command line was wrong.
+    public static let usageError: Int32 = 2
+
+    public static let usage = """
+        usage: replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
+               replay audit [--out DIR] -- COMMAND ARGS...
+
+        Runs replay (or COMMAND) under strace with a fresh canary planted in every prompt, then
+        checks that nothing left the run: no network socket, no file written outside DIR/run, and
+        neither the canary nor any model output in anything it wrote (files, stdout, stderr,
+        temporary files). A replay run must also have been confined by the kernel sandbox.
+
+        --out DIR     the audit's directory (default ./replay-audit): audit.sarif, audit-junit.xml,
+                      and the run's own output in DIR/run
+        REPLAY OPTIONS are passed to replay as given (--limit N, --model PATH, --job, --batch, ...)
+
+        Exit status: 0 clean; 6 findings (listed in audit.sarif and audit-junit.xml); 7 the audit
+        could not run (strace missing, the command failed or left no fingerprints, ...); 2 usage.
+        """
+
+    /// Runs `arguments` (after `audit`). `replayExecutable` is the replay to run for a corpus
+    /// (default: this process's own executable).
+    public static func run(_ arguments: [String], replayExecutable: String? = nil,
+                           environment: [String: String] = ProcessInfo.processInfo.environment,
+                           diagnostics: (String) -> Void = ReplayTool.standardError) -> Int32 {
+        var auditDirectory = "replay-audit"
+        var passed: [String] = []
+        var command: [String]? = nil
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-h", "--help":
+                diagnostics(usage)
+                return clean
+            case "--out":
+                guard let value = rest.popFirst() else {
+                    diagnostics("replay audit: --out needs a value\n\n" + usage)
+                    return usageError
+                }
+                auditDirectory = value
+            case "--":
+                command = Array(rest)
+                rest = []
+            default:
+                passed.append(argument)
+            }
+        }
+        let plan: Auditor.Plan
+        if let command {
+            guard passed.isEmpty else {
+                diagnostics("replay audit: options before -- are for replay; with -- give only --out and the command\n\n" + usage)
+                return usageError
+            }
+            guard !command.isEmpty else {
+                diagnostics("replay audit: no command after --\n\n" + usage)
+                return usageError
+            }
+            plan = Auditor.Plan(command: command, auditDirectory: auditDirectory, environment: environment)
+        } else {
+            guard passed.contains(where: { !$0.hasPrefix("-") || $0 == "-" }) else {
+                diagnostics("replay audit: no corpus given\n\n" + usage)
+                return usageError
+            }
+            guard let replay = replayExecutable ?? selfExecutable() else {
+                diagnostics("replay audit: cannot find this executable (/proc/self/exe)")
+                return couldNotRun
+            }
+            let child = auditDirectory + "/run"
+            plan = Auditor.Plan(command: [replay, "--out", child] + passed, auditDirectory: auditDirectory,
+                                childDirectory: child, environment: environment, isReplay: true)
+        }
+        let result = Auditor.run(plan)
+        diagnostics(result.summary)
+        return result.exitCode
+    }
+
+    /// The path of the running executable.
+    static func selfExecutable() -> String? {
+        let resolved = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        return resolved == "/proc/self/exe" ? nil : resolved
+    }
+}
