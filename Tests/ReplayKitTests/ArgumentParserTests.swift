@@ -1,4 +1,5 @@
 import Engine
+import Jobs
 import Testing
 @testable import ReplayKit
 
@@ -29,7 +30,7 @@ import Testing
 
     @Test(arguments: [
         ([], "no corpus given"),
-        (["--job", "nope", "c"], "--job takes chips or all, not 'nope'"),
+        (["--job", "nope", "c"], "--job takes chips, route, push, draft or all (comma-separated), not 'nope'"),
         (["--limit", "0", "c"], "--limit takes a whole number above 0, not '0'"),
         (["--device", "pixel", "c"], "unknown device profile 'pixel': use iphone15pro or custom:MS_PER_TOKEN,TOKENS_PER_S"),
         (["--frobnicate", "c"], "unknown option '--frobnicate'"),
@@ -38,6 +39,12 @@ import Testing
     ])
     func usageErrorsSayWhatIsWrong(arguments: [String], message: String) {
         #expect(throws: ArgumentParser.UsageError(message)) { try ArgumentParser.parse(arguments) }
+    }
+
+    @Test(arguments: [("all", [JobKind.chips, .route, .push, .draft]), ("draft,chips", [.chips, .draft]), ("route", [.route])])
+    func jobLists(text: String, jobs: [JobKind]) throws {
+        guard case .replay(let options) = try ArgumentParser.parse(["--job", text, "c"]) else { Issue.record("expected a replay"); return }
+        #expect(options.jobs == jobs)
     }
 
     @Test func generateAndInformationalCommands() throws {

@@ -18,12 +18,16 @@ public struct ChipsJob: Job {
     public var contextLimit: Int
     /// The most tokens the model may write: three 40-character replies and their JSON.
     public var maxOutputTokens: Int
+    /// The languages the chips may be written in; the person's language outside them falls back (spec §6).
+    public var supportedLanguages: SupportedLanguages
 
-    public init(budgetMilliseconds: Double = 800, inputCap: Int = 600, contextLimit: Int = 4096, maxOutputTokens: Int = 160) {
+    public init(budgetMilliseconds: Double = 800, inputCap: Int = 600, contextLimit: Int = 4096, maxOutputTokens: Int = 160,
+                supportedLanguages: SupportedLanguages = .appleIntelligence) {
         self.budgetMilliseconds = budgetMilliseconds
         self.inputCap = inputCap
         self.contextLimit = contextLimit
         self.maxOutputTokens = maxOutputTokens
+        self.supportedLanguages = supportedLanguages
     }
 
     public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
@@ -39,8 +43,12 @@ public struct ChipsJob: Job {
             ledger.scanned(attribution)
             guard screen.isChipEligible else { continue }
 
-            let cut = tokenizer.suffix(of: screen.words, maxTokens: inputCap)
             let next = snapshot.messages.indices.contains(index + 1) ? snapshot.messages[index + 1] : nil
+            guard supportedLanguages.supports(snapshot.language(of: next ?? message)) else {
+                items.append(.unsupportedLanguage(job: .chips, attribution: attribution))
+                continue
+            }
+            let cut = tokenizer.suffix(of: screen.words, maxTokens: inputCap)
             let reference = next.flatMap { $0.from == .person ? $0.text : nil }
             let request = GenerationRequest(
                 instructions: Self.instructions(language: snapshot.language(of: next ?? message)),

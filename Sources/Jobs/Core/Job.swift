@@ -21,3 +21,34 @@ extension Job {
                    hostMilliseconds: nil, deviceMilliseconds: nil, inBudgetHost: nil, inBudgetDevice: nil)
     }
 }
+
+extension Job {
+    /// The result of an asked item, judged the same way for every job: the engine's failures by
+    /// reason, then the job's own acceptance of the output, then the time budget by both clocks.
+    ///
+    /// `accepted` is the job's verdict on a successful output (it decoded against the schema and
+    /// passed the checks after generation); it is ignored when the engine failed. A prompt over
+    /// the context ceiling was never evaluated, so it counts as not asked. Quality is the caller's:
+    /// like chips, a valid answer is scored even when it came too late.
+    public func judged(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile, accepted: Bool,
+                       quality: [String: Double] = [:], counters: [String: Int] = [:]) -> ItemResult {
+        let deviceMs = device.estimatedMilliseconds(promptTokens: outcome.promptTokens, outputTokens: outcome.outputTokens)
+        var fallback: FallbackReason? = nil
+        switch outcome.output {
+        case .failure(.contextExceeded): fallback = .contextExceeded
+        case .failure(.decodeFailed): fallback = .engineFailure
+        case .failure(.outputTruncated), .failure(.grammarDeadEnd): fallback = .invalidOutput
+        case .success: if !accepted { fallback = .invalidOutput }
+        }
+        let valid = fallback == nil
+        let asked = fallback != .contextExceeded
+        if valid && deviceMs > budgetMilliseconds { fallback = .timeBudget }
+        return ItemResult(
+            job: kind, attribution: item.attribution, answered: fallback == nil, fallback: fallback,
+            inputWasCut: item.inputWasCut, asked: asked, promptTokens: outcome.promptTokens, outputTokens: outcome.outputTokens,
+            hostMilliseconds: asked ? outcome.hostMilliseconds : nil, deviceMilliseconds: asked ? deviceMs : nil,
+            inBudgetHost: asked ? valid && outcome.hostMilliseconds <= budgetMilliseconds : nil,
+            inBudgetDevice: asked ? valid && deviceMs <= budgetMilliseconds : nil,
+            quality: quality, counters: counters)
+    }
+}

@@ -15,9 +15,13 @@ public struct JobItem: Sendable {
     public var inputWasCut: Bool
     /// What the person really did next, for the quality proxies; never leaves memory.
     public var reference: SealedText?
+    /// Facts the job needs to judge the answer that are not words: member and agent names,
+    /// what the export says happened (`meta.group.to`), labels derived at planning. Never a
+    /// thread's text, so the words need not be kept until the answer comes.
+    public var labels: [String: String]
 
     public init(job: JobKind, attribution: Attribution, request: GenerationRequest?, earlyFallback: FallbackReason? = nil,
-                inputTokens: Int, inputWasCut: Bool, reference: SealedText? = nil) {
+                inputTokens: Int, inputWasCut: Bool, reference: SealedText? = nil, labels: [String: String] = [:]) {
         self.job = job
         self.attribution = attribution
         self.request = request
@@ -25,6 +29,13 @@ public struct JobItem: Sendable {
         self.inputTokens = inputTokens
         self.inputWasCut = inputWasCut
         self.reference = reference
+        self.labels = labels
+    }
+
+    /// An item that falls back before asking because its language is not supported (spec §6).
+    public static func unsupportedLanguage(job: JobKind, attribution: Attribution) -> JobItem {
+        JobItem(job: job, attribution: attribution, request: nil, earlyFallback: .unsupportedLanguage,
+                inputTokens: 0, inputWasCut: false)
     }
 }
 
@@ -47,10 +58,13 @@ public struct ItemResult: Sendable {
     public var inBudgetDevice: Bool?
     /// Named quality measures for this item (for example "exact_match" 0 or 1, "best_f1").
     public var quality: [String: Double]
+    /// Job-specific events this item adds to the job's `counters` (for example "kind:timer",
+    /// "rejected_greeting", "confusion:Sage->lead"), since they are known only once the model answered.
+    public var counters: [String: Int]
 
     public init(job: JobKind, attribution: Attribution, answered: Bool, fallback: FallbackReason?, inputWasCut: Bool,
                 asked: Bool, promptTokens: Int, outputTokens: Int, hostMilliseconds: Double?, deviceMilliseconds: Double?,
-                inBudgetHost: Bool?, inBudgetDevice: Bool?, quality: [String: Double] = [:]) {
+                inBudgetHost: Bool?, inBudgetDevice: Bool?, quality: [String: Double] = [:], counters: [String: Int] = [:]) {
         self.job = job
         self.attribution = attribution
         self.answered = answered
@@ -64,5 +78,6 @@ public struct ItemResult: Sendable {
         self.inBudgetHost = inBudgetHost
         self.inBudgetDevice = inBudgetDevice
         self.quality = quality
+        self.counters = counters
     }
 }

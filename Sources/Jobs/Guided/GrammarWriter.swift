@@ -65,14 +65,45 @@ public enum GrammarWriter {
         return "\(item){\(range.lowerBound),\(range.upperBound)}"
     }
 
-    /// Integers in a range: the digits allowed for its length, then checked exactly on decoding.
-    private static func integerExpression(_ range: ClosedRange<Int>) -> String {
+    /// Integers in exactly `range`, without leading zeros: one alternative per run of digits
+    /// (1...180 is `[1-9] | [1-9] [0-9] | "1" [0-7] [0-9] | "1" "8" "0"`), so the model cannot write a
+    /// value the decoder would reject ("0", "240", "007").
+    static func integerExpression(_ range: ClosedRange<Int>) -> String {
         precondition(range.lowerBound >= 0, "negative integers are not needed by any job")
-        let maxDigits = String(range.upperBound).count
-        let minDigits = String(range.lowerBound).count
-        if maxDigits == 1 { return "[\(range.lowerBound)-\(range.upperBound)]" }
-        let first = minDigits == 1 ? "[0-9]" : "[1-9]"
-        return "\(first) [0-9]{0,\(maxDigits - 1)}"
+        var alternatives: [String] = []
+        let low = String(range.lowerBound), high = String(range.upperBound)
+        for digits in low.count...high.count {
+            let from = digits == low.count ? low : "1" + String(repeating: "0", count: digits - 1)
+            let to = digits == high.count ? high : String(repeating: "9", count: digits)
+            alternatives += sameLength(Array(from), Array(to))
+        }
+        return alternatives.joined(separator: " | ")
+    }
+
+    /// GBNF sequences matching the decimal numbers from `low` to `high`, both `n` digits long.
+    private static func sameLength(_ low: [Character], _ high: [Character]) -> [String] {
+        guard let a = low.first, let b = high.first else { return [""] }
+        let restLow = Array(low.dropFirst()), restHigh = Array(high.dropFirst())
+        func join(_ head: String, _ tail: String) -> String { tail.isEmpty ? head : head + " " + tail }
+        func digitClass(_ x: Character, _ y: Character) -> String { x == y ? literal(String(x)) : "[\(x)-\(y)]" }
+        let anyTail = restLow.isEmpty ? "" : "[0-9]" + (restLow.count > 1 ? "{\(restLow.count)}" : "")
+        if a == b { return sameLength(restLow, restHigh).map { join(literal(String(a)), $0) } }
+        if restLow.allSatisfy({ $0 == "0" }) && restHigh.allSatisfy({ $0 == "9" }) {
+            return [join(digitClass(a, b), anyTail)]
+        }
+        var result: [String] = []
+        var first = a, last = b
+        if !restLow.allSatisfy({ $0 == "0" }) {
+            result += sameLength(restLow, Array(repeating: "9", count: restLow.count)).map { join(literal(String(a)), $0) }
+            first = Character(Unicode.Scalar(a.asciiValue! + 1))
+        }
+        let highIsFull = restHigh.allSatisfy { $0 == "9" }
+        if !highIsFull { last = Character(Unicode.Scalar(b.asciiValue! - 1)) }
+        if first <= last { result.append(join(digitClass(first, last), anyTail)) }
+        if !highIsFull {
+            result += sameLength(Array(repeating: "0", count: restHigh.count), restHigh).map { join(literal(String(b)), $0) }
+        }
+        return result
     }
 
     /// A GBNF string literal.

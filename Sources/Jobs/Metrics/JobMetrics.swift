@@ -50,6 +50,7 @@ public struct JobMetrics: Sendable, Equatable {
         if result.inBudgetHost == true { inBudgetHost += 1 }
         if result.inBudgetDevice == true { inBudgetDevice += 1 }
         for (name, value) in result.quality { quality[name, default: QualityTally()].add(value) }
+        for (name, n) in result.counters { counters[name, default: 0] += n }
     }
 
     /// Adds everything counted in `other`.

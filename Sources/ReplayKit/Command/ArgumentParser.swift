@@ -12,7 +12,7 @@ public enum ArgumentParser {
     public static let version = "0.1.0"
 
     public static let usage = """
-        usage: replay [--job chips|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
+        usage: replay [--job chips|route|push|draft|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
                       [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
                       [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--allow-unsandboxed] CORPUS...
                replay flywheel [--out DIR] [--allow-unsandboxed] CORPUS...
@@ -23,7 +23,7 @@ public enum ArgumentParser {
         llama.cpp model, and writes a report of counts, rates and timings (never a word of text).
 
         CORPUS        .jsonl.zst or .jsonl files, directories of *.jsonl.zst shards, or - for stdin
-        --job J       chips (default) or all (the jobs built so far)
+        --job J       chips (default), route, push, draft, a comma list, or all
         --out DIR     where report.json and report.md go (default ./replay-report)
         --model PATH  a GGUF instruct model (default: SmolLM2-135M-Instruct from scripts/setup)
         --device P    device profile for latency estimates: iphone15pro (default: 0.6 ms per
@@ -73,15 +73,19 @@ public enum ArgumentParser {
             case "-h", "--help": return .help
             case "--version": return .version
             case "--job", "--jobs":
-                let name = try value(for: argument)
-                if name == "all" {
-                    options.jobs = [.chips]
-                } else {
-                    guard let job = JobKind(rawValue: name), job == .chips else {
-                        throw UsageError("--job takes chips or all, not '\(name)'")
+                let names = try value(for: argument)
+                var jobs: [JobKind] = []
+                for name in names.split(separator: ",").map(String.init) {
+                    if name == "all" {
+                        jobs += JobKind.allCases
+                    } else {
+                        guard let job = JobKind(rawValue: name) else {
+                            throw UsageError("--job takes chips, route, push, draft or all (comma-separated), not '\(name)'")
+                        }
+                        jobs.append(job)
                     }
-                    options.jobs = [job]
                 }
+                options.jobs = JobKind.allCases.filter(jobs.contains)
             case "--out": options.outputDirectory = try value(for: argument)
             case "--model": options.modelPath = try value(for: argument)
             case "--device":

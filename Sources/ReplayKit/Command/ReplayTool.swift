@@ -200,7 +200,9 @@ public enum ReplayTool {
     static func job(_ kind: JobKind, budget: Double?) -> any Job {
         switch kind {
         case .chips: ChipsJob(budgetMilliseconds: budget ?? 800)
-        case .route, .push, .draft: preconditionFailure("the \(kind.rawValue) job is not built yet; the parser does not offer it")
+        case .route: RouteJob(budgetMilliseconds: budget ?? 400)
+        case .push: PushJob(budgetMilliseconds: budget ?? 3000)
+        case .draft: DraftJob(budgetMilliseconds: budget ?? 2000)
         }
     }
 

@@ -103,8 +103,18 @@ public struct ReportBuilder {
         var fields: [(String, ReportValue)] = [
             ("budget_ms", .number(job.budgetMilliseconds)),
         ]
-        if let chips = job as? ChipsJob {
+        switch job {
+        case let chips as ChipsJob:
             fields += [("input_cap_tokens", .int(chips.inputCap)), ("context_limit_tokens", .int(chips.contextLimit))]
+        case let route as RouteJob:
+            fields += [("minimum_confidence", .number(route.minimumConfidence)), ("context_limit_tokens", .int(route.contextLimit))]
+        case let push as PushJob:
+            fields += [("input_cap_tokens", .int(push.inputCap)), ("newest_replies", .int(push.newestReplies)),
+                       ("context_limit_tokens", .int(push.contextLimit))]
+        case let draft as DraftJob:
+            fields += [("context_limit_tokens", .int(draft.contextLimit))]
+        default:
+            break
         }
         fields += metrics(ledger.overall)
         if let sizing = tally.sizing[job.kind] {

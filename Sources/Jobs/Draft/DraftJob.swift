@@ -1,0 +1,117 @@
+import Audit
+import Engine
+import Export
+
+/// Drafting a screen offline (spec §5): under a message waiting in the outbox, a checklist, a
+/// timer or a note the person can use now, or nothing when only the agent can answer.
+///
+/// Fires on a person's message with `meta.offline == true`. The model sees the message and the
+/// agent's name, nothing else from the thread, and fills `Draft` (one tagged union: kind first,
+/// then its fields). `none` is an answer, not a failure.
+///
+/// Counters: `kind:checklist`, `kind:timer`, `kind:card` and `no_draft` (valid answers by kind),
+/// `expected:<kind>` (the keyword label below, per asked item) and one `Draft.Rejection` per
+/// rejected output.
+///
+/// Quality keys (0 or 1 per item), judged on what the person would have seen: the model's valid
+/// draft, or no draft when there is none (the app's fallback):
+/// - `kind_agrees`: the kind equals `expectedKind(of:)` of the message, a rough keyword proxy
+///   for "a list, timer or note request gets that kind; anything else gets none".
+/// - `used_when_drafted`: over messages that got a draft, whether the person ticked the draft
+///   the app showed then (`draft_ticks` non-empty). Only checklists can be ticked and the ticks
+///   belong to the phone's draft, not this model's, so it is a lower bound on use.
+/// - `checklist_when_used`: over messages whose draft the person ticked (so a checklist was
+///   wanted and used), whether this model also drafts a checklist: the draft that matters most
+///   should not be lost.
+public struct DraftJob: Job {
+    public var kind: JobKind { .draft }
+    /// The time budget from sending offline to the draft drawn (spec: 2,000 ms).
+    public var budgetMilliseconds: Double
+    /// The session's token ceiling (the phone's 4,096).
+    public var contextLimit: Int
+    /// The most tokens the model may write: a full checklist (40 + 8 × 60 characters) and its JSON.
+    public var maxOutputTokens: Int
+    /// The languages a draft may be written in; a message in another falls back (spec §6).
+    public var supportedLanguages: SupportedLanguages
+
+    public init(budgetMilliseconds: Double = 2000, contextLimit: Int = 4096, maxOutputTokens: Int = 256,
+                supportedLanguages: SupportedLanguages = .appleIntelligence) {
+        self.budgetMilliseconds = budgetMilliseconds
+        self.contextLimit = contextLimit
+        self.maxOutputTokens = maxOutputTokens
+        self.supportedLanguages = supportedLanguages
+    }
+
+    public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+        var items: [JobItem] = []
+        for message in snapshot.messages where message.from == .person {
+            let attribution = Attribution(build: message.meta.build, model: message.meta.model)
+            ledger.scanned(attribution)
+            guard message.meta.offline, let text = message.text, !text.isEmpty else { continue }
+            let language = snapshot.language(of: message)
+            guard supportedLanguages.supports(language) else {
+                items.append(.unsupportedLanguage(job: .draft, attribution: attribution))
+                continue
+            }
+            let agent = snapshot.thread.agent ?? message.meta.groupTo ?? snapshot.thread.group?.lead ?? "the agent"
+            let request = GenerationRequest(
+                instructions: Self.instructions(agent: agent, language: language),
+                prompt: SealedText.joined([SealedText("Message:"), text], separator: "\n"),
+                grammar: Draft.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            let labels = [
+                "expected": text.withUnsealedText { Self.expectedKind(of: $0) },
+                "ticked": message.meta.draftTicks?.isEmpty == false ? "yes" : "no",
+            ]
+            items.append(JobItem(job: .draft, attribution: attribution, request: request,
+                                 inputTokens: tokenizer.tokenCount(of: text), inputWasCut: false, labels: labels))
+        }
+        return items
+    }
+
+    public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
+        var draft: Draft? = nil
+        var counters: [String: Int] = [:]
+        if case .success(let text) = outcome.output {
+            switch text.withUnsealedText({ Draft.check(output: $0) }) {
+            case .success(let valid):
+                draft = valid
+                counters[valid == .none ? "no_draft" : "kind:\(valid.kind)"] = 1
+            case .failure(let rejection):
+                counters[rejection.rawValue] = 1
+            }
+        }
+        let shown = draft?.kind ?? Draft.none.kind   // no valid draft: none, as today
+        let expected = item.labels["expected"] ?? Draft.none.kind
+        let ticked = item.labels["ticked"] == "yes"
+        var quality = ["kind_agrees": shown == expected ? 1.0 : 0]
+        if shown != Draft.none.kind { quality["used_when_drafted"] = ticked ? 1 : 0 }
+        if ticked { quality["checklist_when_used"] = shown == "checklist" ? 1 : 0 }
+        var result = judged(item, outcome: outcome, device: device, accepted: draft != nil, quality: quality, counters: counters)
+        if result.asked { result.counters["expected:\(expected)", default: 0] += 1 }
+        return result
+    }
+
+    /// The kind a message asks for, by keywords in the corpus's languages: a note ("note:",
+    /// "Notiz:", "nota:", "メモ"), a timer ("timer", "minuteur", "temporizador", "タイマー"), a
+    /// list ("list", "liste", "lista", "リスト"), else none (questions for the expert).
+    ///
+    /// A rough proxy for the quality report, never shown to the model: a request phrased
+    /// without these words, or a question that mentions a list, gets the wrong label.
+    public static func expectedKind(of text: String) -> String {
+        let folded = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
+        if ["note", "notiz", "nota", "メモ"].contains(where: { folded.hasPrefix($0) }) { return "card" }
+        if ["timer", "minuteur", "temporizador", "タイマー"].contains(where: { folded.contains($0) }) { return "timer" }
+        if ["list", "lista", "リスト"].contains(where: { folded.contains($0) }) { return "checklist" }
+        return "none"
+    }
+
+    static func instructions(agent: String, language: String?) -> SealedText {
+        SealedText("""
+            The person has no signal and sent a message to \(agent); it waits until they are back online. \
+            Until \(agent) answers, the phone can draw a draft the person can use: a checklist when \
+            they ask for a list, a timer when they ask for a timer, a card when they ask for a note. \
+            A question about health, money or anything only \(agent) knows gets none. \
+            Write the draft in \(Language.name(of: language)). Answer only with JSON.
+            """)
+    }
+}

@@ -1,0 +1,125 @@
+import Audit
+import Engine
+import Export
+
+/// A line for the push (spec §4): one plain line saying what an agent's reply holds.
+///
+/// Fires on an agent message whose push has `kind == "reply"`; a `handoff` or `quote` (or any
+/// other kind) keeps the relay's line and is counted as `relay_line_kept`, not asked. A reply
+/// whose input has no words at all (pictures and buttons only) is counted as `no_words`: nothing
+/// to sum up, so the relay's line stays.
+///
+/// Input: the reply's screen words. For `batch > 1`, the newest `min(batch, 3)` replies of that
+/// agent in the thread, up to and including this one, oldest first (a push for two replies
+/// covers two, not three). The joined words are cut to 1,000 tokens from the end, once: the
+/// notification extension has little memory, so the whole input stays under the spec's cap,
+/// and cutting from the end keeps the newest words.
+///
+/// Quality keys: `well_formed` (0 or 1 per asked item: the line fits the schema and passes the
+/// checks) and `length_chars` (characters of each accepted line). Counters: `relay_line_kept`,
+/// `no_words`, `batched` (inputs joined from several replies) and one `PushLine.Rejection`
+/// per rejected line.
+public struct PushJob: Job {
+    public var kind: JobKind { .push }
+    /// The time budget for the line (spec: a notification extension has about 30 s and little
+    /// memory; 3,000 ms keeps the push prompt).
+    public var budgetMilliseconds: Double
+    /// Tokens of words the model may see, counted from the end (spec: 1,000).
+    public var inputCap: Int
+    /// The most replies a batched push reads (spec: the newest three).
+    public var newestReplies: Int
+    /// The session's token ceiling (the phone's 4,096).
+    public var contextLimit: Int
+    /// The most tokens the model may write: a 90-character line and its JSON, with room for
+    /// scripts that take more than one token per character.
+    public var maxOutputTokens: Int
+    /// The languages the line may be written in; a reply in another falls back (spec §6).
+    public var supportedLanguages: SupportedLanguages
+
+    public init(budgetMilliseconds: Double = 3000, inputCap: Int = 1000, newestReplies: Int = 3, contextLimit: Int = 4096,
+                maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence) {
+        self.budgetMilliseconds = budgetMilliseconds
+        self.inputCap = inputCap
+        self.newestReplies = newestReplies
+        self.contextLimit = contextLimit
+        self.maxOutputTokens = maxOutputTokens
+        self.supportedLanguages = supportedLanguages
+    }
+
+    public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+        var items: [JobItem] = []
+        for (index, message) in snapshot.messages.enumerated() {
+            guard case .agent(let agent) = message.from, let push = message.push else { continue }
+            let attribution = snapshot.attribution(at: index)
+            ledger.scanned(attribution)
+            guard push.kind == "reply" else {
+                ledger.count("relay_line_kept", attribution)
+                continue
+            }
+            let replies = message.screen == nil ? []
+                : Self.replies(in: snapshot, upTo: index, count: min(max(push.batch, 1), max(newestReplies, 1)))
+            let words = SealedText.joined(replies.compactMap { $0.screen?.words }.filter { !$0.isEmpty }, separator: "\n\n")
+            guard !words.isEmpty else {
+                ledger.count("no_words", attribution)
+                continue
+            }
+            guard supportedLanguages.supports(snapshot.language(of: message)) else {
+                items.append(.unsupportedLanguage(job: .push, attribution: attribution))
+                continue
+            }
+            if replies.count > 1 { ledger.count("batched", attribution) }
+            let cut = tokenizer.suffix(of: words, maxTokens: inputCap)
+            let request = GenerationRequest(
+                instructions: Self.instructions(language: snapshot.language(of: message)),
+                prompt: Self.prompt(words: cut.text, replies: replies.count),
+                grammar: PushLine.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            items.append(JobItem(job: .push, attribution: attribution, request: request,
+                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, labels: ["agent": agent]))
+        }
+        return items
+    }
+
+    public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
+        var checked: Result<PushLine, PushLine.Rejection>? = nil
+        if case .success(let text) = outcome.output {
+            checked = text.withUnsealedText { PushLine.check(output: $0, agent: item.labels["agent"] ?? "") }
+        }
+        var quality: [String: Double] = [:]
+        var counters: [String: Int] = [:]
+        var accepted = false
+        switch checked {
+        case .success(let line)?:
+            accepted = true
+            quality["length_chars"] = Double(line.line.count)
+        case .failure(let rejection)?:
+            counters[rejection.rawValue] = 1
+        case nil:
+            break
+        }
+        var result = judged(item, outcome: outcome, device: device, accepted: accepted, quality: quality, counters: counters)
+        if result.asked { result.quality["well_formed"] = accepted ? 1 : 0 }
+        return result
+    }
+
+    /// The newest `count` messages of the agent who sent `messages[index]` that have a screen,
+    /// up to and including it, oldest first.
+    static func replies(in snapshot: ThreadSnapshot, upTo index: Int, count: Int) -> [MessageRecord] {
+        let sender = snapshot.messages[index].from
+        let own = snapshot.messages[...index].filter { $0.from == sender && $0.screen != nil }
+        return Array(own.suffix(count))
+    }
+
+    static func instructions(language: String?) -> SealedText {
+        SealedText("""
+            You write the one-line preview of a push notification for a reply in a chat app. \
+            Say in one plain line, under 90 characters, in \(Language.name(of: language)), what the reply holds. \
+            Start with the content: no greeting, do not say who wrote it, give no advice of your own. \
+            Answer only with JSON.
+            """)
+    }
+
+    static func prompt(words: SealedText, replies: Int) -> SealedText {
+        let header = replies > 1 ? "The newest \(replies) replies:" : "The reply:"
+        return SealedText.joined([SealedText(header), words, SealedText("\nWrite the line.")], separator: "\n")
+    }
+}

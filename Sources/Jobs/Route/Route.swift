@@ -1,0 +1,42 @@
+/// Who a group message is for: the routing job's output type (spec §3).
+///
+/// Mirrors `@Generable struct Route { @Guide(.anyOf(memberNames + ["lead"])) var to: String }`:
+/// the choices are known only at run time, so the schema is made per group.
+public struct Route: Sendable, Equatable {
+    /// A member's name, or `Route.lead`.
+    public var to: String
+
+    /// The answer that means "the lead, as today".
+    public static let lead = "lead"
+
+    /// The choices the model has: the members' names that can be written in the output's JSON
+    /// (no quote, backslash or control character), each once, then "lead".
+    ///
+    /// A name that cannot be written can still be reached by `@Name`; it is only never guessed.
+    public static func choices(members: [String]) -> [String] {
+        var seen: Set<String> = []
+        var result: [String] = []
+        for name in members + [lead] where !name.isEmpty && seen.insert(name).inserted {
+            let writable = name.unicodeScalars.allSatisfy { $0 != "\"" && $0 != "\\" && $0.value >= 0x20 && $0.value != 0x7F }
+            if writable { result.append(name) }
+        }
+        return result
+    }
+
+    /// The schema the model fills for a group with these members.
+    public static func schema(members: [String]) -> GenerationSchema {
+        .object([.init("to", .anyOf(choices(members: members)))])
+    }
+
+    /// Reads a model's output against the group's schema; nil when it does not fit.
+    public init?(output: String, members: [String]) {
+        guard let content = try? ContentDecoder.decode(output, as: Self.schema(members: members)),
+              let to = content["to"]?.stringValue else { return nil }
+        self.to = to
+    }
+
+    /// A route to `to`.
+    public init(to: String) {
+        self.to = to
+    }
+}

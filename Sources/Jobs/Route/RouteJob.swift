@@ -1,0 +1,165 @@
+import Audit
+import Engine
+import Export
+
+/// Routing an ask (spec §3): in a group, which member a message that names no one is for.
+///
+/// Fires on a person's message in a group thread. An `@Name` of a member wins and the model is
+/// not asked (counter `named`). Otherwise the model sees the message and each member's name and
+/// `about`, never any thread, and answers one of the members or "lead". A low-confidence answer
+/// means the lead, as today.
+///
+/// Confidence is `GenerationOutcome.minimumTokenProbability`: the lowest probability, among the
+/// tokens the grammar allowed, of any token the model chose. The grammar forces everything but
+/// the name, so this is in effect the probability of the chosen name against the other choices.
+///
+/// Quality keys (0 or 1 per item, so their means are rates), judged on where the message would
+/// have gone: the model's answer after the confidence rule, or the lead when there is no valid
+/// answer (the app's fallback):
+/// - `accuracy`: where the person chose (`meta.group.to` without `routed`), the guess is that member.
+/// - `agreement`: where the phone's model guessed (`routed == "on-device"`), the guess is the same.
+/// - `lead_accuracy`: where the message has no `group` meta (it went to the lead), the guess is
+///   the lead. Kept apart from `accuracy` because it mixes choices with messages sent before the
+///   pill existed, which say less about what the person meant.
+///
+/// Counters: `named`, `low_confidence` (a member's name turned into the lead), `answered_lead`
+/// (the model itself said "lead" or the lead's name), and `confusion:<actual>-><guessed>` for
+/// the items of `accuracy` and `lead_accuracy`, the lead written as "lead".
+public struct RouteJob: Job {
+    public var kind: JobKind { .route }
+    /// The time budget from the typing pause to the pill's guess (the spec gives none; the
+    /// 400 ms pause before the guess is the natural bound).
+    public var budgetMilliseconds: Double
+    /// A member's name is kept only when its confidence is above this; otherwise the lead.
+    ///
+    /// 0.5 by default: above it the chosen name is more likely than every other choice together,
+    /// so a two-way tie (0.5 or less each) always goes to the lead, as the spec asks.
+    public var minimumConfidence: Double
+    /// The session's token ceiling (the phone's 4,096).
+    public var contextLimit: Int
+    /// The most tokens the model may write: `{"to":"Name"}` for the longest name.
+    public var maxOutputTokens: Int
+    /// The languages the model may route in; a message in another falls back (spec §6).
+    public var supportedLanguages: SupportedLanguages
+
+    public init(budgetMilliseconds: Double = 400, minimumConfidence: Double = 0.5, contextLimit: Int = 4096,
+                maxOutputTokens: Int = 48, supportedLanguages: SupportedLanguages = .appleIntelligence) {
+        self.budgetMilliseconds = budgetMilliseconds
+        self.minimumConfidence = minimumConfidence
+        self.contextLimit = contextLimit
+        self.maxOutputTokens = maxOutputTokens
+        self.supportedLanguages = supportedLanguages
+    }
+
+    /// Separates the members' names in `JobItem.labels` (a name that could hold it is never a choice).
+    static let nameSeparator: Character = "\n"
+
+    public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+        guard let group = snapshot.thread.group else { return [] }
+        let names = group.members.map(\.name)
+        let choices = Route.choices(members: names)
+        let grammar = GrammarWriter.grammar(for: Route.schema(members: names))   // one per group, not per message
+        var items: [JobItem] = []
+        for message in snapshot.messages where message.from == .person {
+            let attribution = Attribution(build: message.meta.build, model: message.meta.model)
+            ledger.scanned(attribution)
+            guard let text = message.text, !text.isEmpty else { continue }
+            if text.withUnsealedText({ Self.mentionsMember($0, members: names) }) {
+                ledger.count("named", attribution)
+                continue
+            }
+            guard supportedLanguages.supports(snapshot.language(of: message)) else {
+                items.append(.unsupportedLanguage(job: .route, attribution: attribution))
+                continue
+            }
+            let prompt = Self.prompt(message: text, members: group.members)
+            let request = GenerationRequest(
+                instructions: Self.instructions, prompt: prompt,
+                grammar: grammar,
+                maxOutputTokens: maxOutputTokens, contextLimit: contextLimit, measuresConfidence: true)
+            var labels = ["lead": group.lead, "members": choices.joined(separator: String(Self.nameSeparator))]
+            labels["to"] = message.meta.groupTo
+            labels["routed"] = message.meta.groupRouted
+            items.append(JobItem(job: .route, attribution: attribution, request: request,
+                                 inputTokens: tokenizer.tokenCount(of: prompt), inputWasCut: false, labels: labels))
+        }
+        return items
+    }
+
+    public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
+        let lead = item.labels["lead"] ?? Route.lead
+        let members = (item.labels["members"] ?? "").split(separator: Self.nameSeparator).map(String.init)
+        var route: Route? = nil
+        if case .success(let text) = outcome.output {
+            route = text.withUnsealedText { Route(output: $0, members: members) }
+        }
+
+        var counters: [String: Int] = [:]
+        var guess = lead   // no valid answer: the lead, as today
+        if let route {
+            if route.to == Route.lead || Self.same(route.to, lead) {
+                counters["answered_lead"] = 1
+            } else if outcome.minimumTokenProbability > minimumConfidence {
+                guess = route.to
+            } else {
+                counters["low_confidence"] = 1
+            }
+        }
+
+        var quality: [String: Double] = [:]
+        let hit = { (actual: String) -> Double in Self.same(guess, actual) ? 1 : 0 }
+        let label = { (name: String) -> String in Self.same(name, lead) ? Route.lead : name }
+        switch (item.labels["to"], item.labels["routed"]) {
+        case (let to?, nil):
+            quality["accuracy"] = hit(to)
+            counters["confusion:\(label(to))->\(label(guess))"] = 1
+        case (let to?, "on-device"):
+            quality["agreement"] = hit(to)
+        case (nil, _):
+            quality["lead_accuracy"] = hit(lead)
+            counters["confusion:\(Route.lead)->\(label(guess))"] = 1
+        default:
+            break   // a `routed` value this replay does not know: no label to judge against
+        }
+        return judged(item, outcome: outcome, device: device, accepted: route != nil, quality: quality, counters: counters)
+    }
+
+    /// Whether `text` names one of `members` as `@Name`: case-insensitive, the name ending at a
+    /// word boundary (not followed by a letter, digit or "_"), and the "@" not inside a word
+    /// (so an e-mail address is not a mention).
+    public static func mentionsMember(_ text: String, members: [String]) -> Bool {
+        let characters = Array(text)
+        func isWord(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
+        for at in characters.indices where characters[at] == "@" {
+            if at > 0 && isWord(characters[at - 1]) { continue }
+            let rest = characters[(at + 1)...]
+            for name in members where !name.isEmpty {
+                let length = name.count
+                guard rest.count >= length, same(String(rest.prefix(length)), name) else { continue }
+                let after = rest.dropFirst(length).first
+                if after.map({ !isWord($0) }) ?? true { return true }
+            }
+        }
+        return false
+    }
+
+    /// Names compare without regard to case, as `@Name` does.
+    static func same(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
+
+    static let instructions = SealedText("""
+        You route a message in a group chat to the member it is for. Each member has a name and \
+        a line saying what they are for. Answer with the name of the member the message is for, \
+        or "lead" when it is not clearly for one member. Answer only with JSON.
+        """)
+
+    static func prompt(message: SealedText, members: [GroupMember]) -> SealedText {
+        var parts = [SealedText("Members:")]
+        for member in members {
+            parts.append(member.about.isEmpty
+                ? SealedText("- \(member.name)")
+                : SealedText.joined([SealedText("- \(member.name):"), member.about], separator: " "))
+        }
+        parts += [SealedText("\nMessage:"), message, SealedText("\nWho is this message for?")]
+        return SealedText.joined(parts, separator: "\n")
+    }
+}

@@ -1,0 +1,65 @@
+import Audit
+import Engine
+import Export
+import Testing
+@testable import Jobs
+
+/// Routing, push lines and drafts against the real default model: the output parses and keeps
+/// its guides. Shares the chips tests' engine; one short request per job.
+@Suite(.serialized) struct RealModelJobsTests {
+    /// Asks the model about every item and judges each answer.
+    static func run(_ job: some Job, on snapshot: ThreadSnapshot) throws -> [(JobItem, GenerationOutcome, ItemResult)] {
+        let engine = try RealModelChipsTests.engine.get()
+        var ledger = JobLedger()
+        let items = job.plan(snapshot, tokenizer: engine, ledger: &ledger)
+        let outcomes = engine.respond(to: items.map { $0.request! })
+        return zip(items, outcomes).map { ($0, $1, job.evaluate($0, outcome: $1, device: .iPhone15Pro)) }
+    }
+
+    @Test func routeNamesAMemberOrTheLead() throws {
+        let snapshot = Threads.group([Threads.groupPerson("m1", "I keep waking up at 3am and can't get back to sleep", to: "Sage")])
+        let results = try Self.run(RouteJob(contextLimit: 2048), on: snapshot)
+        try #require(results.count == 1)
+        let (_, outcome, result) = results[0]
+        let route = try outcome.output.get().withUnsealedText { Route(output: $0, members: ["Coach", "Sage", "Penny"]) }
+        #expect(route.map { ["Coach", "Sage", "Penny", "lead"].contains($0.to) } == true)
+        #expect(outcome.minimumTokenProbability > 0 && outcome.minimumTokenProbability <= 1)
+        #expect(result.asked && result.fallback != .invalidOutput && result.quality["accuracy"] != nil)
+    }
+
+    @Test func pushLineIsOneLineWithinItsGuides() throws {
+        let snapshot = Threads.coachThread([
+            MessageRecord(thread: "t1", id: "m1", from: .agent("Coach"),
+                          screen: Screen(nodes: [.stat(label: SealedText("Weight"), value: SealedText("-2.3"), unit: SealedText("lb")),
+                                                 .say(SealedText("Nice week. Rest day or a light 3k tomorrow?"))]),
+                          push: PushInfo(kind: "reply")),
+        ])
+        let results = try Self.run(PushJob(contextLimit: 2048, maxOutputTokens: 64), on: snapshot)
+        try #require(results.count == 1)
+        let (_, outcome, result) = results[0]
+        let text = try outcome.output.get()
+        // The schema holds whatever the checks after generation say about greetings.
+        #expect(text.withUnsealedText { (try? ContentDecoder.decode($0, as: PushLine.schema))?["line"]?.stringValue.map { line in
+            (1...90).contains(line.count) && !line.contains("\n")
+        } } == true)
+        #expect(result.asked && result.quality["well_formed"] != nil)
+    }
+
+    @Test func draftIsOneOfTheKindsWithinItsGuides() throws {
+        let snapshot = Threads.coachThread([Threads.offline("m1", "set a 20 minute timer for the ice pack")])
+        let results = try Self.run(DraftJob(contextLimit: 2048, maxOutputTokens: 96), on: snapshot)
+        try #require(results.count == 1)
+        let (_, outcome, result) = results[0]
+        let draft = try outcome.output.get().withUnsealedText { Draft.check(output: $0) }
+        let withinGuides: Bool = switch draft {
+        case .success(.checklist(let title, let items)):
+            title.count <= 40 && (1...8).contains(items.count) && items.allSatisfy { $0.count <= 60 }
+        case .success(.timer(let label, let minutes)): label.count <= 40 && (1...180).contains(minutes)
+        case .success(.card(let title, let body)): title.count <= 40 && body.count <= 200
+        case .success(.none): true
+        case .failure(let rejection): rejection == .blank   // the grammar rules out the schema's failures
+        }
+        #expect(withinGuides)
+        #expect(result.asked && result.quality["kind_agrees"] != nil)
+    }
+}
