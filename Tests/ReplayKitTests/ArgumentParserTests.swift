@@ -23,6 +23,7 @@ import Testing
         ])
         guard case .replay(let options) = command else { Issue.record("expected a replay"); return }
         #expect(options.outputDirectory == "o" && options.modelPath == "m.gguf")
+        #expect(options.jobs == JobKind.allCases && options.flywheel)
         #expect(options.device.prefillMillisecondsPerToken == 1 && options.device.decodeTokensPerSecond == 20)
         #expect(options.dryRun && options.strict && options.threadLimit == 5 && options.batchSize == 2)
         #expect(options.corpus == ["a.jsonl", "-", "shards/"])

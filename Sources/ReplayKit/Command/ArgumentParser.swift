@@ -23,7 +23,7 @@ public enum ArgumentParser {
         llama.cpp model, and writes a report of counts, rates and timings (never a word of text).
 
         CORPUS        .jsonl.zst or .jsonl files, directories of *.jsonl.zst shards, or - for stdin
-        --job J       chips (default), route, push, draft, a comma list, or all
+        --job J       chips, route, push, draft, a comma list, or all (the default)
         --out DIR     where report.json and report.md go (default ./replay-report)
         --model PATH  a GGUF instruct model (default: SmolLM2-135M-Instruct from scripts/setup)
         --device P    device profile for latency estimates: iphone15pro (default: 0.6 ms per
@@ -33,6 +33,7 @@ public enum ArgumentParser {
         --limit N     stop after N threads
         --batch N     sequences decoded together (default 8)
         --flywheel    also write the flywheel metrics and dashboard.html beside the report
+                      (the default when all four jobs run)
         --budget J=MS a job's time budget (defaults: chips 800, route 400, push 3000, draft 2000)
         --fail-under K=MIN  a CI gate on a report number, e.g. chips.in_budget.device=0.9 or
                       route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
@@ -134,6 +135,7 @@ public enum ArgumentParser {
         options.device = flagDevice ?? options.device
         options.budgets.merge(flagBudgets) { _, flag in flag }
         options.thresholds += flagThresholds
+        if options.jobs == JobKind.allCases { options.flywheel = true }
         return .replay(options)
     }
 

@@ -15,7 +15,8 @@ public enum ReplayCommand: Sendable, Equatable {
 
 /// Everything a replay run is told on the command line.
 public struct ReplayOptions: Sendable, Equatable {
-    public var jobs: [JobKind] = [.chips]
+    /// The jobs to run: all four unless `--job` says otherwise.
+    public var jobs: [JobKind] = JobKind.allCases
     public var outputDirectory = "replay-report"
     /// The model file; nil means the default model from the cache.
     public var modelPath: String? = nil
@@ -27,7 +28,8 @@ public struct ReplayOptions: Sendable, Equatable {
     /// Sequences decoded together.
     public var batchSize = 8
     public var corpus: [String] = []
-    /// Also count the flywheel metrics and write them, with the dashboard, beside the report.
+    /// Also count the flywheel metrics and write them, with the dashboard, beside the report
+    /// (on by default when all four jobs run).
     public var flywheel = false
     /// Time budgets that replace a job's default, in milliseconds.
     public var budgets: [JobKind: Double] = [:]
