@@ -55,13 +55,15 @@ let package = Package(
         .executableTarget(name: "Replay", dependencies: ["ReplayKit"], swiftSettings: swift6 + llamaHeaders),
         // Test-only: confines itself and reports which writes and sockets the kernel still allows.
         .executableTarget(name: "SandboxProbe", dependencies: ["Audit"], swiftSettings: swift6),
+        // Test-only: deliberately leaky programs, one per audit rule, that `replay audit` must catch.
+        .executableTarget(name: "LeakyFixtures", dependencies: ["Audit"], swiftSettings: swift6),
 
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "SandboxProbe"], swiftSettings: swift6),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "SandboxProbe", "LeakyFixtures"], swiftSettings: swift6),
         .testTarget(name: "ExportTests", dependencies: ["Export"], swiftSettings: swift6),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Export"], swiftSettings: swift6),
         .testTarget(name: "EngineTests", dependencies: ["Engine"], swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "JobsTests", dependencies: ["Jobs", "Engine", "Export"], swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "FlywheelTests", dependencies: ["Flywheel", "Export"], swiftSettings: swift6),
-        .testTarget(name: "ReplayKitTests", dependencies: ["ReplayKit"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "ReplayKitTests", dependencies: ["ReplayKit", "Replay", "LeakyFixtures"], swiftSettings: swift6 + llamaHeaders),
     ]
 )

@@ -4,8 +4,10 @@ import Testing
 @Suite struct SealedTextTests {
     @Test func printingShowsNoWords() {
         let secret = SealedText("canary-7f3a how did your knee feel?")
+        // print, interpolation and String(describing:) do not compile (SealedTextCompileTests);
+        // where a SealedText is reached anyway, its empty mirror shows no words.
+        #expect(!String(describing: [secret]).contains("canary"))
         #expect(!String(describing: secret).contains("canary"))
-        #expect(!"\(secret)".contains("canary"))
         var dumped = ""
         dump(secret, to: &dumped)
         #expect(!dumped.contains("canary"))

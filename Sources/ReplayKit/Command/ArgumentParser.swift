@@ -16,6 +16,8 @@ public enum ArgumentParser {
                       [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
                       [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--allow-unsandboxed] CORPUS...
                replay flywheel [--out DIR] [--allow-unsandboxed] CORPUS...
+               replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
+               replay audit [--out DIR] -- COMMAND ARGS...
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
                replay --help | --version
 
@@ -41,6 +43,11 @@ public enum ArgumentParser {
         --config F    budgets, device and gates from a JSON file (see README); flags win
         --allow-unsandboxed  run even where the kernel cannot confine writes to --out and forbid
                       network sockets (Landlock ABI >= 4, seccomp); the report says so
+
+        replay audit runs a replay (or any command) under strace with a fresh canary planted in
+        every prompt and every model output fingerprinted, and fails (exit 6) on network use,
+        writes outside --out, the canary or an output in anything written, or no sandbox:
+        audit.sarif, audit-junit.xml and a summary on stderr.
 
         replay flywheel counts, from message metadata alone and without a model, how often chips
         are used, routing guesses kept and drafts used: metrics.csv, metrics.json, dashboard.html.

@@ -17,6 +17,10 @@ public enum ReplayTool {
     /// the report records as unsandboxed.
     public static func main(_ arguments: [String], diagnostics: (String) -> Void = ReplayTool.standardError,
                             sandboxed: Bool = true) -> ExitCode {
+        if arguments.first == "audit" {
+            // The auditor runs this same executable as its child, under strace.
+            return ExitCode(rawValue: AuditCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)) ?? .auditCouldNotRun
+        }
         let command: ReplayCommand
         do {
             command = try ArgumentParser.parse(arguments)
@@ -116,8 +120,9 @@ public enum ReplayTool {
         if let modelProblem { diagnostics("replay: \(modelProblem); every job falls back (model_unavailable)") }
         let modelPath = options.modelPath ?? DefaultModel.path() ?? ""
         let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0]) }
+        let tap = AuditTap.fromEnvironment()
         let runner = ReplayRunner(options: options, jobs: jobs, model: engine, tokenizer: tokenizer,
-                                  modelUnavailable: options.dryRun ? nil : modelProblem, showProgress: isatty(2) == 1)
+                                  modelUnavailable: options.dryRun ? nil : modelProblem, tap: tap, showProgress: isatty(2) == 1)
         let tally = runner.run()
         if let stats = engine?.statistics, ProcessInfo.processInfo.environment["REPLAY_ENGINE_STATS"] != nil {
             diagnostics(String(format: "replay: engine: %d decodes, %d tokens evaluated in %.1f s; %d tokens sampled in %.1f s (grammar %.1f s)",
@@ -127,7 +132,8 @@ public enum ReplayTool {
         let description = engine.map { ModelDescription(info: $0.info, fileBytes: fileSize(modelPath), sha256: sha256(ofFile: modelPath)) }
         let report = ReportBuilder(options: options, tally: tally, model: description, jobs: jobs,
                                    seconds: clock.millisecondsSince / 1000, started: started, sandbox: sandbox,
-                                   modelUnavailable: modelProblem, approximateTokens: tokenizer is ApproximateTokenizer).build()
+                                   modelUnavailable: modelProblem, approximateTokens: tokenizer is ApproximateTokenizer,
+                                   audit: tap?.reportValue).build()
         do {
             try write(report, to: options.outputDirectory)
             if let counter = tally.flywheel {
@@ -143,6 +149,14 @@ public enum ReplayTool {
             return .output
         }
         diagnostics(summary(report, directory: options.outputDirectory))
+        if let tap {
+            do {
+                try tap.finish()
+            } catch {
+                diagnostics("replay: cannot write the audit fingerprints: \(error.description)")
+                return .output
+            }
+        }
         let verdicts = options.thresholds.map { $0.judge(report) }
         do {
             try Data(JUnitReport.render(verdicts).utf8).write(to: URL(fileURLWithPath: options.outputDirectory + "/junit.xml"), options: .atomic)

@@ -23,9 +23,13 @@ public struct ReportBuilder {
     public var modelUnavailable: String?
     /// Whether token sizes are estimates (no tokenizer could be loaded).
     public var approximateTokens: Bool
+    /// Under `replay audit`: prompts sent, how many carried the canary, outputs fingerprinted.
+    public var audit: ReportValue?
 
     public init(options: ReplayOptions, tally: ReplayTally, model: ModelDescription?, jobs: [any Job], seconds: Double, started: Date,
-                sandbox: SandboxReport? = nil, modelUnavailable: String? = nil, approximateTokens: Bool = false) {
+                sandbox: SandboxReport? = nil, modelUnavailable: String? = nil, approximateTokens: Bool = false,
+                audit: ReportValue? = nil) {
+        self.audit = audit
         self.sandbox = sandbox
         self.modelUnavailable = modelUnavailable
         self.approximateTokens = approximateTokens
@@ -43,6 +47,7 @@ public struct ReportBuilder {
             ("tool", .object([("name", .label("replay")), ("version", .label(ArgumentParser.version))])),
             ("run", run),
             ("sandbox", sandbox?.reportValue ?? .null),
+            ("audit", audit ?? .null),
             ("model", model.map(\.value) ?? .null),
             ("device", device),
             ("corpus", corpus),

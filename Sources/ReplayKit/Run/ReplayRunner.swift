@@ -16,6 +16,8 @@ public final class ReplayRunner {
     let model: (any LanguageModel)?
     /// Why the model could not be loaded, when it could not: every eligible place falls back.
     let modelUnavailable: String?
+    /// Under `replay audit`: plants the canary, counts prompts and fingerprints outputs.
+    let tap: AuditTap?
     let tokenizer: any Tokenizer
     let progress: ProgressLine
 
@@ -26,8 +28,9 @@ public final class ReplayRunner {
 
     /// A runner over `options` with `model` (nil for `--dry-run`, which needs only a tokenizer).
     public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?, tokenizer: any Tokenizer,
-                modelUnavailable: String? = nil, showProgress: Bool = false) {
+                modelUnavailable: String? = nil, tap: AuditTap? = nil, showProgress: Bool = false) {
         self.options = options
+        self.tap = tap
         self.modelUnavailable = modelUnavailable
         self.jobs = jobs
         self.model = model
@@ -85,7 +88,8 @@ public final class ReplayRunner {
         return tally
     }
 
-    private func process(_ snapshot: ThreadSnapshot) {
+    private func process(_ thread: ThreadSnapshot) {
+        let snapshot = tap.map { CanaryPlanting.planted(thread, tap: $0) } ?? thread
         for job in jobs {
             let items = job.plan(snapshot, tokenizer: tokenizer, ledger: &ledgers[job.kind, default: JobLedger()])
             for item in items {
@@ -120,9 +124,12 @@ public final class ReplayRunner {
     /// Sends the queued requests to the model and counts the answers.
     private func flush() {
         guard let model, !queue.isEmpty else { return }
-        let outcomes = model.respond(to: queue.map { $0.request! })
+        let requests = queue.map { $0.request! }
+        if let tap { requests.forEach { tap.notePrompt($0.prompt) } }
+        let outcomes = model.respond(to: requests)
         asked += queue.count
         for (item, outcome) in zip(queue, outcomes) {
+            if let tap, case .success(let output) = outcome.output { tap.record(output: output) }
             let job = jobs.first { $0.kind == item.job }!
             ledgers[item.job]!.add(job.evaluate(item, outcome: outcome, device: options.device))
         }

@@ -1,0 +1,62 @@
+/// Why an audit could not run or complete (exit 7), or why the audited side could not do its part.
+///
+/// Each reads as a sentence for the summary. None carries text from the audited run.
+public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `strace` was not found where the auditor looked.
+    case straceMissing(path: String)
+    /// The command to audit does not exist or is not executable.
+    case commandNotFound(String)
+    /// No command was given.
+    case noCommand
+    /// The audit's own directory (or the child's inside it) could not be made.
+    case directoryNotCreated(path: String, reason: String)
+    /// The child's output directory already holds files the auditor did not put there.
+    case childDirectoryNotEmpty(path: String)
+    /// The kernel gave no random bytes for the canary and salt.
+    case noRandomness
+    /// strace (or the command under it) could not be started.
+    case launchFailed(reason: String)
+    /// strace ran but recorded nothing: ptrace is probably not allowed here.
+    case traceEmpty(status: Int32)
+    /// The audited command ended with a failure status, so its run proves nothing.
+    case commandFailed(status: Int32)
+    /// The audited command was killed by a signal.
+    case commandKilled(signal: Int32)
+    /// A `replay` run must leave the hashes file; without it outputs cannot be recognised.
+    case hashesMissing(path: String)
+    /// The audited run could not write its hashes file.
+    case hashesNotWritten(path: String, reason: String)
+    /// The verdict files could not be written.
+    case verdictNotWritten(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .straceMissing(let path):
+            "strace is not installed at \(path) (apt-get install strace): the audit cannot watch the command."
+        case .commandNotFound(let command):
+            "The command to audit, \(command), was not found or is not executable."
+        case .noCommand:
+            "No command was given to audit."
+        case .directoryNotCreated(let path, let reason):
+            "The audit directory \(path) could not be made: \(reason)."
+        case .childDirectoryNotEmpty(let path):
+            "The run's output directory \(path) already holds files the audit did not make: give a fresh --out."
+        case .noRandomness:
+            "The kernel gave no random bytes for the canary and salt."
+        case .launchFailed(let reason):
+            "The audited command could not be started under strace: \(reason)."
+        case .traceEmpty(let status):
+            "strace recorded no system call (exit \(status)): ptrace is probably not allowed here, so nothing was watched."
+        case .commandFailed(let status):
+            "The audited command failed (exit \(status)), so its run proves nothing."
+        case .commandKilled(let signal):
+            "The audited command was killed by signal \(signal), so its run proves nothing."
+        case .hashesMissing(let path):
+            "The run left no output fingerprints at \(path): the audit cannot recognise model outputs (is this replay built with the audit tap?)."
+        case .hashesNotWritten(let path, let reason):
+            "The output fingerprints could not be written to \(path): \(reason)."
+        case .verdictNotWritten(let path, let reason):
+            "The verdict could not be written to \(path): \(reason)."
+        }
+    }
+}

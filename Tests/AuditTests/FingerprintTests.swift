@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import Audit
+
+/// Output fingerprints: copies are recognised, ordinary report text is not, and nothing but
+/// digests and counts reaches the hashes file.
+@Suite struct FingerprintTests {
+    let fingerprint = OutputFingerprint(salt: Array("salt-for-tests".utf8))
+    let output = #"{"replies": ["Sounds good", "Not yet, sorry", "Can we do Friday instead?"]}"#
+
+    func found(_ text: String) -> Bool {
+        !fingerprint.matches(in: text, digests: fingerprint.digests(ofOutput: output)).isEmpty
+    }
+
+    @Test func twoWordChipIsRecognisedOnItsOwn() {
+        #expect(found("Sounds good"))
+        #expect(found("debug: chip=SOUNDS GOOD!"))
+        #expect(found("not yet sorry"))
+        #expect(found("log line: can we do friday"))
+    }
+
+    @Test func ordinaryReportTextIsNot() throws {
+        #expect(!found("replies"))
+        #expect(!found("good"))
+        #expect(!found("replay: chips: 3 eligible of 9 scanned, 2 answered, 66.7% in budget on device"))
+        #expect(!found(#"{"jobs": {"chips": {"fallbacks": {"time_budget": 1}, "answered_rate": 0.5}}, "replies": 3}"#))
+        #expect(!found("sounds like a good plan"))
+    }
+
+    @Test func wordsAreFoldedAndApostrophesDropped() {
+        let words = OutputFingerprint.words(of: "Don't — WAIT_for it, 12 Ünïcode")
+        #expect(words.map(\.text) == ["dont", "wait_for", "it", "12", "ünïcode"])
+        #expect(words.map(\.startsPhrase) == [true, true, false, true, false])
+    }
+
+    @Test func saltChangesEveryDigest() {
+        let other = OutputFingerprint(salt: Array("another".utf8))
+        #expect(fingerprint.digests(ofOutput: output).isDisjoint(with: other.digests(ofOutput: output)))
+    }
+
+    @Test func tapPlantsCountsAndWritesOnlyDigests() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let environment = [AuditEnvironment.canary: "00112233445566778899aabbccddeeff", AuditEnvironment.salt: "abcd",
+                           AuditEnvironment.hashes: directory + "/hashes"]
+        let tap = try #require(AuditTap.fromEnvironment(environment))
+        #expect(AuditTap.fromEnvironment([:]) == nil)
+        let planted = tap.plant(SealedText("How was your run?"))
+        tap.notePrompt(SealedText.joined([SealedText("Coach wrote:"), planted], separator: "\n"))
+        tap.notePrompt(SealedText("no canary here"))
+        tap.record(output: SealedText(output))
+        #expect(tap.counts == (prompts: 2, promptsWithCanary: 1, outputs: 1))
+        try tap.finish()
+        let text = String(decoding: FileManager.default.contents(atPath: directory + "/hashes") ?? Data(), as: UTF8.self)
+        #expect(!text.lowercased().contains("sounds"))
+        #expect(!text.contains("00112233445566778899aabbccddeeff"))
+        let hashes = try #require(AuditHashes.read(directory + "/hashes"))
+        #expect(hashes.prompts == 2 && hashes.promptsWithCanary == 1 && hashes.outputs == 1)
+        #expect(hashes.unreadableLines == 0)
+        #expect(hashes.digests == OutputFingerprint(salt: [0xab, 0xcd]).digests(ofOutput: output))
+    }
+
+    @Test func scannerFindsCanaryHalvesAndCase() {
+        let canary = "00112233445566778899aabbccddeeff"
+        let scanner = LeakScanner(canary: canary, fingerprint: fingerprint, digests: [])
+        #expect(scanner.hits(in: Array("x 00112233445566778899AABBCCDDEEFF".utf8)).canary == [2])
+        #expect(scanner.hits(in: Array("line\n8899aabbccddeeff".utf8)).canary == [5])
+        #expect(scanner.hits(in: Array("0011223344556677".utf8)).canary == [0])
+        #expect(scanner.hits(in: Array("00112233".utf8)).isEmpty)
+        let finding = scanner.findings(in: Array("a\nb\n00112233445566778899aabbccddeeff".utf8), location: "stderr").first
+        #expect(finding?.line == 3)
+        #expect(finding?.byteOffset == 4)
+        #expect(finding?.message.contains(canary) == false)
+    }
+}
