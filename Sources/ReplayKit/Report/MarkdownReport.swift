@@ -31,9 +31,14 @@ public enum MarkdownReport {
                 out += "\nFallbacks: " + fallbacks.map { "\($0.0) \(int($0.1))" }.joined(separator: ", ") + ".\n"
             }
             if case .object(let quality)? = job["quality"], !quality.isEmpty {
+                // 0/1 measures are rates; a measure in characters is a plain mean.
                 out += "\nQuality: " + quality.map { name, value in
-                    "\(name) \(percent(value["mean"])) over \(int(value["compared"]))"
+                    let mean = name.hasSuffix("_chars") ? number(value["mean"]) : percent(value["mean"])
+                    return "\(name) \(mean) over \(int(value["compared"]))"
                 }.joined(separator: "; ") + ".\n"
+            }
+            if case .object(let counters)? = job["counters"], !counters.isEmpty {
+                out += "\nCounters: " + counters.map { "\($0.0) \(int($0.1))" }.joined(separator: ", ") + ".\n"
             }
             out += "\n"
         }
