@@ -28,8 +28,11 @@ seconds() {  # wall seconds of "$@", output discarded
 zstd_s=$(seconds sh -c "zstd -dc '$corpus' > /dev/null")
 reader_s=$(seconds "$replay" flywheel --out "$out/flywheel" "$corpus")
 dry_s=$(seconds "$replay" --dry-run --job chips --out "$out/dry" "$corpus")
-peak_kb=$( { /usr/bin/time -f '%M' "$replay" --dry-run --job chips --out "$out/dry" --limit $((threads / 10)) "$corpus" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-peak_full_kb=$( { /usr/bin/time -f '%M' "$replay" flywheel --out "$out/flywheel" "$corpus" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+# Peak memory over a tenth of the corpus and over all of it: flat means streaming works.
+/usr/bin/time -f '%M' -o "$out/peak-tenth" "$replay" --dry-run --job chips --limit $((threads / 10)) --out "$out/peak" "$corpus" >/dev/null 2>&1
+/usr/bin/time -f '%M' -o "$out/peak-full" "$replay" --dry-run --job chips --out "$out/peak" "$corpus" >/dev/null 2>&1
+peak_kb=$(tail -1 "$out/peak-tenth")
+peak_full_kb=$(tail -1 "$out/peak-full")
 bytes=$(zstd -dc "$corpus" | wc -c)
 model_s=$(seconds "$replay" --job chips --limit "$model_threads" --out "$out/model" "$corpus")
 
@@ -45,10 +48,13 @@ print(f"corpus: {threads} threads, {dry['corpus']['messages']} messages, {size/1
       f"{dry['jobs']['chips']['eligible']} chip-eligible screens")
 print(f"reader (replay flywheel): {reader_s:.1f} s vs zstd -dc {zstd_s:.1f} s -> {reader_s/zstd_s:.1f}x ({size/1e6/reader_s:.0f} MB/s)")
 print(f"stream stage (replay --dry-run --job chips): {dry_s:.1f} s vs zstd -dc {zstd_s:.1f} s -> {dry_s/zstd_s:.1f}x "
-      f"({size/1e6/dry_s:.1f} MB/s; tokenizing the eligible screens dominates)")
-print(f"peak RSS: {int(peak_tenth)//1024} MB over a tenth of the corpus, {int(peak_full)//1024} MB reading all of it (flat)")
+      f"({size/1e6/dry_s:.1f} MB/s, {int(threads)/dry_s:.0f} threads/s; tokenizing the eligible screens dominates)")
+print(f"peak RSS of the dry run: {int(peak_tenth)//1024} MB over a tenth of the corpus, {int(peak_full)//1024} MB over all of it")
 print(f"model stage (replay --job chips --limit {model['corpus']['threads_replayed']}): {chips['asked']} screens in {model_s:.0f} s "
       f"-> {chips['asked']/model_s:.2f} screens/s; host p50 {chips['latency_ms']['p50']:.0f} ms per request "
       f"(its share of batched evaluation), {chips['tokens']['in']//max(1,chips['asked'])} prompt + "
       f"{chips['tokens']['out']//max(1,chips['asked'])} output tokens each, batch {model['run']['batch_size']}")
+replayed = model['corpus']['threads_replayed']
+print(f"sizing vs replaying: the dry run covers {int(threads)/dry_s:.0f} threads/s, the model {replayed/model_s:.2f} threads/s "
+      f"-> {int(threads)/dry_s/(replayed/model_s):.0f}x")
 PY
