@@ -3,26 +3,15 @@ import Foundation
 /// Listening sockets in the test process for the probe to reach: TCP on 127.0.0.1, an abstract and
 /// a named UNIX socket. Only loopback; nothing is accepted, the kernel's backlog completes connects.
 final class LoopbackListener: @unchecked Sendable {
-    let tcpPort: UInt16
+    private let tcp: TCPListener
+    var tcpPort: UInt16 { tcp.port }
     let abstractName: String
     let unixPath: String
     private var descriptors: [Int32] = []
 
     init(directory: String) throws {
         let stream = Int32(SOCK_STREAM.rawValue)
-        let tcp = socket(AF_INET, stream, 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(tcp, $0, length) == 0 && listen(tcp, 16) == 0 && getsockname(tcp, $0, &length) == 0
-            }
-        }
-        guard tcp >= 0, bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        tcpPort = UInt16(bigEndian: address.sin_port)
-        descriptors.append(tcp)
+        tcp = try TCPListener()
 
         abstractName = "replay-sandbox-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         unixPath = directory + "/listener.sock"
