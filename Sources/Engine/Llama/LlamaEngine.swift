@@ -260,9 +260,11 @@ public struct EngineStatistics: Sendable, Equatable {
 }
 
 extension ContinuousClock.Instant {
-    var nanosecondsSince: Double {
+    /// Nanoseconds from this instant to now, as a Double for sums and shares.
+    public var nanosecondsSince: Double {
         let elapsed = ContinuousClock.now - self
         return Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
     }
-    var millisecondsSince: Double { nanosecondsSince / 1e6 }
+    /// Milliseconds from this instant to now.
+    public var millisecondsSince: Double { nanosecondsSince / 1e6 }
 }

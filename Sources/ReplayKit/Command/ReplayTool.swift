@@ -264,10 +264,3 @@ public enum ReplayTool {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
-
-extension ContinuousClock.Instant {
-    var millisecondsSince: Double {
-        let elapsed = ContinuousClock.now - self
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    }
-}

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 
 /// A live progress line on stderr when it is a terminal; silent otherwise.
@@ -20,7 +21,7 @@ final class ProgressLine {
         let now = ContinuousClock.now
         guard force || now - lastDrawn >= .milliseconds(200) else { return }
         lastDrawn = now
-        let seconds = max(0.001, Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18)
+        let seconds = max(0.001, started.millisecondsSince / 1000)
         var line = "replay: \(threads) threads, \(asked) model requests, \(String(format: "%.1f", Double(threads) / seconds)) threads/s"
         if let fraction = fraction(), fraction > 0.001 {
             let remaining = seconds / fraction * (1 - fraction)
