@@ -137,3 +137,26 @@ final class ScriptedReplayModel: LanguageModel, @unchecked Sendable {
         }
     }
 }
+
+/// A dry run plans threads on several workers; the counts must not depend on how many.
+@Suite struct ParallelPlanningTests {
+    @Test func aParallelDryRunCountsExactlyLikeASequentialOne() throws {
+        let modelPath = try #require(DefaultModel.path(), "run scripts/setup first")
+        let tokenizer = try LlamaModel(path: modelPath, vocabularyOnly: true)
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("corpora/sample.jsonl.zst").path
+        var options = ReplayOptions()
+        options.corpus = [sample]
+        options.dryRun = true
+        let jobs: [any Job] = [ChipsJob(), RouteJob(), PushJob(), DraftJob()]
+        func report(workers: Int) -> ReportValue {
+            let tally = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: tokenizer, planningWorkers: workers).run()
+            let built = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date(timeIntervalSince1970: 0)).build()
+            return .object([("corpus", built["corpus"]!), ("jobs", built["jobs"]!)])
+        }
+        let sequential = report(workers: 1)
+        let parallel = report(workers: 3)
+        #expect(sequential.at("jobs.chips.eligible") == .int(455))
+        #expect(parallel.json() == sequential.json())
+    }
+}

@@ -1,4 +1,5 @@
 import Audit
+import Foundation
 import Engine
 import Export
 import Flywheel
@@ -24,12 +25,17 @@ public final class ReplayRunner {
     private(set) var ledgers: [JobKind: JobLedger] = [:]
     private(set) var sizing: [JobKind: PromptSizing] = [:]
     private var queue: [JobItem] = []
+    private var pending: [ThreadSnapshot] = []
     private var asked = 0
+    /// Threads that plan a dry run's threads in parallel.
+    let planningWorkers: Int
 
     /// A runner over `options` with `model` (nil for `--dry-run`, which needs only a tokenizer).
     public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?, tokenizer: any Tokenizer,
-                modelUnavailable: String? = nil, tap: AuditTap? = nil, showProgress: Bool = false) {
+                modelUnavailable: String? = nil, tap: AuditTap? = nil, showProgress: Bool = false,
+                planningWorkers: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.options = options
+        self.planningWorkers = max(1, planningWorkers)
         self.tap = tap
         self.modelUnavailable = modelUnavailable
         self.jobs = jobs
@@ -78,6 +84,7 @@ public final class ReplayRunner {
             progress.update(threads: assembler.completed, asked: asked, fraction: totalBytes > 0 ? Double(reader.stats.compressedBytes) / Double(totalBytes) : nil)
         }
         if !tally.stoppedAtLimit, tally.fatal == nil, let snapshot = assembler.finish() { process(snapshot) }
+        planPending()
         flush()
         progress.finish()
         tally.corpus = reader.stats
@@ -88,37 +95,95 @@ public final class ReplayRunner {
         return tally
     }
 
+    /// Plans a thread, or (in a dry run) sets it aside to be planned with others in parallel.
     private func process(_ thread: ThreadSnapshot) {
-        let snapshot = tap.map { CanaryPlanting.planted(thread, tap: $0) } ?? thread
-        for job in jobs {
-            let items = job.plan(snapshot, tokenizer: tokenizer, ledger: &ledgers[job.kind, default: JobLedger()])
-            for item in items {
-                guard let request = item.request else {
-                    ledgers[job.kind]!.add(job.unasked(item, reason: item.earlyFallback ?? .invalidOutput))
-                    continue
-                }
-                if modelUnavailable != nil {
-                    ledgers[job.kind]!.add(job.unasked(item, reason: .modelUnavailable))
-                    continue
-                }
-                let promptTokens = tokenizer.promptTokenCount(for: request)
-                let prefill = options.device.estimatedMilliseconds(promptTokens: promptTokens, outputTokens: 0)
-                sizing[job.kind]!.add(promptTokens: promptTokens, devicePrefillMilliseconds: prefill,
-                                      overContext: promptTokens + request.maxOutputTokens > request.contextLimit,
-                                      overBudget: prefill > job.budgetMilliseconds)
-                if model == nil {
-                    // A dry run judges only what is certain without the model.
-                    let certain: FallbackReason? = promptTokens + request.maxOutputTokens > request.contextLimit
-                        ? .contextExceeded : prefill > job.budgetMilliseconds ? .timeBudget : nil
-                    var result = job.unasked(item, reason: certain)
-                    result.promptTokens = promptTokens
-                    ledgers[job.kind]!.add(result)
-                } else {
-                    queue.append(item)
-                }
+        guard model == nil, planningWorkers > 1 else {
+            absorb(Self.plan(thread, context))
+            if let model, queue.count >= model.info.batchSize * 2 { flush() }
+            return
+        }
+        pending.append(thread)
+        if pending.count >= 64 { planPending() }
+    }
+
+    /// Plans the set-aside threads on `planningWorkers` threads and counts them in reading order.
+    ///
+    /// A dry run is bound by the tokenizer, which each worker runs on its own threads' words;
+    /// merging in order keeps the counts identical to planning one thread at a time.
+    private func planPending() {
+        guard !pending.isEmpty else { return }
+        let threads = pending
+        let context = self.context
+        let workers = min(planningWorkers, threads.count)
+        let results = PlannedResults(count: threads.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: threads.count, by: workers) {
+                results.set(index, Self.plan(threads[index], context))
             }
         }
-        if let model, queue.count >= model.info.batchSize * 2 { flush() }
+        for planned in results.inOrder() { absorb(planned) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds a planned thread's counts and queues its requests.
+    private func absorb(_ planned: PlannedThread) {
+        for (kind, ledger) in planned.ledgers { ledgers[kind, default: JobLedger()].merge(ledger) }
+        for (kind, sizes) in planned.sizing { sizing[kind, default: PromptSizing()].merge(sizes) }
+        queue += planned.queued
+    }
+
+    /// What planning needs, shareable across planning threads.
+    struct PlanningContext: Sendable {
+        let options: ReplayOptions
+        let jobs: [any Job]
+        let tokenizer: any Tokenizer
+        let tap: AuditTap?
+        let modelUnavailable: Bool
+        let dryRun: Bool
+    }
+
+    var context: PlanningContext {
+        PlanningContext(options: options, jobs: jobs, tokenizer: tokenizer, tap: tap,
+                        modelUnavailable: modelUnavailable != nil, dryRun: model == nil)
+    }
+
+    /// One thread through every job: its counts, its prompt sizes and the requests for the model.
+    static func plan(_ thread: ThreadSnapshot, _ context: PlanningContext) -> PlannedThread {
+        var planned = PlannedThread()
+        let snapshot = context.tap.map { CanaryPlanting.planted(thread, tap: $0) } ?? thread
+        let device = context.options.device
+        for job in context.jobs {
+            var ledger = JobLedger()
+            var sizes = PromptSizing()
+            let items = job.plan(snapshot, tokenizer: context.tokenizer, ledger: &ledger)
+            for item in items {
+                guard let request = item.request else {
+                    ledger.add(job.unasked(item, reason: item.earlyFallback ?? .invalidOutput))
+                    continue
+                }
+                if context.modelUnavailable {
+                    ledger.add(job.unasked(item, reason: .modelUnavailable))
+                    continue
+                }
+                let promptTokens = context.tokenizer.promptTokenCount(for: request)
+                let prefill = device.estimatedMilliseconds(promptTokens: promptTokens, outputTokens: 0)
+                let overContext = promptTokens + request.maxOutputTokens > request.contextLimit
+                sizes.add(promptTokens: promptTokens, devicePrefillMilliseconds: prefill,
+                          overContext: overContext, overBudget: prefill > job.budgetMilliseconds)
+                if context.dryRun {
+                    // A dry run judges only what is certain without the model.
+                    let certain: FallbackReason? = overContext ? .contextExceeded : prefill > job.budgetMilliseconds ? .timeBudget : nil
+                    var result = job.unasked(item, reason: certain)
+                    result.promptTokens = promptTokens
+                    ledger.add(result)
+                } else {
+                    planned.queued.append(item)
+                }
+            }
+            planned.ledgers[job.kind] = ledger
+            planned.sizing[job.kind] = sizes
+        }
+        return planned
     }
 
     /// Sends the queued requests to the model and counts the answers.
@@ -137,6 +202,33 @@ public final class ReplayRunner {
     }
 }
 
+/// One thread's counts, prompt sizes and model requests, before they are added to the run's.
+struct PlannedThread: Sendable {
+    var ledgers: [JobKind: JobLedger] = [:]
+    var sizing: [JobKind: PromptSizing] = [:]
+    var queued: [JobItem] = []
+}
+
+/// Planned threads written by planning workers, each at its own index, read back in order.
+final class PlannedResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [PlannedThread?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ planned: PlannedThread) {
+        lock.lock()
+        slots[index] = planned
+        lock.unlock()
+    }
+
+    func inOrder() -> [PlannedThread] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0! }
+    }
+}
+
 /// Prompt sizes of a job's requests, known before the model runs (also in a dry run).
 public struct PromptSizing: Sendable, Equatable {
     public var promptTokens = LogHistogram()
@@ -146,6 +238,15 @@ public struct PromptSizing: Sendable, Equatable {
     public var overContext = 0
     /// Requests whose estimated device prefill alone exceeds the job's budget.
     public var overBudgetBeforeOutput = 0
+
+    /// Adds another set of sizes of the same job.
+    mutating func merge(_ other: PromptSizing) {
+        promptTokens.merge(other.promptTokens)
+        devicePrefillMilliseconds.merge(other.devicePrefillMilliseconds)
+        maxPromptTokens = max(maxPromptTokens, other.maxPromptTokens)
+        overContext += other.overContext
+        overBudgetBeforeOutput += other.overBudgetBeforeOutput
+    }
 
     mutating func add(promptTokens tokens: Int, devicePrefillMilliseconds ms: Double, overContext over: Bool, overBudget: Bool) {
         promptTokens.add(Double(tokens))
