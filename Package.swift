@@ -15,7 +15,7 @@ func pinned(_ key: String) -> String {
 }
 let environment = Context.environment
 let cache = environment["REPLAY_CACHE"]
-    ?? ((environment["XDG_CACHE_HOME"] ?? ((environment["HOME"] ?? "/root") + "/.cache")) + "/replay")
+    ?? ((environment["XDG_CACHE_HOME"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")) + "/replay")
 let llamaPrefix = cache + "/llama.cpp-" + pinned("LLAMA_CPP_PYTHON_VERSION")
 
 /// Where llama.h lives, for every Swift target that sees the CLlama module (directly or through Engine).
