@@ -37,7 +37,7 @@ func temporaryDirectory() -> String {
 
 func writeCorpus(_ text: String, in directory: String, name: String = "tiny.jsonl") -> String {
     let path = directory + "/" + name
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     return path
 }
 

@@ -112,6 +112,14 @@ struct JSONDocument {
 
     /// Whether `bytes` spell `expected` exactly.
     @inline(__always)
+    /// Whether `bytes` spell `expected` (for names kept as Strings, such as raw values).
+    static func equal(_ bytes: UnsafeRawBufferPointer, _ expected: String) -> Bool {
+        var expected = expected
+        return expected.withUTF8 { utf8 in
+            bytes.count == utf8.count && (utf8.isEmpty || memcmp(bytes.baseAddress!, utf8.baseAddress!, utf8.count) == 0)
+        }
+    }
+
     static func equal(_ bytes: UnsafeRawBufferPointer, _ expected: StaticString) -> Bool {
         let count = expected.utf8CodeUnitCount
         guard bytes.count == count else { return false }

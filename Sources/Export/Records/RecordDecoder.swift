@@ -183,15 +183,18 @@ struct RecordDecoder {
         guard document.count(index) == 1 else {
             throw LineProblem("field 'screen[\(position)]' is an object with \(document.count(index)) keys, expected exactly one (the node's kind)")
         }
-        var kind = NodeKind.unknown(CountedName.other)
+        var kind: NodeKind? = nil
+        var name = CountedName.other
         var value = -1
         document.forEachMember(of: index) { key, member in
             kind = NodeKind(key)
+            name = kind?.rawValue ?? CountedName.sanitized(key)
             value = member
         }
         func path(_ field: String? = nil) -> String {
-            "screen[\(position)].\(kind.name)" + (field.map { "." + $0 } ?? "")
+            "screen[\(position)].\(name)" + (field.map { "." + $0 } ?? "")
         }
+        guard let kind else { return .unknown(kind: name) }
         switch kind {
         case .say:
             guard document.kind(value) == .string else {
@@ -250,8 +253,6 @@ struct RecordDecoder {
         case .slide:
             try expect(value, .object, path(), "an object")
             return .slide
-        case .unknown(let name):
-            return .unknown(kind: name)
         }
     }
 
@@ -373,39 +374,13 @@ private struct TopFields {
     }
 }
 
-/// A screen node's kind, told from its key's bytes.
-private enum NodeKind {
+/// A screen node kind the format defines; its raw value is the key as written.
+private enum NodeKind: String, CaseIterable {
     case say, card, stat, list, picture, choose, pick, ask, form, slide
-    case unknown(String)
 
-    init(_ key: UnsafeRawBufferPointer) {
-        if JSONDocument.equal(key, "say") { self = .say }
-        else if JSONDocument.equal(key, "card") { self = .card }
-        else if JSONDocument.equal(key, "stat") { self = .stat }
-        else if JSONDocument.equal(key, "list") { self = .list }
-        else if JSONDocument.equal(key, "picture") { self = .picture }
-        else if JSONDocument.equal(key, "choose") { self = .choose }
-        else if JSONDocument.equal(key, "pick") { self = .pick }
-        else if JSONDocument.equal(key, "ask") { self = .ask }
-        else if JSONDocument.equal(key, "form") { self = .form }
-        else if JSONDocument.equal(key, "slide") { self = .slide }
-        else { self = .unknown(CountedName.sanitized(key)) }
-    }
-
-    /// The name used in field paths (an unknown kind's countable name).
-    var name: String {
-        switch self {
-        case .say: return "say"
-        case .card: return "card"
-        case .stat: return "stat"
-        case .list: return "list"
-        case .picture: return "picture"
-        case .choose: return "choose"
-        case .pick: return "pick"
-        case .ask: return "ask"
-        case .form: return "form"
-        case .slide: return "slide"
-        case .unknown(let name): return name
-        }
+    /// The kind these key bytes spell, or nil for a kind the format does not define.
+    init?(_ key: UnsafeRawBufferPointer) {
+        guard let known = Self.allCases.first(where: { JSONDocument.equal(key, $0.rawValue) }) else { return nil }
+        self = known
     }
 }
