@@ -40,30 +40,33 @@ let package = Package(
         .systemLibrary(name: "CLlama", path: "Sources/CLlama"),
         .target(name: "CSandbox"),
 
-        // Libraries, lowest first.
-        .target(name: "Audit", dependencies: ["CSandbox"], swiftSettings: swift6),
-        .target(name: "Export", dependencies: ["CZstd", "Audit"], swiftSettings: swift6),
-        .target(name: "Corpus", dependencies: ["CZstd", "Export"], swiftSettings: swift6),
-        .target(name: "Engine", dependencies: ["CLlama", "Audit"],
+        // Libraries, lowest first. Privacy is the floor every module that touches words stands on;
+        // Audit (the sandbox and the auditor) sits above the pipeline it judges, used by the command layer.
+        .target(name: "Privacy", swiftSettings: swift6),
+        .target(name: "Export", dependencies: ["CZstd", "Privacy"], swiftSettings: swift6),
+        .target(name: "Corpus", dependencies: ["CZstd", "Export", "Privacy"], swiftSettings: swift6),
+        .target(name: "Engine", dependencies: ["CLlama", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders, linkerSettings: llamaLibraries),
-        .target(name: "Jobs", dependencies: ["Export", "Engine", "Audit"], swiftSettings: swift6 + llamaHeaders),
-        .target(name: "Flywheel", dependencies: ["Export", "Audit"], swiftSettings: swift6),
-        .target(name: "ReplayKit", dependencies: ["Export", "Corpus", "Engine", "Jobs", "Flywheel", "Audit"],
+        .target(name: "Jobs", dependencies: ["Export", "Engine", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        .target(name: "Flywheel", dependencies: ["Export", "Privacy"], swiftSettings: swift6),
+        .target(name: "Audit", dependencies: ["CSandbox", "Privacy"], swiftSettings: swift6),
+        .target(name: "ReplayKit", dependencies: ["Export", "Corpus", "Engine", "Jobs", "Flywheel", "Audit", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
 
         // The command: argument parsing and exit codes over ReplayKit.
         .executableTarget(name: "Replay", dependencies: ["ReplayKit"], swiftSettings: swift6 + llamaHeaders),
         // Test-only: confines itself and reports which writes and sockets the kernel still allows.
-        .executableTarget(name: "SandboxProbe", dependencies: ["Audit"], swiftSettings: swift6),
+        .executableTarget(name: "SandboxProbe", dependencies: ["Audit", "Privacy"], swiftSettings: swift6),
         // Test-only: deliberately leaky programs, one per audit rule, that `replay audit` must catch.
-        .executableTarget(name: "LeakyFixtures", dependencies: ["Audit"], swiftSettings: swift6),
+        .executableTarget(name: "LeakyFixtures", dependencies: ["Audit", "Privacy"], swiftSettings: swift6),
 
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "SandboxProbe", "LeakyFixtures"], swiftSettings: swift6),
-        .testTarget(name: "ExportTests", dependencies: ["Export"], swiftSettings: swift6),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Export"], swiftSettings: swift6),
-        .testTarget(name: "EngineTests", dependencies: ["Engine"], swiftSettings: swift6 + llamaHeaders),
-        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Engine", "Export"], swiftSettings: swift6 + llamaHeaders),
-        .testTarget(name: "FlywheelTests", dependencies: ["Flywheel", "Export"], swiftSettings: swift6),
-        .testTarget(name: "ReplayKitTests", dependencies: ["ReplayKit", "Replay", "LeakyFixtures"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "PrivacyTests", dependencies: ["Privacy"], swiftSettings: swift6),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "Privacy", "SandboxProbe", "LeakyFixtures"], swiftSettings: swift6),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Export", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "FlywheelTests", dependencies: ["Flywheel", "Export", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "ReplayKitTests", dependencies: ["ReplayKit", "Replay", "LeakyFixtures", "Privacy"], swiftSettings: swift6 + llamaHeaders),
     ]
 )

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Privacy
 
 /// The file descriptor a writer sends bytes to: a created or truncated file, or standard output for "-".
 ///
@@ -54,7 +55,7 @@ final class OutputFile {
         if ownsDescriptor, descriptor >= 0 { _ = systemClose(descriptor) }
     }
 
-    static func lastError() -> String { String(cString: strerror(errno)) }
+    static func lastError() -> String { SystemError.current.message }
 }
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 
 /// Token counts estimated from UTF-8 size, for when no model (and so no tokenizer) can be loaded.
 ///

@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 
 /// Counts and cuts text in a model's own tokens.
 ///

@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 import Export
 
 /// Counts the flywheel metrics of a corpus from message metadata, streaming, one record at a time.

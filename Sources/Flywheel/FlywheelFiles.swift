@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 
 /// Writes the flywheel's three files into a directory: metrics.csv, metrics.json, dashboard.html.
 public enum FlywheelFiles {
@@ -6,7 +7,8 @@ public enum FlywheelFiles {
     public static let names = ["metrics.csv", "metrics.json", "dashboard.html"]
 
     /// Writes the three files for `counter` into `directory` (made, with its parents, if missing),
-    /// each atomically (a temporary file renamed into place); returns their paths.
+    /// each created new (`ReportFile`: files are never replaced, so the sandbox can deny removal);
+    /// returns their paths. The caller clears stale copies before confinement.
     @discardableResult
     public static func write(_ counter: FlywheelCounter, replayed: [ReplayedJobSummary]? = nil,
                              to directory: String) throws(FlywheelError) -> [String] {
@@ -22,9 +24,9 @@ public enum FlywheelFiles {
         for (name, text) in zip(names, contents) {
             let path = (directory as NSString).appendingPathComponent(name)
             do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try ReportFile.create(path, text: text)
             } catch {
-                throw .cannotWrite(path: path, reason: reason(error))
+                throw .cannotWrite(path: path, reason: error.message)
             }
             paths.append(path)
         }
@@ -35,9 +37,9 @@ public enum FlywheelFiles {
     private static func reason(_ error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+            return SystemError(Int32(underlying.code)).message
         }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        if nsError.domain == NSPOSIXErrorDomain { return SystemError(Int32(nsError.code)).message }
         return nsError.localizedDescription
     }
 }

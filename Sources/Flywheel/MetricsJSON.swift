@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 
 /// metrics.json: the same cells as metrics.csv, grouped by metric and dimension, with the schema
 /// and the definitions a reader needs.

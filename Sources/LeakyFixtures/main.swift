@@ -15,6 +15,7 @@
 //   clean                       confines itself, plants, fingerprints, writes only counts
 import Audit
 import Foundation
+import Privacy
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let mode = arguments.first else {

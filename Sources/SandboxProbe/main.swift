@@ -12,6 +12,7 @@
 // --no-seccomp confines with Landlock alone; --thread-first starts a thread before confining.
 import Audit
 import Foundation
+import Privacy
 
 var options: [String: String] = [:]
 var flags: Set<String> = []

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Audit
+import Privacy
 
 /// One audit of a LeakyFixtures mode in fresh directories, with what the auditor concluded.
 struct LeakyFixtureRun {

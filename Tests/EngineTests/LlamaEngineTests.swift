@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 import Foundation
 import Testing
 @testable import Engine

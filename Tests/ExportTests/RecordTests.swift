@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 import Testing
 @testable import Export
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Audit
+import Privacy
 @testable import Flywheel
 
 @Suite struct OutputTests {

@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 import Engine
 
 /// A model for unit tests only: answers each request with what the script says.

@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import Testing
 @testable import ReplayKit
+import Privacy
 
 /// `replay audit` as a command: its exit codes, and a clean replay over the sample corpus.
 @Suite(.serialized) struct AuditCommandTests {

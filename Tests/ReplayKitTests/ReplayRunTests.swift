@@ -5,6 +5,7 @@ import Foundation
 import Jobs
 import Testing
 @testable import ReplayKit
+import Privacy
 
 /// A tiny export whose every number is known.
 ///

@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import Testing
 @testable import ReplayKit
+import Privacy
 
 /// The command as a user runs it: real files, the real default model, exit codes.
 @Suite(.serialized) struct ReplayToolTests {

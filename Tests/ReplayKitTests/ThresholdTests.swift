@@ -2,6 +2,7 @@ import Audit
 import Foundation
 import Testing
 @testable import ReplayKit
+import Privacy
 
 @Suite struct ThresholdTests {
     let report = ReportValue.object([

@@ -1,3 +1,4 @@
+import Privacy
 /// The environment variables through which `replay audit` talks to the command it audits.
 ///
 /// The child reads them with `AuditTap.fromEnvironment()`; a run started by anything else has

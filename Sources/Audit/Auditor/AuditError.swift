@@ -1,3 +1,4 @@
+import Privacy
 /// Why an audit could not run or complete (exit 7), or why the audited side could not do its part.
 ///
 /// Each reads as a sentence for the summary. None carries text from the audited run.

@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 
 /// The hashes file as the auditor reads it back: the child's counts and output digests.
 public struct AuditHashes: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Privacy
 /// What an audit concluded, with the exit code `replay audit` ends with.
 public struct AuditResult: Sendable {
     /// Exit code: nothing found.

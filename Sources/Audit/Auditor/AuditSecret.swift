@@ -1,4 +1,5 @@
 import Glibc
+import Privacy
 
 /// Random secrets for one audit: the canary planted in prompts and the salt of output fingerprints.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 
 /// The audited run's side of `replay audit`: plants the canary in the words that reach prompts,
 /// counts the prompts that carry it, and leaves salted fingerprints of every model output for the
@@ -11,6 +12,8 @@ import Foundation
 /// digest per line (see `OutputFingerprint`). Never a word: the file is as safe to keep as the
 /// report.
 public final class AuditTap: @unchecked Sendable {
+    /// The hashes file's name beneath the run's output directory.
+    public static let hashesFileName = ".replay-audit-hashes"
     /// The first line of the hashes file.
     public static let header = "replay-audit-hashes/1"
 
@@ -51,12 +54,12 @@ public final class AuditTap: @unchecked Sendable {
     /// when its last `say` ends in "?"; decide that first). Appending keeps the canary through
     /// cuts that keep the end of the words (the 600-token input cap).
     public func plant(_ text: SealedText) -> SealedText {
-        SealedText(text.storage + " " + canary)
+        text.withUnsealedText { SealedText($0 + " " + canary) }
     }
 
     /// Counts a prompt as sent to the model, and whether the canary is in it.
     public func notePrompt(_ prompt: SealedText) {
-        let carries = prompt.storage.contains(canary)
+        let carries = prompt.withUnsealedText { $0.contains(canary) }
         lock.lock()
         prompts += 1
         if carries { promptsWithCanary += 1 }
@@ -65,7 +68,7 @@ public final class AuditTap: @unchecked Sendable {
 
     /// Fingerprints a model output (never kept as text) and counts it.
     public func record(output: SealedText) {
-        let new = fingerprint.digests(ofOutput: output.storage)
+        let new = output.withUnsealedText { fingerprint.digests(ofOutput: $0) }
         lock.lock()
         outputs += 1
         digests.formUnion(new)
@@ -90,15 +93,17 @@ public final class AuditTap: @unchecked Sendable {
     }
 
     /// Writes the hashes file: header, counts and digests, never a word. Call once, at the end
-    /// of the run; may be called again (it rewrites the file with everything so far).
+    /// of the run: the file is created new, never replaced.
     public func finish() throws(AuditError) {
         lock.lock()
         var text = Self.header + "\n"
         text += "prompts \(prompts)\nprompts_with_canary \(promptsWithCanary)\noutputs \(outputs)\n"
         for digest in digests.sorted() { text += AuditHashes.hex(digest) + "\n" }
         lock.unlock()
-        guard FileManager.default.createFile(atPath: hashesPath, contents: Data(text.utf8)) else {
-            throw .hashesNotWritten(path: hashesPath, reason: String(cString: strerror(errno)))
+        do {
+            try ReportFile.create(hashesPath, text: text)
+        } catch {
+            throw .hashesNotWritten(path: hashesPath, reason: error.message)
         }
     }
 }

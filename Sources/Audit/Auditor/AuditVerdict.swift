@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 
 /// The verdict files: `audit.sarif` (SARIF 2.1.0, for code scanning) and `audit-junit.xml`
 /// (one test case per rule, for CI test views). Neither holds anything the audited run wrote:

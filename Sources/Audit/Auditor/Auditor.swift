@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 
 /// Runs a command under observation and proves, or disproves, that none of the words it was given
 /// or its model wrote left it: `replay audit`.
@@ -19,7 +20,7 @@ import Foundation
 /// the command's. Nothing the command wrote is ever copied, printed or kept by the auditor.
 public enum Auditor {
     /// The name of the hashes file the audited run writes beneath its directory.
-    public static let hashesFileName = ".replay-audit-hashes"
+    public static let hashesFileName = AuditTap.hashesFileName
     /// Marks a child directory the auditor made, so a later audit may clear it.
     static let markerFileName = ".replay-audit-run"
     /// The system calls strace records.

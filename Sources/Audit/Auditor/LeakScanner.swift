@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 
 /// Looks for the canary and for model outputs in bytes a run wrote, and says where, never what.
 ///

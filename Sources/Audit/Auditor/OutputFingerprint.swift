@@ -1,3 +1,4 @@
+import Privacy
 /// Salted fingerprints of words, so the auditor can recognise a model's output in what a run wrote
 /// without ever holding the output as text.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 
 /// Reads what `strace -f -qq -xx -yy -s 0` wrote into the few events the audit judges.
 ///

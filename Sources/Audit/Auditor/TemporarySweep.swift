@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 
 /// What changed in the temporary directories while the audited command ran.
 ///

@@ -1,4 +1,5 @@
 import CSandbox
+import Privacy
 
 /// One Landlock filesystem right that changes the filesystem, with the ABI that introduced it.
 ///

@@ -1,5 +1,6 @@
 import CSandbox
 import Foundation
+import Privacy
 
 /// Confines the running process with Landlock and seccomp-bpf so the kernel itself stops any write
 /// outside the output directory and any network traffic, whatever code runs afterwards.

@@ -1,4 +1,5 @@
 import Glibc
+import Privacy
 
 /// Why the kernel could not be made to enforce the sandbox; each reads as a sentence for the user.
 ///
@@ -48,7 +49,5 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func message(_ errno: Int32) -> String {
-        String(cString: strerror(errno)) + " (errno \(errno))"
-    }
+    static func message(_ errno: Int32) -> String { SystemError(errno).description }
 }

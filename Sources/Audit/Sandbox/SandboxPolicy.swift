@@ -1,3 +1,4 @@
+import Privacy
 /// What a confined process may still change: files beneath a few paths, and nothing on the network.
 ///
 /// Reads stay allowed everywhere (the model and the corpus must be read); the policy lists only

@@ -1,3 +1,4 @@
+import Privacy
 /// What the kernel enforces on this process, as recorded in the run's report.
 ///
 /// Built by `Sandbox.confine` from what the kernel accepted, never from what was asked for, so a

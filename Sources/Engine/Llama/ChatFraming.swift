@@ -1,5 +1,5 @@
 internal import CLlama
-import Audit
+import Privacy
 import Foundation
 
 /// The model's chat template split around its two turns, so words are never parsed as control tokens.

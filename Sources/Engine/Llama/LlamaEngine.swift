@@ -1,5 +1,5 @@
 internal import CLlama
-import Audit
+import Privacy
 import Foundation
 
 /// The real model engine: llama.cpp running a GGUF instruct model, greedy, under a grammar.

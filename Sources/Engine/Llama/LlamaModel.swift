@@ -1,5 +1,5 @@
 internal import CLlama
-import Audit
+import Privacy
 import Foundation
 import Synchronization
 

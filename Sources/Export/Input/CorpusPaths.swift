@@ -6,6 +6,7 @@
 import Darwin
 #endif
 import Foundation
+import Privacy
 
 /// Turns the paths a person gave into the list of files to read, in order.
 enum CorpusPaths {
@@ -28,13 +29,13 @@ enum CorpusPaths {
             guard stat(path, &info) == 0 else {
                 let code = errno
                 if code == ENOENT || code == ENOTDIR { throw .pathDoesNotExist(path: path) }
-                throw .pathIsNotReadable(path: path, reason: systemErrorMessage(code))
+                throw .pathIsNotReadable(path: path, reason: SystemError(code).message)
             }
             if info.st_mode & S_IFMT == S_IFDIR {
                 files += try shards(in: path)
             } else {
                 guard access(path, R_OK) == 0 else {
-                    throw .pathIsNotReadable(path: path, reason: systemErrorMessage(errno))
+                    throw .pathIsNotReadable(path: path, reason: SystemError(errno).message)
                 }
                 files.append(path)
             }

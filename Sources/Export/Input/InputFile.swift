@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Privacy
 
 /// One stored input (a file or standard input), read in fixed-size chunks with POSIX `read`.
 ///
@@ -35,7 +36,7 @@ final class InputFile {
             guard fd >= 0 else {
                 let code = errno
                 if code == ENOENT { throw .pathDoesNotExist(path: path) }
-                throw .pathIsNotReadable(path: path, reason: systemErrorMessage(code))
+                throw .pathIsNotReadable(path: path, reason: SystemError(code).message)
             }
             descriptor = fd
             ownsDescriptor = true
@@ -84,7 +85,7 @@ final class InputFile {
             }
             let code = errno
             if code == EINTR { continue }
-            throw .readFailed(file: name, offset: bytesRead, reason: systemErrorMessage(code))
+            throw .readFailed(file: name, offset: bytesRead, reason: SystemError(code).message)
         }
     }
 }

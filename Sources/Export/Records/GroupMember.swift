@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 
 /// One member of a group thread: the agent's name and what it is about.
 public struct GroupMember: Sendable {

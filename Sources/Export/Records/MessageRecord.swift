@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 
 /// A `message` line: something the person or an agent sent in a thread.
 public struct MessageRecord: Sendable {

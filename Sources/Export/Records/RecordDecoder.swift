@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 
 /// Turns a parsed line into a record, checking the type of every field that means something.
 ///

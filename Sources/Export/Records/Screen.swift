@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 
 /// What an agent's message showed: its nodes in order, and what the jobs ask of them.
 public struct Screen: Sendable {

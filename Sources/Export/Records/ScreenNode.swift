@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 
 /// One node of an agent's screen; its words are sealed, ids, props and picture links are dropped.
 public enum ScreenNode: Sendable {

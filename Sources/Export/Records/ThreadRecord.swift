@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 
 /// A `thread` line: a conversation with one agent, or a group with several.
 public struct ThreadRecord: Sendable {

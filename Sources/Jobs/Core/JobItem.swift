@@ -1,4 +1,4 @@
-import Audit
+import Privacy
 import Engine
 
 /// One place where a job fires: the request for the model, or the reason it falls back before asking.

@@ -1,5 +1,6 @@
 import Audit
 import Foundation
+import Privacy
 
 /// `replay audit`: runs a replay (or any command) under the auditor and turns its verdict into an
 /// exit status: 0 clean, 6 findings, 7 the audit could not run, 2 usage.

@@ -5,6 +5,7 @@ import Export
 import Flywheel
 import Foundation
 import Jobs
+import Privacy
 
 /// `replay` as a library: runs a parsed command and says which exit code it ends with.
 ///
@@ -54,7 +55,9 @@ public enum ReplayTool {
         }
     }
 
-    /// Loads the model (or just its vocabulary for a dry run), runs, and writes the report.
+    /// The files a run may write beneath `--out`, cleared before confinement.
+    public static let resultFiles = ["report.json", "report.md", "junit.xml", AuditTap.hashesFileName] + FlywheelFiles.names
+
     /// Creates `directory` and confines the process to writing there, with no network.
     static func confine(_ directory: String, sandboxed: Bool, allowUnsandboxed: Bool,
                         diagnostics: (String) -> Void) -> Result<SandboxReport, SandboxError> {
@@ -63,6 +66,15 @@ public enum ReplayTool {
         } catch {
             diagnostics("replay: cannot create the output directory \(directory): \(error)")
             return .failure(.landlockUnavailable(reason: "the output directory cannot be created"))
+        }
+        // Once confined, the run can create files beneath `directory` but never remove or
+        // replace one (so nothing written can be taken back before an audit scans it): an
+        // earlier run's results are cleared now.
+        do {
+            try ReportFile.clearStale(resultFiles, in: directory)
+        } catch {
+            diagnostics("replay: cannot clear an earlier run's results from \(directory): \(error.description)")
+            return .failure(.landlockUnavailable(reason: "the output directory cannot be cleared"))
         }
         guard sandboxed else {
             return .success(.unsandboxed(because: .landlockUnavailable(reason: "confinement skipped by the caller (in-process test)")))
@@ -159,7 +171,7 @@ public enum ReplayTool {
         }
         let verdicts = options.thresholds.map { $0.judge(report) }
         do {
-            try Data(JUnitReport.render(verdicts).utf8).write(to: URL(fileURLWithPath: options.outputDirectory + "/junit.xml"), options: .atomic)
+            try ReportFile.create(options.outputDirectory + "/junit.xml", text: JUnitReport.render(verdicts))
         } catch {
             diagnostics("replay: cannot write junit.xml: \(error)")
             return .output
@@ -222,8 +234,8 @@ public enum ReplayTool {
 
     /// Writes report.json and report.md into `directory`, creating it.
     public static func write(_ report: ReportValue, to directory: String) throws {
-        try Data(report.json().utf8).write(to: URL(fileURLWithPath: directory + "/report.json"), options: .atomic)
-        try Data(MarkdownReport.render(report).utf8).write(to: URL(fileURLWithPath: directory + "/report.md"), options: .atomic)
+        try ReportFile.create(directory + "/report.json", text: report.json())
+        try ReportFile.create(directory + "/report.md", text: MarkdownReport.render(report))
     }
 
     /// The few lines printed at the end: counts and rates only.

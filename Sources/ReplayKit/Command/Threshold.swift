@@ -1,4 +1,5 @@
 import Audit
+import Privacy
 
 /// A CI gate: a report number that must be at least a given value (`--fail-under chips.in_budget.device=0.9`).
 ///

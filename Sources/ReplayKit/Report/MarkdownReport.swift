@@ -1,5 +1,6 @@
 import Audit
 import Foundation
+import Privacy
 
 /// report.md: the same numbers as report.json, as tables a person reads.
 public enum MarkdownReport {

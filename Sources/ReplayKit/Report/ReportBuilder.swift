@@ -3,6 +3,7 @@ import Engine
 import Export
 import Jobs
 import Foundation
+import Privacy
 
 /// Builds report.json (schema `replay.report/1`, documented in docs/report-schema.md) from a run's counts.
 ///

@@ -1,6 +1,7 @@
 import Audit
 import Export
 import Jobs
+import Privacy
 
 /// Plants the audit's canary in every text of a thread that can reach a prompt.
 ///

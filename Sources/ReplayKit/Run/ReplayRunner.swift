@@ -4,6 +4,7 @@ import Engine
 import Export
 import Flywheel
 import Jobs
+import Privacy
 
 /// Streams a corpus through the jobs: reader → one thread at a time → model in batches → counts.
 ///

@@ -3,13 +3,13 @@ import Testing
 
 /// Code that tries to print, interpolate, describe or encode a SealedText does not compile.
 ///
-/// Each snippet is type-checked with `swiftc` against the Audit module this test run built.
+/// Each snippet is type-checked with `swiftc` against the Privacy module this test run built.
 @Suite struct SealedTextCompileTests {
     /// The build's debug (or release) folder: where the test runner itself lives.
     static let buildDirectory: String = {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("Modules/Audit.swiftmodule").path) {
+        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("Modules/Privacy.swiftmodule").path) {
             url.deleteLastPathComponent()
         }
         return url.path
@@ -18,13 +18,13 @@ import Testing
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
-    /// Type-checks `body` after `import Audit; let sealed = SealedText("…")`; returns the errors.
+    /// Type-checks `body` after `import Privacy; let sealed = SealedText("…")`; returns the errors.
     static func typecheck(_ body: String) throws -> (ok: Bool, errors: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sealed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("snippet.swift")
-        try Data("import Audit\nimport Foundation\nlet sealed = SealedText(\"made-up words\")\n\(body)\n".utf8).write(to: file)
+        try Data("import Privacy\nimport Foundation\nlet sealed = SealedText(\"made-up words\")\n\(body)\n".utf8).write(to: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swiftc", "-typecheck", "-I", buildDirectory + "/Modules",

@@ -1,5 +1,5 @@
 import Testing
-@testable import Audit
+@testable import Privacy
 
 @Suite struct SHA256Tests {
     @Test(arguments: [
