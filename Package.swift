@@ -39,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CZstd", path: "Sources/CZstd"),
         .systemLibrary(name: "CLlama", path: "Sources/CLlama"),
         .target(name: "CSandbox"),
+        .systemLibrary(name: "CXattr", path: "Sources/CXattr"),
 
         // Libraries, lowest first. Privacy is the floor every module that touches words stands on;
         // Audit (the sandbox and the auditor) sits above the pipeline it judges, used by the command layer.
@@ -49,7 +50,7 @@ let package = Package(
                 swiftSettings: swift6 + llamaHeaders, linkerSettings: llamaLibraries),
         .target(name: "Jobs", dependencies: ["Export", "Engine", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         .target(name: "Flywheel", dependencies: ["Export", "Privacy"], swiftSettings: swift6),
-        .target(name: "Audit", dependencies: ["CSandbox", "Privacy"], swiftSettings: swift6),
+        .target(name: "Audit", dependencies: ["CSandbox", "CXattr", "Privacy"], swiftSettings: swift6),
         .target(name: "ReplayKit", dependencies: ["Export", "Corpus", "Engine", "Jobs", "Flywheel", "Audit", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
 

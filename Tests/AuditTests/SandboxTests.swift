@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Audit
+import Privacy
 
 /// The sandbox as the kernel enforces it, observed from a confined subprocess (SandboxProbe).
 @Suite struct SandboxTests {

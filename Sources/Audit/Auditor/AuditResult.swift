@@ -24,6 +24,8 @@ public struct AuditResult: Sendable {
     /// Where the verdict files went (nil when they could not be written).
     public var sarifPath: String? = nil
     public var junitPath: String? = nil
+    /// How this verdict names the places the run chose (salted hashes); nil before the run.
+    public var places: PlaceNames? = nil
     /// The one-screen summary printed on stderr.
     public var summary = ""
 

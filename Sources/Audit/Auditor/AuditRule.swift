@@ -7,14 +7,20 @@ public enum AuditRule: String, Sendable, CaseIterable, Comparable {
     case modelOutputInOutput = "model-output-in-output"
     case unsandboxed = "unsandboxed"
     case canaryNotPlanted = "canary-not-planted"
+    case metadataWrite = "metadata-write"
+    case kernelObject = "kernel-object"
+    case signalToOtherProcess = "signal-to-other-process"
+    case programExecuted = "program-executed"
+    case removedBeforeScan = "removed-before-scan"
     case blockedNetworkAttempt = "blocked-network-attempt"
     case blockedWriteAttempt = "blocked-write-attempt"
+    case blockedAttempt = "blocked-attempt"
 
     /// How a finding of this rule counts: "error" fails the audit, "note" only shows the sandbox
     /// stopped something.
     public var level: String {
         switch self {
-        case .blockedNetworkAttempt, .blockedWriteAttempt: "note"
+        case .blockedNetworkAttempt, .blockedWriteAttempt, .blockedAttempt: "note"
         default: "error"
         }
     }
@@ -24,14 +30,20 @@ public enum AuditRule: String, Sendable, CaseIterable, Comparable {
     /// One line for SARIF's `shortDescription`.
     public var summary: String {
         switch self {
-        case .networkEgress: "The run opened a network socket or sent to a network address (anything but AF_UNIX)."
+        case .networkEgress: "The run opened a network socket, or connected, bound or sent to an address of any family (a named or abstract UNIX socket included)."
         case .writeOutsideOut: "The run created, wrote, renamed, truncated or removed a file outside its output directory."
         case .canaryInOutput: "The canary planted in the prompts appears in something the run wrote."
         case .modelOutputInOutput: "Words of a model output appear in something the run wrote."
         case .unsandboxed: "The run was not confined by the kernel sandbox."
         case .canaryNotPlanted: "The canary did not reach every prompt, so the canary scan proves less than it should."
+        case .metadataWrite: "The run changed a file's mode, owner, times or extended attributes, which no scan of contents sees."
+        case .kernelObject: "The run created a kernel object that can outlive it (SysV IPC, a POSIX message queue, a key) or an io_uring, whose operations the trace cannot see."
+        case .signalToOtherProcess: "The run sent a signal to a process outside its own process tree."
+        case .programExecuted: "The replay run executed another program (a debugger printing a crash backtrace, for instance)."
+        case .removedBeforeScan: "The run removed or renamed a file in its directory, so what it had written there could not be scanned."
         case .blockedNetworkAttempt: "The run tried to use the network and the kernel refused."
         case .blockedWriteAttempt: "The run tried to write outside its output directory and the kernel refused."
+        case .blockedAttempt: "The run tried another channel (metadata, kernel objects, signals, programs, removals) and the kernel refused."
         }
     }
 

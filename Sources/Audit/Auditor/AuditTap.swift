@@ -66,9 +66,11 @@ public final class AuditTap: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Fingerprints a model output (never kept as text) and counts it.
-    public func record(output: SealedText) {
-        let new = output.withUnsealedText { fingerprint.digests(ofOutput: $0) }
+    /// Fingerprints a model output (never kept as text) and counts it. `isLabel`: the output only
+    /// names something chosen from the corpus (a route answer), so its single words are not
+    /// fingerprinted (see `OutputFingerprint`).
+    public func record(output: SealedText, isLabel: Bool = false) {
+        let new = output.withUnsealedText { fingerprint.digests(ofOutput: $0, isLabel: isLabel) }
         lock.lock()
         outputs += 1
         digests.formUnion(new)

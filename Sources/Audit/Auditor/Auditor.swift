@@ -24,12 +24,16 @@ public enum Auditor {
     /// Marks a child directory the auditor made, so a later audit may clear it.
     static let markerFileName = ".replay-audit-run"
     /// The system calls strace records.
-    public static let tracedCalls = ["socket", "connect", "sendto", "sendmsg", "sendmmsg",
+    public static let tracedCalls = ["socket", "connect", "bind", "sendto", "sendmsg", "sendmmsg",
                                      "open", "openat", "openat2", "creat", "rename", "renameat", "renameat2",
                                      "truncate", "ftruncate", "unlink", "unlinkat", "rmdir", "mkdir", "mkdirat",
-                                     "link", "linkat", "symlink", "symlinkat", "chdir", "fchdir"]
+                                     "link", "linkat", "symlink", "symlinkat", "mknod", "mknodat", "chdir", "fchdir",
+                                     "execve", "execveat"]
+        // `?`: calls this architecture or this strace does not know are skipped, not an error.
+        + (StraceLog.metadataCalls.keys.sorted() + StraceLog.kernelObjectCalls.sorted()
+            + StraceLog.signalCalls.keys.sorted() + ["pidfd_send_signal"]).map { "?" + $0 }
     /// Files outside the directory that any program may write without writing anywhere.
-    static let harmlessFiles: Set<String> = ["/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/stdout", "/dev/stderr",
+    static let harmlessFiles: Set<String> = ["/dev/null", "/dev/zero", "/dev/full", "/dev/stdout", "/dev/stderr",
                                              "/dev/random", "/dev/urandom"]
     /// Errors by which the kernel refuses a write or socket: the sandbox at work.
     static let refusals: Set<String> = ["EACCES", "EPERM", "EROFS", "EXDEV"]
@@ -167,9 +171,11 @@ public enum Auditor {
         } else if status != 0 {
             result.problems.append(.commandFailed(status: status))
         }
-        let allowed = AllowedPlaces(directory: childDirectory, streams: [stdoutPath, stderrPath])
+        let places = PlaceNames(salt: salt, allowedDirectory: childDirectory)
+        result.places = places
+        let allowed = AllowedPlaces(directory: childDirectory, streams: [stdoutPath, stderrPath], terminals: auditTerminals())
         var written: [String] = []
-        result.findings += judge(log, allowed: allowed, written: &written)
+        result.findings += judge(log, Judging(allowed: allowed, places: places, isReplay: plan.isReplay), written: &written)
 
         // Scan.
         let hashes = AuditHashes.read(hashesPath)
@@ -182,24 +188,23 @@ public enum Auditor {
             guard seen.insert(key).inserted, let bytes = regularFileBytes(path, limit: limit) else { return }
             result.scannedSources += 1
             result.scannedBytes += bytes.count
-            let disclosed = location ?? disclose(path, scanner: scanner, findings: &result.findings)
-            result.findings += scanner.findings(in: bytes, location: disclosed)
+            result.findings += scanner.findings(in: bytes, location: location ?? places.show(path))
         }
         scan(stdoutPath, as: "stdout")
         scan(stderrPath, as: "stderr")
-        for path in files(beneath: childDirectory) { scan(path) }
-        for path in written { scan(path) }
-        for path in sweep.changedFiles(limit: sweepFileLimit) { scan(path, limit: sweepByteLimit) }
-
-        // Name the paths of trace findings, unless a name itself carries the canary or an output.
-        for index in result.findings.indices where result.findings[index].message.contains(pathMark) {
-            let path = result.findings[index].location ?? "?"
-            var extra: [AuditFinding] = []
-            let shown = disclose(path, scanner: scanner, findings: &extra)
-            result.findings[index].location = shown
-            result.findings[index].message = result.findings[index].message.replacingOccurrences(of: pathMark, with: shown)
-            for finding in extra where !result.findings.contains(finding) { result.findings.append(finding) }
+        for entry in entries(beneath: childDirectory) {
+            // What a name, a link's target or an extended attribute says is written too.
+            for (what, bytes) in entry.metadataTexts {
+                result.scannedBytes += bytes.count
+                result.findings += scanner.findings(in: bytes, location: places.show(entry.path), what: what)
+            }
+            if entry.isRegularFile { scan(entry.path) }
         }
+        for path in written {
+            result.findings += scanner.findings(in: Array(path.utf8), location: places.show(path), what: "the name of a file written outside")
+            scan(path)
+        }
+        for path in sweep.changedFiles(limit: sweepFileLimit) { scan(path, limit: sweepByteLimit) }
 
         // Sandbox and canary.
         judgeReport(childDirectory + "/report.json", isReplay: plan.isReplay, into: &result)
@@ -211,15 +216,22 @@ public enum Auditor {
         }
     }
 
-    /// Stands for a finding's path in its message until the path is known to be safe to show.
-    static let pathMark = "{path}"
+    /// What the judge of a trace needs to know besides the trace.
+    struct Judging: Sendable {
+        /// Where the run may write.
+        var allowed: AllowedPlaces
+        /// How findings name the places the run chose.
+        var places: PlaceNames
+        /// Whether the run is `replay`, which executes no other program.
+        var isReplay: Bool
+    }
 
     /// Findings from the trace, and the paths written outside the directory (to be scanned).
-    static func judge(_ log: StraceLog, allowed: AllowedPlaces, written: inout [String]) -> [AuditFinding] {
+    static func judge(_ log: StraceLog, _ judging: Judging, written: inout [String]) -> [AuditFinding] {
         struct Key: Hashable { let rule: AuditRule; let what: String }
         var counts: [Key: (finding: AuditFinding, count: Int)] = [:]
         var order: [Key] = []
-        func add(_ rule: AuditRule, _ what: String, _ message: String, location: String?) {
+        func add(_ rule: AuditRule, _ what: String, _ message: String, location: String? = nil) {
             let key = Key(rule: rule, what: what)
             if counts[key] == nil {
                 order.append(key)
@@ -227,38 +239,96 @@ public enum Auditor {
             }
             counts[key]!.count += 1
         }
+        let places = judging.places
+        let allowed = judging.allowed
+        var executions = 0
         for entry in log.entries {
             switch entry.event {
             case let .socket(family, outcome):
                 guard !isLocal(family) else { continue }
                 switch outcome {
                 case .succeeded:
-                    add(.networkEgress, "socket " + family, "The run opened a socket of family \(family) (pid \(entry.pid)).", location: nil)
+                    add(.networkEgress, "socket " + family, "The run opened a socket of family \(family) (pid \(entry.pid)).")
                 case .failed(let error) where refusals.contains(error):
-                    add(.blockedNetworkAttempt, "socket " + family, "The kernel refused a socket of family \(family) (\(error)).", location: nil)
+                    add(.blockedNetworkAttempt, "socket " + family, "The kernel refused a socket of family \(family) (\(error)).")
                 case .failed: continue
                 }
             case let .send(call, family, address, outcome):
-                guard !isLocal(family), family != "AF_UNSPEC" else { continue }
-                let place = address.isEmpty ? family : "\(family) \(address)"
+                // Sending on a connected socket or a socketpair names no address: its connect
+                // (or nothing, for a socketpair within the run) is what counts.
+                guard family != "AF_UNSPEC", !(isLocal(family) && (address.isEmpty || address.hasPrefix("UNIX"))) else { continue }
+                let place = places.show(address: address, family: family)
                 switch outcome {
                 case .succeeded, .failed("ECONNREFUSED"), .failed("EINPROGRESS"), .failed("ENETUNREACH"), .failed("EHOSTUNREACH"):
                     // Refused or unreachable by the network, not by the kernel's sandbox: it left.
-                    add(.networkEgress, call + " " + place, "The run called \(call) to \(place) (pid \(entry.pid)).", location: nil)
+                    add(.networkEgress, call + " " + place, "The run called \(call) to \(place) (pid \(entry.pid)).")
                 case .failed(let error) where refusals.contains(error):
-                    add(.blockedNetworkAttempt, call + " " + place, "The kernel refused \(call) to \(place) (\(error)).", location: nil)
+                    add(.blockedNetworkAttempt, call + " " + place, "The kernel refused \(call) to \(place) (\(error)).")
                 case .failed: continue
                 }
             case let .write(call, paths, outcome):
-                for path in paths where !allowed.contains(path) {
+                for (index, path) in paths.enumerated() {
+                    let shown = places.show(path)
+                    if allowed.contains(path) {
+                        // Inside the directory: removing or renaming takes back what the scan would read.
+                        guard StraceLog.removingCalls.contains(call), allowed.isRunDirectory(path) else { continue }
+                        switch outcome {
+                        case .succeeded:
+                            add(.removedBeforeScan, shown, "The run \(index == 0 && call.hasPrefix("rename") ? "renamed" : "removed") \(shown) before the audit could scan it (\(call), pid \(entry.pid)).",
+                                location: shown)
+                        case .failed(let error) where refusals.contains(error):
+                            add(.blockedAttempt, call + " " + shown, "The kernel refused \(call) of \(shown) in the run's directory (\(error)).", location: shown)
+                        case .failed: continue
+                        }
+                        continue
+                    }
                     switch outcome {
                     case .succeeded:
-                        add(.writeOutsideOut, path, "The run changed \(pathMark) outside its directory (\(call), pid \(entry.pid)).", location: path)
+                        add(.writeOutsideOut, path, "The run changed \(shown) outside its directory (\(call), pid \(entry.pid)).", location: shown)
                         if !written.contains(path) { written.append(path) }
                     case .failed(let error) where refusals.contains(error):
-                        add(.blockedWriteAttempt, path, "The kernel refused \(call) of \(pathMark) outside the run's directory (\(error)).", location: path)
+                        add(.blockedWriteAttempt, path, "The kernel refused \(call) of \(shown) outside the run's directory (\(error)).", location: shown)
                     case .failed: continue
                     }
+                }
+            case let .metadata(call, paths, outcome):
+                let shown = paths.first.map(places.show) ?? "a descriptor"
+                if let path = paths.first, allowed.isHarmlessDevice(path) { continue }
+                switch outcome {
+                case .succeeded:
+                    add(.metadataWrite, call + " " + shown, "The run changed the metadata of \(shown) (\(call), pid \(entry.pid)).", location: paths.first.map(places.show))
+                case .failed(let error) where refusals.contains(error):
+                    add(.blockedAttempt, call + " " + shown, "The kernel refused \(call) of \(shown) (\(error)).")
+                case .failed: continue
+                }
+            case let .kernelObject(call, outcome):
+                switch outcome {
+                case .succeeded:
+                    add(.kernelObject, call, "The run called \(call), making a kernel object outside any file the audit can scan (pid \(entry.pid)).")
+                case .failed(let error) where refusals.contains(error) || error == "ENOSYS":
+                    add(.blockedAttempt, call, "The kernel refused \(call) (\(error)).")
+                case .failed: continue
+                }
+            case let .signal(call, target, signal, outcome):
+                guard signal != "0", target <= 0 || !log.pids.contains(target) else { continue }
+                let whom = target <= 0 ? "a process group (\(target))" : "a process outside the run (pid \(target))"
+                switch outcome {
+                case .succeeded:
+                    add(.signalToOtherProcess, call + " \(target)", "The run sent \(signal) to \(whom) (\(call), pid \(entry.pid)).")
+                case .failed(let error) where refusals.contains(error):
+                    add(.blockedAttempt, call + " \(target)", "The kernel refused \(call) of \(signal) to \(whom) (\(error)).")
+                case .failed: continue
+                }
+            case let .exec(call, outcome):
+                executions += 1
+                // The first is strace starting the command itself.
+                guard judging.isReplay, executions > 1 else { continue }
+                switch outcome {
+                case .succeeded:
+                    add(.programExecuted, call, "The replay run executed another program (\(call), pid \(entry.pid)).")
+                case .failed(let error) where refusals.contains(error):
+                    add(.blockedAttempt, call, "The kernel refused \(call) (\(error)).")
+                case .failed: continue
                 }
             }
         }
@@ -278,30 +348,15 @@ public enum Auditor {
         let enforced = sandbox?["enforced"] as? Bool
         result.sandboxEnforced = enforced
         if enforced == false {
-            let why = (sandbox?["unsandboxed_reason"] as? String).map { " Reason given: \($0)" } ?? ""
+            // The run's own reason is its words, not the audit's: the verdict does not repeat it.
             result.findings.append(AuditFinding(rule: .unsandboxed,
-                                                message: "The run's report says the kernel sandbox was not enforced.\(why)",
+                                                message: "The run's report says the kernel sandbox was not enforced (its report.json says why).",
                                                 location: path))
         } else if enforced == nil, isReplay {
             result.findings.append(AuditFinding(rule: .unsandboxed,
                                                 message: "The run's report has no sandbox.enforced, so nothing says the kernel confined it.",
                                                 location: path))
         }
-    }
-
-    /// The path to show for a file the run wrote, or its directory when the file's own name
-    /// carries the canary or an output (which is then a finding of its own).
-    static func disclose(_ path: String, scanner: LeakScanner, findings: inout [AuditFinding]) -> String {
-        let hits = scanner.hits(in: Array(path.utf8))
-        guard !hits.isEmpty else { return path }
-        let shown = (path as NSString).deletingLastPathComponent + "/(name withheld)"
-        if !hits.canary.isEmpty {
-            findings.append(AuditFinding(rule: .canaryInOutput, message: "A file the run wrote in \(shown) is named after the canary.", location: shown))
-        }
-        if !hits.outputs.isEmpty {
-            findings.append(AuditFinding(rule: .modelOutputInOutput, message: "A file the run wrote in \(shown) is named with words of a model output.", location: shown))
-        }
-        return shown
     }
 
     static func isLocal(_ family: String) -> Bool { family == "AF_UNIX" || family == "AF_LOCAL" || family == "PF_UNIX" || family == "PF_LOCAL" }
@@ -338,16 +393,43 @@ public enum Auditor {
         return directories
     }
 
-    /// Regular files beneath `directory`, symbolic links not followed.
-    static func files(beneath directory: String) -> [String] {
+    /// One entry beneath the run's directory, with the texts it carries besides its contents.
+    struct Entry {
+        var path: String
+        var isRegularFile: Bool
+        /// Its name (relative to the directory), a symbolic link's target, and every extended
+        /// attribute's name and value: what a run could write without writing a file's bytes.
+        var metadataTexts: [(what: String, bytes: [UInt8])]
+    }
+
+    /// Every entry beneath `directory` (symbolic links not followed), in name order.
+    static func entries(beneath directory: String) -> [Entry] {
         guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
-        var paths: [String] = []
+        var entries: [Entry] = []
         while let relative = walker.nextObject() as? String {
             let path = directory + "/" + relative
             var info = stat()
-            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { paths.append(path) }
+            guard lstat(path, &info) == 0 else { continue }
+            var texts: [(String, [UInt8])] = [("the name of an entry", Array(relative.utf8))]
+            if info.st_mode & S_IFMT == S_IFLNK {
+                var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let length = readlink(path, &target, target.count - 1)
+                if length > 0 { texts.append(("a symbolic link's target", target[..<length].map { UInt8(bitPattern: $0) })) }
+            }
+            texts += ExtendedAttributes.texts(of: path)
+            entries.append(Entry(path: path, isRegularFile: info.st_mode & S_IFMT == S_IFREG, metadataTexts: texts))
         }
-        return paths.sorted()
+        return entries.sorted { $0.path < $1.path }
+    }
+
+    /// The terminals the auditor itself was given (its standard streams' ttys), and `/dev/tty`:
+    /// a run that opens them writes where the person running the audit is looking, not away.
+    static func auditTerminals() -> Set<String> {
+        var terminals: Set<String> = ["/dev/tty"]
+        for descriptor in Int32(0)...2 where isatty(descriptor) == 1 {
+            if let name = ttyname(descriptor) { terminals.insert(String(cString: name)) }
+        }
+        return terminals
     }
 
     /// The bytes of a regular file (not following a final symbolic link), up to `limit`.
@@ -401,17 +483,29 @@ public enum Auditor {
 struct AllowedPlaces: Sendable {
     let directories: [String]
     let streams: Set<String>
+    let terminals: Set<String>
 
-    init(directory: String, streams: [String]) {
+    init(directory: String, streams: [String], terminals: Set<String> = []) {
         directories = Array(Set([StraceLog.normalized(directory), Auditor.canonical(directory)]))
         self.streams = Set(streams + streams.map(Auditor.canonical))
+        self.terminals = terminals
+    }
+
+    /// Devices that hold nothing written to them, and the auditor's own terminal.
+    func isHarmlessDevice(_ path: String) -> Bool {
+        Auditor.harmlessFiles.contains(path) || terminals.contains(path)
     }
 
     func contains(_ path: String) -> Bool {
-        if Auditor.harmlessFiles.contains(path) || path.hasPrefix("/dev/pts/") || streams.contains(path) { return true }
+        if isHarmlessDevice(path) || streams.contains(path) { return true }
         if path.hasPrefix("/proc/self/fd/") || path.hasPrefix("/dev/fd/") {
             return ["1", "2"].contains((path as NSString).lastPathComponent)
         }
+        return isRunDirectory(path)
+    }
+
+    /// Whether `path` is the run's directory or beneath it.
+    func isRunDirectory(_ path: String) -> Bool {
         let resolved = Auditor.canonical(path)
         return directories.contains { directory in
             for candidate in [path, resolved] where candidate == directory || candidate.hasPrefix(directory + "/") { return true }

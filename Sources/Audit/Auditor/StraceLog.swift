@@ -18,6 +18,15 @@ public struct StraceLog: Sendable {
         case send(call: String, family: String, address: String, outcome: Outcome)
         /// A call that creates, writes, renames, truncates, links or removes `paths` (absolute).
         case write(call: String, paths: [String], outcome: Outcome)
+        /// A call that changes a file's metadata: mode, owner, times, extended attributes.
+        case metadata(call: String, paths: [String], outcome: Outcome)
+        /// A kernel object that can outlive the process (SysV IPC, POSIX message queue, key),
+        /// or an `io_uring`, whose operations strace cannot see.
+        case kernelObject(call: String, outcome: Outcome)
+        /// A signal (`signal` 0 probes only) sent to process `target` (negative: a group).
+        case signal(call: String, target: Int, signal: String, outcome: Outcome)
+        /// A program executed (`execve`, `execveat`).
+        case exec(call: String, outcome: Outcome)
     }
 
     /// How a call ended: succeeded, or failed with this errno name.
@@ -37,6 +46,8 @@ public struct StraceLog: Sendable {
     public private(set) var entries: [Entry] = []
     /// Lines read (any system call at all, traced or not): zero means strace watched nothing.
     public private(set) var lines = 0
+    /// Every process and thread id that made a call: the run's own process tree.
+    public private(set) var pids: Set<Int> = []
 
     /// The path arguments of the file calls that change something, by call name: (path argument,
     /// directory-descriptor argument or nil).
@@ -45,7 +56,27 @@ public struct StraceLog: Sendable {
         "unlinkat": [(1, 0)], "mkdirat": [(1, 0)],
         "rename": [(0, nil), (1, nil)], "renameat": [(1, 0), (3, 2)], "renameat2": [(1, 0), (3, 2)],
         "link": [(1, nil)], "linkat": [(3, 2)], "symlink": [(1, nil)], "symlinkat": [(2, 1)],
+        "mknod": [(0, nil)], "mknodat": [(1, 0)],
     ]
+    /// Calls that remove or replace a name: a file the run wrote and then took back.
+    static let removingCalls: Set<String> = ["unlink", "unlinkat", "rmdir", "rename", "renameat", "renameat2"]
+
+    /// Metadata calls: (path argument, directory-descriptor argument or nil); a nil path means the
+    /// file is the descriptor in argument 0 (`fchmod`, `fsetxattr`, …).
+    static let metadataCalls: [String: (path: Int?, directory: Int?)] = [
+        "chmod": (0, nil), "fchmod": (nil, nil), "fchmodat": (1, 0), "fchmodat2": (1, 0),
+        "chown": (0, nil), "lchown": (0, nil), "fchown": (nil, nil), "fchownat": (1, 0),
+        "utime": (0, nil), "utimes": (0, nil), "futimesat": (1, 0), "utimensat": (1, 0),
+        "setxattr": (0, nil), "lsetxattr": (0, nil), "fsetxattr": (nil, nil), "setxattrat": (1, 0),
+        "removexattr": (0, nil), "lremovexattr": (0, nil), "fremovexattr": (nil, nil), "removexattrat": (1, 0),
+    ]
+    /// Calls that make a kernel object able to outlive the process, or an io_uring.
+    static let kernelObjectCalls: Set<String> = ["shmget", "msgget", "semget", "mq_open", "add_key", "request_key",
+                                                 "io_uring_setup"]
+    /// Calls that send a signal: the target pid is argument 0 (argument 0 is the thread group for
+    /// `tgkill` and `rt_tgsigqueueinfo`, whose argument 1 is a thread within it).
+    static let signalCalls: [String: Int] = ["kill": 1, "tkill": 1, "tgkill": 2, "rt_sigqueueinfo": 1,
+                                             "rt_tgsigqueueinfo": 2]
 
     /// Reads a trace; `workingDirectory` resolves relative paths of threads whose own is unknown.
     public init(trace: String, workingDirectory: String) {
@@ -56,6 +87,7 @@ public struct StraceLog: Sendable {
             let digits = line.prefix { $0.isNumber }
             guard let pid = Int(digits) else { continue }
             line = line.dropFirst(digits.count).drop { $0 == " " }
+            pids.insert(pid)
             if line.hasPrefix("---") || line.hasPrefix("+++") { continue }   // signals, exits
             lines += 1
             if line.hasSuffix(" <unfinished ...>") {
@@ -101,7 +133,29 @@ public struct StraceLog: Sendable {
         case "socket":
             guard let family = arguments.first else { return nil }
             return .socket(family: family, outcome: outcome)
-        case "connect", "sendto", "sendmsg", "sendmmsg":
+        case "execve", "execveat":
+            return .exec(call: name, outcome: outcome)
+        case "pidfd_send_signal":
+            return .signal(call: name, target: 0, signal: arguments.count > 1 ? arguments[1] : "?", outcome: outcome)
+        case _ where signalCalls[name] != nil:
+            let signalIndex = signalCalls[name]!
+            guard let first = arguments.first, let target = Int(first), signalIndex < arguments.count else { return nil }
+            return .signal(call: name, target: target, signal: arguments[signalIndex], outcome: outcome)
+        case _ where kernelObjectCalls.contains(name):
+            return .kernelObject(call: name, outcome: outcome)
+        case _ where metadataCalls[name] != nil:
+            let place = metadataCalls[name]!
+            if let index = place.path {
+                // `utimensat(fd, NULL, …)` and `*at(fd, "", …, AT_EMPTY_PATH)` name the descriptor.
+                if let target = path(index, directory: place.directory), !(index < arguments.count && arguments[index] == "\"\"") {
+                    return .metadata(call: name, paths: [target], outcome: outcome)
+                }
+            }
+            guard let first = arguments.first, let target = annotation(first) else {
+                return .metadata(call: name, paths: [], outcome: outcome)
+            }
+            return .metadata(call: name, paths: [target], outcome: outcome)
+        case "connect", "sendto", "sendmsg", "sendmmsg", "bind":
             let whole = arguments.joined(separator: ", ")
             if let family = field("sa_family=", in: whole) {
                 return .send(call: name, family: family, address: address(whole), outcome: outcome)
@@ -186,9 +240,13 @@ public struct StraceLog: Sendable {
     }
 
     /// The path in a descriptor's annotation (`3</x>`, `AT_FDCWD</x>`), if it is a path.
+    ///
+    /// strace escapes `<` and `>` inside paths, so an unescaped `<` in the annotation starts the
+    /// device's own (`3</dev/null<char 1:3>>`), which is not part of the path.
     static func annotation(_ argument: String) -> String? {
         guard let open = argument.firstIndex(of: "<"), argument.hasSuffix(">") else { return nil }
-        let inner = argument[argument.index(after: open)..<argument.index(before: argument.endIndex)]
+        var inner = argument[argument.index(after: open)..<argument.index(before: argument.endIndex)]
+        if let device = inner.firstIndex(of: "<") { inner = inner[..<device] }
         let path = unescape(inner)
         return path.hasPrefix("/") ? path : nil
     }
@@ -215,7 +273,12 @@ public struct StraceLog: Sendable {
         }
         for marker in ["inet_addr(", "inet_pton(AF_INET6, ", "sun_path="] {
             if let range = text.range(of: marker) {
-                let rest = String(text[range.upperBound...])
+                var rest = String(text[range.upperBound...])
+                // An abstract UNIX address: `sun_path=@"name"`.
+                if marker == "sun_path=", rest.hasPrefix("@") {
+                    rest.removeFirst()
+                    return "@" + (string(rest) ?? "")
+                }
                 guard let host = string(rest) else { continue }
                 if marker == "sun_path=" { return host }
                 return (marker.contains("INET6") ? "[\(host)]" : host) + (port.isEmpty ? "" : ":" + port)

@@ -195,7 +195,7 @@ public final class ReplayRunner {
         let outcomes = model.respond(to: requests)
         asked += queue.count
         for (item, outcome) in zip(queue, outcomes) {
-            if let tap, case .success(let output) = outcome.output { tap.record(output: output) }
+            if let tap, case .success(let output) = outcome.output { tap.record(output: output, isLabel: item.job == .route) }
             let job = jobs.first { $0.kind == item.job }!
             ledgers[item.job]!.add(job.evaluate(item, outcome: outcome, device: options.device))
         }
