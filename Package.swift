@@ -59,7 +59,7 @@ let package = Package(
         // Test-only: confines itself and reports which writes and sockets the kernel still allows.
         .executableTarget(name: "SandboxProbe", dependencies: ["Audit", "Privacy"], swiftSettings: swift6),
         // Test-only: deliberately leaky programs, one per audit rule, that `replay audit` must catch.
-        .executableTarget(name: "LeakyFixtures", dependencies: ["Audit", "Privacy"], swiftSettings: swift6),
+        .executableTarget(name: "LeakyFixtures", dependencies: ["Audit", "CXattr", "Privacy"], swiftSettings: swift6),
 
         .testTarget(name: "PrivacyTests", dependencies: ["Privacy"], swiftSettings: swift6),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Privacy", "SandboxProbe", "LeakyFixtures"], swiftSettings: swift6),

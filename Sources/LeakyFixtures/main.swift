@@ -13,7 +13,28 @@
 //   unsandboxed                 writes a report with sandbox.enforced false
 //   confined-attempts PORT PATH confines itself, then tries to write PATH and connect to PORT (both refused)
 //   clean                       confines itself, plants, fingerprints, writes only counts
+//
+// One mode per channel of the README's privacy table, each unconfined so the audit must see it:
+//   unix-dgram PATH             sends the canary in a datagram to the named AF_UNIX socket PATH
+//   unix-abstract NAME          connects to the abstract AF_UNIX socket NAME
+//   netlink                     opens a netlink socket
+//   xattr-in-out                hangs the canary on a file under the out directory as an xattr value
+//   chmod-in-out                changes a file's mode under the out directory
+//   utime-outside PATH          changes PATH's times
+//   name-in-out                 makes a directory named with the canary under the out directory
+//   symlink-in-out              makes a symbolic link whose target is the canary
+//   hardlink-outside PATH       links a file of the out directory to PATH
+//   fifo-outside PATH           makes a FIFO at PATH
+//   sysv-shm | sysv-msg | sysv-sem   makes (then removes) a SysV IPC object
+//   signal PID                  sends SIGCONT to PID, a process outside the run
+//   exec                        runs /bin/true (a replay never executes a program)
+//   remove-in-out               writes the canary under the out directory, then removes the file
+//   encoded FORM                writes the canary to report.json as FORM: base64-0, base64-1,
+//                               base64-2, hex, utf16le, utf16be, json-u, percent, split, zstd, gzip
+//   short-output-to-stderr      prints a one-word chip on stderr
+//   cjk-output-to-stderr        prints part of a Japanese chip on stderr
 import Audit
+import CXattr
 import Foundation
 import Privacy
 
@@ -33,6 +54,9 @@ guard let tap = AuditTap.fromEnvironment() else {
 let prompt = tap.plant(SealedText("Where should we meet tomorrow?"))
 /// A model output as the chips job gets it.
 let output = SealedText(#"{"replies": ["Sounds good", "Not yet, sorry"]}"#)
+/// A one-word chip, and a Japanese one (a script written without spaces).
+let shortOutput = SealedText(#"{"replies": ["Tomorrow", "Maybe"]}"#)
+let japaneseOutput = SealedText(#"{"replies": ["明日の午後に会いましょう"]}"#)
 
 func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
@@ -93,6 +117,86 @@ func finish() {
 
 tap.notePrompt(prompt)
 tap.record(output: output)
+tap.record(output: shortOutput)
+tap.record(output: japaneseOutput)
+
+/// The argument at `index`, or exit 2 naming what is missing.
+func argument(_ index: Int, _ what: String) -> String {
+    guard arguments.count > index else { say("LeakyFixtures: \(mode) needs \(what)"); exit(2) }
+    return arguments[index]
+}
+
+/// A UNIX socket address for `path` (or an abstract name when `abstract`).
+func unixAddress(_ path: String, abstract: Bool) -> (sockaddr_un, socklen_t) {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = (abstract ? [0] : []) + Array(path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in bytes.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+    }
+    let length = MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1)
+    return (address, socklen_t(length))
+}
+
+/// The canary in one of the forms a program could turn it into.
+func encoded(_ form: String) -> [UInt8] {
+    let canary = Array(tap.canary.utf8)
+    func hex(_ byte: UInt8) -> String { String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }
+    switch form {
+    case "base64-0", "base64-1", "base64-2":
+        let padding = Int(String(form.last!))!
+        return Array(Data(Array("ab".utf8.prefix(padding)) + canary).base64EncodedString().utf8)
+    case "hex": return Array(canary.map(hex).joined().utf8)
+    case "utf16le": return canary.flatMap { [$0, 0] }
+    case "utf16be": return canary.flatMap { [0, $0] }
+    case "json-u": return Array(canary.map { "\\u00" + hex($0).uppercased() }.joined().utf8)
+    case "percent": return Array(canary.map { "%" + hex($0).uppercased() }.joined().utf8)
+    default: say("LeakyFixtures: unknown form \(form)"); exit(2)
+    }
+}
+
+/// Writes `bytes` to `path` in pieces (one write each), creating it.
+func write(pieces: [[UInt8]], to path: String) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { say("LeakyFixtures: cannot create \(path)"); exit(3) }
+    for piece in pieces { _ = piece.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } }
+    close(descriptor)
+}
+
+/// Runs `tool arguments` with `input` on its standard input, returning its standard output.
+///
+/// With posix_spawn and pipes rather than Foundation's `Process`, which opens a pair of UDP
+/// sockets on 127.0.0.1 to wake itself: the audit rightly reports those, and a fixture must leak
+/// through its own channel only.
+func filter(_ tool: String, _ arguments: [String], _ input: [UInt8]) -> [UInt8] {
+    var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+    guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { say("LeakyFixtures: no pipe"); exit(3) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+    posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+    for descriptor in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, descriptor) }
+    var argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { strdup($0) } + [nil]
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, tool, &actions, nil, &argv, environ)
+    posix_spawn_file_actions_destroy(&actions)
+    for pointer in argv { free(pointer) }
+    close(toChild[0]); close(fromChild[1])
+    guard spawned == 0 else { say("LeakyFixtures: cannot run \(tool)"); exit(3) }
+    _ = input.withUnsafeBytes { Glibc.write(toChild[1], $0.baseAddress, $0.count) }
+    close(toChild[1])
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = read(fromChild[0], &buffer, buffer.count)
+        if count <= 0 { break }
+        output += buffer[..<count]
+    }
+    close(fromChild[0])
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    return output
+}
 
 switch mode {
 case "write-canary-outside":
@@ -127,7 +231,79 @@ case "confined-attempts":
     writeReport(sandbox: sandbox)
 case "clean":
     writeReport(sandbox: confine())
-    say("LeakyFixtures: 1 prompt, 1 output, report in \(out)/report.json")
+    say("LeakyFixtures: 1 prompt, 3 outputs, report in \(out)/report.json")
+case "unix-dgram", "unix-abstract":
+    let abstract = mode == "unix-abstract"
+    let descriptor = socket(AF_UNIX, Int32(abstract ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue), 0)
+    var (address, length) = unixAddress(argument(1, "a socket"), abstract: abstract)
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+            abstract ? connect(descriptor, target, length)
+                : Int32(prompt.withUnsealedText { sendto(descriptor, $0, $0.utf8.count, 0, target, length) })
+        }
+    }
+    close(descriptor)
+    say("LeakyFixtures: \(mode) " + (result >= 0 ? "ok" : "failed \(errno)"))
+case "netlink":
+    let descriptor = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue), 0)
+    say("LeakyFixtures: netlink " + (descriptor >= 0 ? "ok" : "failed \(errno)"))
+    close(descriptor)
+case "xattr-in-out":
+    write("counts only\n", to: out + "/note.txt")
+    let result = tap.canary.withCString { setxattr(out + "/note.txt", "user.note", $0, strlen($0), 0) }
+    say("LeakyFixtures: setxattr " + (result == 0 ? "ok" : "failed \(errno)"))
+case "chmod-in-out":
+    write("counts only\n", to: out + "/mode.txt")
+    say("LeakyFixtures: chmod " + (chmod(out + "/mode.txt", 0o600) == 0 ? "ok" : "failed \(errno)"))
+case "utime-outside":
+    say("LeakyFixtures: utimes " + (utimes(argument(1, "a path"), nil) == 0 ? "ok" : "failed \(errno)"))
+case "name-in-out":
+    say("LeakyFixtures: mkdir " + (mkdir(out + "/run-" + tap.canary, 0o755) == 0 ? "ok" : "failed \(errno)"))
+case "symlink-in-out":
+    say("LeakyFixtures: symlink " + (symlink("notes/" + tap.canary, out + "/latest") == 0 ? "ok" : "failed \(errno)"))
+case "hardlink-outside":
+    write("counts only\n", to: out + "/linked.txt")
+    say("LeakyFixtures: link " + (link(out + "/linked.txt", argument(1, "a path")) == 0 ? "ok" : "failed \(errno)"))
+case "fifo-outside":
+    say("LeakyFixtures: mkfifo " + (mkfifo(argument(1, "a path"), 0o600) == 0 ? "ok" : "failed \(errno)"))
+case "sysv-shm":
+    let id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0o600)
+    if id >= 0 { shmctl(id, IPC_RMID, nil) }
+    say("LeakyFixtures: shmget " + (id >= 0 ? "ok" : "failed \(errno)"))
+case "sysv-msg":
+    let id = msgget(IPC_PRIVATE, IPC_CREAT | 0o600)
+    if id >= 0 { msgctl(id, IPC_RMID, nil) }
+    say("LeakyFixtures: msgget " + (id >= 0 ? "ok" : "failed \(errno)"))
+case "sysv-sem":
+    let id = semget(IPC_PRIVATE, 1, IPC_CREAT | 0o600)
+    say("LeakyFixtures: semget " + (id >= 0 ? "ok" : "failed \(errno)"))
+    if id >= 0 { _ = filter("/usr/bin/ipcrm", ["-s", String(id)], []) }
+case "signal":
+    guard let target = Int32(argument(1, "a pid")) else { exit(2) }
+    say("LeakyFixtures: kill " + (kill(target, SIGCONT) == 0 ? "ok" : "failed \(errno)"))
+case "exec":
+    _ = filter("/bin/true", [], [])
+    writeReport(sandbox: confine())
+case "remove-in-out":
+    _ = prompt.withUnsealedText { write($0, to: out + "/draft.txt") }
+    say("LeakyFixtures: unlink " + (unlink(out + "/draft.txt") == 0 ? "ok" : "failed \(errno)"))
+case "encoded":
+    let form = argument(1, "a form")
+    let path = out + "/report.json"
+    switch form {
+    case "split":
+        let canary = Array(tap.canary.utf8)
+        write(pieces: [Array("{\"note\": \"".utf8) + canary[..<11], Array(canary[11...]) + Array("\"}\n".utf8)], to: path)
+    case "zstd": write(pieces: [filter("/usr/bin/zstd", ["-q", "-c"], Array(tap.canary.utf8))], to: out + "/report.json.zst")
+    case "gzip": write(pieces: [filter("/bin/gzip", ["-c"], Array(tap.canary.utf8))], to: out + "/report.json.gz")
+    default: write(pieces: [encoded(form)], to: path)
+    }
+case "short-output-to-stderr":
+    say("LeakyFixtures: chips ready")
+    say("Tomorrow")
+case "cjk-output-to-stderr":
+    say("LeakyFixtures: chips ready")
+    say("午後に会")
 default:
     say("LeakyFixtures: unknown mode \(mode)")
     exit(2)

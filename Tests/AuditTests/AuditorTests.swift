@@ -15,7 +15,7 @@ import Privacy
         #expect(run.result.sandboxEnforced == true)
         #expect(run.result.hashes?.prompts == 1)
         #expect(run.result.hashes?.promptsWithCanary == 1)
-        #expect(run.result.hashes?.outputs == 1)
+        #expect(run.result.hashes?.outputs == 3)
         #expect(run.result.scannedSources >= 4)   // stdout, stderr, report.json, the hashes file
         #expect(run.sarifRuleIds.isEmpty)
         #expect(run.junit.contains(#"failures="0" errors="0""#))

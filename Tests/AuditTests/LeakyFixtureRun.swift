@@ -27,13 +27,13 @@ struct LeakyFixtureRun {
 
     /// Audits `LeakyFixtures mode arguments…`; `arguments` may use `{outside}` for a directory
     /// outside the run's.
-    static func audit(_ mode: String, _ arguments: [String] = [], strace: String? = nil) -> LeakyFixtureRun {
+    static func audit(_ mode: String, _ arguments: [String] = [], strace: String? = nil, isReplay: Bool = false) -> LeakyFixtureRun {
         let root = freshRoot()
         let outside = root + "/outside"
         try! FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         let auditDirectory = root + "/audit"
         let command = [executable, mode] + arguments.map { $0.replacingOccurrences(of: "{outside}", with: outside) }
-        let result = Auditor.run(command: command, outDirectory: auditDirectory, strace: strace)
+        let result = Auditor.run(command: command, outDirectory: auditDirectory, isReplay: isReplay, strace: strace)
         let sarifData = FileManager.default.contents(atPath: auditDirectory + "/audit.sarif") ?? Data()
         let sarif = ((try? JSONSerialization.jsonObject(with: sarifData)) as? [String: Any]) ?? [:]
         let junit = String(decoding: FileManager.default.contents(atPath: auditDirectory + "/audit-junit.xml") ?? Data(), as: UTF8.self)

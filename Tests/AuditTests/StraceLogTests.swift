@@ -113,6 +113,7 @@ extension String {
         ("add_key(\"user\", \"\(StraceLogTests.hex("k"))\", \"\"..., 32, KEY_SPEC_SESSION_KEYRING) = 123", .kernelObject),
         ("io_uring_setup(8, {flags=0}) = 4", .kernelObject),
         ("kill(999999, SIGUSR1) = 0", .signalToOtherProcess),
+        ("kill(999999, SIGCONT)              = 0", .signalToOtherProcess),
         ("tgkill(999999, 999999, SIGTERM) = -1 EPERM (Operation not permitted)", .blockedAttempt),
         ("unlinkat(AT_FDCWD<\(StraceLogTests.hex("/w"))>, \"\(StraceLogTests.hex("/out/gone.txt"))\", 0) = 0", .removedBeforeScan),
         ("renameat2(AT_FDCWD<\(StraceLogTests.hex("/w"))>, \"\(StraceLogTests.hex("/out/a"))\", AT_FDCWD<\(StraceLogTests.hex("/w"))>, \"\(StraceLogTests.hex("/out/b"))\", 0) = -1 EACCES (Permission denied)", .blockedAttempt),
@@ -131,6 +132,7 @@ extension String {
             10  kill(11, SIGTERM) = 0
             11  kill(11, SIGUSR1) = 0
             10  kill(4242, 0) = 0
+            10  kill(11, SIGCONT)                   = 0
             """
         var written: [String] = []
         #expect(Auditor.judge(StraceLog(trace: trace, workingDirectory: "/"), StraceLogTests.judging("/out"), written: &written).isEmpty)

@@ -105,9 +105,13 @@ public struct StraceLog: Sendable {
     }
 
     static func event(_ text: String, pid: Int, directories: inout [Int: String], fallback: String) -> Event? {
-        guard let open = text.firstIndex(of: "("), let equals = text.range(of: ") = ", options: .backwards) else { return nil }
+        // strace pads short calls to a column before " = ": `kill(12, SIGCONT)      = 0`.
+        guard let open = text.firstIndex(of: "("), let equals = text.range(of: " = ", options: .backwards) else { return nil }
+        var close = equals.lowerBound
+        while close > open, text[text.index(before: close)] == " " { close = text.index(before: close) }
+        guard close > open, text[text.index(before: close)] == ")" else { return nil }
         let name = String(text[..<open])
-        let arguments = split(text[text.index(after: open)..<equals.lowerBound])
+        let arguments = split(text[text.index(after: open)..<text.index(before: close)])
         let result = text[equals.upperBound...]
         let outcome: Outcome = result.hasPrefix("-1") || result.hasPrefix("?")
             ? .failed(result.split(separator: " ").dropFirst().first.map(String.init) ?? "error") : .succeeded
