@@ -136,7 +136,7 @@ public enum Auditor {
         environment[AuditEnvironment.out] = childDirectory
         let process = Process()
         process.executableURL = URL(fileURLWithPath: strace)
-        process.arguments = ["-f", "-qq", "-xx", "-yy", "-s", "0", "-e", "trace=" + tracedCalls.joined(separator: ","),
+        process.arguments = ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "0", "-e", "trace=" + tracedCalls.joined(separator: ","),
                              "-o", tracePath, "--", program] + plan.command.dropFirst()
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: plan.workingDirectory)
