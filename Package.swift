@@ -61,13 +61,15 @@ let package = Package(
         // Test-only: deliberately leaky programs, one per audit rule, that `replay audit` must catch.
         .executableTarget(name: "LeakyFixtures", dependencies: ["Audit", "CXattr", "Privacy"], swiftSettings: swift6),
 
-        .testTarget(name: "PrivacyTests", dependencies: ["Privacy"], swiftSettings: swift6),
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "Privacy", "SandboxProbe", "LeakyFixtures"], swiftSettings: swift6),
-        .testTarget(name: "ExportTests", dependencies: ["Export", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Export", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Privacy"], swiftSettings: swift6 + llamaHeaders),
-        .testTarget(name: "JobsTests", dependencies: ["Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6 + llamaHeaders),
-        .testTarget(name: "FlywheelTests", dependencies: ["Flywheel", "Export", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "ReplayKitTests", dependencies: ["ReplayKit", "Replay", "LeakyFixtures", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        // Test-only: temporary directories, subprocesses and built products, shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swift6),
+        .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Audit", "Privacy", "SandboxProbe", "LeakyFixtures"], swiftSettings: swift6),
+        .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "ReplayKit", "Replay", "LeakyFixtures", "Privacy"], swiftSettings: swift6 + llamaHeaders),
     ]
 )

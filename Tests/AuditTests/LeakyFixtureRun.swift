@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Audit
 import Privacy
+import TestSupport
 
 /// One audit of a LeakyFixtures mode in fresh directories, with what the auditor concluded.
 struct LeakyFixtureRun {
@@ -14,10 +15,7 @@ struct LeakyFixtureRun {
     let junit: String
 
     /// LeakyFixtures is built next to the test bundle, like SandboxProbe.
-    static var executable: String {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("LeakyFixtures").path
-    }
+    static var executable: String { BuiltProducts.executable("LeakyFixtures") }
 
     static func freshRoot() -> String {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("leaky-\(UUID().uuidString)").path

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Corpus
+import TestSupport
 
 /// The generated lines of a corpus, in order.
 func corpusLines(threads: Int, seed: UInt64) -> [String] {

@@ -1,33 +1,12 @@
 import Foundation
 import Testing
 @testable import Corpus
-
-/// A fresh directory under the system's temporary directory, removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-tests-" + UUID().uuidString)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
+import TestSupport
 
 /// Runs a program and returns its standard output and exit status.
 func run(_ executable: String, _ arguments: [String]) throws -> (output: Data, status: Int32) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (output, process.terminationStatus)
+    let result = try Subprocess.run(executable, arguments)
+    return (result.standardOutput, result.status)
 }
 
 @Suite("zstd writer")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Export
+import TestSupport
 
 @Suite struct BadLineTests {
     /// One line after a thread line for `t1`: the bad line's reason, which must be exact.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Export
+import TestSupport
 
 @Suite struct CorpusInputTests {
     @Test func directoryShardsAreReadInByteWiseNameOrder() throws {

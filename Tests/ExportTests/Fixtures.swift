@@ -1,56 +1,15 @@
 import Foundation
 import Testing
 @testable import Export
-
-/// A temporary directory for one test's files, removed when the test lets go of it.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "export-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Writes `bytes` to `name` in the directory and returns its path.
-    @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let file = path + "/" + name
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
-    /// Writes `text` to `name` and returns its path.
-    @discardableResult
-    func write(_ name: String, text: String) throws -> String {
-        try write(name, Array(text.utf8))
-    }
-
-    /// Makes a sub-directory and returns its path.
-    func makeDirectory(_ name: String) throws -> String {
-        let directory = path + "/" + name
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
-    }
-}
+import TestSupport
 
 /// One zstd frame of `text`, made by the zstd command-line tool (with its default checksum).
 func zstdFrame(_ text: String, level: Int = 3) throws -> [UInt8] {
-    let directory = try TemporaryDirectory()
+    let directory = try TemporaryDirectory(prefix: "export-tests")
     let input = try directory.write("frame.jsonl", text: text)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/zstd")
-    process.arguments = ["-q", "-\(level)", "-c", input]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw FixtureError.zstdFailed }
-    return Array(data)
+    let zstd = try Subprocess.run("/usr/bin/zstd", ["-q", "-\(level)", "-c", input])
+    guard zstd.status == 0 else { throw FixtureError.zstdFailed }
+    return Array(zstd.standardOutput)
 }
 
 /// A skippable zstd frame (magic 0x184D2A50 + `nibble`, little-endian) holding `payload`.

@@ -1,6 +1,7 @@
 import Privacy
 import Testing
 @testable import Export
+import TestSupport
 
 @Suite struct RecordTests {
     private func sealed(_ texts: String...) -> [SealedText] { texts.map(SealedText.init) }

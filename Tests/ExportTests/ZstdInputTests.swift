@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Export
+import TestSupport
 
 @Suite struct ZstdInputTests {
     @Test func singleFrameIsRead() throws {

@@ -4,18 +4,12 @@ import Foundation
 import Testing
 @testable import ReplayKit
 import Privacy
+import TestSupport
 
 /// `replay audit` as a command: its exit codes, and a clean replay over the sample corpus.
 @Suite(.serialized) struct AuditCommandTests {
-    /// Executables built next to the test bundle (`swift build` builds every executable target).
-    static func built(_ name: String) -> String {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent(name).path
-    }
-
-    static var packageRoot: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    }
+    static func built(_ name: String) -> String { BuiltProducts.executable(name) }
+    static var packageRoot: String { BuiltProducts.packageRoot }
 
     func audit(_ arguments: (String) -> [String], replay: String? = nil) -> (code: Int32, summary: String, directory: String) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("audit-command-\(UUID().uuidString)").path

@@ -6,6 +6,7 @@ import Jobs
 import Testing
 @testable import ReplayKit
 import Privacy
+import TestSupport
 
 /// A tiny export whose every number is known.
 ///
@@ -30,11 +31,6 @@ let tinyCorpus = """
 
     """
 
-func temporaryDirectory() -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("replay-test-\(UUID().uuidString)").path
-    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
 
 func writeCorpus(_ text: String, in directory: String, name: String = "tiny.jsonl") -> String {
     let path = directory + "/" + name
@@ -44,7 +40,8 @@ func writeCorpus(_ text: String, in directory: String, name: String = "tiny.json
 
 @Suite struct ReplayRunTests {
     func run(_ corpus: String, strict: Bool = false, model: ScriptedReplayModel? = ScriptedReplayModel()) -> (ReplayTally, ReportValue) {
-        let directory = temporaryDirectory()
+        let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
+        let directory = directoryOwner.path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var options = ReplayOptions()
         options.corpus = [writeCorpus(corpus, in: directory)]

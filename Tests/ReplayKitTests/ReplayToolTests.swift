@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import ReplayKit
 import Privacy
+import TestSupport
 
 /// The command as a user runs it: real files, the real default model, exit codes.
 @Suite(.serialized) struct ReplayToolTests {
@@ -14,7 +15,8 @@ import Privacy
     }()
 
     @Test func realModelOverTheBundledSample() throws {
-        let out = temporaryDirectory()
+        let outOwner = try! TemporaryDirectory(prefix: "replay-test")
+        let out = outOwner.path
         defer { try? FileManager.default.removeItem(atPath: out) }
         var said = ""
         let code = ReplayTool.main(["--job", "chips", "--limit", "2", "--batch", "4", "--flywheel", "--out", out, Self.sample],
@@ -37,7 +39,8 @@ import Privacy
     }
 
     @Test func aTruncatedCorpusIsAnInputErrorAfterCountingWhatCameBefore() throws {
-        let directory = temporaryDirectory()
+        let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
+        let directory = directoryOwner.path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let whole = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
         let cut = directory + "/cut.jsonl.zst"
@@ -58,14 +61,16 @@ import Privacy
         #expect(ReplayTool.main(["--dry-run", "/nonexistent/corpus.jsonl.zst"], diagnostics: { said += $0 }, sandboxed: false) == .input)
         #expect(said.contains("/nonexistent/corpus.jsonl.zst"))
         said = ""
-        let out = temporaryDirectory()
+        let outOwner = try! TemporaryDirectory(prefix: "replay-test")
+        let out = outOwner.path
         defer { try? FileManager.default.removeItem(atPath: out) }
         #expect(ReplayTool.main(["--model", "/nonexistent/model.gguf", "--out", out, Self.sample], diagnostics: { said += $0 }, sandboxed: false) == .model)
         #expect(said.contains("/nonexistent/model.gguf"))
     }
 
     @Test func withoutAModelTheRunCompletesAndEveryJobFallsBack() throws {
-        let out = temporaryDirectory()
+        let outOwner = try! TemporaryDirectory(prefix: "replay-test")
+        let out = outOwner.path
         defer { try? FileManager.default.removeItem(atPath: out) }
         let code = ReplayTool.main(["--model", "/nonexistent/model.gguf", "--limit", "20", "--out", out, Self.sample],
                                    diagnostics: { _ in }, sandboxed: false)

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import ReplayKit
 import Privacy
+import TestSupport
 
 @Suite struct ThresholdTests {
     let report = ReportValue.object([
@@ -42,7 +43,8 @@ import Privacy
     }
 
     @Test func configFileAndFlagsCombineWithFlagsWinning() throws {
-        let directory = temporaryDirectory()
+        let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
+        let directory = directoryOwner.path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/replay.json"
         try Data(#"{"device":"custom:2,10","budgets_ms":{"chips":500,"route":300},"fail_under":{"chips.in_budget.device":0.9,"route.accuracy":0.5}}"#.utf8)
@@ -61,7 +63,8 @@ import Privacy
         ("not json", "not a JSON object"),
     ])
     func badConfigFilesSayWhichKeyIsWrong(text: String, message: String) throws {
-        let directory = temporaryDirectory()
+        let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
+        let directory = directoryOwner.path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/replay.json"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -73,7 +76,8 @@ import Privacy
     }
 
     @Test func unmetGatesExitWithOneAndTheVerdictSaysSo() throws {
-        let out = temporaryDirectory()
+        let outOwner = try! TemporaryDirectory(prefix: "replay-test")
+        let out = outOwner.path
         defer { try? FileManager.default.removeItem(atPath: out) }
         let corpus = writeCorpus(tinyCorpus, in: out)
         var said = ""
