@@ -45,7 +45,7 @@ import Testing
         (#"{"kind":"checklist","title":"T","items":["a"," "]}"#, nil, .blank),
     ] as [(String, String?, Draft.Rejection?)])
     func draftsAreDecodedAndChecked(output: String, kind: String?, rejection: Draft.Rejection?) {
-        let result = Draft.check(output: output)
+        let result = Draft.check(output: SealedText(output))
         let gotKind: String? = if case .success(let draft) = result { draft.kind } else { nil }
         let gotRejection: Draft.Rejection? = if case .failure(let reason) = result { reason } else { nil }
         #expect(gotKind == kind && gotRejection == rejection)

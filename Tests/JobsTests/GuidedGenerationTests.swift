@@ -1,3 +1,4 @@
+import Privacy
 import Testing
 @testable import Jobs
 
@@ -16,9 +17,9 @@ import Testing
         (#"{"replies":["a","b","c"]}"#, 3),
     ])
     func validOutputsDecode(output: String, count: Int) throws {
-        let content = try ContentDecoder.decode(output, as: Replies.schema)
+        let content = try ContentDecoder.decode(SealedText(output), as: Replies.schema)
         #expect(content["replies"]?.arrayValue?.count == count)
-        #expect(Replies(output: output)?.replies.count == count)
+        #expect(Replies(output: SealedText(output))?.replies.count == count)
     }
 
     @Test(arguments: [
@@ -31,13 +32,13 @@ import Testing
         #"{"replies":["a\"b"]}"#,                            // escapes are outside the grammar
     ])
     func outOfSchemaOutputsAreRejected(output: String) {
-        #expect(throws: ContentDecoder.Violation.self) { try ContentDecoder.decode(output, as: Replies.schema) }
-        #expect(Replies(output: output) == nil)
+        #expect(throws: ContentDecoder.Violation.self) { try ContentDecoder.decode(SealedText(output), as: Replies.schema) }
+        #expect(Replies(output: SealedText(output)) == nil)
     }
 
     @Test func repliesDropBlanksAndRepeats() {
-        #expect(Replies(output: #"{"replies":["Yes!","yes","  "]}"#)?.replies == ["Yes!"])
-        #expect(Replies(output: #"{"replies":[" ","  "]}"#) == nil)
+        #expect(Replies(output: SealedText(#"{"replies":["Yes!","yes","  "]}"#))?.replies == [SealedText("Yes!")])
+        #expect(Replies(output: SealedText(#"{"replies":[" ","  "]}"#)) == nil)
     }
 
     @Test func everySchemaKindRoundTrips() throws {
@@ -51,15 +52,15 @@ import Testing
         ])
         let grammar = GrammarWriter.grammar(for: schema)
         #expect(grammar.contains(#""\"Sage\"" | "\"Penny\"" | "\"lead\"""#))
-        let value = try ContentDecoder.decode(#"{"to":"Penny","minutes":25,"draft":{"kind":"timer","label":"Oven"}}"#, as: schema)
-        #expect(value["to"]?.stringValue == "Penny")
+        let value = try ContentDecoder.decode(SealedText(#"{"to":"Penny","minutes":25,"draft":{"kind":"timer","label":"Oven"}}"#), as: schema)
+        #expect(value["to"]?.stringValue == SealedText("Penny"))
         #expect(value["minutes"]?.integerValue == 25)
-        #expect(value["draft"] == .variant(tag: "timer", ["label": .string("Oven")]))
+        #expect(value["draft"] == .variant(tag: "timer", ["label": .string(SealedText("Oven"))]))
         #expect(throws: ContentDecoder.Violation.integerOutOfRange) {
-            try ContentDecoder.decode(#"{"to":"lead","minutes":999,"draft":{"kind":"none"}}"#, as: schema)
+            try ContentDecoder.decode(SealedText(#"{"to":"lead","minutes":999,"draft":{"kind":"none"}}"#), as: schema)
         }
         #expect(throws: ContentDecoder.Violation.notAnAllowedValue) {
-            try ContentDecoder.decode(#"{"to":"Bob","minutes":5,"draft":{"kind":"none"}}"#, as: schema)
+            try ContentDecoder.decode(SealedText(#"{"to":"Bob","minutes":5,"draft":{"kind":"none"}}"#), as: schema)
         }
     }
 }

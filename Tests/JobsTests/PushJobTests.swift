@@ -88,11 +88,12 @@ import Testing
         ("{\"line\":\"" + String(repeating: "x", count: 91) + "\"}", .schema),
     ] as [(String, PushLine.Rejection?)])
     func linesAreCheckedAfterGeneration(output: String, rejection: PushLine.Rejection?) {
-        let result = PushLine.check(output: output, agent: "Coach")
+        let result = PushLine.check(output: SealedText(output), agent: "Coach")
         let got: PushLine.Rejection? = if case .failure(let reason) = result { reason } else { nil }
         #expect(got == rejection)
         if case .success(let line) = result {
-            #expect(line.line.count <= 90 && line.line.first?.isWhitespace == false && line.line.last?.isWhitespace == false)
+            #expect(line.characterCount <= 90)
+            #expect(line.line.withUnsealedText { $0.first?.isWhitespace == false && $0.last?.isWhitespace == false })
         }
     }
 

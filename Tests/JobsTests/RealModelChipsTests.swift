@@ -21,9 +21,9 @@ import Testing
         #expect(items.count == 1)
         let outcomes = engine.respond(to: items.map { $0.request! })
         let text = try outcomes[0].output.get()
-        let replies = try #require(text.withUnsealedText { Replies(output: $0) })
+        let replies = try #require(Replies(output: text))
         #expect((1...3).contains(replies.replies.count))
-        #expect(replies.replies.allSatisfy { !$0.isEmpty && $0.count <= 40 })
+        #expect(replies.replies.allSatisfy { !$0.isEmpty && $0.characterCount <= 40 })
 
         let result = job.evaluate(items[0], outcome: outcomes[0], device: .iPhone15Pro)
         #expect(result.asked && result.promptTokens > 50 && result.outputTokens > 3)

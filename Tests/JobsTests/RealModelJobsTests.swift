@@ -21,8 +21,8 @@ import Testing
         let results = try Self.run(RouteJob(contextLimit: 2048), on: snapshot)
         try #require(results.count == 1)
         let (_, outcome, result) = results[0]
-        let route = try outcome.output.get().withUnsealedText { Route(output: $0, members: ["Coach", "Sage", "Penny"]) }
-        #expect(route.map { ["Coach", "Sage", "Penny", "lead"].contains($0.to) } == true)
+        let route = try Route(output: outcome.output.get(), members: ["Coach", "Sage", "Penny"])
+        #expect(route.map { route in ["Coach", "Sage", "Penny", "lead"].contains { route.chose($0) } } == true)
         #expect(outcome.minimumTokenProbability > 0 && outcome.minimumTokenProbability <= 1)
         #expect(result.asked && result.fallback != .invalidOutput && result.quality["accuracy"] != nil)
     }
@@ -39,9 +39,9 @@ import Testing
         let (_, outcome, result) = results[0]
         let text = try outcome.output.get()
         // The schema holds whatever the checks after generation say about greetings.
-        #expect(text.withUnsealedText { (try? ContentDecoder.decode($0, as: PushLine.schema))?["line"]?.stringValue.map { line in
-            (1...90).contains(line.count) && !line.contains("\n")
-        } } == true)
+        #expect((try? ContentDecoder.decode(text, as: PushLine.schema))?["line"]?.stringValue.map { line in
+            line.withUnsealedText { (1...90).contains($0.count) && !$0.contains("\n") }
+        } == true)
         #expect(result.asked && result.quality["well_formed"] != nil)
     }
 
@@ -50,12 +50,12 @@ import Testing
         let results = try Self.run(DraftJob(contextLimit: 2048, maxOutputTokens: 96), on: snapshot)
         try #require(results.count == 1)
         let (_, outcome, result) = results[0]
-        let draft = try outcome.output.get().withUnsealedText { Draft.check(output: $0) }
+        let draft = try Draft.check(output: outcome.output.get())
         let withinGuides: Bool = switch draft {
         case .success(.checklist(let title, let items)):
-            title.count <= 40 && (1...8).contains(items.count) && items.allSatisfy { $0.count <= 60 }
-        case .success(.timer(let label, let minutes)): label.count <= 40 && (1...180).contains(minutes)
-        case .success(.card(let title, let body)): title.count <= 40 && body.count <= 200
+            title.characterCount <= 40 && (1...8).contains(items.count) && items.allSatisfy { $0.characterCount <= 60 }
+        case .success(.timer(let label, let minutes)): label.characterCount <= 40 && (1...180).contains(minutes)
+        case .success(.card(let title, let body)): title.characterCount <= 40 && body.characterCount <= 200
         case .success(.none): true
         case .failure(let rejection): rejection == .blank   // the grammar rules out the schema's failures
         }

@@ -69,7 +69,7 @@ public struct ChipsJob: Job {
         case .failure(.decodeFailed): fallback = .engineFailure
         case .failure(.outputTruncated), .failure(.grammarDeadEnd): fallback = .invalidOutput
         case .success(let text):
-            replies = text.withUnsealedText { Replies(output: $0) }
+            replies = Replies(output: text)
             if replies == nil { fallback = .invalidOutput }
         }
         let valid = replies != nil
@@ -79,10 +79,8 @@ public struct ChipsJob: Job {
         var quality: [String: Double] = [:]
         if let reference = item.reference {
             let chips = replies?.replies ?? []
-            reference.withUnsealedText { sent in
-                quality["exact_match"] = chips.contains { ReplySimilarity.matches($0, sent) } ? 1 : 0
-                quality["best_f1"] = chips.map { ReplySimilarity.f1($0, sent) }.max() ?? 0
-            }
+            quality["exact_match"] = chips.contains { ReplySimilarity.matches($0, reference) } ? 1 : 0
+            quality["best_f1"] = chips.map { ReplySimilarity.f1($0, reference) }.max() ?? 0
         }
         return ItemResult(
             job: .chips, attribution: item.attribution, answered: fallback == nil, fallback: fallback,

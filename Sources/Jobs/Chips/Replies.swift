@@ -1,11 +1,14 @@
 import Foundation
+import Privacy
 
 /// Suggested replies: the chips job's output type (spec §2).
 ///
 /// Mirrors `@Generable struct Replies { @Guide(.count(1...3)) var replies: [String] }` with each
-/// reply at most 40 characters.
-public struct Replies: Sendable, Equatable {
-    public var replies: [String]
+/// reply at most 40 characters. The replies are the model's words, so they stay sealed; see
+/// `SealedOutput` for why the type cannot be printed either.
+public struct Replies: SealedOutput {
+    /// One to three replies, trimmed, none blank, no two the same once folded.
+    public var replies: [SealedText]
 
     /// The schema the model fills.
     public static let schema = GenerationSchema.object([
@@ -17,14 +20,15 @@ public struct Replies: Sendable, Equatable {
 
     /// Reads and checks a model's output: decoded by the schema, then trimmed, blank and
     /// repeated replies dropped (folded comparison); nil when no reply is left.
-    public init?(output: String) {
+    public init?(output: SealedText) {
         guard let content = try? ContentDecoder.decode(output, as: Self.schema),
               let items = content["replies"]?.arrayValue else { return nil }
-        var seen: Set<String> = []
-        var kept: [String] = []
+        var seen: Set<SealedText> = []
+        var kept: [SealedText] = []
         for item in items {
             guard let reply = item.stringValue?.trimmingCharacters(in: .whitespaces), !reply.isEmpty,
-                  reply.count <= 40, seen.insert(ReplySimilarity.fold(reply)).inserted else { continue }
+                  reply.characterCount <= 40,
+                  seen.insert(reply.withUnsealedText { SealedText(ReplySimilarity.fold($0)) }).inserted else { continue }
             kept.append(reply)
         }
         guard !kept.isEmpty else { return nil }

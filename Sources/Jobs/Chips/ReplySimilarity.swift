@@ -1,3 +1,5 @@
+import Privacy
+
 /// How close suggested replies come to what the person really sent: exact match and token F1.
 ///
 /// Both compare folded text: lowercased, punctuation and symbols removed, white space collapsed.
@@ -34,6 +36,11 @@ public enum ReplySimilarity {
         fold(a) == fold(b)
     }
 
+    /// Whether a sealed reply and a sealed reference are equal once folded: a yes or no, never the words.
+    public static func matches(_ a: SealedText, _ b: SealedText) -> Bool {
+        a.withUnsealedText { a in b.withUnsealedText { b in matches(a, b) } }
+    }
+
     /// Token-overlap F1 of two texts (bag of folded words): 1 for the same words, 0 for none shared.
     public static func f1(_ candidate: String, _ reference: String) -> Double {
         let c = fold(candidate).split(separator: " ")
@@ -50,5 +57,10 @@ public enum ReplySimilarity {
         let precision = Double(overlap) / Double(c.count)
         let recall = Double(overlap) / Double(r.count)
         return 2 * precision * recall / (precision + recall)
+    }
+
+    /// Token F1 of a sealed reply against a sealed reference: a number, never the words.
+    public static func f1(_ candidate: SealedText, _ reference: SealedText) -> Double {
+        candidate.withUnsealedText { candidate in reference.withUnsealedText { reference in f1(candidate, reference) } }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 
 /// A draft screen drawn while offline: the draft job's output type (spec §5).
 ///
@@ -6,14 +7,15 @@ import Foundation
 /// card(title, body) }` plus `none`, for a message that should get no draft. One tagged union:
 /// the grammar makes the model write the kind first, so deciding and filling are one generation
 /// (one prefill on the phone, inside the 2,000 ms budget) and the decision is still the first
-/// thing the model commits to, as in a decide-then-fill pair of requests.
-public enum Draft: Sendable, Equatable {
+/// thing the model commits to, as in a decide-then-fill pair of requests. Titles, labels, items
+/// and bodies are the model's words, so they stay sealed; see `SealedOutput`.
+public enum Draft: SealedOutput {
     /// A list to tick: a title and 1 to 8 items.
-    case checklist(title: String, items: [String])
+    case checklist(title: SealedText, items: [SealedText])
     /// A timer: a label and 1 to 180 minutes.
-    case timer(label: String, minutes: Int)
+    case timer(label: SealedText, minutes: Int)
     /// A note.
-    case card(title: String, body: String)
+    case card(title: SealedText, body: SealedText)
     /// No draft: a question about health, money or anything only the agent knows.
     case none
 
@@ -52,16 +54,16 @@ public enum Draft: Sendable, Equatable {
 
     /// Decodes and checks a model's output: the schema, then no field blank once trimmed.
     /// The strings are kept trimmed.
-    public static func check(output: String) -> Result<Draft, Rejection> {
+    public static func check(output: SealedText) -> Result<Draft, Rejection> {
         guard case .variant(let tag, let fields)? = try? ContentDecoder.decode(output, as: schema) else {
             return .failure(.schema)
         }
-        func text(_ name: String) -> String? {
+        func text(_ name: String) -> SealedText? {
             fields[name]?.stringValue.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         }
         switch tag {
         case "checklist":
-            let items = fields["items"]?.arrayValue?.map { $0.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "" } ?? []
+            let items = fields["items"]?.arrayValue?.map { $0.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) ?? .empty } ?? []
             guard let title = text("title"), !items.isEmpty, !items.contains(where: \.isEmpty) else { return .failure(.blank) }
             return .success(.checklist(title: title, items: items))
         case "timer":

@@ -72,7 +72,7 @@ public struct DraftJob: Job {
         var draft: Draft? = nil
         var counters: [String: Int] = [:]
         if case .success(let text) = outcome.output {
-            switch text.withUnsealedText({ Draft.check(output: $0) }) {
+            switch Draft.check(output: text) {
             case .success(let valid):
                 draft = valid
                 counters[valid == .none ? "no_draft" : "kind:\(valid.kind)"] = 1

@@ -1,7 +1,11 @@
+import Privacy
+
 /// Reads a model's output back into `GeneratedContent`, checking every guide of the schema.
 ///
 /// The grammar already forced the shape; checking again means a grammar mistake, a truncated
 /// output or a model that ignored it shows up as an invalid output, never as a wrong value.
+/// The output comes in sealed and its strings go out sealed: the words are open only while
+/// they are read.
 public enum ContentDecoder {
     /// Why an output does not fit its schema. Never carries the output's words.
     public enum Violation: Error, Sendable, Equatable {
@@ -14,12 +18,16 @@ public enum ContentDecoder {
         case trailingCharacters
     }
 
-    /// Decodes `text` as a value of `schema`.
-    public static func decode(_ text: String, as schema: GenerationSchema) throws(Violation) -> GeneratedContent {
-        var reader = Reader(scalars: Array(text.unicodeScalars))
-        let value = try reader.value(schema)
-        guard reader.atEnd else { throw .trailingCharacters }
-        return value
+    /// Decodes `output` as a value of `schema`.
+    public static func decode(_ output: SealedText, as schema: GenerationSchema) throws(Violation) -> GeneratedContent {
+        try output.withUnsealedText { words in
+            Result { () throws(Violation) in
+                var reader = Reader(scalars: Array(words.unicodeScalars))
+                let value = try reader.value(schema)
+                guard reader.atEnd else { throw .trailingCharacters }
+                return value
+            }
+        }.get()
     }
 
     private struct Reader {
@@ -52,11 +60,11 @@ public enum ContentDecoder {
             case .string(let length):
                 let text = try string()
                 guard length.contains(text.count) else { throw .stringLength(text.count, allowed: length) }
-                return .string(text)
+                return .string(SealedText(text))
             case .anyOf(let values):
                 let text = try string()
                 guard values.contains(text) else { throw .notAnAllowedValue }
-                return .string(text)
+                return .string(SealedText(text))
             case .integer(let range):
                 let start = index
                 while index < scalars.count, ("0"..."9").contains(scalars[index]) { index += 1 }
@@ -83,7 +91,7 @@ public enum ContentDecoder {
                 try expect(#"{"kind":"#)
                 let tag = try string()
                 guard let variant = variants.first(where: { $0.tag == tag }) else { throw .unknownVariant }
-                return .variant(tag: tag, try fields(variant.properties, first: false))
+                return .variant(tag: variant.tag, try fields(variant.properties, first: false))   // the schema's tag, not the output's
             }
         }
 

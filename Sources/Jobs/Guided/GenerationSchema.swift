@@ -1,3 +1,5 @@
+import Privacy
+
 /// The shape of a job's output, declared once: it gives the grammar, the decoder and the checks.
 ///
 /// In the spirit of Apple's `@Generable` with `@Guide` and `DynamicGenerationSchema`: a string
@@ -41,15 +43,18 @@ public indirect enum GenerationSchema: Sendable, Equatable {
 }
 
 /// A value the model wrote, decoded and checked against its schema.
+///
+/// Its strings stay sealed: they are the model's words, so nothing reads them but the jobs'
+/// checks and scores, through `withUnsealedText`. Tags and property names come from the schema.
 public indirect enum GeneratedContent: Sendable, Equatable {
-    case string(String)
+    case string(SealedText)
     case array([GeneratedContent])
     case integer(Int)
     case object([String: GeneratedContent])
     case variant(tag: String, [String: GeneratedContent])
 
     /// The string, if this is one.
-    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    public var stringValue: SealedText? { if case .string(let s) = self { s } else { nil } }
     /// The elements, if this is an array.
     public var arrayValue: [GeneratedContent]? { if case .array(let a) = self { a } else { nil } }
     /// The integer, if this is one.

@@ -82,7 +82,7 @@ public struct PushJob: Job {
     public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
         var checked: Result<PushLine, PushLine.Rejection>? = nil
         if case .success(let text) = outcome.output {
-            checked = text.withUnsealedText { PushLine.check(output: $0, agent: item.labels["agent"] ?? "") }
+            checked = PushLine.check(output: text, agent: item.labels["agent"] ?? "")
         }
         var quality: [String: Double] = [:]
         var counters: [String: Int] = [:]
@@ -90,7 +90,7 @@ public struct PushJob: Job {
         switch checked {
         case .success(let line)?:
             accepted = true
-            quality["length_chars"] = Double(line.line.count)
+            quality["length_chars"] = Double(line.characterCount)
         case .failure(let rejection)?:
             counters[rejection.rawValue] = 1
         case nil:

@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 
 /// One line for a push: the push job's output type and its checks after generation (spec §4).
 ///
@@ -6,9 +7,10 @@ import Foundation
 /// grammar keeps it to one line of 1 to 90 characters (no control characters, so no line break);
 /// what a grammar cannot say is checked after generation: not blank, no greeting at the start, no
 /// "<Agent> says" or "<Agent>:". A line that fails keeps the relay's line, counted by reason.
-public struct PushLine: Sendable, Equatable {
+/// The line is the model's words, so it stays sealed; see `SealedOutput`.
+public struct PushLine: SealedOutput {
     /// The line, trimmed.
-    public var line: String
+    public var line: SealedText
 
     /// The schema the model fills.
     public static let schema = GenerationSchema.object([.init("line", .string(length: 1...90))])
@@ -47,18 +49,21 @@ public struct PushLine: Sendable, Equatable {
     ]
 
     /// A checked line.
-    public init(line: String) {
+    public init(line: SealedText) {
         self.line = line
     }
 
+    /// The line's length in characters: a size, never the words.
+    public var characterCount: Int { line.characterCount }
+
     /// Decodes and checks a model's output for a reply from `agent`.
-    public static func check(output: String, agent: String) -> Result<PushLine, Rejection> {
+    public static func check(output: SealedText, agent: String) -> Result<PushLine, Rejection> {
         guard let content = try? ContentDecoder.decode(output, as: schema),
               let raw = content["line"]?.stringValue else { return .failure(.schema) }
         let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if line.isEmpty { return .failure(.blank) }
-        if startsWithGreeting(line) { return .failure(.greeting) }
-        if speaksForAgent(line, agent: agent) { return .failure(.agentSays) }
+        if line.withUnsealedText(startsWithGreeting) { return .failure(.greeting) }
+        if line.withUnsealedText({ speaksForAgent($0, agent: agent) }) { return .failure(.agentSays) }
         return .success(PushLine(line: line))
     }
 

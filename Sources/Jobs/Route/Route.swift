@@ -1,10 +1,14 @@
+import Privacy
+
 /// Who a group message is for: the routing job's output type (spec §3).
 ///
 /// Mirrors `@Generable struct Route { @Guide(.anyOf(memberNames + ["lead"])) var to: String }`:
-/// the choices are known only at run time, so the schema is made per group.
-public struct Route: Sendable, Equatable {
+/// the choices are known only at run time, so the schema is made per group. The answer is what
+/// the model wrote, so it stays sealed even though the schema allows only the choices; the job
+/// asks it questions (`chose(_:)`) instead of reading it. See `SealedOutput`.
+public struct Route: SealedOutput {
     /// A member's name, or `Route.lead`.
-    public var to: String
+    public var to: SealedText
 
     /// The answer that means "the lead, as today".
     public static let lead = "lead"
@@ -29,14 +33,24 @@ public struct Route: Sendable, Equatable {
     }
 
     /// Reads a model's output against the group's schema; nil when it does not fit.
-    public init?(output: String, members: [String]) {
+    public init?(output: SealedText, members: [String]) {
         guard let content = try? ContentDecoder.decode(output, as: Self.schema(members: members)),
               let to = content["to"]?.stringValue else { return nil }
         self.to = to
     }
 
     /// A route to `to`.
-    public init(to: String) {
+    public init(to: SealedText) {
         self.to = to
+    }
+
+    /// Whether the answer is exactly `name` (the schema's choices are exact).
+    public func chose(_ name: String) -> Bool {
+        to.withUnsealedText { $0 == name }
+    }
+
+    /// Whether the answer is `name` without regard to case, as `@Name` compares.
+    public func chose(caseInsensitive name: String) -> Bool {
+        to.withUnsealedText { $0.lowercased() == name.lowercased() }
     }
 }

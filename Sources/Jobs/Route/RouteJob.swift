@@ -91,16 +91,17 @@ public struct RouteJob: Job {
         let members = (item.labels["members"] ?? "").split(separator: Self.nameSeparator).map(String.init)
         var route: Route? = nil
         if case .success(let text) = outcome.output {
-            route = text.withUnsealedText { Route(output: $0, members: members) }
+            route = Route(output: text, members: members)
         }
 
         var counters: [String: Int] = [:]
         var guess = lead   // no valid answer: the lead, as today
         if let route {
-            if route.to == Route.lead || Self.same(route.to, lead) {
+            if route.chose(Route.lead) || route.chose(caseInsensitive: lead) {
                 counters["answered_lead"] = 1
             } else if outcome.minimumTokenProbability > minimumConfidence {
-                guess = route.to
+                // The member's name as the item's labels spell it, so the guess is never the model's words.
+                guess = members.first { route.chose($0) } ?? lead
             } else {
                 counters["low_confidence"] = 1
             }
