@@ -124,94 +124,150 @@ public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Patterns
 
-    /// The value without surrounding white space; nil when that leaves nothing.
+    /// The value without surrounding white space; nil when that leaves nothing. The value itself,
+    /// not a copy, when there is none to drop (the common case: this runs for every message).
     private static func present(_ value: String?) -> String? {
-        guard let value else { return nil }
+        guard let value, let first = value.utf8.first, let last = value.utf8.last else { return nil }
+        if isVisibleASCII(first) && isVisibleASCII(last) { return value }
         let scalars = value.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return nil }
-        return String(scalars[first...last])
+        guard let from = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let to = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return nil }
+        return String(scalars[from...to])
     }
 
     /// Whether `value` has the shape of a hashed label: `#h:` and exactly 8 lowercase hex digits.
     public static func isHashed(_ value: String) -> Bool {
-        guard value.hasPrefix(hashPrefix) else { return false }
-        let digits = value.utf8.dropFirst(hashPrefix.utf8.count)
-        return digits.count == 8 && digits.allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        guard value.utf8.count == hashPrefix.utf8.count + 8, value.hasPrefix(hashPrefix) else { return false }
+        return value.utf8.dropFirst(hashPrefix.utf8.count).allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    /// Whether `value` is 1 to `limit` bytes, the first `first`, every other `rest`.
+    private static func matches(_ value: String, limit: Int, first: (UInt8) -> Bool, rest: (UInt8) -> Bool) -> Bool {
+        let bytes = value.utf8
+        guard (1...limit).contains(bytes.count) else { return false }
+        var isFirst = true
+        for byte in bytes {
+            guard isFirst ? first(byte) : rest(byte) else { return false }
+            isFirst = false
+        }
+        return true
     }
 
     /// `[A-Za-z0-9][A-Za-z0-9._+-/:]{0,39}`.
     static func isToken(_ value: String) -> Bool {
-        let bytes = Array(value.utf8)
-        guard (1...maximumTokenLength).contains(bytes.count), isAlphanumeric(bytes[0]) else { return false }
-        return bytes.dropFirst().allSatisfy { isAlphanumeric($0) || ".+-_/:".utf8.contains($0) }
+        matches(value, limit: maximumTokenLength, first: isAlphanumeric) { byte in
+            isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ":")
+        }
     }
 
     /// `[0-9]+(\.[0-9]+){0,3} \([0-9]+\)`, at most 40 characters: "2.3.0 (512)".
     static func isVersionWithBuildNumber(_ value: String) -> Bool {
-        let bytes = Array(value.utf8)
-        guard bytes.count <= maximumTokenLength, let space = bytes.firstIndex(of: UInt8(ascii: " ")) else { return false }
-        let version = bytes[..<space].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard (1...4).contains(version.count), version.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) }) else { return false }
-        let number = bytes[(space + 1)...]
-        guard number.count >= 3, number.first == UInt8(ascii: "("), number.last == UInt8(ascii: ")") else { return false }
-        return number.dropFirst().dropLast().allSatisfy(isDigit)
+        guard value.utf8.count <= maximumTokenLength else { return false }
+        // 0: in a version number (after a digit), 1: after a dot or at the start, 2: after "(",
+        // 3: in the build number, 4: after ")", 5: after the space.
+        var state = 1, dots = 0
+        for byte in value.utf8 {
+            switch (state, byte) {
+            case (0, UInt8(ascii: "0")...UInt8(ascii: "9")), (1, UInt8(ascii: "0")...UInt8(ascii: "9")): state = 0
+            case (0, UInt8(ascii: ".")) where dots < 3: dots += 1; state = 1
+            case (0, UInt8(ascii: " ")): state = 5
+            case (5, UInt8(ascii: "(")): state = 2
+            case (2, UInt8(ascii: "0")...UInt8(ascii: "9")), (3, UInt8(ascii: "0")...UInt8(ascii: "9")): state = 3
+            case (3, UInt8(ascii: ")")): state = 4
+            default: return false
+            }
+        }
+        return state == 4
     }
 
     /// `[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}`: the reader's token for names of kinds.
     static func isKind(_ value: String) -> Bool {
-        let bytes = Array(value.utf8)
-        guard (1...32).contains(bytes.count), isAlphanumeric(bytes[0]) || bytes[0] == UInt8(ascii: "_") else { return false }
-        return bytes.dropFirst().allSatisfy { isAlphanumeric($0) || "_.-".utf8.contains($0) }
+        matches(value, limit: 32, first: { isAlphanumeric($0) || $0 == UInt8(ascii: "_") }) { byte in
+            isAlphanumeric(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        }
     }
 
     /// `[A-Za-z0-9_][A-Za-z0-9_.:()\[\]-]{0,63}`.
     static func isID(_ value: String) -> Bool {
-        let bytes = Array(value.utf8)
-        guard (1...64).contains(bytes.count), isAlphanumeric(bytes[0]) || bytes[0] == UInt8(ascii: "_") else { return false }
-        return bytes.dropFirst().allSatisfy { isAlphanumeric($0) || "_.:()[]-".utf8.contains($0) }
+        matches(value, limit: 64, first: { isAlphanumeric($0) || $0 == UInt8(ascii: "_") }) { byte in
+            isAlphanumeric(byte) || "_.:()[]-".utf8.contains(byte)
+        }
     }
 
     /// `\p{L}[\p{L}\p{M}\p{N}_-]{0,23}`.
     static func isName(_ value: String) -> Bool {
-        let scalars = Array(value.unicodeScalars)
-        guard (1...maximumNameLength).contains(scalars.count), isLetter(scalars[0]) else { return false }
-        return scalars.dropFirst().allSatisfy { scalar in
-            if scalar == "_" || scalar == "-" { return true }
+        var count = 0
+        for scalar in value.unicodeScalars {
+            count += 1
+            guard count <= maximumNameLength else { return false }
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                guard isLetter(byte) || (count > 1 && (isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-"))) else {
+                    return false
+                }
+                continue
+            }
+            if count == 1 {
+                guard isLetter(scalar) else { return false }
+                continue
+            }
             switch scalar.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
                  .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
-                return true
+                continue
             default:
                 return false
             }
         }
+        return count > 0
     }
 
     /// `en-US` for "en_us", "EN-us"…; nil unless the tag is a language (2 or 3 letters) with an
     /// optional script (4 letters) and an optional region (2 letters or 3 digits).
     static func canonicalLocale(_ value: String) -> String? {
-        guard value.utf8.count <= 16, value.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else {
-            return nil
+        let bytes = value.utf8
+        guard bytes.count <= 16 else { return nil }
+        // Already canonical "en" or "en-US", as nearly every export writes it: no copy.
+        if bytes.count == 2 || bytes.count == 5, bytes.enumerated().allSatisfy({ index, byte in
+            switch index {
+            case 0, 1: return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            case 2: return byte == UInt8(ascii: "-")
+            default: return (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            }
+        }) {
+            return value
         }
-        let subtags = value.split(separator: "-", omittingEmptySubsequences: false)
-            .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
-            .map(String.init)
-        guard let language = subtags.first, (2...3).contains(language.count), language.utf8.allSatisfy(isLetter) else { return nil }
-        var result = [language.lowercased()]
+        let subtags = value.utf8.split(omittingEmptySubsequences: false) { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        guard let language = subtags.first, (2...3).contains(language.count), language.allSatisfy(isLetter) else { return nil }
+        var result: [UInt8] = []
+        result.reserveCapacity(value.utf8.count)
+        result += language.map(lowercased)
         var rest = subtags.dropFirst()
-        if let script = rest.first, script.count == 4, script.utf8.allSatisfy(isLetter) {
-            result.append(script.prefix(1).uppercased() + script.dropFirst().lowercased())
+        if let script = rest.first, script.count == 4, script.allSatisfy(isLetter) {
+            result.append(UInt8(ascii: "-"))
+            for (index, byte) in script.enumerated() { result.append(index == 0 ? uppercased(byte) : lowercased(byte)) }
             rest = rest.dropFirst()
         }
         if let region = rest.first,
-           (region.count == 2 && region.utf8.allSatisfy(isLetter)) || (region.count == 3 && region.utf8.allSatisfy(isDigit)) {
-            result.append(region.uppercased())
+           (region.count == 2 && region.allSatisfy(isLetter)) || (region.count == 3 && region.allSatisfy(isDigit)) {
+            result.append(UInt8(ascii: "-"))
+            result += region.map(uppercased)
             rest = rest.dropFirst()
         }
-        return rest.isEmpty ? result.joined(separator: "-") : nil
+        guard rest.isEmpty else { return nil }
+        return result.elementsEqual(value.utf8) ? value : String(decoding: result, as: UTF8.self)
     }
 
+    /// A printable ASCII character other than the space: no white space to trim.
+    private static func isVisibleASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+    private static func uppercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 32 : byte
+    }
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
     private static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)

@@ -34,21 +34,22 @@ import Testing
 
     @Test(arguments: [
         ("2.3.0 (512)", "2.3.0 (512)"), ("2.3.0", "2.3.0"), ("A", "A"), ("26.4", "26.4"), ("1.0+beta/2:x", "1.0+beta/2:x"),
-        ("  2.4.0 (530)\n", "2.4.0 (530)"), (nil, "unknown"), ("   ", "unknown"),
+        ("  2.4.0 (530)\n", "2.4.0 (530)"), ("\u{00A0}2.4\u{3000}", "2.4"), ("2 (1)", "2 (1)"), ("1.2.3.4 (5)", "1.2.3.4 (5)"),
+        (nil, "unknown"), ("   ", "unknown"), ("", "unknown"),
     ] as [(String?, String)])
     func buildsThatPass(_ raw: String?, _ shown: String) {
         #expect(ReportLabel(build: raw, salt: Self.salt).text == shown)
     }
 
     @Test(arguments: ["2.3.0  (512)", "2.3.0 (5a2)", "2.3 beta", "(512)", "-1", "=1", "x y", String(repeating: "9", count: 41),
-                      "1.2.3.4.5 (6)", "2.3.0 ()", "2.3.0 (512) extra"])
+                      "1.2.3.4.5 (6)", "2.3.0 ()", "2.3.0 (512) extra", "2.3.0. (512)", "2..3 (1)", "2.3.0 (512", ".2 (1)"])
     func buildsThatAreHashed(_ raw: String) {
         #expect(ReportLabel(build: raw, salt: Self.salt).isHashed)
     }
 
     @Test(arguments: [
-        ("en-US", "en-US"), ("en_us", "en-US"), ("EN", "en"), ("zh-hant-tw", "zh-Hant-TW"), ("es-419", "es-419"),
-        ("fra", "fra"), ("sr_Latn", "sr-Latn"),
+        ("en-US", "en-US"), ("en_us", "en-US"), ("en-us", "en-US"), ("EN", "en"), ("en", "en"), ("zh-hant-tw", "zh-Hant-TW"),
+        ("es-419", "es-419"), ("fra", "fra"), ("sr_Latn", "sr-Latn"), (" ja-JP ", "ja-JP"),
     ])
     func localesInCanonicalCase(_ raw: String, _ shown: String) {
         #expect(ReportLabel(locale: raw, salt: Self.salt).text == shown)
@@ -59,12 +60,13 @@ import Testing
         #expect(ReportLabel(locale: raw, salt: Self.salt).isHashed)
     }
 
-    @Test(arguments: ["Sage", "Coach", "Zoé", "ミナ", "R2-D2", "mary_ann", String(repeating: "a", count: 24)])
+    @Test(arguments: ["Sage", "Coach", "Zoé", "ミナ", "R2-D2", "mary_ann", "a", "Émile", "Zoe\u{301}", String(repeating: "a", count: 24)])
     func namesThatPass(_ raw: String) {
         #expect(ReportLabel(name: raw, salt: Self.salt).text == raw)
     }
 
-    @Test(arguments: ["Mary Ann", "2pac", "_x", "Sage!", "a.b", "@Sage", String(repeating: "a", count: 25), "Sage\u{200B}"])
+    @Test(arguments: ["Mary Ann", "2pac", "_x", "-x", "Sage!", "a.b", "@Sage", String(repeating: "a", count: 25), "Sage\u{200B}",
+                      "\u{301}e", "Sage\u{1F600}", String(repeating: "é", count: 25)])
     func namesThatAreHashed(_ raw: String) {
         #expect(ReportLabel(name: raw, salt: Self.salt).isHashed)
     }
