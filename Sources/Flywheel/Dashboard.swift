@@ -1,15 +1,19 @@
+import Privacy
+
 /// dashboard.html: one self-contained page of the flywheel metrics, for a team to open as a file.
 ///
 /// Inline CSS and SVG only: no script, no font, no image, no link to anything (a Content
 /// Security Policy of `default-src 'none'` says so to the browser too), so it opens offline and
 /// leaks nothing when opened. Per feature: rates over ISO weeks, bars by app build and by model
 /// version, each with a table of the same numbers. Light and dark follow `prefers-color-scheme`.
-/// Only counts, rates and labels appear; every label is escaped.
+/// Only counts, rates and labels appear: labels from the corpus have passed their `ReportLabel`
+/// rule (or are hashes), at most 20 per dimension (`FlywheelCounter.capped`), and every label is
+/// escaped for HTML.
 public enum Dashboard {
     /// The page for `counter`, with the "Replayed coverage vs real usage" section when `replayed`
     /// is given.
     public static func render(_ counter: FlywheelCounter, replayed: [ReplayedJobSummary]? = nil) -> String {
-        var page = Page(counter: counter)
+        var page = Page(counter: counter.capped())
         return page.render(replayed: replayed)
     }
 }
@@ -138,7 +142,7 @@ private struct Page {
         out += "coverage is answered of eligible places; in budget is the share of asked places answered within the time budget "
         out += "on the device profile; real usage is the matching metric above (chips: sent from a chip; route: guessed and kept; "
         out += "draft: draft used).</p>\n"
-        let jobs = summaries.map { LabelText.key($0.job) }
+        let jobs = summaries.map { ReportLabel(token: $0.job).text }
         let coverage = summaries.map { summary -> ChartValue in
             let share = summary.coverage
             return ChartValue(rate: share.rate, low: share.interval?.low, high: share.interval?.high,

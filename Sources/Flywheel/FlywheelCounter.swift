@@ -70,11 +70,35 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     // MARK: - Reading the counts
 
-    /// The keys seen under `dimension`, in display order (numbers by value, "unknown" last).
-    /// The overall dimension always has its one key.
+    /// The keys seen under `dimension`, in display order (numbers by value; hashed, "unknown" and
+    /// "(other)" last). The overall dimension always has its one key. Not capped: see `capped`.
     public func keys(_ dimension: MetricDimension) -> [String] {
         if dimension == .overall { return [MetricDimension.overallKey] }
-        return buckets.keys.filter { $0.dimension == dimension }.map(\.key).sorted(by: LabelText.precedes)
+        return buckets.keys.filter { $0.dimension == dimension }.map(\.key).sorted(by: ReportLabel.precedes)
+    }
+
+    /// This counter with at most `limit` keys (plus "(other)") in each capped dimension: the keys
+    /// with the most counted events stay, the rest are added together under "(other)".
+    ///
+    /// What is written goes through this, so a corpus with a thousand builds cannot make a
+    /// thousand rows (or a thousand hashes). Exact: "(other)" holds the sums of the merged keys'
+    /// numerators and denominators, and the overall counts do not change. Cap after merging
+    /// shards, never before (the top keys of a shard are not those of the whole). Capping twice
+    /// changes nothing more.
+    public func capped(to limit: Int = ReportLabel.maximumDistinct) -> FlywheelCounter {
+        var copy = self
+        for dimension in MetricDimension.allCases where dimension.isCapped {
+            var weights: [String: Int] = [:]
+            for (key, bucket) in buckets where key.dimension == dimension { weights[key.key] = bucket.events }
+            let shown = ReportLabel.shown(weights, limit: limit, order: ReportLabel.precedes)
+            let other = BucketKey(dimension: dimension, key: MetricDimension.otherKey)
+            for key in weights.keys where !shown.contains(key) {
+                let merged = BucketKey(dimension: dimension, key: key)
+                let bucket = copy.buckets.removeValue(forKey: merged)!
+                copy.buckets[other] = copy.buckets[other].map { $0.adding(bucket) } ?? bucket
+            }
+        }
+        return copy
     }
 
     /// The cell of `metric` under `key` of `dimension`; 0 of 0 for a key never seen.
@@ -108,12 +132,12 @@ public struct FlywheelCounter: Sendable, Equatable {
         messages += 1
         var thread = open?.id == message.thread ? open! : OpenThread(orphan: message.thread)
         defer { open = thread }
-        let locale = LabelText.key(message.lang ?? thread.locale)
+        let locale = message.lang.map { ReportLabel(locale: $0).text } ?? thread.locale
         let week = ISOWeek.label(forTimestamp: message.at) ?? MetricDimension.unknownKey
         switch message.from {
         case .person:
             let meta = message.meta
-            let build = LabelText.key(meta.build), model = LabelText.key(meta.model)
+            let build = ReportLabel(build: meta.build).text, model = ReportLabel(model: meta.model).text
             if let chipAgent = thread.chipAgent {
                 var delta = Delta()
                 delta.count(.chipsSuggested, hit: meta.via == "suggested")
@@ -137,7 +161,7 @@ public struct FlywheelCounter: Sendable, Equatable {
             if meta.build != nil { thread.lastBuild = build }
             if meta.model != nil { thread.lastModel = model }
         case .agent(let name):
-            let agent = LabelText.key(name)
+            let agent = ReportLabel(name: name).text
             if let push = message.push {
                 var delta = Delta()
                 let kind = Metric.pushKind(push.kind), bucket = Metric.batchBucket(push.batch)
@@ -149,8 +173,8 @@ public struct FlywheelCounter: Sendable, Equatable {
                 }
                 delta.add(.pushBatchMean, numerator: push.batch, denominator: 1)
                 // The push reached the person's phone: its build is the one they last wrote from.
-                let build = message.meta.build.map { LabelText.key($0) } ?? thread.lastBuild ?? MetricDimension.unknownKey
-                let model = message.meta.model.map { LabelText.key($0) } ?? thread.lastModel ?? MetricDimension.unknownKey
+                let build = message.meta.build.map { ReportLabel(build: $0).text } ?? thread.lastBuild ?? MetricDimension.unknownKey
+                let model = message.meta.model.map { ReportLabel(model: $0).text } ?? thread.lastModel ?? MetricDimension.unknownKey
                 record(delta, build: build, model: model, locale: locale, agent: agent, week: week)
             }
             thread.chipAgent = message.screen?.isChipEligible == true ? agent : nil
@@ -211,8 +235,12 @@ struct BucketKey: Hashable, Sendable {
 struct Bucket: Equatable, Sendable {
     var numerators = [Int](repeating: 0, count: Metric.allCases.count)
     var denominators = [Int](repeating: 0, count: Metric.allCases.count)
+    /// Events counted under the key (a message adds one, or two when it answers a chip screen):
+    /// its weight when a dimension is capped.
+    var events = 0
 
     mutating func apply(_ delta: Delta) {
+        events += 1
         for (metric, numerator, denominator) in delta.entries {
             numerators[metric.rawValue] += numerator
             denominators[metric.rawValue] += denominator
@@ -221,6 +249,7 @@ struct Bucket: Equatable, Sendable {
 
     func adding(_ other: Bucket) -> Bucket {
         var sum = self
+        sum.events += other.events
         for index in sum.numerators.indices {
             sum.numerators[index] += other.numerators[index]
             sum.denominators[index] += other.denominators[index]
@@ -240,7 +269,8 @@ struct Delta {
 /// What the counter remembers of the thread whose messages are arriving.
 struct OpenThread: Sendable {
     let id: String
-    let locale: String?
+    /// The thread's locale as a label (`ReportLabel(locale:)`).
+    let locale: String
     let isGroup: Bool
     /// The agent a person message is counted under: the thread's agent, or the group's lead.
     let personAgent: String
@@ -248,22 +278,22 @@ struct OpenThread: Sendable {
     let memberNames: [String]
     /// The agent whose chip-eligible screen was the last message, if it was one.
     var chipAgent: String?
-    /// The person's last build and model version seen in this thread (keys), for pushes.
+    /// The person's last build and model version seen in this thread (labels), for pushes.
     var lastBuild: String?
     var lastModel: String?
 
     init(_ thread: ThreadRecord) {
         id = thread.id
-        locale = thread.locale
+        locale = ReportLabel(locale: thread.locale).text
         isGroup = thread.isGroup
-        personAgent = LabelText.key(thread.group?.lead ?? thread.agent)
+        personAgent = ReportLabel(name: thread.group?.lead ?? thread.agent).text
         memberNames = thread.group?.members.map { $0.name.lowercased() } ?? []
     }
 
     /// A thread whose line was never seen (a caller feeding messages alone): no locale, no group.
     init(orphan id: String) {
         self.id = id
-        locale = nil
+        locale = MetricDimension.unknownKey
         isGroup = false
         personAgent = MetricDimension.unknownKey
         memberNames = []

@@ -1,6 +1,9 @@
+import Privacy
+
 /// What a metric is broken down by; every metric is counted once under each dimension.
 ///
-/// Keys come from message metadata and the thread line; a missing value is the key "unknown".
+/// Keys come from message metadata and the thread line, each through its `ReportLabel` rule (kept
+/// when it matches a strict pattern, else a salted hash); a missing value is the key "unknown".
 /// `agent` is who the event is about: for chips the agent whose screen was answered, for pushes
 /// the agent that sent the message, for person messages (routing, drafts) the thread's agent or,
 /// in a group, its lead. Routing by destination would make every routing share trivially 0 or 1
@@ -40,7 +43,19 @@ public enum MetricDimension: Int, CaseIterable, Sendable, Comparable {
     /// The key of the `overall` dimension.
     public static let overallKey = "all"
     /// The key for a value that is missing or cannot be read.
-    public static let unknownKey = "unknown"
+    public static let unknownKey = ReportLabel.unknown.text
+    /// The key the keys beyond `ReportLabel.maximumDistinct` of a capped dimension are merged into.
+    public static let otherKey = ReportLabel.other.text
+
+    /// Whether the dimension's keys come from the corpus (build, model, locale, agent), so they
+    /// are capped to `ReportLabel.maximumDistinct` in what is written. Weeks are not: they are
+    /// computed from timestamps, never free text, and the week axis needs every week.
+    public var isCapped: Bool {
+        switch self {
+        case .build, .model, .locale, .agent: return true
+        case .overall, .week: return false
+        }
+    }
 
     public static func < (a: MetricDimension, b: MetricDimension) -> Bool { a.rawValue < b.rawValue }
 }

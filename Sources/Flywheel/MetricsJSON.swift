@@ -20,14 +20,16 @@ import Privacy
 /// ```
 /// `replayed` is present only when summaries were given. For a mean, `numerator` is the sum,
 /// `denominator` the count, `rate` the mean, and `low`/`high` are null. Keys under each dimension
-/// come in display order (numbers by value, "unknown" last); every metric lists every key its
-/// dimension has, 0 of 0 included.
+/// come in display order (numbers by value; hashed labels, "unknown" and "(other)" last); every
+/// metric lists every key its dimension has, 0 of 0 included. Build, model, locale and agent keys
+/// are capped (`FlywheelCounter.capped`): at most 20, the rest summed under "(other)".
 public enum MetricsJSON {
     /// The schema name and version; bumped when a field changes meaning.
     public static let schema = "replay.flywheel/1"
 
     /// The report for `counter`, with `replayed` summaries if any.
     public static func report(_ counter: FlywheelCounter, replayed: [ReplayedJobSummary]? = nil) -> ReportValue {
+        let counter = counter.capped()
         var fields: [(String, ReportValue)] = [
             ("schema", .label(schema)),
             ("interval", .label("wilson")),
@@ -61,7 +63,7 @@ public enum MetricsJSON {
                     return .object([("metric", .label(metric.name))] + cellFields)
                 }
                 return .object([
-                    ("job", .label(LabelText.key(summary.job))),
+                    ("job", .label(ReportLabel(token: summary.job))),
                     ("eligible", .int(summary.eligible)),
                     ("answered", .int(summary.answered)),
                     ("coverage", .number(coverage.rate)),

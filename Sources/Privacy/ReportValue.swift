@@ -10,7 +10,8 @@ public indirect enum ReportValue: Sendable, Equatable {
     case bool(Bool)
     case int(Int)
     case number(Double)
-    /// A label: a key, a reason, a build or model name, a file path. Never words from a thread.
+    /// A label: a key, a reason, a build or model name, a file path. Never words from a thread:
+    /// a label taken from a corpus goes in as a `ReportLabel`, which passed its rule or is a hash.
     case label(String)
     case array([ReportValue])
     case object([(String, ReportValue)])
@@ -27,6 +28,9 @@ public indirect enum ReportValue: Sendable, Equatable {
         default: false
         }
     }
+
+    /// A label from a corpus, after its rule (`ReportLabel`).
+    public static func label(_ label: ReportLabel) -> ReportValue { .label(label.text) }
 
     /// A number, or null when there is none (a rate over zero places).
     public static func number(_ value: Double?) -> ReportValue { value.map { .number($0) } ?? .null }

@@ -177,13 +177,4 @@ import Export
     func namedMember(_ text: String, _ named: Bool) {
         #expect(FlywheelCounter.namesMember(text, ["sage", "coach", "dr lee"]) == named)
     }
-
-    @Test func labelsAreSanitisedAndOrderedByNumber() {
-        #expect(LabelText.key(nil) == "unknown")
-        #expect(LabelText.key("  ") == "unknown")
-        #expect(LabelText.key("a\u{0}b\nc") == "a\u{FFFD}b\u{FFFD}c")
-        #expect(LabelText.key(String(repeating: "x", count: 100)).count == LabelText.maximumLength + 1)
-        let sorted = ["unknown", "2.10.0 (600)", "2.9.1 (590)", "2.9.0 (580)", "10.0"].sorted(by: LabelText.precedes)
-        #expect(sorted == ["2.9.0 (580)", "2.9.1 (590)", "2.10.0 (600)", "10.0", "unknown"])
-    }
 }

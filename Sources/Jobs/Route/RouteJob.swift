@@ -24,7 +24,9 @@ import Export
 ///
 /// Counters: `named`, `low_confidence` (a member's name turned into the lead), `answered_lead`
 /// (the model itself said "lead" or the lead's name), and `confusion:<actual>-><guessed>` for
-/// the items of `accuracy` and `lead_accuracy`, the lead written as "lead".
+/// the items of `accuracy` and `lead_accuracy`, the lead written as "lead" and every other name
+/// as its `ReportLabel(name:)` (kept when one short word, else a salted hash): a counter's key is
+/// written into the report, and a member's name is free text.
 public struct RouteJob: Job {
     public var kind: JobKind { .route }
     /// The time budget from the typing pause to the pill's guess (the spec gives none; the
@@ -109,7 +111,7 @@ public struct RouteJob: Job {
 
         var quality: [String: Double] = [:]
         let hit = { (actual: String) -> Double in Self.same(guess, actual) ? 1 : 0 }
-        let label = { (name: String) -> String in Self.same(name, lead) ? Route.lead : name }
+        let label = { (name: String) -> String in Self.same(name, lead) ? Route.lead : ReportLabel(name: name).text }
         switch (item.labels["to"], item.labels["routed"]) {
         case (let to?, nil):
             quality["accuracy"] = hit(to)

@@ -3,6 +3,8 @@ import Foundation
 import Privacy
 
 /// report.md: the same numbers as report.json, as tables a person reads.
+///
+/// Every label and key is escaped (`MarkdownText`), so none can break a table or make a link.
 public enum MarkdownReport {
     public static func render(_ report: ReportValue) -> String {
         var out = "# replay report\n\n"
@@ -20,7 +22,7 @@ public enum MarkdownReport {
 
         guard case .object(let jobs)? = report["jobs"] else { return out }
         for (name, job) in jobs {
-            out += "## Job: \(name)\n\n"
+            out += "## Job: \(md(name))\n\n"
             out += "Budget \(number(job["budget_ms"])) ms.\n\n"
             out += table(rows: [("all", job)])
             for (dimension, title) in [("by_build", "By app build"), ("by_model", "By model version")] {
@@ -29,17 +31,17 @@ public enum MarkdownReport {
                 }
             }
             if case .object(let fallbacks)? = job["fallbacks"], !fallbacks.isEmpty {
-                out += "\nFallbacks: " + fallbacks.map { "\($0.0) \(int($0.1))" }.joined(separator: ", ") + ".\n"
+                out += "\nFallbacks: " + fallbacks.map { "\(md($0.0)) \(int($0.1))" }.joined(separator: ", ") + ".\n"
             }
             if case .object(let quality)? = job["quality"], !quality.isEmpty {
                 // 0/1 measures are rates; a measure in characters is a plain mean.
                 out += "\nQuality: " + quality.map { name, value in
                     let mean = name.hasSuffix("_chars") ? number(value["mean"]) : percent(value["mean"])
-                    return "\(name) \(mean) over \(int(value["compared"]))"
+                    return "\(md(name)) \(mean) over \(int(value["compared"]))"
                 }.joined(separator: "; ") + ".\n"
             }
             if case .object(let counters)? = job["counters"], !counters.isEmpty {
-                out += "\nCounters: " + counters.map { "\($0.0) \(int($0.1))" }.joined(separator: ", ") + ".\n"
+                out += "\nCounters: " + counters.map { "\(md($0.0)) \(int($0.1))" }.joined(separator: ", ") + ".\n"
             }
             out += "\n"
         }
@@ -50,7 +52,7 @@ public enum MarkdownReport {
         var out = "| slice | scanned | eligible | answered | in budget (host) | in budget (device) | p50 ms | p95 ms | device p95 ms | tokens in | tokens out |\n"
         out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         for (name, m) in rows {
-            out += "| \(name) | \(int(m["scanned"])) | \(int(m["eligible"])) | \(int(m["answered"])) "
+            out += "| \(md(name)) | \(int(m["scanned"])) | \(int(m["eligible"])) | \(int(m["answered"])) "
             out += "| \(percent(m.at("in_budget.host"))) | \(percent(m.at("in_budget.device"))) "
             out += "| \(number(m.at("latency_ms.p50"))) | \(number(m.at("latency_ms.p95"))) | \(number(m.at("latency_ms.device_p95"))) "
             out += "| \(int(m.at("tokens.in"))) | \(int(m.at("tokens.out"))) |\n"
@@ -58,9 +60,11 @@ public enum MarkdownReport {
         return out
     }
 
+    /// A label's text, escaped.
     private static func label(_ value: ReportValue) -> String? {
-        if case .label(let s) = value { s } else { nil }
+        if case .label(let s) = value { md(s) } else { nil }
     }
+    private static func md(_ text: String) -> String { MarkdownText.escape(text) }
     private static func int(_ value: ReportValue?) -> String {
         value?.doubleValue.map { String(Int($0)) } ?? "–"
     }

@@ -8,7 +8,10 @@ import Privacy
 /// Builds report.json (schema `replay.report/1`, documented in docs/report-schema.md) from a run's counts.
 ///
 /// Every value is a count, a rate, a timing, a size, a hash or a fixed label: the report is
-/// what leaves the process, so nothing else may be in it.
+/// what leaves the process, so nothing else may be in it. Labels that come from the corpus
+/// (builds, model versions, unknown kinds, member names in route counters, ids quoted in bad
+/// line reasons) enter here, each through its `ReportLabel` rule, and each such dimension shows
+/// at most `ReportLabel.maximumDistinct` labels, the rest added into "(other)".
 public struct ReportBuilder {
     public static let schema = "replay.report/1"
 
@@ -89,13 +92,14 @@ public struct ReportBuilder {
             ("threads_replayed", .int(tally.threadsReplayed)),
             ("messages", .int(stats.messages)),
             ("bad_lines", .int(stats.badLines)),
-            ("unknown_types", counts(stats.unknownTypes)),
-            ("unknown_nodes", counts(stats.unknownNodes)),
+            ("unknown_types", kinds(stats.unknownTypes)),
+            ("unknown_nodes", kinds(stats.unknownNodes)),
             ("compressed_bytes", .int(stats.compressedBytes)),
             ("bytes", .int(stats.decompressedBytes)),
             ("errors", .array(tally.fileErrors.map { .label($0.description) })),
             ("bad_line_samples", .array(tally.badLineSamples.map { bad in
-                .object([("file", .label(bad.location.file)), ("line", .int(bad.location.line)), ("reason", .label(bad.reason))])
+                .object([("file", .label(bad.location.file)), ("line", .int(bad.location.line)),
+                         ("reason", .label(Self.safeReason(bad.reason)))])
             })),
         ])
     }
@@ -134,9 +138,98 @@ public struct ReportBuilder {
                 ("over_budget_before_output", .int(sizing.overBudgetBeforeOutput)),
             ])))
         }
-        fields.append(("by_build", .object(ledger.byBuild.sorted { $0.key < $1.key }.map { ($0.key, .object(metrics($0.value))) })))
-        fields.append(("by_model", .object(ledger.byModel.sorted { $0.key < $1.key }.map { ($0.key, .object(metrics($0.value))) })))
+        fields.append(("by_build", slices(ledger.byBuild) { ReportLabel(build: $0) }))
+        fields.append(("by_model", slices(ledger.byModel) { ReportLabel(model: $0) }))
         return .object(fields)
+    }
+
+    /// A job's metrics by build or model version, keyed by label: values whose labels coincide
+    /// (two spellings of "unknown") are added together, then the slices beyond the cap, by
+    /// places scanned, are added into "(other)". Exact: every count and histogram merges.
+    private func slices(_ byValue: [String: JobMetrics], label: (String) -> ReportLabel) -> ReportValue {
+        var byLabel: [String: JobMetrics] = [:]
+        for (value, metrics) in byValue { byLabel[label(value).text, default: JobMetrics()].merge(metrics) }
+        return .object(Self.capped(byLabel, weight: \.scanned) { $0.merge($1) }.map { ($0.0, .object(metrics($0.1))) })
+    }
+
+    /// Counts by unknown line type or node kind, through the kind rule and capped.
+    private func kinds(_ counts: [String: Int]) -> ReportValue {
+        var byLabel: [String: Int] = [:]
+        for (name, n) in counts { byLabel[ReportLabel(kind: name).text, default: 0] += n }
+        return .object(Self.capped(byLabel, weight: { $0 }, merge: { $0 += $1 }).map { ($0.0, .int($0.1)) })
+    }
+
+    /// A job's counters. Their names are the jobs' own tokens, except routing's
+    /// `confusion:<actual>-><guessed>`, which holds member names: each name goes through the
+    /// name rule again (the job already applies it; this keeps the report safe on its own), and
+    /// the pairs beyond the cap are added into `confusion:(other)`.
+    func counters(_ counters: [String: Int]) -> ReportValue {
+        let prefix = "confusion:"
+        var plain: [String: Int] = [:]
+        var confusion: [String: Int] = [:]
+        for (key, n) in counters {
+            guard key.hasPrefix(prefix) else {
+                plain[ReportLabel(token: key).text, default: 0] += n
+                continue
+            }
+            let pair = String(key.dropFirst(prefix.count))
+            let names = pair.components(separatedBy: "->")
+            let label = names.count == 2
+                ? ReportLabel(name: names[0]).text + "->" + ReportLabel(name: names[1]).text
+                : ReportLabel(hashing: pair).text
+            confusion[label, default: 0] += n
+        }
+        for (pair, n) in Self.capped(confusion, weight: { $0 }, merge: { $0 += $1 }) { plain[prefix + pair, default: 0] += n }
+        return counts(plain)
+    }
+
+    /// `values` in display order with at most `ReportLabel.maximumDistinct` labels (by `weight`)
+    /// and the rest merged into a last "(other)".
+    static func capped<Value>(_ values: [String: Value], weight: (Value) -> Int,
+                              merge: (inout Value, Value) -> Void) -> [(String, Value)] {
+        let shown = ReportLabel.shown(values.mapValues(weight), order: ReportLabel.precedes)
+        var kept: [(String, Value)] = []
+        var other: Value? = values[ReportLabel.other.text]
+        for (label, value) in values where label != ReportLabel.other.text {
+            if shown.contains(label) {
+                kept.append((label, value))
+            } else if other == nil {
+                other = value
+            } else {
+                merge(&other!, value)
+            }
+        }
+        kept.sort { ReportLabel.precedes($0.0, $1.0) }
+        return kept + (other.map { [(ReportLabel.other.text, $0)] } ?? [])
+    }
+
+    /// A bad line's reason with each quoted part (`'…'`) through the id rule: the reader quotes
+    /// field paths and thread ids there, and a thread id is whatever the export wrote. The rest
+    /// of a reason is the reader's own words. A backslash escapes the next character, as the
+    /// reader writes quotes inside ids; a quote left open runs to the end.
+    static func safeReason(_ reason: String) -> String {
+        var out = ""
+        var quoted: String? = nil
+        var escaping = false
+        for character in reason {
+            guard var part = quoted else {
+                if character == "'" { quoted = "" } else { out.append(character) }
+                continue
+            }
+            if escaping {
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else if character == "'" {
+                out += "'" + ReportLabel(id: part).text + "'"
+                quoted = nil
+                continue
+            }
+            part.append(character)
+            quoted = part
+        }
+        if let part = quoted { out += "'" + ReportLabel(id: part).text }
+        return out
     }
 
     /// The keys every job and every build or model slice of it carries.
@@ -164,7 +257,7 @@ public struct ReportBuilder {
             ("quality", .object(m.quality.sorted { $0.key < $1.key }.map { name, tally in
                 (name, .object([("compared", .int(tally.count)), ("mean", .number(tally.mean))]))
             })),
-            ("counters", counts(m.counters)),
+            ("counters", counters(m.counters)),
         ]
     }
 }

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import Privacy
+@testable import Flywheel
+
+/// Free text in any labelled field of the export never reaches metrics.csv, metrics.json or the
+/// dashboard, and each dimension shows at most `ReportLabel.maximumDistinct` labels.
+@Suite struct LabelPrivacyTests {
+    /// Made-up sentences and, for each, a word that only it holds. Shown in test output by index only.
+    static let sentences: [(text: String, word: String)] = [
+        ("the quick brown fox jumps over", "quick"),
+        ("pipework | splits\nthe table", "pipework"),
+        (#"=HYPERLINK("cmd") formula"#, "hyperlink"),
+        ("[clickbait](http://lure.invalid/x)", "clickbait"),
+        ("<script>exfiltrate()</script>", "exfiltrate"),
+        ("`backtick` and ! bang", "backtick"),
+    ]
+    /// Pieces of markup and formulas that must not appear either.
+    static let fragments = ["<script", "=HYPERLINK", "](http", "lure.invalid"]
+
+    /// A field of the export that carries a label.
+    enum Field: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case build, model, threadLocale, messageLang, agent, groupLead, memberName, groupTo, nodeKind, lineType
+        var testDescription: String { rawValue }
+    }
+
+    /// A small corpus with `text` in `field` and ordinary values everywhere else.
+    static func corpus(_ field: Field?, _ text: String) -> String {
+        func value(_ f: Field, _ ordinary: String) -> String { json(f == field ? text : ordinary) }
+        let agent = value(.agent, "Coach"), lead = value(.groupLead, "Coach"), member = value(.memberName, "Penny")
+        let build = value(.build, "2.3.0 (512)"), model = value(.model, "26.4")
+        return [
+            #"{"type":"export","version":1}"#,
+            #"{"type":"thread","id":"t1","agent":\#(agent),"locale":\#(value(.threadLocale, "en-US"))}"#,
+            #"{"type":"message","thread":"t1","id":"m1","at":"2026-09-01T07:00:00Z","from":\#(agent),"screen":[{\#(value(.nodeKind, "chart")):{}},{"say":"Why?"}],"push":{"kind":"reply","batch":1}}"#,
+            #"{"type":"message","thread":"t1","id":"m2","at":"2026-09-01T07:01:00Z","from":"person","text":"ok","lang":\#(value(.messageLang, "fr-FR")),"meta":{"via":"suggested","build":\#(build),"model":\#(model),"offline":true,"draft_ticks":[0]}}"#,
+            #"{"type":\#(value(.lineType, "reaction")),"thread":"t1"}"#,
+            #"{"type":"thread","id":"g1","locale":"en-GB","group":{"lead":\#(lead),"members":[{"name":\#(lead)},{"name":\#(member),"about":"x"},{"name":"Sage"}]}}"#,
+            #"{"type":"message","thread":"g1","id":"n1","at":"2026-09-02T07:00:00Z","from":"person","text":"hi","meta":{"group":{"to":\#(value(.groupTo, "Penny"))},"build":\#(build),"model":\#(model)}}"#,
+            #"{"type":"message","thread":"g1","id":"n2","at":"2026-09-02T07:01:00Z","from":\#(member),"screen":[{"say":"Done."}],"push":{"kind":"reply","batch":2}}"#,
+        ].joined(separator: "\n") + "\n"
+    }
+
+    /// `text` as a JSON string literal.
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    @Test(arguments: Field.allCases)
+    func noSentenceInAnyFieldReachesAnyFile(_ field: Field) throws {
+        for (index, sentence) in Self.sentences.enumerated() {
+            let directory = try TemporaryDirectory()
+            let counter = try HandCorpus.count(Self.corpus(field, sentence.text), in: directory)
+            #expect(counter.threads == 2 && counter.messages == 4, "\(field) with sentence #\(index)")
+            let out = directory.path + "/out"
+            try FlywheelFiles.write(counter, replayed: OutputTests.replayed, to: out)
+            for name in FlywheelFiles.names {
+                let text = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
+                // Booleans only, so a failure cannot show the sentence.
+                let leaked = text.localizedCaseInsensitiveContains(sentence.word)
+                    || Self.fragments.contains { text.localizedCaseInsensitiveContains($0) }
+                #expect(!leaked, "\(name) holds words of sentence #\(index) put in \(field)")
+            }
+        }
+    }
+
+    /// The fields the flywheel counts by show the sentence as its hash, so counts still group.
+    @Test(arguments: [(Field.build, MetricDimension.build), (.model, .model), (.threadLocale, .locale),
+                      (.messageLang, .locale), (.agent, .agent), (.groupLead, .agent), (.memberName, .agent)])
+    func aSentenceIsCountedUnderItsHash(_ field: Field, _ dimension: MetricDimension) throws {
+        let directory = try TemporaryDirectory()
+        let sentence = Self.sentences[0].text
+        let counter = try HandCorpus.count(Self.corpus(field, sentence), in: directory)
+        let hash = ReportLabel(hashing: sentence).text
+        // Booleans only, so a failure cannot show the sentence.
+        let counted = counter.keys(dimension).contains(hash)
+        #expect(counted)
+        let written = MetricsCSV.render(counter).contains(",\(dimension.name),\"\(hash)\",")
+        #expect(written)
+    }
+
+    // MARK: - The cap
+
+    /// 25 builds, build `b<i>` with `i + 1` offline messages, each build in its own ISO week.
+    static func manyBuilds(_ builds: Range<Int> = 0..<25) -> String {
+        var lines = [#"{"type":"export","version":1}"#]
+        for i in builds {
+            lines.append(#"{"type":"thread","id":"t\#(i)","agent":"Coach","locale":"en-US"}"#)
+            let day = Calendar(identifier: .iso8601).date(byAdding: .day, value: 7 * i, to: Date(timeIntervalSince1970: 1_767_225_600))!
+            let at = ISO8601DateFormatter().string(from: day)
+            for m in 0...i {
+                let ticks = m % 2 == 0 ? #","draft_ticks":[0]"# : ""
+                lines.append(#"{"type":"message","thread":"t\#(i)","id":"m\#(m)","at":"\#(at)","from":"person","text":"x","meta":{"build":"b\#(i)","model":"26.\#(i)","offline":true\#(ticks)}}"#)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func eachDimensionShowsTheTopTwentyAndAnExactOther() throws {
+        let directory = try TemporaryDirectory()
+        let counter = try HandCorpus.count(Self.manyBuilds(), in: directory)
+        #expect(counter.keys(.build).count == 25)
+        let capped = counter.capped()
+        let kept = (5..<25).map { "b\($0)" }
+        #expect(Set(capped.keys(.build)) == Set(kept + ["(other)"]))
+        #expect(capped.keys(.build).last == "(other)")
+        #expect(capped.keys(.model).count == 21)
+        #expect(capped.keys(.week).count == 25)   // weeks are not capped
+        for metric in Metric.allCases {
+            // (other) is the sum of the five lightest builds, and nothing is lost overall.
+            let other = capped.cell(metric, .build, "(other)")
+            let merged = (0..<5).map { counter.cell(metric, .build, "b\($0)") }
+            #expect(other.numerator == merged.map(\.numerator).reduce(0, +))
+            #expect(other.denominator == merged.map(\.denominator).reduce(0, +))
+            let all = capped.keys(.build).map { capped.cell(metric, .build, $0) }
+            #expect(all.map(\.denominator).reduce(0, +) == counter.cell(metric).denominator)
+            #expect(all.map(\.numerator).reduce(0, +) == counter.cell(metric).numerator)
+            #expect(capped.cell(metric) == counter.cell(metric))
+        }
+        #expect(capped.cell(.draftUsed, .build, "(other)").denominator == 1 + 2 + 3 + 4 + 5)
+        #expect(capped.capped() == capped)
+        #expect(capped.capped().keys(.build) == capped.keys(.build))
+    }
+
+    @Test func everyWrittenFileIsCapped() throws {
+        let directory = try TemporaryDirectory()
+        let counter = try HandCorpus.count(Self.manyBuilds(), in: directory)
+        let csv = MetricsCSV.render(counter).split(separator: "\n").map(String.init)
+        let buildRows = csv.filter { $0.hasPrefix("draft.used,build,") }
+        #expect(buildRows.count == 21)
+        #expect(buildRows.contains { $0.hasPrefix("draft.used,build,\"(other)\",9,15,") })   // b0…b4: 1+1+2+2+3 of 1+2+3+4+5
+        #expect(!buildRows.contains { $0.hasPrefix("draft.used,build,b4,") })
+        let json = MetricsJSON.report(counter).json()
+        #expect(json.contains(#""key": "(other)""#) && !json.contains(#""key": "b4""#))
+        let html = Dashboard.render(counter)
+        #expect(html.contains(">(other)<") && !html.contains(">b4<"))
+        // Shards merge first and are capped when written: the same bytes as the whole.
+        let first = try HandCorpus.count(Self.manyBuilds(0..<12), in: directory, name: "first.jsonl")
+        let second = try HandCorpus.count(Self.manyBuilds(12..<25), in: directory, name: "second.jsonl")
+        #expect(first.capped().keys(.build).count == 12)
+        #expect(MetricsCSV.render(first.merged(with: second)) == MetricsCSV.render(counter))
+        #expect(Dashboard.render(second.merged(with: first)) == Dashboard.render(counter))
+    }
+}

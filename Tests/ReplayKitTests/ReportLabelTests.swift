@@ -1,0 +1,282 @@
+import Engine
+import Export
+import Flywheel
+import Foundation
+import Jobs
+import Testing
+@testable import ReplayKit
+import Privacy
+
+/// Free text in any labelled field of the export reaches none of the six files a run writes:
+/// report.json, report.md, junit.xml, metrics.csv, metrics.json, dashboard.html.
+@Suite struct ReportLabelTests {
+    /// Made-up sentences and, for each, a word that only it holds. Shown in test output by index only.
+    static let sentences: [(text: String, word: String)] = [
+        ("the quick brown fox jumps over", "quick"),
+        ("pipework | splits\nthe table", "pipework"),
+        (#"=HYPERLINK("cmd") formula"#, "hyperlink"),
+        ("[clickbait](http://lure.invalid/x)", "clickbait"),
+        ("<script>exfiltrate()</script>", "exfiltrate"),
+        ("`backtick` and ! bang", "backtick"),
+    ]
+    /// Pieces of markup and formulas that must not appear either.
+    static let fragments = ["<script", "=HYPERLINK", "](http", "lure.invalid"]
+
+    /// A field of the export that carries a label.
+    enum Field: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case build, model, threadLocale, messageLang, agent, groupLead, memberName, groupTo, nodeKind, lineType, threadID
+        var testDescription: String { rawValue }
+    }
+
+    /// A small corpus with `texts[field]` in those fields and ordinary values everywhere else: a
+    /// chip screen and its reply, a group whose messages the route job asks about (one chosen,
+    /// one to the lead), an unknown kind and line type, and a message before its thread line.
+    static func corpus(_ texts: [Field: String]) -> String {
+        func value(_ field: Field, _ ordinary: String) -> String { json(texts[field] ?? ordinary) }
+        let agent = value(.agent, "Coach"), lead = value(.groupLead, "Coach"), member = value(.memberName, "Penny")
+        let build = value(.build, "2.3.0 (512)"), model = value(.model, "26.4")
+        let meta = #""build":\#(build),"model":\#(model)"#
+        return [
+            #"{"type":"export","version":1}"#,
+            #"{"type":"thread","id":"t1","agent":\#(agent),"locale":\#(value(.threadLocale, "en-US"))}"#,
+            #"{"type":"message","thread":"t1","id":"m1","at":"2026-09-01T07:00:00Z","from":\#(agent),"screen":[{\#(value(.nodeKind, "chart")):{}},{"say":"How was the run?"}],"push":{"kind":"reply","batch":1}}"#,
+            #"{"type":"message","thread":"t1","id":"m2","at":"2026-09-01T07:01:00Z","from":"person","text":"Fine","lang":\#(value(.messageLang, "en-GB")),"meta":{"via":"suggested",\#(meta),"offline":true,"draft_ticks":[0]}}"#,
+            #"{"type":\#(value(.lineType, "reaction")),"thread":"t1"}"#,
+            #"{"type":"thread","id":"g1","locale":"en-GB","group":{"lead":\#(lead),"members":[{"name":\#(lead),"about":"plans"},{"name":\#(member),"about":"money"},{"name":"Sage","about":"sleep"}]}}"#,
+            #"{"type":"message","thread":"g1","id":"n1","at":"2026-09-02T07:00:00Z","from":"person","text":"Can we talk budgets","meta":{"group":{"to":\#(value(.groupTo, "Penny"))},\#(meta)}}"#,
+            #"{"type":"message","thread":"g1","id":"n2","at":"2026-09-02T07:01:00Z","from":"person","text":"Morning all","meta":{\#(meta)}}"#,
+            #"{"type":"message","thread":"g1","id":"n3","at":"2026-09-02T07:02:00Z","from":\#(member),"screen":[{"say":"Done."}],"push":{"kind":"reply","batch":2}}"#,
+            #"{"type":"message","thread":\#(value(.threadID, "t_orphan")),"id":"o1","at":"2026-09-03T07:00:00Z","from":"person","text":"x"}"#,
+        ].joined(separator: "\n") + "\n"
+    }
+
+    /// `text` as a JSON string literal.
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Runs every job over `corpus` with a model that routes to `routeTo`, writes the six files
+    /// into a new directory as `replay` does, and returns the directory and the report.
+    static func replay(_ corpus: String, routeTo: String) throws -> (directory: String, report: ReportValue) {
+        let directory = temporaryDirectory()
+        var options = ReplayOptions()
+        options.corpus = [writeCorpus(corpus, in: directory)]
+        options.flywheel = true
+        options.thresholds = [Threshold(key: "route.accuracy", minimum: 0.9), Threshold(key: "chips.answered_rate", minimum: 0.5)]
+        let jobs = options.jobs.map { ReplayTool.job($0, budget: nil) }
+        let model = LabelScriptedModel(routeTo: routeTo)
+        let tally = ReplayRunner(options: options, jobs: jobs, model: model, tokenizer: model).run()
+        let report = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 1, started: Date()).build()
+        let out = directory + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try ReplayTool.write(report, to: out)
+        try ReportFile.create(out + "/junit.xml", text: JUnitReport.render(options.thresholds.map { $0.judge(report) }))
+        let counter = try #require(tally.flywheel)
+        try FlywheelFiles.write(counter, replayed: [ReplayedJobSummary(job: "route", eligible: 1, answered: 1)], to: out)
+        return (directory, report)
+    }
+
+    /// The names of the files a run wrote, each with whether it holds the sentence's word or a fragment.
+    static func leaks(in directory: String, word: String) throws -> [(file: String, leaked: Bool)] {
+        let out = directory + "/out"
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        return try names.map { name in
+            let text = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
+            return (name, text.localizedCaseInsensitiveContains(word) || fragments.contains { text.localizedCaseInsensitiveContains($0) })
+        }
+    }
+
+    @Test(arguments: Field.allCases)
+    func noSentenceInAnyFieldReachesAnyFile(_ field: Field) throws {
+        for (index, sentence) in Self.sentences.enumerated() {
+            // The model routes to the member, so a member's name also reaches the confusion counters.
+            let routeTo = field == .memberName ? sentence.text : "Penny"
+            let (directory, report) = try Self.replay(Self.corpus([field: sentence.text]), routeTo: routeTo)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let leaks = try Self.leaks(in: directory, word: sentence.word)
+            #expect(leaks.map(\.file) == ["dashboard.html", "junit.xml", "metrics.csv", "metrics.json", "report.json", "report.md"])
+            for (file, leaked) in leaks {
+                // A boolean only, so a failure cannot show the sentence.
+                #expect(!leaked, "\(file) holds words of sentence #\(index) put in \(field)")
+            }
+            let routeAsked = report.at("jobs.route.asked")?.doubleValue ?? 0
+            #expect(routeAsked > 0, "\(field) with sentence #\(index): the route job asked nothing")
+        }
+    }
+
+    @Test func everyFieldAtOnceThroughTheCommand() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var texts: [Field: String] = [:]
+        for (index, field) in Field.allCases.enumerated() { texts[field] = Self.sentences[index % Self.sentences.count].text }
+        let corpus = writeCorpus(Self.corpus(texts), in: directory)
+        var said = ""
+        let code = ReplayTool.main(["--model", "/nonexistent/model.gguf", "--flywheel", "--fail-under", "route.accuracy=0.9",
+                                    "--out", directory + "/out", corpus],
+                                   diagnostics: { said += $0 + "\n" }, sandboxed: false)
+        #expect(code == .model)
+        for (index, sentence) in Self.sentences.enumerated() {
+            for (file, leaked) in try Self.leaks(in: directory, word: sentence.word) {
+                #expect(!leaked, "\(file) holds words of sentence #\(index)")
+            }
+            let spoken = said.localizedCaseInsensitiveContains(sentence.word)
+            #expect(!spoken, "the diagnostics hold words of sentence #\(index)")
+        }
+    }
+
+    /// Where a label is shown, a sentence is shown as its hash, so counts still group by it.
+    @Test func sentencesAreCountedUnderTheirHashes() throws {
+        let sentence = Self.sentences[0].text
+        let hash = ReportLabel(hashing: sentence).text
+        let texts: [Field: String] = [.build: sentence, .model: sentence, .memberName: sentence, .groupTo: sentence, .threadID: sentence]
+        let (directory, report) = try Self.replay(Self.corpus(texts), routeTo: sentence)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Booleans only, so a failure cannot show the sentence.
+        let byBuild = report.at("jobs.chips.by_build")?[hash] != nil
+        let byModel = report.at("jobs.route.by_model")?[hash] != nil
+        #expect(byBuild && byModel)
+        // The person chose the member; the model guessed the member: one confusion pair, hashed both sides.
+        let chosen = report.at("jobs.route.counters")?["confusion:\(hash)->\(hash)"] == .int(1)
+        let toLead = report.at("jobs.route.counters")?["confusion:lead->\(hash)"] == .int(1)
+        #expect(chosen && toLead)
+        guard case .array(let samples)? = report.at("corpus.bad_line_samples") else { Issue.record("no samples"); return }
+        let reason = samples.last?["reason"] == .label("message for thread '\(hash)' comes before its thread line")
+        #expect(reason)
+        #expect(report.at("corpus.unknown_types.reaction") == .int(1))
+        #expect(report.at("corpus.unknown_nodes.chart") == .int(1))
+    }
+
+    // MARK: - The cap
+
+    /// 25 builds and models, build `b<i>` with `i + 1` chip screens.
+    static func manyBuilds() -> String {
+        var lines = [#"{"type":"export","version":1}"#]
+        for i in 0..<25 {
+            lines.append(#"{"type":"thread","id":"t\#(i)","agent":"Coach","locale":"en-US"}"#)
+            for m in 0...i {
+                lines.append(#"{"type":"message","thread":"t\#(i)","id":"a\#(m)","at":"2026-09-01T07:00:00Z","from":"Coach","screen":[{"say":"Ready?"}]}"#)
+                lines.append(#"{"type":"message","thread":"t\#(i)","id":"p\#(m)","at":"2026-09-01T07:01:00Z","from":"person","text":"Yes","meta":{"build":"b\#(i)","model":"m\#(i)"}}"#)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func buildsAndModelsAreCappedWithAnExactOther() throws {
+        let (directory, report) = try Self.replay(Self.manyBuilds(), routeTo: "Penny")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for dimension in ["by_build", "by_model"] {
+            guard case .object(let slices)? = report.at("jobs.chips.\(dimension)") else { Issue.record("no \(dimension)"); continue }
+            #expect(slices.count == 21)
+            #expect(slices.last?.0 == "(other)")
+            #expect(!slices.contains { $0.0 == "b4" || $0.0 == "m4" })
+            // b0…b4 have 1…5 screens; nothing is lost.
+            #expect(slices.last?.1["scanned"] == .int(1 + 2 + 3 + 4 + 5))
+            for key in ["scanned", "eligible", "asked", "answered"] {
+                let sum = slices.reduce(0) { $0 + Int($1.1[key]?.doubleValue ?? 0) }
+                #expect(sum == Int(report.at("jobs.chips.\(key)")?.doubleValue ?? -1), "\(dimension) \(key)")
+            }
+        }
+        let markdown = try String(contentsOfFile: directory + "/out/report.md", encoding: .utf8)
+        #expect(markdown.contains("| \\(other\\) | 15 |"))
+        #expect(!markdown.contains("| b4 |"))
+    }
+
+    @Test func confusionPairsAreCappedAndNamesHashed() {
+        let builder = ReportBuilder(options: ReplayOptions(), tally: ReplayTally(), model: nil, jobs: [], seconds: 0, started: Date())
+        var counters = ["named": 3, "confusion:the quick brown fox->lead": 2]
+        for i in 0..<30 { counters["confusion:M\(i)->lead"] = 100 + i }
+        guard case .object(let written) = builder.counters(counters) else { Issue.record("not an object"); return }
+        let keys = written.map(\.0)
+        let confusion = keys.filter { $0.hasPrefix("confusion:") }.count
+        let kept = keys.contains("named") && (10..<30).allSatisfy { keys.contains("confusion:M\($0)->lead") }
+        #expect(confusion == 21)
+        #expect(kept)
+        let other = written.first { $0.0 == "confusion:(other)" }?.1
+        #expect(other == .int((0..<10).map { 100 + $0 }.reduce(0, +) + 2))
+        let spelled = keys.contains { $0.localizedCaseInsensitiveContains("quick") }
+        #expect(!spelled)
+        // Few pairs: all kept, the sentence as its hash.
+        guard case .object(let few) = builder.counters(["confusion:the quick brown fox->Sage": 1]) else { return }
+        let hashed = few.map(\.0) == ["confusion:\(ReportLabel(hashing: "the quick brown fox").text)->Sage"]
+        #expect(hashed)
+    }
+
+    @Test(arguments: [
+        ("message for thread 't_81f2' comes before its thread line", "message for thread 't_81f2' comes before its thread line"),
+        ("field 'screen[2].card.title' is a number, expected a string", "field 'screen[2].card.title' is a number, expected a string"),
+        ("field 'screen[0].(other)' is an array", "field 'screen[0].(other)' is an array"),
+        ("invalid JSON at column 3: expected a value", "invalid JSON at column 3: expected a value"),
+        (#"thread 'it\'s a b' next"#, "thread '\(ReportLabel(hashing: #"it\'s a b"#).text)' next"),
+        ("open 'never closed", "open '\(ReportLabel(hashing: "never closed").text)"),
+    ])
+    func badLineReasonsKeepTheirShapeAndHashIDs(_ reason: String, _ written: String) {
+        #expect(ReportBuilder.safeReason(reason) == written)
+    }
+
+    // MARK: - Markdown
+
+    @Test(arguments: [
+        ("a|b", #"a\|b"#), ("[x](http://y)", #"\[x\]\(http://y\)"#), ("line\nbreak\r\u{2028}", "line break  "),
+        ("`code`", #"\`code\`"#), ("<script>", #"\<script\>"#), ("!img", #"\!img"#), (#"back\slash"#, #"back\\slash"#),
+        ("2.3.0 (512)", #"2.3.0 \(512\)"#), ("a&amp;", #"a\&amp;"#), ("#h:3f9a1c2e", "#h:3f9a1c2e"), ("time_budget", "time_budget"),
+    ])
+    func markdownEscaping(_ raw: String, _ escaped: String) {
+        #expect(MarkdownText.escape(raw) == escaped)
+    }
+
+    @Test func aLabelCannotBreakAMarkdownTable() {
+        let slice = ReportValue.object([("scanned", .int(1)), ("eligible", .int(1)), ("answered", .int(1))])
+        let hostile = "x | y\n| z | [a](b) `c` <d>"
+        let report = ReportValue.object([
+            ("run", .object([("mode", .label("dry-run"))])),
+            ("jobs", .object([("chips", .object([("budget_ms", .int(800)), ("scanned", .int(1)),
+                                                 ("by_build", .object([(hostile, slice), ("b", slice)])),
+                                                 ("counters", .object([(hostile, .int(1))]))]))])),
+        ])
+        let markdown = MarkdownReport.render(report)
+        let lines = markdown.split(separator: "\n").map(String.init)
+        // Every table line has the header's number of cell borders (unescaped pipes).
+        func borders(_ line: String) -> Int {
+            var count = 0, escaped = false
+            for character in line {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "|" { count += 1 }
+            }
+            return count
+        }
+        let table = lines.filter { $0.hasPrefix("|") }
+        #expect(table.count == 3 + 3 + 4)   // the corpus table, then the job's two tables
+        #expect(Set(table.dropFirst(3).map(borders)) == [12])
+        #expect(!markdown.contains("[a](b)") && !markdown.contains("<d>") && !markdown.contains("`c`"))
+        #expect(markdown.contains(#"x \| y \| z \| \[a\]\(b\) \`c\` \<d\>"#))
+    }
+}
+
+/// A scripted model: routes every group message to one name and answers anything else with chips.
+final class LabelScriptedModel: LanguageModel, @unchecked Sendable {
+    let routeTo: String
+    init(routeTo: String) { self.routeTo = routeTo }
+    var info: ModelInfo { ModelInfo(name: "scripted", description: "", path: "scripted", parameters: 0, contextPerSequence: 4096, batchSize: 4) }
+    func tokenCount(of text: SealedText) -> Int { text.utf8Count / 4 + 1 }
+    func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
+        TokenCut(text: text, keptTokens: tokenCount(of: text), totalTokens: tokenCount(of: text))
+    }
+    func promptTokenCount(for request: GenerationRequest) -> Int { 100 }
+    func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
+        requests.map { request in
+            let routing = request.instructions.withUnsealedText { $0.hasPrefix("You route") }
+            let output = routing ? #"{"to":\#(ReportLabelTests.json(routeTo))}"# : #"{"replies":["Sure","Later"]}"#
+            return GenerationOutcome(output: .success(SealedText(output)), promptTokens: 100, outputTokens: 5,
+                                     hostMilliseconds: 10, minimumTokenProbability: 0.9)
+        }
+    }
+}
