@@ -42,6 +42,7 @@ func writeCorpus(_ text: String, in directory: String, name: String = "tiny.json
     func run(_ corpus: String, strict: Bool = false, model: ScriptedReplayModel? = ScriptedReplayModel()) -> (ReplayTally, ReportValue) {
         let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
         let directory = directoryOwner.path
+        defer { withExtendedLifetime(directoryOwner) {} }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var options = ReplayOptions()
         options.corpus = [writeCorpus(corpus, in: directory)]

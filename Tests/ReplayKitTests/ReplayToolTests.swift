@@ -17,6 +17,7 @@ import TestSupport
     @Test func realModelOverTheBundledSample() throws {
         let outOwner = try! TemporaryDirectory(prefix: "replay-test")
         let out = outOwner.path
+        defer { withExtendedLifetime(outOwner) {} }
         defer { try? FileManager.default.removeItem(atPath: out) }
         var said = ""
         let code = ReplayTool.main(["--job", "chips", "--limit", "2", "--batch", "4", "--flywheel", "--out", out, Self.sample],
@@ -41,6 +42,7 @@ import TestSupport
     @Test func aTruncatedCorpusIsAnInputErrorAfterCountingWhatCameBefore() throws {
         let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
         let directory = directoryOwner.path
+        defer { withExtendedLifetime(directoryOwner) {} }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let whole = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
         let cut = directory + "/cut.jsonl.zst"
@@ -63,6 +65,7 @@ import TestSupport
         said = ""
         let outOwner = try! TemporaryDirectory(prefix: "replay-test")
         let out = outOwner.path
+        defer { withExtendedLifetime(outOwner) {} }
         defer { try? FileManager.default.removeItem(atPath: out) }
         #expect(ReplayTool.main(["--model", "/nonexistent/model.gguf", "--out", out, Self.sample], diagnostics: { said += $0 }, sandboxed: false) == .model)
         #expect(said.contains("/nonexistent/model.gguf"))
@@ -71,6 +74,7 @@ import TestSupport
     @Test func withoutAModelTheRunCompletesAndEveryJobFallsBack() throws {
         let outOwner = try! TemporaryDirectory(prefix: "replay-test")
         let out = outOwner.path
+        defer { withExtendedLifetime(outOwner) {} }
         defer { try? FileManager.default.removeItem(atPath: out) }
         let code = ReplayTool.main(["--model", "/nonexistent/model.gguf", "--limit", "20", "--out", out, Self.sample],
                                    diagnostics: { _ in }, sandboxed: false)

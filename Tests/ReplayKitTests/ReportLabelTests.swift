@@ -6,6 +6,7 @@ import Jobs
 import Testing
 @testable import ReplayKit
 import Privacy
+import TestSupport
 
 /// Free text in any labelled field of the export reaches none of the six files a run writes:
 /// report.json, report.md, junit.xml, metrics.csv, metrics.json, dashboard.html.
@@ -68,7 +69,9 @@ import Privacy
     /// Runs every job over `corpus` with a model that routes to `routeTo`, writes the six files
     /// into a new directory as `replay` does, and returns the directory and the report.
     static func replay(_ corpus: String, routeTo: String) throws -> (directory: String, report: ReportValue) {
-        let directory = temporaryDirectory()
+        // The caller removes it: it outlives this function.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-test-" + UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var options = ReplayOptions()
         options.corpus = [writeCorpus(corpus, in: directory)]
         options.flywheel = true
@@ -115,7 +118,9 @@ import Privacy
     }
 
     @Test func everyFieldAtOnceThroughTheCommand() throws {
-        let directory = temporaryDirectory()
+        let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
+        let directory = directoryOwner.path
+        defer { withExtendedLifetime(directoryOwner) {} }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var texts: [Field: String] = [:]
         for (index, field) in Field.allCases.enumerated() { texts[field] = Self.sentences[index % Self.sentences.count].text }

@@ -45,6 +45,7 @@ import TestSupport
     @Test func configFileAndFlagsCombineWithFlagsWinning() throws {
         let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
         let directory = directoryOwner.path
+        defer { withExtendedLifetime(directoryOwner) {} }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/replay.json"
         try Data(#"{"device":"custom:2,10","budgets_ms":{"chips":500,"route":300},"fail_under":{"chips.in_budget.device":0.9,"route.accuracy":0.5}}"#.utf8)
@@ -65,6 +66,7 @@ import TestSupport
     func badConfigFilesSayWhichKeyIsWrong(text: String, message: String) throws {
         let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
         let directory = directoryOwner.path
+        defer { withExtendedLifetime(directoryOwner) {} }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/replay.json"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -78,6 +80,7 @@ import TestSupport
     @Test func unmetGatesExitWithOneAndTheVerdictSaysSo() throws {
         let outOwner = try! TemporaryDirectory(prefix: "replay-test")
         let out = outOwner.path
+        defer { withExtendedLifetime(outOwner) {} }
         defer { try? FileManager.default.removeItem(atPath: out) }
         let corpus = writeCorpus(tinyCorpus, in: out)
         var said = ""
