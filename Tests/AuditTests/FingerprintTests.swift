@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Audit
+import Privacy
 
 /// Output fingerprints: copies are recognised, ordinary report text is not, and nothing but
 /// digests and counts reaches the hashes file.

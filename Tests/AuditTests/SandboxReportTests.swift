@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Audit
+import Privacy
 
 @Suite struct SandboxReportTests {
     static let confined = SandboxReport(
