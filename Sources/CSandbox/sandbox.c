@@ -85,18 +85,6 @@ long replay_system_call(long number, long a0, long a1, long a2, long a3, long a4
 #error "the seccomp filter reads the low 32 bits of an argument at its first byte (little-endian)"
 #endif
 
-// System calls newer than Debian 12's kernel headers (Linux 6.1). Calls added since 5.1 share one
-// number on every architecture, so these hold on x86_64 and aarch64 alike.
-#ifndef __NR_fchmodat2
-#define __NR_fchmodat2 452    /* Linux 6.6 */
-#endif
-#ifndef __NR_setxattrat
-#define __NR_setxattrat 463   /* Linux 6.13 */
-#endif
-#ifndef __NR_removexattrat
-#define __NR_removexattrat 466 /* Linux 6.13 */
-#endif
-
 // Calls that fail with EPERM whatever their arguments. Some exist only on x86_64 (aarch64 has
 // just the *at forms), hence the #ifdefs. Nothing `replay` runs after confinement makes any of them.
 static const int replay_denied_calls[] = {

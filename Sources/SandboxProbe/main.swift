@@ -255,6 +255,7 @@ struct Probe: Sendable {
         report("chmod-outside", chmod("\(out)-meta", 0o600))
         report("fchmod", withWritable(meta) { fchmod($0, 0o600) })
         report("fchmodat", fchmodat(AT_FDCWD, meta, 0o600, 0))
+        report("fchmodat2", raw: withAddress(meta) { systemCall(Int32(__NR_fchmodat2), Int(AT_FDCWD), $0, 0o600, 0) })
         report("chown", chown(meta, getuid(), getgid()))
         report("lchown", lchown(meta, getuid(), getgid()))
         report("fchown", withWritable(meta) { fchown($0, getuid(), getgid()) })

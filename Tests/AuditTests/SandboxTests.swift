@@ -46,7 +46,7 @@ struct Channel: Sendable, CustomTestStringConvertible {
         Channel("mknod-char-inside", "EPERM"),
     ]
     /// Metadata writes, which Landlock does not check: refused beneath the allowed directory too.
-    static let metadata = ["chmod-inside", "chmod-outside", "fchmod", "fchmodat", "chown", "lchown", "fchown", "fchownat",
+    static let metadata = ["chmod-inside", "chmod-outside", "fchmod", "fchmodat", "fchmodat2", "chown", "lchown", "fchown", "fchownat",
                            "utimes", "utimensat", "futimens", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
                            "lremovexattr", "fremovexattr"].map { Channel($0, "EPERM") }
     /// Sockets of every family, sending to an address, and io_uring.

@@ -35,6 +35,19 @@
 #define LANDLOCK_RESTRICT_SELF_TSYNC (1U << 3) /* ABI 8: restrict every thread of the process, not only the caller */
 #endif
 
+// System calls newer than Debian 12's kernel headers (Linux 6.1), which the seccomp filter denies.
+// Calls added since Linux 5.1 share one number on every architecture, so these hold on x86_64 and
+// aarch64 alike.
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2 452     /* Linux 6.6 */
+#endif
+#ifndef __NR_setxattrat
+#define __NR_setxattrat 463    /* Linux 6.13 */
+#endif
+#ifndef __NR_removexattrat
+#define __NR_removexattrat 466 /* Linux 6.13 */
+#endif
+
 /// The highest Landlock ABI the kernel offers (1 or more), or -errno: -ENOSYS when the kernel was
 /// built without Landlock, -EOPNOTSUPP when it is built in but not enabled at boot.
 int replay_landlock_abi(void);
