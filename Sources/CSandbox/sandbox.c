@@ -133,11 +133,13 @@ static const int replay_denied_calls[] = {
     __NR_mknod,
 #endif
     __NR_linkat, __NR_symlinkat, __NR_mknodat,
-    // Kernel objects that outlive the process: System V IPC, POSIX message queues, keys.
+    // Kernel state that outlives the process: System V IPC, POSIX message queues, keys, names.
     __NR_shmget, __NR_shmat, __NR_shmctl, __NR_msgget, __NR_msgsnd, __NR_msgrcv, __NR_msgctl,
     __NR_semget, __NR_semop, __NR_semtimedop, __NR_semctl,
     __NR_mq_open, __NR_mq_unlink, __NR_mq_timedsend, __NR_mq_timedreceive, __NR_mq_notify, __NR_mq_getsetattr,
     __NR_add_key, __NR_request_key, __NR_keyctl,
+    // The host name and NIS domain name, which root (as on CI) could set to a few words.
+    __NR_sethostname, __NR_setdomainname,
     // Running another program: ggml's crash handler execs gdb, which prints a frame's string
     // arguments; the Swift runtime's crash backtracer is a program it spawns too.
     __NR_execve, __NR_execveat,

@@ -383,6 +383,10 @@ struct Probe: Sendable {
             withAddress(keyName) { systemCall(Int32(SYS_request_key), type, $0, 0, 0) }
         })
         report("keyctl", raw: systemCall(Int32(SYS_keyctl), 0 /* KEYCTL_GET_KEYRING_ID */, processKeyring, 1))
+        // The host name set to what it is already (root only): the call, not a change, is the point.
+        var hostName = [CChar](repeating: 0, count: 256)
+        gethostname(&hostName, hostName.count - 1)
+        report("sethostname", sethostname(hostName, strlen(hostName)))
 
         // Other processes.
         report("signal-child", kill(child, 0))

@@ -54,9 +54,9 @@ struct Channel: Sendable, CustomTestStringConvertible {
                           "unix-datagram-socket", "connect-abstract-unix", "connect-named-unix", "unix-socketpair-datagram",
                           "socketpair-sendmsg", "sendto-named-unix", "socketpair-sendto-address", "io-uring-setup"]
         .map { Channel($0, "EPERM") }
-    /// Kernel objects that outlive the process: System V IPC, POSIX message queues, keys.
+    /// Kernel state that outlives the process: System V IPC, POSIX message queues, keys, the host name.
     static let kernelObjects = ["shmget", "shmat", "msgget", "msgsnd", "semget", "semop", "mq-open",
-                                "add-key", "request-key", "keyctl"].map { Channel($0, "EPERM") }
+                                "add-key", "request-key", "keyctl", "sethostname"].map { Channel($0, "EPERM") }
     /// Other processes: signals to a process started before confinement, running a program, and
     /// turning core dumps back on.
     static let otherProcesses = ["signal-child", "signal-child-usr1", "exec", "set-dumpable", "set-core-limit"]
@@ -80,8 +80,8 @@ struct Channel: Sendable, CustomTestStringConvertible {
         #expect(confined.status == 0, "\(confined.lines)")
         #expect(confined.both(channel.attempt) == [channel.confined, channel.confined])
         let unconfined = try Self.unconfined.get()
-        // A character device can be made only by root; the tests run as root on CI.
-        if channel.attempt == "mknod-char-inside", geteuid() != 0 { return }
+        // A character device or a host name only root can make or set; the tests run as root on CI.
+        if ["mknod-char-inside", "sethostname"].contains(channel.attempt), geteuid() != 0 { return }
         #expect(unconfined.both(channel.attempt) == ["ok", "ok"])
     }
 

@@ -19,8 +19,8 @@ import Privacy
 /// starts is confined. The seccomp filter always reaches every thread (`SECCOMP_FILTER_FLAG_TSYNC`).
 ///
 /// After `confine`:
-/// - Files: outside the allowed paths every write, creation, removal, rename, link and truncation
-///   fails with `EACCES` (Landlock), the temporary directory, /dev/shm and terminals included.
+/// - Files: outside the allowed paths every write, creation, removal, rename and truncation fails
+///   with `EACCES` (Landlock), the temporary directory, /dev/shm and terminals included.
 ///   Beneath the output directory files and directories can be created and files written, but
 ///   nothing removed, renamed, truncated, or made a symbolic link, FIFO, socket or device
 ///   (`SandboxPolicy.createOnly`), so what a run writes stays for the audit to scan.
@@ -29,8 +29,9 @@ import Privacy
 /// - Sockets: `socket(2)` fails for every family, `AF_UNIX` included, as do connect, sendmsg and
 ///   sendto with an address (seccomp); Landlock denies TCP as well. Only `socketpair(2)` of
 ///   `AF_UNIX` stream or seqpacket sockets works, whose ends reach nothing outside the process.
-/// - Kernel objects that outlive the process: System V shared memory, queues and semaphores, POSIX
-///   message queues and keys fail with `EPERM`; POSIX shared memory is a file in /dev/shm.
+/// - Kernel state that outlives the process: System V shared memory, queues and semaphores, POSIX
+///   message queues, keys and the host name fail with `EPERM`; POSIX shared memory is a file in
+///   /dev/shm, refused as above.
 /// - Other processes: signals to any process outside the sandbox fail with `EPERM` (Landlock scope,
 ///   ABI 6), and so does ptrace (Landlock, any ABI); execve fails with `EPERM`, so no crash handler
 ///   (ggml's gdb, the Swift backtracer) runs a program that would print the process's memory.

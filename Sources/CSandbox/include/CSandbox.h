@@ -79,7 +79,7 @@ int replay_dumpable(void);
 /// under which these fail with EPERM: socket(2) of every family, connect, sendmsg, sendmmsg,
 /// sendto with an address, socketpair but for AF_UNIX stream and seqpacket; io_uring; changing
 /// modes, owners, times and extended attributes; link, symlink and mknod; System V IPC, POSIX
-/// message queues and keys; execve and execveat; turning core dumps back on (PR_SET_DUMPABLE,
+/// message queues, keys, sethostname and setdomainname; execve and execveat; turning core dumps back on (PR_SET_DUMPABLE,
 /// RLIMIT_CORE). A system call made through another architecture's entry (32-bit int 0x80, x32)
 /// kills the process or fails, since its numbers would slip past the checks. Returns 0 or -errno
 /// (-ESRCH: a thread could not sync, -E2BIG: the program outgrew its buffer).
