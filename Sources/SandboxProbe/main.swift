@@ -4,34 +4,88 @@
 // The tests run it as a subprocess because confinement cannot be lifted from a process.
 //
 //   SandboxProbe --allowed DIR --outside DIR --port PORT [--abstract NAME] [--unix-path PATH]
-//                [--unconfined] [--no-seccomp] [--thread-first]
+//                [--unix-datagram PATH] [--unconfined] [--no-seccomp] [--keep-removal]
+//                [--thread-first] [--preopen-outside] [--preopen-pipe] [--preopen-socket] [--refuse-writers]
 //
 // PORT is a TCP listener on 127.0.0.1 (UDP datagrams go to the same port number); NAME an abstract
-// and PATH a named UNIX socket listening outside the sandbox.
+// and PATH a named UNIX stream socket listening outside the sandbox, and the datagram PATH a named
+// UNIX datagram socket bound outside it.
 // --unconfined skips confinement (every attempt must then succeed, which proves the attempts can);
-// --no-seccomp confines with Landlock alone; --thread-first starts a thread before confining.
+// --no-seccomp confines with Landlock alone; --keep-removal grants every right beneath DIR (not
+// createOnly); --thread-first starts a thread before confining; each --preopen-* keeps a descriptor
+// open for writing across confinement, which confinement must point at /dev/null, or refuse with
+// --refuse-writers.
+//
+// Before confining, the probe starts a child (itself with --child) that it later tries to signal;
+// the child ignores SIGUSR1, and once the probe has exited it removes the System V objects the probe
+// made for its attempts, which a confined probe cannot remove itself.
 import Audit
+import CSandbox
 import Foundation
 import Privacy
+
+/// Runs a raw system call with integer or pointer arguments; the result, or -errno.
+func systemCall(_ number: Int32, _ arguments: Int...) -> Int {
+    let a = arguments + Array(repeating: 0, count: 6 - arguments.count)
+    return replay_system_call(Int(number), a[0], a[1], a[2], a[3], a[4], a[5])
+}
+
+/// A C string's address as a system call argument; valid only inside `body`.
+func withAddress<R>(_ text: String, _ body: (Int) -> R) -> R {
+    text.withCString { body(Int(bitPattern: $0)) }
+}
+
+if CommandLine.arguments.dropFirst().first == "--child" {
+    // The signal target. SIGUSR1 is ignored already (inherited from the probe), so the unconfined
+    // attempt does not kill it. It waits for the probe to exit (it is then reparented), then
+    // removes the probe's System V objects: "shm:ID", "msg:ID", "sem:ID". The probe's pid comes as
+    // an argument: the probe may be gone before this process has started up.
+    let parent = pid_t(CommandLine.arguments.dropFirst(2).first ?? "") ?? 1
+    while getppid() == parent { usleep(20_000) }
+    for object in CommandLine.arguments.dropFirst(3) {
+        let parts = object.split(separator: ":")
+        guard parts.count == 2, let id = Int32(parts[1]) else { continue }
+        switch parts[0] {
+        case "shm": _ = shmctl(id, IPC_RMID, nil)
+        case "msg": _ = msgctl(id, IPC_RMID, nil)
+        case "sem": _ = systemCall(Int32(SYS_semctl), Int(id), 0, Int(IPC_RMID))
+        default: break
+        }
+    }
+    exit(0)
+}
 
 var options: [String: String] = [:]
 var flags: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
-    if ["--allowed", "--outside", "--port", "--abstract", "--unix-path"].contains(argument), let value = arguments.popFirst() {
+    if ["--allowed", "--outside", "--port", "--abstract", "--unix-path", "--unix-datagram"].contains(argument),
+       let value = arguments.popFirst() {
         options[argument] = value
     } else {
         flags.insert(argument)
     }
 }
 guard let allowed = options["--allowed"], let outside = options["--outside"], let port = options["--port"].flatMap(UInt16.init) else {
-    FileHandle.standardError.write(Data("usage: SandboxProbe --allowed DIR --outside DIR --port PORT [--abstract NAME] [--unix-path PATH] [--unconfined] [--no-seccomp] [--thread-first]\n".utf8))
+    FileHandle.standardError.write(Data("usage: SandboxProbe --allowed DIR --outside DIR --port PORT [--abstract NAME] [--unix-path PATH] [--unix-datagram PATH] [--unconfined] [--no-seccomp] [--keep-removal] [--thread-first] [--preopen-outside] [--preopen-pipe] [--preopen-socket] [--refuse-writers]\n".utf8))
     exit(2)
 }
 
 /// Writes a line straight to stdout (no buffer to flush if the kernel kills the process).
 @Sendable func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// What one run of the attempts works on, made before confinement.
+struct Prepared: Sendable {
+    /// A file beneath the allowed directory, open for writing.
+    let preopened: Int32
+    /// A file outside, open for reading only.
+    let readOnly: Int32
+    /// System V objects made before confinement, for shmat, msgsnd and semop.
+    let sharedMemory: Int32
+    let messageQueue: Int32
+    let semaphores: Int32
 }
 
 /// The attempts, on the paths and port given; a value so a thread started later can take it.
@@ -41,17 +95,31 @@ struct Probe: Sendable {
     let port: UInt16
     let abstractName: String?
     let unixPath: String?
+    let unixDatagramPath: String?
+    /// A process started before confinement (the probe's child), to signal.
+    let child: pid_t
+    /// A pseudo-terminal's follower (/dev/pts/N) whose leader the probe holds open read-only.
+    let terminal: String?
+
+    static let errnoNames: [Int32: String] = [
+        EACCES: "EACCES", EPERM: "EPERM", EXDEV: "EXDEV", ENOENT: "ENOENT", EEXIST: "EEXIST", ECONNREFUSED: "ECONNREFUSED",
+        EAFNOSUPPORT: "EAFNOSUPPORT", EROFS: "EROFS", EISCONN: "EISCONN", ENXIO: "ENXIO", EBADF: "EBADF", EINVAL: "EINVAL",
+        ENOSYS: "ENOSYS", ENODATA: "ENODATA", ENOTSUP: "ENOTSUP", ENOTCONN: "ENOTCONN", ESRCH: "ESRCH", EIDRM: "EIDRM",
+        ENOKEY: "ENOKEY", EDQUOT: "EDQUOT", ENOTTY: "ENOTTY", EPROTOTYPE: "EPROTOTYPE",
+    ]
 
     /// "ok", or the errno's name.
     func outcome(_ result: Int32) -> String {
-        if result >= 0 { return "ok" }
-        let names: [Int32: String] = [EACCES: "EACCES", EPERM: "EPERM", EXDEV: "EXDEV", ENOENT: "ENOENT", EEXIST: "EEXIST",
-                                      ECONNREFUSED: "ECONNREFUSED", EAFNOSUPPORT: "EAFNOSUPPORT", EROFS: "EROFS"]
-        return names[errno] ?? "errno\(errno)"
+        result >= 0 ? "ok" : Self.errnoNames[errno] ?? "errno\(errno)"
+    }
+
+    /// "ok", or the errno's name, for a raw system call's result (-errno on failure).
+    func outcome(raw result: Int) -> String {
+        result >= 0 ? "ok" : Self.errnoNames[Int32(-result)] ?? "errno\(-result)"
     }
 
     func createFile(_ path: String) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if descriptor >= 0 { _ = write(descriptor, "x", 1); close(descriptor) }
     }
 
@@ -92,44 +160,133 @@ struct Probe: Sendable {
         return outcome(then(descriptor))
     }
 
-    /// Files each run of the attempts works on, made before confinement.
-    func prepare(_ scope: String) -> Int32 {
-        createFile("\(allowed)/\(scope)-inner")
-        for name in ["existing", "victim", "rename-source", "truncated"] { createFile("\(outside)/\(scope)-\(name)") }
-        return open("\(outside)/\(scope)-preopened", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    /// An `AF_UNIX` socket pair of this type, then `then` on one end; the outcome of whichever failed first.
+    func withSocketPair(_ type: Int32, then: (Int32) -> Int32 = { _ in 0 }) -> String {
+        var pair: [Int32] = [-1, -1]
+        let made = socketpair(AF_UNIX, type, 0, &pair)
+        if made != 0 { return outcome(made) }
+        defer { close(pair[0]); close(pair[1]) }
+        return outcome(then(pair[0]))
     }
 
-    func attempt(_ scope: String, preopened: Int32) {
+    /// Files and kernel objects a run of the attempts works on, made before confinement.
+    func prepare(_ scope: String) -> Prepared {
+        for name in ["inner", "unlink", "rename", "truncate", "open-trunc", "ftruncate", "overwrite", "link", "meta"] {
+            createFile("\(allowed)/\(scope)-\(name)")
+        }
+        mkdir("\(allowed)/\(scope)-kept-dir", 0o755)
+        for name in ["user.replay-remove", "user.replay-lremove", "user.replay-fremove"] {
+            _ = withAddress("\(allowed)/\(scope)-meta") { path in
+                withAddress(name) { attribute in withAddress("x") { systemCall(Int32(SYS_setxattr), path, attribute, $0, 1, 0) } }
+            }
+        }
+        for name in ["existing", "victim", "rename-source", "truncated", "meta"] { createFile("\(outside)/\(scope)-\(name)") }
+        let create = IPC_CREAT | 0o600
+        return Prepared(preopened: open("\(allowed)/\(scope)-preopened", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644),
+                        readOnly: open("\(outside)/\(scope)-existing", O_RDONLY | O_CLOEXEC),
+                        sharedMemory: shmget(IPC_PRIVATE, 4096, create), messageQueue: msgget(IPC_PRIVATE, create),
+                        semaphores: semget(IPC_PRIVATE, 1, create))
+    }
+
+    func attempt(_ scope: String, _ prepared: Prepared) {
         let prefix = scope == "main" ? "" : "\(scope):"
         func report(_ name: String, _ result: String) { say(prefix + name + " " + result) }
         func report(_ name: String, _ result: Int32) { report(name, outcome(result)) }
+        func report(_ name: String, raw result: Int) { report(name, outcome(raw: result)) }
         func openAndWrite(_ path: String, _ flags: Int32) -> Int32 {
-            let descriptor = open(path, flags, 0o644)
+            let descriptor = open(path, flags | O_CLOEXEC, 0o644)
             if descriptor < 0 { return descriptor }
             defer { close(descriptor) }
             return Int32(write(descriptor, "x", 1))
         }
+        /// Opens `path` for writing, then `body` on the descriptor.
+        func withWritable(_ path: String, _ body: (Int32) -> Int32) -> Int32 {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            if descriptor < 0 { return descriptor }
+            defer { close(descriptor) }
+            return body(descriptor)
+        }
         let inside = "\(allowed)/\(scope)"
         let out = "\(outside)/\(scope)"
 
-        report("write-inside", openAndWrite("\(inside)-new", O_WRONLY | O_CREAT | O_TRUNC))
-        report("rename-inside", rename("\(inside)-new", "\(inside)-renamed"))
+        // Files beneath the allowed directory: created and written, never taken back.
+        report("write-inside", openAndWrite("\(inside)-new", O_WRONLY | O_CREAT | O_EXCL))
         report("mkdir-inside", mkdir("\(inside)-dir", 0o755))
-        report("unlink-inside", unlink("\(inside)-renamed"))
+        report("overwrite-inside", openAndWrite("\(inside)-overwrite", O_WRONLY))
+        report("rename-inside", rename("\(inside)-rename", "\(inside)-renamed"))
+        report("unlink-inside", unlink("\(inside)-unlink"))
+        report("rmdir-inside", rmdir("\(inside)-kept-dir"))
+        report("truncate-inside", truncate("\(inside)-truncate", 0))
+        report("open-trunc-inside", openAndWrite("\(inside)-open-trunc", O_WRONLY | O_TRUNC))
+        report("ftruncate-inside", withWritable("\(inside)-ftruncate") { ftruncate($0, 0) })
+        report("symlink-inside", symlink("target", "\(inside)-symlink"))
+        report("link-inside", link("\(inside)-link", "\(inside)-linked"))
+        report("mkfifo-inside", mkfifo("\(inside)-fifo", 0o600))
+        report("mknod-char-inside", mknod("\(inside)-null", S_IFCHR | 0o600, 0x103))  // 1:3, /dev/null's numbers
+
+        // Files elsewhere.
         report("write-outside", openAndWrite("\(out)-existing", O_WRONLY))
         report("create-outside", openAndWrite("\(out)-created", O_WRONLY | O_CREAT | O_EXCL))
         report("mkdir-outside", mkdir("\(out)-dir", 0o755))
         report("symlink-outside", symlink("target", "\(out)-link"))
+        report("link-outside", link("\(out)-victim", "\(out)-linked"))
+        report("mkfifo-outside", mkfifo("\(out)-fifo", 0o600))
         report("rename-outside", rename("\(out)-rename-source", "\(out)-renamed"))
         report("move-out", rename("\(inside)-inner", "\(out)-escaped"))
         report("unlink-outside", unlink("\(out)-victim"))
         report("truncate-outside", truncate("\(out)-truncated", 0))
+        let sharedMemoryName = "/dev/shm/replay-probe-\(getpid())-\(scope)"
+        let shared = openAndWrite(sharedMemoryName, O_RDWR | O_CREAT | O_EXCL)
+        if shared >= 0 { unlink(sharedMemoryName) }
+        report("shm-open", shared)
         report("write-devnull", openAndWrite("/dev/null", O_WRONLY | O_TRUNC))
-        report("write-preopened", Int32(write(preopened, "x", 1)))
+        report("write-dev-tty", openAndWrite("/dev/tty", O_WRONLY | O_NOCTTY))
+        if let terminal { report("write-pts", openAndWrite(terminal, O_WRONLY | O_NOCTTY)) }
+
+        // Descriptors opened before confinement: stderr and one beneath the allowed directory.
+        report("write-preopened", Int32(write(prepared.preopened, "x", 1)))
+        var byte: UInt8 = 0
+        report("read-preopened", Int32(pread(prepared.readOnly, &byte, 1, 0)))
         report("write-stderr", Int32(write(2, "probe\n", 6)))
 
+        // Metadata, on a file beneath the allowed directory (Landlock lets it be written) and outside.
+        let meta = "\(inside)-meta"
+        report("chmod-inside", chmod(meta, 0o600))
+        report("chmod-outside", chmod("\(out)-meta", 0o600))
+        report("fchmod", withWritable(meta) { fchmod($0, 0o600) })
+        report("fchmodat", fchmodat(AT_FDCWD, meta, 0o600, 0))
+        report("fchmodat2", raw: withAddress(meta) { systemCall(Int32(__NR_fchmodat2), Int(AT_FDCWD), $0, 0o600, 0) })
+        report("chown", chown(meta, getuid(), getgid()))
+        report("lchown", lchown(meta, getuid(), getgid()))
+        report("fchown", withWritable(meta) { fchown($0, getuid(), getgid()) })
+        report("fchownat", fchownat(AT_FDCWD, meta, getuid(), getgid(), 0))
+        report("utimes", utimes(meta, nil))
+        report("utimensat", utimensat(AT_FDCWD, meta, nil, 0))
+        report("futimens", withWritable(meta) { futimens($0, nil) })
+        let value = "x"
+        report("setxattr", raw: withAddress(meta) { path in
+            withAddress("user.replay-set") { name in withAddress(value) { systemCall(Int32(SYS_setxattr), path, name, $0, 1, 0) } }
+        })
+        report("lsetxattr", raw: withAddress(meta) { path in
+            withAddress("user.replay-lset") { name in withAddress(value) { systemCall(Int32(SYS_lsetxattr), path, name, $0, 1, 0) } }
+        })
+        let metaDescriptor = open(meta, O_WRONLY | O_CLOEXEC)   // Landlock allows it: the file is beneath the allowed directory
+        defer { close(metaDescriptor) }
+        report("fsetxattr", raw: withAddress("user.replay-fset") { name in
+            withAddress(value) { systemCall(Int32(SYS_fsetxattr), Int(metaDescriptor), name, $0, 1, 0) }
+        })
+        report("removexattr", raw: withAddress(meta) { path in
+            withAddress("user.replay-remove") { systemCall(Int32(SYS_removexattr), path, $0) }
+        })
+        report("lremovexattr", raw: withAddress(meta) { path in
+            withAddress("user.replay-lremove") { systemCall(Int32(SYS_lremovexattr), path, $0) }
+        })
+        report("fremovexattr", raw: withAddress("user.replay-fremove") { systemCall(Int32(SYS_fremovexattr), Int(metaDescriptor), $0) })
+
+        // Sockets.
         let stream = Int32(SOCK_STREAM.rawValue)
         let datagram = Int32(SOCK_DGRAM.rawValue)
+        let sequenced = Int32(SOCK_SEQPACKET.rawValue)
         report("connect-tcp", withSocket(AF_INET, stream) { descriptor in
             withSockaddr(loopback(port)) { connect(descriptor, $0, $1) }
         })
@@ -142,6 +299,7 @@ struct Probe: Sendable {
         report("inet6-socket", withSocket(AF_INET6, stream))
         report("netlink-socket", withSocket(AF_NETLINK, datagram))
         report("unix-socket", withSocket(AF_UNIX, stream))
+        report("unix-datagram-socket", withSocket(AF_UNIX, datagram))
         if let abstractName {
             report("connect-abstract-unix", withSocket(AF_UNIX, stream) { descriptor in
                 withUnixAddress("\0" + abstractName) { connect(descriptor, $0, $1) }
@@ -152,20 +310,155 @@ struct Probe: Sendable {
                 withUnixAddress(unixPath) { connect(descriptor, $0, $1) }
             })
         }
-        var pair: [Int32] = [-1, -1]
-        let paired = socketpair(AF_UNIX, stream, 0, &pair)
-        if paired == 0 {
-            let sent = write(pair[0], "x", 1)
-            close(pair[0]); close(pair[1])
-            report("unix-socketpair", Int32(sent))
-        } else {
-            report("unix-socketpair", paired)
+        report("unix-socketpair", withSocketPair(stream) { Int32(write($0, "x", 1)) })
+        report("unix-socketpair-datagram", withSocketPair(datagram))
+        report("socketpair-sendmsg", withSocketPair(stream) { descriptor in
+            var byte: UInt8 = 0x78
+            return withUnsafeMutablePointer(to: &byte) { pointer in
+                var vector = iovec(iov_base: UnsafeMutableRawPointer(pointer), iov_len: 1)
+                return withUnsafeMutablePointer(to: &vector) { vectors in
+                    var message = msghdr()
+                    message.msg_iov = vectors
+                    message.msg_iovlen = 1
+                    return Int32(sendmsg(descriptor, &message, 0))
+                }
+            }
+        })
+        if let unixDatagramPath {
+            // A datagram socket pair's end can send to any named datagram socket (/dev/log).
+            report("sendto-named-unix", withSocketPair(datagram) { descriptor in
+                withUnixAddress(unixDatagramPath) { Int32(sendto(descriptor, "x", 1, 0, $0, $1)) }
+            })
+            // A seqpacket pair ignores the address, so only the filter's rule on sendto stops it.
+            report("socketpair-sendto-address", withSocketPair(sequenced) { descriptor in
+                withUnixAddress(unixDatagramPath) { Int32(sendto(descriptor, "x", 1, 0, $0, $1)) }
+            })
         }
+        var ringParameters = [UInt8](repeating: 0, count: 120)   // struct io_uring_params, zeroed
+        let ring = ringParameters.withUnsafeMutableBytes { systemCall(Int32(SYS_io_uring_setup), 1, Int(bitPattern: $0.baseAddress)) }
+        if ring >= 0 { close(Int32(ring)) }
+        report("io-uring-setup", raw: ring)
+
+        // Kernel objects that outlive the process; those made here unconfined are removed at once.
+        let create = IPC_CREAT | 0o600
+        let memory = shmget(IPC_PRIVATE, 4096, create)
+        if memory >= 0 { shmctl(memory, IPC_RMID, nil) }
+        report("shmget", memory)
+        let attached = shmat(prepared.sharedMemory, nil, 0)
+        if attached != UnsafeMutableRawPointer(bitPattern: -1) { shmdt(attached) }
+        report("shmat", attached == UnsafeMutableRawPointer(bitPattern: -1) ? -1 : 0)
+        let queue = msgget(IPC_PRIVATE, create)
+        if queue >= 0 { msgctl(queue, IPC_RMID, nil) }
+        report("msgget", queue)
+        var message: (Int, UInt8) = (1, 0x78)   // struct msgbuf: mtype, then the text
+        report("msgsnd", msgsnd(prepared.messageQueue, &message, 1, IPC_NOWAIT))
+        let semaphore = semget(IPC_PRIVATE, 1, create)
+        if semaphore >= 0 { _ = systemCall(Int32(SYS_semctl), Int(semaphore), 0, Int(IPC_RMID)) }
+        report("semget", semaphore)
+        var operation = sembuf(sem_num: 0, sem_op: 1, sem_flg: 0)
+        report("semop", semop(prepared.semaphores, &operation, 1))
+        let queueName = "replay-probe-\(getpid())-\(scope)"   // the system call takes it without glibc's leading slash
+        // struct mq_attr with one message of one byte: the default (ten of 8 KiB) soon meets the
+        // user's RLIMIT_MSGQUEUE when several probes run at once.
+        var queueAttributes = [Int](repeating: 0, count: 8)
+        queueAttributes[1] = 1   // mq_maxmsg
+        queueAttributes[2] = 1   // mq_msgsize
+        let posixQueue = queueAttributes.withUnsafeMutableBytes { attributes in
+            withAddress(queueName) {
+                systemCall(Int32(SYS_mq_open), $0, Int(O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC), 0o600,
+                           Int(bitPattern: attributes.baseAddress))
+            }
+        }
+        if posixQueue >= 0 {
+            close(Int32(posixQueue))
+            _ = withAddress(queueName) { systemCall(Int32(SYS_mq_unlink), $0) }
+        }
+        report("mq-open", raw: posixQueue)
+        let processKeyring = -2   // KEY_SPEC_PROCESS_KEYRING: gone with the process
+        let keyName = "replay-probe-\(scope)"
+        report("add-key", raw: withAddress("user") { type in
+            withAddress(keyName) { name in withAddress("x") { systemCall(Int32(SYS_add_key), type, name, $0, 1, processKeyring) } }
+        })
+        report("request-key", raw: withAddress("user") { type in
+            withAddress(keyName) { systemCall(Int32(SYS_request_key), type, $0, 0, 0) }
+        })
+        report("keyctl", raw: systemCall(Int32(SYS_keyctl), 0 /* KEYCTL_GET_KEYRING_ID */, processKeyring, 1))
+        // The host name set to what it is already (root only): the call, not a change, is the point.
+        var hostName = [CChar](repeating: 0, count: 256)
+        gethostname(&hostName, hostName.count - 1)
+        report("sethostname", sethostname(hostName, strlen(hostName)))
+
+        // Other processes.
+        report("signal-child", kill(child, 0))
+        report("signal-child-usr1", kill(child, SIGUSR1))
+        report("signal-self", kill(getpid(), 0))
+        var spawned: pid_t = 0
+        let program = "/bin/true"
+        let spawnArguments: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
+        defer { free(spawnArguments[0]) }
+        let spawnResult = posix_spawn(&spawned, program, nil, nil, spawnArguments, environ)
+        if spawnResult == 0 { var status: Int32 = 0; waitpid(spawned, &status, 0) }
+        report("exec", spawnResult == 0 ? "ok" : Self.errnoNames[spawnResult] ?? "errno\(spawnResult)")
+
+        // Core dumps: read back, then try to turn them on again.
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_CORE.rawValue)
+        getrlimit(resource, &limit)
+        report("dumpable", String(replay_dumpable()))
+        report("core-limit", "\(limit.rlim_cur)/\(limit.rlim_max)")
+        report("set-dumpable", raw: systemCall(Int32(SYS_prctl), 4 /* PR_SET_DUMPABLE */, Int(replay_dumpable())))
+        report("set-core-limit", setrlimit(resource, &limit))
     }
 }
 
-let probe = Probe(allowed: allowed, outside: outside, port: port, abstractName: options["--abstract"], unixPath: options["--unix-path"])
-let preopened = (main: probe.prepare("main"), thread: probe.prepare("thread"))
+// Before confinement: a pseudo-terminal to try to write to, and a child to signal.
+let ptmx = open("/dev/ptmx", O_RDONLY | O_NOCTTY | O_CLOEXEC)
+var terminal: String? = nil
+if ptmx >= 0 {
+    var locked: Int32 = 0
+    var number: UInt32 = 0
+    let TIOCSPTLCK = UInt(0x4004_5431), TIOCGPTN = UInt(0x8004_5430)   // _IOW('T', 0x31, int), _IOR('T', 0x30, unsigned int)
+    if ioctl(ptmx, TIOCSPTLCK, &locked) == 0, ioctl(ptmx, TIOCGPTN, &number) == 0 { terminal = "/dev/pts/\(number)" }
+}
+
+let probe0 = Probe(allowed: allowed, outside: outside, port: port, abstractName: options["--abstract"],
+                   unixPath: options["--unix-path"], unixDatagramPath: options["--unix-datagram"], child: 0, terminal: terminal)
+let prepared = (main: probe0.prepare("main"), thread: probe0.prepare("thread"))
+
+signal(SIGUSR1, SIG_IGN)   // inherited by the child through exec
+var child: pid_t = 0
+do {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    for descriptor in Int32(0)...2 { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_RDWR, 0) }
+    let objects = [prepared.main, prepared.thread].flatMap { ["shm:\($0.sharedMemory)", "msg:\($0.messageQueue)", "sem:\($0.semaphores)"] }
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    let childArguments: [UnsafeMutablePointer<CChar>?] = ([executable, "--child", String(getpid())] + objects).map { strdup($0) } + [nil]
+    if posix_spawn(&child, executable, &actions, nil, childArguments, environ) != 0 { child = 0 }
+    posix_spawn_file_actions_destroy(&actions)
+    for argument in childArguments { free(argument) }
+}
+let probe = Probe(allowed: allowed, outside: outside, port: port, abstractName: probe0.abstractName, unixPath: probe0.unixPath,
+                  unixDatagramPath: probe0.unixDatagramPath, child: child, terminal: terminal)
+say("child \(child > 0 ? "started" : "failed")")
+
+// Descriptors open for writing across confinement, which must then point at /dev/null (or, with
+// --refuse-writers, make confinement refuse). Each --preopen-* writes one byte through its
+// descriptor after confining and reports how many arrived: 1 unconfined, 0 confined.
+let preopenedOutside = "\(outside)/preopened-outside"
+let fileWriter = flags.contains("--preopen-outside") ? open(preopenedOutside, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) : -1
+var pipeEnds: [Int32] = [-1, -1]
+if flags.contains("--preopen-pipe") { _ = pipe(&pipeEnds) }
+var socketEnds: [Int32] = [-1, -1]
+if flags.contains("--preopen-socket") { _ = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &socketEnds) }
+
+/// Writes a byte into `writer`, then counts the bytes waiting at `reader` without blocking.
+func arrived(_ writer: Int32, _ reader: Int32) -> Int {
+    _ = write(writer, "x", 1)
+    _ = fcntl(reader, F_SETFL, O_NONBLOCK)
+    var buffer = [UInt8](repeating: 0, count: 8)
+    return max(0, read(reader, &buffer, buffer.count))
+}
 
 if flags.contains("--thread-first") {
     Thread { while true { sleep(60) } }.start()
@@ -174,7 +467,9 @@ if flags.contains("--thread-first") {
 say("threads-before \(Sandbox.threadCount() ?? -1)")
 if !flags.contains("--unconfined") {
     do {
-        let policy = SandboxPolicy(writableDirectories: [allowed], denyNonUnixSockets: !flags.contains("--no-seccomp"))
+        let policy = SandboxPolicy(writableDirectories: [allowed], createOnly: !flags.contains("--keep-removal"),
+                                   filterSystemCalls: !flags.contains("--no-seccomp"),
+                                   openWriters: flags.contains("--refuse-writers") ? .refuse : .redirectToDevNull)
         let report = try Sandbox.confine(policy)
         say("confined " + report.reportValue.json().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined())
     } catch {
@@ -183,11 +478,19 @@ if !flags.contains("--unconfined") {
     }
 }
 
-probe.attempt("main", preopened: preopened.main)
+if fileWriter >= 0 {
+    _ = write(fileWriter, "x", 1)
+    var status = stat()
+    say("preopened-file-size \(stat(preopenedOutside, &status) == 0 ? Int(status.st_size) : -1)")
+}
+if pipeEnds[1] >= 0 { say("pipe-received \(arrived(pipeEnds[1], pipeEnds[0]))") }
+if socketEnds[1] >= 0 { say("socket-received \(arrived(socketEnds[0], socketEnds[1]))") }
+
+probe.attempt("main", prepared.main)
 let done = DispatchSemaphore(value: 0)
-let threadPreopened = preopened.thread
+let threadPrepared = prepared.thread
 Thread {
-    probe.attempt("thread", preopened: threadPreopened)
+    probe.attempt("thread", threadPrepared)
     done.signal()
 }.start()
 done.wait()

@@ -27,18 +27,19 @@ struct SandboxProbeRun {
         for directory in [allowed, outside] { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         defer { try? FileManager.default.removeItem(atPath: root) }
         let listener = try LoopbackListener(directory: outside)
+        let datagrams = try UnixDatagramListener(directory: outside)
 
         let process = Process()
         process.executableURL = executable
         process.arguments = ["--allowed", allowed, "--outside", outside, "--port", String(listener.tcpPort),
-                             "--abstract", listener.abstractName, "--unix-path", listener.unixPath] + flags
+                             "--abstract", listener.abstractName, "--unix-path", listener.unixPath, "--unix-datagram", datagrams.path] + flags
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        withExtendedLifetime(listener) {}
+        withExtendedLifetime((listener, datagrams)) {}
 
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         var outcomes: [String: String] = [:]

@@ -3,80 +3,178 @@ import Testing
 @testable import Audit
 import Privacy
 
+/// One probe attempt and how a confined probe must fail it, on the main thread and on a thread
+/// started after confinement; unconfined, the same attempt must succeed.
+struct Channel: Sendable, CustomTestStringConvertible {
+    let attempt: String
+    /// The errno's name a confined probe gets: EPERM from seccomp, EACCES or EXDEV from Landlock.
+    let confined: String
+    var testDescription: String { attempt }
+
+    init(_ attempt: String, _ confined: String) {
+        self.attempt = attempt
+        self.confined = confined
+    }
+}
+
 /// The sandbox as the kernel enforces it, observed from a confined subprocess (SandboxProbe).
+///
+/// Each channel is one attempt the probe makes twice: confined, where it must fail with the errno
+/// of the mechanism that blocks it, and with `--unconfined`, where it must succeed, so the failure
+/// is the sandbox's doing and not the machine's.
 @Suite struct SandboxTests {
-    static let fileWrites = ["write-outside", "create-outside", "mkdir-outside", "symlink-outside", "rename-outside",
-                             "move-out", "unlink-outside", "truncate-outside"]
-    static let allowedWrites = ["write-inside", "rename-inside", "mkdir-inside", "unlink-inside",
-                                "write-devnull", "write-preopened", "write-stderr"]
-    static let networkSockets = ["connect-tcp", "bind-tcp", "udp-sendto", "inet6-socket", "netlink-socket"]
-    static let unixSockets = ["unix-socket", "unix-socketpair", "connect-named-unix"]
+    /// One confined and one unconfined run, shared by the tests that only read what they printed.
+    static let confined = Result { try SandboxProbeRun.run() }
+    static let unconfined = Result { try SandboxProbeRun.run(["--unconfined"]) }
+
+    /// Writes and calls that stay allowed: new files beneath the allowed directory, /dev/null,
+    /// descriptors open before confinement, a socket pair, signals to itself.
+    static let allowed = ["write-inside", "mkdir-inside", "overwrite-inside", "write-devnull", "write-preopened",
+                          "read-preopened", "write-stderr", "unix-socketpair", "signal-self"]
+    /// Files outside the allowed directory, /dev/shm and terminals included.
+    static let filesOutside = [
+        Channel("write-outside", "EACCES"), Channel("create-outside", "EACCES"), Channel("mkdir-outside", "EACCES"),
+        Channel("symlink-outside", "EPERM"), Channel("link-outside", "EPERM"), Channel("mkfifo-outside", "EPERM"),
+        Channel("rename-outside", "EACCES"), Channel("move-out", "EACCES"), Channel("unlink-outside", "EACCES"),
+        Channel("truncate-outside", "EACCES"), Channel("shm-open", "EACCES"), Channel("write-pts", "EACCES"),
+    ]
+    /// Files beneath the allowed directory: what a run wrote cannot be removed, moved or cut, and
+    /// no link or special file can be made there.
+    static let takeBack = [
+        Channel("rename-inside", "EACCES"), Channel("unlink-inside", "EACCES"), Channel("rmdir-inside", "EACCES"),
+        Channel("truncate-inside", "EACCES"), Channel("open-trunc-inside", "EACCES"), Channel("ftruncate-inside", "EACCES"),
+        Channel("symlink-inside", "EPERM"), Channel("link-inside", "EPERM"), Channel("mkfifo-inside", "EPERM"),
+        Channel("mknod-char-inside", "EPERM"),
+    ]
+    /// Metadata writes, which Landlock does not check: refused beneath the allowed directory too.
+    static let metadata = ["chmod-inside", "chmod-outside", "fchmod", "fchmodat", "fchmodat2", "chown", "lchown", "fchown", "fchownat",
+                           "utimes", "utimensat", "futimens", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
+                           "lremovexattr", "fremovexattr"].map { Channel($0, "EPERM") }
+    /// Sockets of every family, sending to an address, and io_uring.
+    static let sockets = ["connect-tcp", "bind-tcp", "udp-sendto", "inet6-socket", "netlink-socket", "unix-socket",
+                          "unix-datagram-socket", "connect-abstract-unix", "connect-named-unix", "unix-socketpair-datagram",
+                          "socketpair-sendmsg", "sendto-named-unix", "socketpair-sendto-address", "io-uring-setup"]
+        .map { Channel($0, "EPERM") }
+    /// Kernel state that outlives the process: System V IPC, POSIX message queues, keys, the host name.
+    static let kernelObjects = ["shmget", "shmat", "msgget", "msgsnd", "semget", "semop", "mq-open",
+                                "add-key", "request-key", "keyctl", "sethostname"].map { Channel($0, "EPERM") }
+    /// Other processes: signals to a process started before confinement, running a program, and
+    /// turning core dumps back on.
+    static let otherProcesses = ["signal-child", "signal-child-usr1", "exec", "set-dumpable", "set-core-limit"]
+        .map { Channel($0, "EPERM") }
 
     /// The kernel here must enforce it, or every other test would pass for the wrong reason.
-    @Test func kernelOffersLandlockWithNetworkRules() {
+    @Test func kernelOffersLandlockWithNetworkRulesAndScopes() {
         #expect(Sandbox.probe() >= Sandbox.minimumABI)
+        #expect(Sandbox.probe() >= Sandbox.scopeABI, "signals_scoped needs ABI 6")
     }
 
-    @Test func confinedProbeWritesOnlyInsideTheAllowedDirectory() throws {
-        let run = try SandboxProbeRun.run()
-        #expect(run.status == 0, "\(run.lines)")
-        for attempt in Self.allowedWrites {
-            #expect(run.both(attempt) == ["ok", "ok"], "\(attempt)")
-        }
-        for attempt in Self.fileWrites {
-            for outcome in run.both(attempt) {
-                #expect(outcome == "EACCES" || outcome == "EPERM" || outcome == "EXDEV", "\(attempt): \(outcome ?? "missing")")
-            }
-        }
+    @Test(arguments: SandboxTests.allowed)
+    func allowedAttemptsStillWork(_ attempt: String) throws {
+        #expect(try Self.confined.get().both(attempt) == ["ok", "ok"])
+    }
+
+    @Test(arguments: SandboxTests.filesOutside + SandboxTests.takeBack + SandboxTests.metadata + SandboxTests.sockets
+                     + SandboxTests.kernelObjects + SandboxTests.otherProcesses)
+    func channelIsBlockedConfinedAndOpenUnconfined(_ channel: Channel) throws {
+        let confined = try Self.confined.get()
+        #expect(confined.status == 0, "\(confined.lines)")
+        #expect(confined.both(channel.attempt) == [channel.confined, channel.confined])
+        let unconfined = try Self.unconfined.get()
+        // A character device or a host name only root can make or set; the tests run as root on CI.
+        if ["mknod-char-inside", "sethostname"].contains(channel.attempt), geteuid() != 0 { return }
+        #expect(unconfined.both(channel.attempt) == ["ok", "ok"])
+    }
+
+    /// /dev/tty: refused by Landlock before the kernel even looks for a controlling terminal
+    /// (unconfined, a process without one gets ENXIO, so write-pts is the channel's proof).
+    @Test func controllingTerminalCannotBeOpenedForWriting() throws {
+        #expect(try Self.confined.get().both("write-dev-tty") == ["EACCES", "EACCES"])
+    }
+
+    @Test func coreDumpsAreOffAndStayOff() throws {
+        let confined = try Self.confined.get()
+        #expect(confined.both("dumpable") == ["0", "0"])
+        #expect(confined.both("core-limit") == ["0/0", "0/0"])
+        #expect(confined.report?["core_dumps_disabled"] as? Bool == true)
+        #expect(try Self.unconfined.get().outcomes["dumpable"] == "1")
     }
 
     @Test func confinedProbeLeftNothingOutside() throws {
-        let run = try SandboxProbeRun.run()
+        let run = try Self.confined.get()
         #expect(run.status == 0)
         // What the probe made before confining is all there is; nothing was created, moved or cut.
         let names = run.outsideNames
         #expect(names.isSuperset(of: ["main-victim", "main-rename-source", "thread-victim", "thread-rename-source"]))
-        #expect(names.isDisjoint(with: ["main-created", "main-dir", "main-link", "main-renamed", "main-escaped",
-                                         "thread-created", "thread-escaped"]))
+        #expect(names.isDisjoint(with: ["main-created", "main-dir", "main-link", "main-linked", "main-fifo", "main-renamed",
+                                         "main-escaped", "thread-created", "thread-escaped"]))
     }
 
-    @Test func confinedProbeOpensNoNetworkSocket() throws {
-        let run = try SandboxProbeRun.run()
-        #expect(run.status == 0)
-        for attempt in Self.networkSockets {
-            #expect(run.both(attempt) == ["EPERM", "EPERM"], "\(attempt)")
-        }
-        for attempt in Self.unixSockets {
-            #expect(run.both(attempt) == ["ok", "ok"], "\(attempt)")
-        }
-        // Landlock's scope (ABI 6) also stops abstract UNIX sockets made outside the sandbox.
-        #expect(run.both("connect-abstract-unix") == ["EPERM", "EPERM"])
+    /// A descriptor open for writing from before confinement would escape Landlock: confine points
+    /// it at /dev/null, so the byte written through it afterwards never arrives.
+    @Test(arguments: [("--preopen-outside", "preopened-file-size"), ("--preopen-pipe", "pipe-received"),
+                      ("--preopen-socket", "socket-received")])
+    func descriptorOpenForWritingPointsAtDevNull(_ flag: String, _ arrived: String) throws {
+        let run = try SandboxProbeRun.run([flag])
+        #expect(run.status == 0, "\(run.lines)")
+        #expect(run.outcomes[arrived] == "0")
+        #expect((run.report?["descriptors_redirected_to_dev_null"] as? [Int])?.isEmpty == false)
+        #expect(try SandboxProbeRun.run([flag, "--unconfined"]).outcomes[arrived] == "1")
     }
 
-    /// Landlock alone denies TCP but not UDP or other families: the reason seccomp is there.
-    @Test func landlockAloneDeniesTCPButNotUDP() throws {
+    /// With `openWriters: .refuse` confine refuses instead, before changing anything.
+    @Test(arguments: ["--preopen-outside", "--preopen-pipe", "--preopen-socket"])
+    func descriptorOpenForWritingIsRefusedWhenAsked(_ flag: String) throws {
+        let run = try SandboxProbeRun.run([flag, "--refuse-writers"])
+        #expect(run.status == 3)
+        let failure = try #require(run.outcomes["confine-failed"])
+        #expect(failure.hasPrefix("Descriptor "), "\(failure)")
+        #expect(failure.contains("is open for writing from before confinement"), "\(failure)")
+        #expect(run.outcomes["write-outside"] == nil, "nothing may run after a refused confinement")
+    }
+
+    /// Why redirecting is the default: Foundation's `Process` hands every child one end of a socket
+    /// pair (to learn when it ends), so a probe started by this test has a writable socket open.
+    @Test func foundationProcessHandsItsChildASocket() throws {
+        let run = try SandboxProbeRun.run(["--refuse-writers"])
+        #expect(run.status == 3)
+        #expect(run.outcomes["confine-failed"]?.contains(", a socket, is open for writing") == true)
+    }
+
+    /// Landlock alone denies TCP and file writes, but not UDP, UNIX sockets or metadata: the reason
+    /// seccomp is there.
+    @Test func landlockAloneLeavesWhatSeccompCloses() throws {
         let run = try SandboxProbeRun.run(["--no-seccomp"])
         #expect(run.status == 0)
         #expect(run.both("connect-tcp") == ["EACCES", "EACCES"])
         #expect(run.both("bind-tcp") == ["EACCES", "EACCES"])
-        #expect(run.both("udp-sendto") == ["ok", "ok"])
-        #expect(run.both("inet6-socket") == ["ok", "ok"])
-        #expect(run.report?["enforced"] as? Bool == false)
-        #expect(run.report?["non_unix_sockets_denied"] as? Bool == false)
-    }
-
-    /// Without confinement every attempt succeeds, so the denials above are the sandbox's doing.
-    @Test func unconfinedProbeSucceedsAtEverything() throws {
-        let run = try SandboxProbeRun.run(["--unconfined"])
-        #expect(run.status == 0)
-        #expect(run.outcomes["confined"] == nil)
-        for attempt in Self.allowedWrites + Self.fileWrites + Self.networkSockets + Self.unixSockets + ["connect-abstract-unix"] {
+        for attempt in ["udp-sendto", "inet6-socket", "unix-socket", "connect-named-unix", "sendto-named-unix",
+                        "chmod-inside", "setxattr", "shmget", "exec"] {
             #expect(run.both(attempt) == ["ok", "ok"], "\(attempt)")
         }
+        // Its own rights still withhold symbolic links and FIFOs beneath the allowed directory,
+        // but a hard link within one directory needs only make_reg, which is granted.
+        #expect(run.both("symlink-inside") == ["EACCES", "EACCES"])
+        #expect(run.both("mkfifo-inside") == ["EACCES", "EACCES"])
+        #expect(run.both("link-inside") == ["ok", "ok"])
+        // Its signal scope works without seccomp.
+        #expect(run.both("signal-child") == ["EPERM", "EPERM"])
+        #expect(run.report?["enforced"] as? Bool == false)
+        #expect(run.report?["all_sockets_denied"] as? Bool == false)
+    }
+
+    /// Without createOnly every right is granted beneath the directory, and the report says so.
+    @Test func grantingRemovalIsNotEnforced() throws {
+        let run = try SandboxProbeRun.run(["--keep-removal"])
+        #expect(run.status == 0)
+        #expect(run.both("unlink-inside") == ["ok", "ok"])
+        #expect(run.both("truncate-inside") == ["ok", "ok"])
+        #expect(run.report?["withheld_in_writable_directories"] as? [String] == [])
+        #expect(run.report?["enforced"] as? Bool == false)
     }
 
     @Test func reportSaysWhatTheKernelEnforces() throws {
-        let run = try SandboxProbeRun.run()
+        let run = try Self.confined.get()
         let report = try #require(run.report)
         #expect(report["enforced"] as? Bool == true)
         #expect((report["landlock_abi"] as? Int ?? 0) >= 4)
@@ -86,12 +184,17 @@ import Privacy
         let denied = report["denied_filesystem_access"] as? [String] ?? []
         #expect(Set(denied).isSuperset(of: ["write_file", "remove_file", "remove_dir", "make_reg", "make_dir", "make_sym",
                                             "refer", "truncate"]))
-        #expect(report["tcp_denied"] as? Bool == true)
-        #expect(report["non_unix_sockets_denied"] as? Bool == true)
+        let withheld = Set(report["withheld_in_writable_directories"] as? [String] ?? [])
+        #expect(withheld == Set(denied).subtracting(["write_file", "make_reg", "make_dir"]))
+        for key in ["tcp_denied", "abstract_unix_sockets_scoped", "signals_scoped", "non_unix_sockets_denied",
+                    "all_sockets_denied", "metadata_writes_denied", "ipc_denied", "exec_denied", "core_dumps_disabled",
+                    "all_threads_confined"] {
+            #expect(report[key] as? Bool == true, "\(key)")
+        }
         #expect(report["threads_at_confinement"] as? Int == 1)
-        #expect(report["all_threads_confined"] as? Bool == true)
         #expect(report["unsandboxed_reason"] is NSNull)
         #expect(run.outcomes["threads-before"] == "1")
+        #expect(run.outcomes["child"] == "started")
     }
 
     /// A thread that runs before confinement would escape Landlock (up to ABI 7): confine refuses.
@@ -111,9 +214,12 @@ import Privacy
     @Test func missingWritableDirectoryIsRefusedBeforeConfining() throws {
         // A directory that does not exist cannot be allowed; the error names it.
         let missing = "/nonexistent-\(UUID().uuidString)"
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-probe-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
         let process = Process()
         process.executableURL = SandboxProbeRun.executable
-        process.arguments = ["--allowed", missing, "--outside", "/tmp", "--port", "1"]
+        process.arguments = ["--allowed", missing, "--outside", outside, "--port", "1"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -31,6 +31,18 @@ struct LandlockRight: Sendable {
         LandlockRight(name: "ioctl_dev", bit: LANDLOCK_ACCESS_FS_IOCTL_DEV, sinceABI: 5, appliesToFiles: false),
     ]
 
+    /// The rights granted beneath a writable directory when the policy is `createOnly`: create
+    /// regular files and directories and write to files, nothing else.
+    ///
+    /// Withheld there: removing, renaming (`remove_file` and `refer`), truncating, and making
+    /// symbolic links, FIFOs, sockets and devices. `replay` only creates files whole (`ReportFile`),
+    /// so whatever it writes stays for the audit to scan and cannot be taken back before it.
+    static let createOnly: Set<String> = ["write_file", "make_reg", "make_dir"]
+
+    /// The withheld rights without which a file written could be taken back; a report that does
+    /// not withhold all of them beneath its writable directories is not `enforced`.
+    static let takeBack: Set<String> = ["remove_file", "remove_dir", "refer", "truncate"]
+
     /// The rights a kernel offering `abi` knows.
     static func writes(abi: Int) -> [LandlockRight] { writes.filter { $0.sinceABI <= abi } }
 

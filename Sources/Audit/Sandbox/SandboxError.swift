@@ -13,14 +13,23 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Other threads run already, and without `LANDLOCK_RESTRICT_SELF_TSYNC` (ABI 8) Landlock
     /// would leave them free to write anywhere. `count` is -1 when /proc/self/task was unreadable.
     case threadsAlreadyRunning(count: Int, abi: Int)
-    /// A network socket opened before confinement would stay usable: Landlock and seccomp check
-    /// only sockets created and connected afterwards.
+    /// stdin, stdout or stderr is a network socket, which would stay usable: Landlock and seccomp
+    /// check only sockets created and connected afterwards.
     case networkSocketOpen(descriptor: Int32, domain: Int32)
+    /// A descriptor above stderr, opened before confinement, is open for writing somewhere other
+    /// than the writable paths (a file, a pipe, a socket, a terminal), and the policy says refuse
+    /// (`SandboxPolicy.OpenWriters.refuse`): Landlock checks a file only when it is opened, so
+    /// writes through it would go on. `kind` says what it is ("a pipe").
+    case writableDescriptorOpen(descriptor: Int32, kind: String)
+    /// Such a descriptor could not be pointed at /dev/null.
+    case descriptorNotRedirected(descriptor: Int32, errno: Int32)
     case rulesetFailed(errno: Int32)
     case ruleFailed(path: String, errno: Int32)
     case noNewPrivilegesFailed(errno: Int32)
     case restrictFailed(errno: Int32)
     case seccompFailed(errno: Int32)
+    /// Core dumps could not be turned off (PR_SET_DUMPABLE, RLIMIT_CORE) or did not read back off.
+    case coreDumpsNotDisabled(errno: Int32)
 
     public var description: String {
         switch self {
@@ -35,6 +44,11 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
                 + " (ABI 8 can confine them all): confine before anything starts a thread."
         case .networkSocketOpen(let descriptor, let domain):
             "Descriptor \(descriptor) is a network socket (address family \(domain)) opened before confinement, which the sandbox could not stop from sending."
+        case .writableDescriptorOpen(let descriptor, let kind):
+            "Descriptor \(descriptor), \(kind), is open for writing from before confinement, and the sandbox cannot stop"
+                + " writes through it: start the program without it (in a shell, add \(descriptor)>&- to the command)."
+        case .descriptorNotRedirected(let descriptor, let errno):
+            "Descriptor \(descriptor) is open for writing from before confinement and could not be pointed at /dev/null: \(Self.message(errno))."
         case .rulesetFailed(let errno):
             "The kernel refused to create a Landlock ruleset: \(Self.message(errno))."
         case .ruleFailed(let path, let errno):
@@ -45,7 +59,9 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
         case .restrictFailed(let errno):
             "The kernel refused to enforce the Landlock ruleset: \(Self.message(errno))."
         case .seccompFailed(let errno):
-            "The kernel refused the seccomp filter that denies network sockets: \(Self.message(errno))."
+            "The kernel refused the seccomp filter that denies sockets, metadata writes, IPC and exec: \(Self.message(errno))."
+        case .coreDumpsNotDisabled(let errno):
+            "Core dumps could not be turned off (PR_SET_DUMPABLE, RLIMIT_CORE): \(Self.message(errno))."
         }
     }
 

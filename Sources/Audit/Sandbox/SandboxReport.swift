@@ -13,12 +13,24 @@ public struct SandboxReport: Sendable, Equatable {
     /// The Landlock filesystem rights denied outside those paths, by their kernel names
     /// (`write_file`, `remove_file`, `make_reg`, `refer`, `truncate`, …).
     public var handledFilesystemAccess: [String]
+    /// Those of the rights still denied beneath the writable directories (`remove_file`,
+    /// `truncate`, `make_sym`, …): what a run writes there cannot be removed, renamed or cut.
+    public var withheldInWritableDirectories: [String]
     /// Whether Landlock denies every TCP bind and connect.
     public var networkRestricted: Bool
     /// Whether connecting to abstract UNIX sockets made outside the sandbox is denied (ABI 6).
     public var abstractUnixSocketsScoped: Bool
-    /// Whether the seccomp filter that fails every non-`AF_UNIX` socket is on every thread.
+    /// Whether signals to processes outside the sandbox are denied (ABI 6).
+    public var signalsScoped: Bool
+    /// Whether the seccomp filter is on every thread: no socket of any family, no sending to an
+    /// address, no io_uring, no metadata writes, no System V IPC, message queues or keys, no exec.
     public var seccompInstalled: Bool
+    /// Whether the process is not dumpable and its core size limit is 0, read back after setting.
+    public var coreDumpsDisabled: Bool
+    /// Descriptors above stderr that were open for writing from before confinement and now point
+    /// at a read-only /dev/null (one end of the socket pair a Foundation `Process` parent hands
+    /// its child, passed on by strace).
+    public var redirectedDescriptors: [Int32]
     /// How many threads the process had when it was confined (1 in a freshly started `replay`).
     public var threadsAtConfinement: Int
     /// Whether Landlock covers every thread: the process had one thread, or ABI 8's TSYNC was used.
@@ -27,15 +39,20 @@ public struct SandboxReport: Sendable, Equatable {
     public var unsandboxedReason: String?
 
     public init(landlockABI: Int, writableDirectories: [String], writableFiles: [String], handledFilesystemAccess: [String],
-                networkRestricted: Bool, abstractUnixSocketsScoped: Bool, seccompInstalled: Bool,
+                withheldInWritableDirectories: [String], networkRestricted: Bool, abstractUnixSocketsScoped: Bool,
+                signalsScoped: Bool, seccompInstalled: Bool, coreDumpsDisabled: Bool, redirectedDescriptors: [Int32] = [],
                 threadsAtConfinement: Int, allThreadsConfined: Bool, unsandboxedReason: String? = nil) {
         self.landlockABI = landlockABI
         self.writableDirectories = writableDirectories
         self.writableFiles = writableFiles
         self.handledFilesystemAccess = handledFilesystemAccess
+        self.withheldInWritableDirectories = withheldInWritableDirectories
         self.networkRestricted = networkRestricted
         self.abstractUnixSocketsScoped = abstractUnixSocketsScoped
+        self.signalsScoped = signalsScoped
         self.seccompInstalled = seccompInstalled
+        self.coreDumpsDisabled = coreDumpsDisabled
+        self.redirectedDescriptors = redirectedDescriptors
         self.threadsAtConfinement = threadsAtConfinement
         self.allThreadsConfined = allThreadsConfined
         self.unsandboxedReason = unsandboxedReason
@@ -44,20 +61,26 @@ public struct SandboxReport: Sendable, Equatable {
     /// The report of a run that goes on without the sandbox (`--allow-unsandboxed`): never `enforced`.
     public static func unsandboxed(because error: SandboxError) -> SandboxReport {
         SandboxReport(landlockABI: Sandbox.probe(), writableDirectories: [], writableFiles: [], handledFilesystemAccess: [],
-                      networkRestricted: false, abstractUnixSocketsScoped: false, seccompInstalled: false,
+                      withheldInWritableDirectories: [], networkRestricted: false, abstractUnixSocketsScoped: false,
+                      signalsScoped: false, seccompInstalled: false, coreDumpsDisabled: false,
                       threadsAtConfinement: Sandbox.threadCount() ?? -1, allThreadsConfined: false,
                       unsandboxedReason: error.description)
     }
 
-    /// Whether all of it holds: writes confined, TCP denied, other sockets denied, on every thread.
+    /// Whether all of it holds: writes confined and never taken back, TCP denied, the seccomp
+    /// filter on, core dumps off, on every thread.
     ///
-    /// The abstract-socket scope is not required: it needs ABI 6, while the promise needs ABI 4.
+    /// The abstract-socket and signal scopes are not required: they need ABI 6, while the promise
+    /// needs ABI 4 (and with the filter on, no socket can be made to reach an abstract one anyway).
     public var enforced: Bool {
-        unsandboxedReason == nil && !handledFilesystemAccess.isEmpty && networkRestricted && seccompInstalled
-            && allThreadsConfined
+        unsandboxedReason == nil && !handledFilesystemAccess.isEmpty
+            && Set(withheldInWritableDirectories).isSuperset(of: LandlockRight.takeBack)
+            && networkRestricted && seccompInstalled && coreDumpsDisabled && allThreadsConfined
     }
 
     /// The `sandbox` object of the run report; the audit reads `enforced` from it.
+    ///
+    /// The seccomp filter is one program, so the channels it closes are reported together.
     public var reportValue: ReportValue {
         .object([
             ("enforced", .bool(enforced)),
@@ -65,9 +88,17 @@ public struct SandboxReport: Sendable, Equatable {
             ("writable_directories", .array(writableDirectories.map { .label($0) })),
             ("writable_files", .array(writableFiles.map { .label($0) })),
             ("denied_filesystem_access", .array(handledFilesystemAccess.map { .label($0) })),
+            ("withheld_in_writable_directories", .array(withheldInWritableDirectories.map { .label($0) })),
             ("tcp_denied", .bool(networkRestricted)),
             ("abstract_unix_sockets_scoped", .bool(abstractUnixSocketsScoped)),
+            ("signals_scoped", .bool(signalsScoped)),
             ("non_unix_sockets_denied", .bool(seccompInstalled)),
+            ("all_sockets_denied", .bool(seccompInstalled)),
+            ("metadata_writes_denied", .bool(seccompInstalled)),
+            ("ipc_denied", .bool(seccompInstalled)),
+            ("exec_denied", .bool(seccompInstalled)),
+            ("core_dumps_disabled", .bool(coreDumpsDisabled)),
+            ("descriptors_redirected_to_dev_null", .array(redirectedDescriptors.map { .int(Int($0)) })),
             ("threads_at_confinement", .int(threadsAtConfinement)),
             ("all_threads_confined", .bool(allThreadsConfined)),
             ("unsandboxed_reason", unsandboxedReason.map { .label($0) } ?? .null),

@@ -2,10 +2,12 @@
 #define REPLAY_CSANDBOX_H
 // The kernel calls behind Audit's Sandbox. Swift cannot make them itself: landlock_create_ruleset,
 // landlock_add_rule, landlock_restrict_self and seccomp have no libc wrappers and are reached only
-// through syscall(), and PR_SET_NO_NEW_PRIVS only through prctl(); both are variadic, and Swift
-// cannot call C variadic functions. Every function returns 0 (or a descriptor, or a version) on
-// success and -errno on failure, so Swift never reads errno across a call it did not make.
+// through syscall(), and PR_SET_NO_NEW_PRIVS and PR_SET_DUMPABLE only through prctl(); both are
+// variadic, and Swift cannot call C variadic functions. Every function returns 0 (or a descriptor,
+// or a version) on success and -errno on failure, so Swift never reads errno across a call it did
+// not make.
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <linux/landlock.h>
 
 // Debian 12's <linux/landlock.h> stops at ABI 2 (LANDLOCK_ACCESS_FS_REFER). The rights added since
@@ -26,8 +28,24 @@
 #ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
 #define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6: connect to abstract sockets outside the domain */
 #endif
+#ifndef LANDLOCK_SCOPE_SIGNAL
+#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1) /* ABI 6: signals to processes outside the domain */
+#endif
 #ifndef LANDLOCK_RESTRICT_SELF_TSYNC
 #define LANDLOCK_RESTRICT_SELF_TSYNC (1U << 3) /* ABI 8: restrict every thread of the process, not only the caller */
+#endif
+
+// System calls newer than Debian 12's kernel headers (Linux 6.1), which the seccomp filter denies.
+// Calls added since Linux 5.1 share one number on every architecture, so these hold on x86_64 and
+// aarch64 alike.
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2 452     /* Linux 6.6 */
+#endif
+#ifndef __NR_setxattrat
+#define __NR_setxattrat 463    /* Linux 6.13 */
+#endif
+#ifndef __NR_removexattrat
+#define __NR_removexattrat 466 /* Linux 6.13 */
 #endif
 
 /// The highest Landlock ABI the kernel offers (1 or more), or -errno: -ENOSYS when the kernel was
@@ -50,11 +68,26 @@ int replay_set_no_new_privs(void);
 /// LANDLOCK_RESTRICT_SELF_TSYNC). Returns 0 or -errno.
 int replay_landlock_restrict_self(int ruleset_fd, uint32_t flags);
 
-/// Installs, on every thread of the process (SECCOMP_FILTER_FLAG_TSYNC), a seccomp-bpf filter under
-/// which socket(2) and socketpair(2) fail with EPERM for every domain but AF_UNIX, io_uring_setup(2)
-/// fails with EPERM (io_uring can open sockets without calling socket(2)), and a system call made
-/// through another architecture's entry (32-bit int 0x80, x32) kills the process or fails, since
-/// its numbers would slip past the checks. Returns 0 or -errno (-ESRCH: a thread could not sync).
-int replay_seccomp_deny_non_unix_sockets(void);
+/// Sets the process not dumpable (PR_SET_DUMPABLE 0): no core dump, and no same-user process
+/// may attach to it or read its memory through /proc. Returns 0 or -errno.
+int replay_set_not_dumpable(void);
+
+/// PR_GET_DUMPABLE: 0 when core dumps are off, 1 or 2 when on, or -errno.
+int replay_dumpable(void);
+
+/// Installs, on every thread of the process (SECCOMP_FILTER_FLAG_TSYNC), the seccomp-bpf filter
+/// under which these fail with EPERM: socket(2) of every family, connect, sendmsg, sendmmsg,
+/// sendto with an address, socketpair but for AF_UNIX stream and seqpacket; io_uring; changing
+/// modes, owners, times and extended attributes; link, symlink and mknod; System V IPC, POSIX
+/// message queues, keys, sethostname and setdomainname; execve and execveat; turning core dumps back on (PR_SET_DUMPABLE,
+/// RLIMIT_CORE). A system call made through another architecture's entry (32-bit int 0x80, x32)
+/// kills the process or fails, since its numbers would slip past the checks. Returns 0 or -errno
+/// (-ESRCH: a thread could not sync, -E2BIG: the program outgrew its buffer).
+int replay_seccomp_confine(void);
+
+/// syscall(2) with six arguments, for SandboxProbe's attempts at calls glibc does not wrap
+/// (io_uring_setup, add_key, keyctl) or wraps variadically (semctl, mq_open, prctl).
+/// Returns the result or -errno.
+long replay_system_call(long number, long a0, long a1, long a2, long a3, long a4, long a5);
 
 #endif

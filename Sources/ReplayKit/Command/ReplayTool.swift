@@ -37,8 +37,8 @@ public enum ReplayTool {
             print("replay \(ArgumentParser.version)")
             return .success
         case let .flywheel(corpus, outputDirectory, allowUnsandboxed):
-            guard case .success = confine(outputDirectory, sandboxed: sandboxed, allowUnsandboxed: allowUnsandboxed, diagnostics: diagnostics) else {
-                return .sandboxUnavailable
+            if case .failure(let failure) = confine(outputDirectory, sandboxed: sandboxed, allowUnsandboxed: allowUnsandboxed, diagnostics: diagnostics) {
+                return failure.exitCode
             }
             return flywheel(corpus: corpus, outputDirectory: outputDirectory, diagnostics: diagnostics)
         case let .generateCorpus(threads, seed, maxExchanges, output):
@@ -59,13 +59,21 @@ public enum ReplayTool {
     public static let resultFiles = ["report.json", "report.md", "junit.xml", AuditTap.hashesFileName] + FlywheelFiles.names
 
     /// Creates `directory` and confines the process to writing there, with no network.
+    ///
+    /// A directory as broad as `/`, the home, a temporary or the working directory (or one holding
+    /// any of them) is refused first, whether or not the run is sandboxed: beneath `--out` the run
+    /// may write, and the audit scans everything there.
     static func confine(_ directory: String, sandboxed: Bool, allowUnsandboxed: Bool,
-                        diagnostics: (String) -> Void) -> Result<SandboxReport, SandboxError> {
+                        diagnostics: (String) -> Void) -> Result<SandboxReport, ConfineFailure> {
+        if let refusal = OutDirectory.refusal(for: directory) {
+            diagnostics("replay: \(refusal.description)")
+            return .failure(.outDirectoryRefused(refusal))
+        }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             diagnostics("replay: cannot create the output directory \(directory): \(error)")
-            return .failure(.landlockUnavailable(reason: "the output directory cannot be created"))
+            return .failure(.sandbox(.landlockUnavailable(reason: "the output directory cannot be created")))
         }
         // Once confined, the run can create files beneath `directory` but never remove or
         // replace one (so nothing written can be taken back before an audit scans it): an
@@ -74,7 +82,7 @@ public enum ReplayTool {
             try ReportFile.clearStale(resultFiles, in: directory)
         } catch {
             diagnostics("replay: cannot clear an earlier run's results from \(directory): \(error.description)")
-            return .failure(.landlockUnavailable(reason: "the output directory cannot be cleared"))
+            return .failure(.sandbox(.landlockUnavailable(reason: "the output directory cannot be cleared")))
         }
         guard sandboxed else {
             return .success(.unsandboxed(because: .landlockUnavailable(reason: "confinement skipped by the caller (in-process test)")))
@@ -89,7 +97,7 @@ public enum ReplayTool {
             }
             diagnostics("replay: refusing to run: the kernel cannot confine this run: \(error.description). "
                         + "Pass --allow-unsandboxed to run anyway (the report and the audit will say so).")
-            return .failure(error)
+            return .failure(.sandbox(error))
         }
     }
 
@@ -105,7 +113,7 @@ public enum ReplayTool {
         let sandbox: SandboxReport
         switch confine(options.outputDirectory, sandboxed: sandboxed, allowUnsandboxed: options.allowUnsandboxed, diagnostics: diagnostics) {
         case .success(let report): sandbox = report
-        case .failure: return .sandboxUnavailable
+        case .failure(let failure): return failure.exitCode
         }
         let started = Date()
         let clock = ContinuousClock.now
