@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReplayKit
+import TestSupport
 
 /// `--out` must be a directory of the run's own: never a shared one, nor one that holds it.
 @Suite struct OutDirectoryTests {
@@ -67,8 +68,9 @@ import Testing
     /// The command refuses before it creates anything, whether or not it is sandboxed, with exit 2.
     @Test(arguments: [["flywheel", "--out", "/tmp"], ["--dry-run", "--out", "/"]])
     func commandRefusesWithAUsageError(_ arguments: [String]) {
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let owner = try! TemporaryDirectory(prefix: "replay-test")
+        defer { withExtendedLifetime(owner) {} }
+        let directory = owner.path
         let corpus = writeCorpus(tinyCorpus, in: directory)
         var said = ""
         let code = ReplayTool.main(arguments + [corpus], diagnostics: { said += $0 + "\n" }, sandboxed: false)

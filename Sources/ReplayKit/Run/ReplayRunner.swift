@@ -76,7 +76,8 @@ public final class ReplayRunner {
             case .badLine(let bad):
                 if tally.badLineSamples.count < 20 { tally.badLineSamples.append(bad) }
                 if options.strict {
-                    tally.fatal = .input("\(bad) (--strict)")
+                    // The reason may quote a thread id, which is the export's own text: through the id rule.
+                    tally.fatal = .input("\(bad.location): \(ReportBuilder.safeReason(bad.reason)) (--strict)")
                     break reading
                 }
             case .fileFailed(let error):
