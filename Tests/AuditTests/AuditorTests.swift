@@ -104,6 +104,27 @@ import Privacy
         #expect(!FileManager.default.fileExists(atPath: run.root + "/outside/escape.txt"))
     }
 
+    /// Devices that hold nothing, opened by an ordinary program, are never a finding (strace's
+    /// `-yy` annotates them: `3</dev/null<char 1:3>>`).
+    @Test func devicesThatHoldNothingAreNotFindings() {
+        let root = LeakyFixtureRun.freshRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let script = "open('/dev/null', 'w').write('x'); open('/dev/urandom', 'rb').read(4); open('/dev/zero', 'rb').read(4)"
+        let result = Auditor.run(command: ["/usr/bin/env", "python3", "-c", script], outDirectory: root + "/audit")
+        #expect(result.exitCode == 0, "\(result.findings.map(\.message)) \(result.problems)")
+        #expect(result.findings.isEmpty)
+    }
+
+    /// The terminal the audit was given is the person's own screen: a run that opens it is not
+    /// writing anywhere else.
+    @Test func theAuditorsOwnTerminalIsAllowed() {
+        let allowed = AllowedPlaces(directory: "/out", streams: [], terminals: ["/dev/pts/7", "/dev/tty"])
+        #expect(allowed.contains("/dev/pts/7"))
+        #expect(allowed.contains("/dev/tty"))
+        #expect(!allowed.contains("/dev/pts/8"))
+        #expect(!allowed.contains("/dev/shm/x"))
+    }
+
     @Test func missingCommandCannotRun() {
         let run = LeakyFixtureRun.audit("clean")
         defer { run.remove() }

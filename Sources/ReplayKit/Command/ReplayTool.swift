@@ -266,8 +266,13 @@ public enum ReplayTool {
         return lines.joined(separator: "\n")
     }
 
+    /// The size of a file in bytes, 0 when it cannot be read.
+    ///
+    /// With stat(2): Foundation's attributes also look up the owner's name, which asks nscd
+    /// over a UNIX socket the sandbox (rightly) refuses.
     static func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     static func sha256(ofFile path: String) -> String? {
