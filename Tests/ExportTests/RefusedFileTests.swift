@@ -82,7 +82,7 @@ import TestSupport
         #expect(leading.hex == hex)
         let said = failure.description
         #expect(said.hasPrefix(file + ": not zstd data"))
-        #expect(said.contains(kind == .empty ? "is empty (0 bytes)" : "starts with \(hex): "))
+        #expect(said.contains(kind == .empty ? "is empty (0 bytes)" : "starts with \(hex), "))
         for word in ["DOCTYPE", "html", "Sign", "Found", "type", "thread", "Coach", "Sorry", "export is"] {
             #expect(!said.dropFirst(file.count).contains(word), "the description quotes the file")
         }
@@ -92,11 +92,11 @@ import TestSupport
     }
 
     @Test(arguments: [
-        (LeadingBytes([0x1F, 0x8B, 0x08, 0x00]), "starts with 1f 8b 08 00: gzip's magic (a gzip file?)"),
-        (LeadingBytes(Array("<!DOCTYPE".utf8)), "starts with 3c 21 44 4f: text beginning with '<' (an HTML or XML page, such as an error page saved in its place?)"),
-        (LeadingBytes([0xEF, 0xBB, 0xBF, 0x3C]), "starts with ef bb bf 3c: text beginning with '<' (an HTML or XML page, such as an error page saved in its place?)"),
+        (LeadingBytes([0x1F, 0x8B, 0x08, 0x00]), "starts with 1f 8b 08 00, gzip's magic (a gzip file?)"),
+        (LeadingBytes(Array("<!DOCTYPE".utf8)), "starts with 3c 21 44 4f, text beginning with '<' (an HTML or XML page, such as an error page saved in its place?)"),
+        (LeadingBytes([0xEF, 0xBB, 0xBF, 0x3C]), "starts with ef bb bf 3c, text beginning with '<' (an HTML or XML page, such as an error page saved in its place?)"),
         (LeadingBytes([]), "is empty (0 bytes)"),
-        (LeadingBytes([0x00, 0x01, 0x02, 0x03, 0x04, 0x05]), "starts with 00 01 02 03: no format this reader knows"),
+        (LeadingBytes([0x00, 0x01, 0x02, 0x03, 0x04, 0x05]), "starts with 00 01 02 03, no format this reader knows"),
     ])
     func leadingBytesReadAsSentences(leading: LeadingBytes, sentence: String) {
         #expect(leading.description == sentence)

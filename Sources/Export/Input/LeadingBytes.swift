@@ -62,7 +62,7 @@ public struct LeadingBytes: Sendable, Hashable, CustomStringConvertible {
         }.joined(separator: " ")
     }
 
-    /// "is empty (0 bytes)", or "starts with 1f 8b 08 00: gzip's magic (a gzip file?)" and the like.
+    /// "is empty (0 bytes)", or "starts with 1f 8b 08 00, gzip's magic (a gzip file?)" and the like.
     public var description: String {
         let what: String
         switch kind {
@@ -76,6 +76,6 @@ public struct LeadingBytes: Sendable, Hashable, CustomStringConvertible {
         case .text: what = "text (not compressed)"
         case .unknown: what = "no format this reader knows"
         }
-        return "starts with \(hex): \(what)"
+        return "starts with \(hex), \(what)"
     }
 }
