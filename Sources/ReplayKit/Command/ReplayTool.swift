@@ -21,7 +21,7 @@ public enum ReplayTool {
                             sandboxed: Bool = true, confinement: @escaping Confinement = Sandbox.confine) -> ExitCode {
         if arguments.first == "audit" {
             // The auditor runs this same executable as its child, under strace.
-            return ExitCode(rawValue: AuditCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)) ?? .auditCouldNotRun
+            return AuditCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
         }
         let sandboxing = Sandboxing(enabled: sandboxed, confine: confinement)
         let command: ReplayCommand
