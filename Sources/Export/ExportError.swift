@@ -1,7 +1,7 @@
 /// Something that stopped a whole input file (or the corpus) from being read.
 ///
-/// Each case names the file and, where it helps, the byte offset; none carries words from a
-/// thread, so a description is safe to print. Problems with a single line are `BadLine`s instead.
+/// Each case names the file and, where it helps, the byte offset, the version or the hex of the
+/// first bytes; none carries words from a thread, so a description is safe to print. Problems with a single line are `BadLine`s instead.
 public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A corpus path does not exist.
     case pathDoesNotExist(path: String)
@@ -17,6 +17,16 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     case compressedDataIsCorrupt(file: String, offset: Int, reason: String)
     /// The file ends in the middle of a zstd frame (a cut-off copy or download).
     case compressedDataIsTruncated(file: String, offset: Int)
+    /// The file's name ends in `.zst` but it does not start with a zstd frame (or a skippable
+    /// frame): a gzip file, an error page or plain text saved under that name. Nothing of it is
+    /// read, rather than counting its lines as bad.
+    case compressedFileIsNotZstd(file: String, leadingBytes: LeadingBytes)
+    /// The file's `export` line declares a version other than 1: its lines may mean something
+    /// else, so nothing of the file is read or counted.
+    case exportVersionIsNotSupported(file: String, version: Int)
+    /// The file has lines but not one valid record (an `export`, `thread` or `message` line):
+    /// it is not an export, whatever its name. Its bad lines were counted as they were read.
+    case fileHoldsNoRecord(file: String, lines: Int)
 
     /// The user-facing message, naming the file and the byte offset (of the stored, compressed bytes).
     public var description: String {
@@ -35,6 +45,13 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(file): zstd data is corrupt near compressed byte \(offset) (\(reason))"
         case .compressedDataIsTruncated(let file, let offset):
             return "\(file): zstd data is truncated: the file ends at compressed byte \(offset) inside a frame"
+        case .compressedFileIsNotZstd(let file, let leadingBytes):
+            return "\(file): not zstd data, though the name ends in .zst: the file \(leadingBytes); nothing of it was read"
+        case .exportVersionIsNotSupported(let file, let version):
+            return "\(file): export version \(version) is not supported (this reader reads version 1); nothing of the file was read"
+        case .fileHoldsNoRecord(let file, let lines):
+            return "\(file): " + (lines == 1 ? "its one line is not" : "none of its \(lines) lines is")
+                + " a valid record (an export, thread or message line): is it an export?"
         }
     }
 }

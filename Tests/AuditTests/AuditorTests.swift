@@ -11,7 +11,7 @@ import Privacy
         defer { run.remove() }
         #expect(run.result.findings.isEmpty, "\(run.result.findings.map(\.message))")
         #expect(run.result.problems.isEmpty, "\(run.result.problems)")
-        #expect(run.result.exitCode == 0)
+        #expect(run.result.verdict == .clean)
         #expect(run.result.sandboxEnforced == true)
         #expect(run.result.hashes?.prompts == 1)
         #expect(run.result.hashes?.promptsWithCanary == 1)
@@ -24,7 +24,7 @@ import Privacy
     @Test func canaryWrittenOutsideTheDirectoryIsCaught() throws {
         let run = LeakyFixtureRun.audit("write-canary-outside", ["{outside}/prompt.txt"])
         defer { run.remove() }
-        #expect(run.result.exitCode == 6)
+        #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.writeOutsideOut, .canaryInOutput])
         let write = try #require(run.result.findings(.writeOutsideOut).first)
         // A place outside the run's directory is named by a salted hash, never by its path.
@@ -39,7 +39,7 @@ import Privacy
     @Test func canaryInTheReportIsCaught() throws {
         let run = LeakyFixtureRun.audit("canary-in-report")
         defer { run.remove() }
-        #expect(run.result.exitCode == 6)
+        #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.canaryInOutput])
         let finding = try #require(run.result.findings(.canaryInOutput).first)
         #expect(finding.location?.hasSuffix("/audit/run/report.json") == true)
@@ -49,7 +49,7 @@ import Privacy
     @Test func modelOutputOnStderrIsCaught() throws {
         let run = LeakyFixtureRun.audit("output-to-stderr")
         defer { run.remove() }
-        #expect(run.result.exitCode == 6)
+        #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.modelOutputInOutput])
         let finding = try #require(run.result.findings(.modelOutputInOutput).first)
         #expect(finding.location == "stderr")
@@ -61,7 +61,7 @@ import Privacy
         let run = LeakyFixtureRun.audit("tcp-connect", [String(listener.port)])
         defer { run.remove() }
         withExtendedLifetime(listener) {}
-        #expect(run.result.exitCode == 6)
+        #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.networkEgress])
         let messages = run.result.findings(.networkEgress).map(\.message)
         #expect(messages.contains { $0.contains("socket of family AF_INET") })
@@ -73,7 +73,7 @@ import Privacy
         let listener = try TCPListener()   // any free port number; the datagram needs no listener
         let run = LeakyFixtureRun.audit("udp-send", [String(listener.port)])
         defer { run.remove() }
-        #expect(run.result.exitCode == 6)
+        #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.networkEgress])
         let place = try #require(run.result.places).show(address: "127.0.0.1:\(listener.port)", family: "AF_INET")
         #expect(run.result.findings(.networkEgress).contains { $0.message.contains("sendto to \(place)") })
@@ -82,7 +82,7 @@ import Privacy
     @Test func unsandboxedRunIsCaught() {
         let run = LeakyFixtureRun.audit("unsandboxed")
         defer { run.remove() }
-        #expect(run.result.exitCode == 6)
+        #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.unsandboxed])
         #expect(run.result.sandboxEnforced == false)
         #expect(run.junit.contains(#"name="unsandboxed">"#))
@@ -95,7 +95,7 @@ import Privacy
         let run = LeakyFixtureRun.audit("confined-attempts", [String(listener.port), "{outside}/escape.txt"])
         defer { run.remove() }
         withExtendedLifetime(listener) {}
-        #expect(run.result.exitCode == 0, "\(run.result.findings.map(\.message)) \(run.result.problems)")
+        #expect(run.result.verdict == .clean, "\(run.result.findings.map(\.message)) \(run.result.problems)")
         #expect(run.errorRules.isEmpty)
         // Landlock's refusal reaches the trace; seccomp's (the socket) returns before strace's own
         // filter (`--seccomp-bpf`) would report it, so it leaves no note: nothing was sent either way.
@@ -111,7 +111,7 @@ import Privacy
         defer { try? FileManager.default.removeItem(atPath: root) }
         let script = "open('/dev/null', 'w').write('x'); open('/dev/urandom', 'rb').read(4); open('/dev/zero', 'rb').read(4)"
         let result = Auditor.run(command: ["/usr/bin/env", "python3", "-c", script], outDirectory: root + "/audit")
-        #expect(result.exitCode == 0, "\(result.findings.map(\.message)) \(result.problems)")
+        #expect(result.verdict == .clean, "\(result.findings.map(\.message)) \(result.problems)")
         #expect(result.findings.isEmpty)
     }
 
@@ -129,7 +129,7 @@ import Privacy
         let run = LeakyFixtureRun.audit("clean")
         defer { run.remove() }
         let result = Auditor.run(command: ["/nonexistent/replay-audit-test"], outDirectory: run.root + "/other")
-        #expect(result.exitCode == 7)
+        #expect(result.verdict == .couldNotRun)
         #expect(result.problems == [.commandNotFound("/nonexistent/replay-audit-test")])
         #expect(FileManager.default.fileExists(atPath: run.root + "/other/audit.sarif"))
     }
@@ -137,7 +137,7 @@ import Privacy
     @Test func missingStraceCannotRun() {
         let run = LeakyFixtureRun.audit("clean", strace: "/nonexistent/strace")
         defer { run.remove() }
-        #expect(run.result.exitCode == 7)
+        #expect(run.result.verdict == .couldNotRun)
         #expect(run.result.problems == [.straceMissing(path: "/nonexistent/strace")])
         #expect(run.junit.contains("<error"))
     }
@@ -146,7 +146,7 @@ import Privacy
         let root = LeakyFixtureRun.freshRoot()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let result = Auditor.run(command: ["/bin/false"], outDirectory: root + "/audit")
-        #expect(result.exitCode == 7)
+        #expect(result.verdict == .couldNotRun)
         #expect(result.problems == [.commandFailed(status: 1)])
     }
 
@@ -154,7 +154,7 @@ import Privacy
         let root = LeakyFixtureRun.freshRoot()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let result = Auditor.run(command: ["/bin/true"], outDirectory: root + "/audit", isReplay: true)
-        #expect(result.exitCode == 7)
+        #expect(result.verdict == .couldNotRun)
         #expect(result.problems.contains(.hashesMissing(path: root + "/audit/run/" + Auditor.hashesFileName)))
     }
 
@@ -162,12 +162,12 @@ import Privacy
         let first = LeakyFixtureRun.audit("clean")
         defer { first.remove() }
         let again = Auditor.run(command: [LeakyFixtureRun.executable, "clean"], outDirectory: first.auditDirectory)
-        #expect(again.exitCode == 0)
+        #expect(again.verdict == .clean)
         let foreign = first.root + "/foreign"
         try FileManager.default.createDirectory(atPath: foreign + "/run", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: foreign + "/run/keep.txt", contents: Data("mine".utf8))
         let refused = Auditor.run(command: [LeakyFixtureRun.executable, "clean"], outDirectory: foreign)
-        #expect(refused.exitCode == 7)
+        #expect(refused.verdict == .couldNotRun)
         #expect(FileManager.default.fileExists(atPath: foreign + "/run/keep.txt"))
     }
 

@@ -42,7 +42,7 @@ import Privacy
         let run = LeakyFixtureRun.audit(channel.mode, channel.arguments, isReplay: channel.isReplay)
         defer { run.remove() }
         #expect(run.result.problems.isEmpty, "\(run.result.problems)")
-        #expect(run.result.exitCode == 6)
+        #expect(run.result.verdict == .findings)
         #expect(run.errorRules == channel.rules)
         #expect(Set(run.sarifRuleIds).isSuperset(of: channel.rules.map(\.rawValue)))
     }
@@ -54,7 +54,7 @@ import Privacy
         let run = LeakyFixtureRun.audit("unix-dgram", [root + "/listener.sock"])
         defer { run.remove() }
         #expect(listener.pendingBytes > 0)   // the datagram really left: an unconfined run can
-        #expect(run.result.exitCode == 6)
+        #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.networkEgress])
         #expect(run.result.findings(.networkEgress).allSatisfy { !$0.message.contains("listener") })
     }
@@ -65,7 +65,7 @@ import Privacy
         let run = LeakyFixtureRun.audit("unix-abstract", [name])
         defer { run.remove() }
         withExtendedLifetime(listener) {}
-        #expect(run.result.exitCode == 6)
+        #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.networkEgress])
     }
 
@@ -77,7 +77,7 @@ import Privacy
         defer { kill(sleeper.processIdentifier, SIGKILL); sleeper.waitUntilExit() }
         let run = LeakyFixtureRun.audit("signal", [String(sleeper.processIdentifier)])
         defer { run.remove() }
-        #expect(run.result.exitCode == 6)
+        #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.signalToOtherProcess])
     }
 

@@ -74,18 +74,6 @@ import TestSupport
         }
     }
 
-    @Test func versionTwoIsABadLineAndTheFileIsStillRead() throws {
-        let directory = try TemporaryDirectory()
-        let file = try directory.write("v2.jsonl", text: #"{"type":"export","version":2}"# + "\n" + threadLines(id: "t1", messages: 2))
-        let (events, stats) = try readEvents([file])
-        let bad = try #require(events.first?.badLine)
-        #expect(bad.reason == "export version 2 is not supported (this reader reads version 1)")
-        #expect(bad.description == "\(file):1: export version 2 is not supported (this reader reads version 1)")
-        #expect(messageIDs(events) == ["m0", "m1"])
-        #expect(stats.badLines == 1)
-        #expect(stats.records == 3)
-    }
-
     @Test func versionOneHeaderIsARecordOnlyFirst() throws {
         let directory = try TemporaryDirectory()
         let header = #"{"type":"export","version":1}"#

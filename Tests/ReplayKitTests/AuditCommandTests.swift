@@ -15,7 +15,7 @@ import TestSupport
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("audit-command-\(UUID().uuidString)").path
         var lines: [String] = []
         let code = AuditCommand.run(arguments(root + "/audit"), replayExecutable: replay) { lines.append($0) }
-        return (code, lines.joined(separator: "\n"), root)
+        return (code.rawValue, lines.joined(separator: "\n"), root)
     }
 
     @Test func cleanCommandExitsZero() {
@@ -49,10 +49,10 @@ import TestSupport
     }
 
     @Test func usageErrorsExitTwo() {
-        #expect(AuditCommand.run(["--out"]) { _ in } == 2)
-        #expect(AuditCommand.run(["--dry-run"]) { _ in } == 2)
-        #expect(AuditCommand.run(["--"]) { _ in } == 2)
-        #expect(AuditCommand.run(["--limit", "1", "--", "/bin/true"]) { _ in } == 2)
+        #expect(AuditCommand.run(["--out"]) { _ in } == .usage)
+        #expect(AuditCommand.run(["--dry-run"]) { _ in } == .usage)
+        #expect(AuditCommand.run(["--"]) { _ in } == .usage)
+        #expect(AuditCommand.run(["--limit", "1", "--", "/bin/true"]) { _ in } == .usage)
     }
 
     /// The proof CI runs, and the gate that must never cry wolf: a real replay over the sample

@@ -1,12 +1,18 @@
 import Privacy
-/// What an audit concluded, with the exit code `replay audit` ends with.
+/// What an audit concluded: its verdict, the findings behind it and what was scanned.
+///
+/// The exit status `replay audit` ends with is the command layer's (ReplayKit's `ExitCode`);
+/// this module gives the verdict only, so it stays below the command it serves.
 public struct AuditResult: Sendable {
-    /// Exit code: nothing found.
-    public static let clean: Int32 = 0
-    /// Exit code: at least one error-level finding (the verdict files say which).
-    public static let findingsExitCode: Int32 = 6
-    /// Exit code: the audit could not run or complete, so it proves nothing (never 0).
-    public static let couldNotRunExitCode: Int32 = 7
+    /// The audit's conclusion, in order of precedence: findings beat a failure to complete.
+    public enum Verdict: String, Sendable, CaseIterable {
+        /// Nothing found, and the audit ran to its end.
+        case clean
+        /// At least one error-level finding (the verdict files say which).
+        case findings
+        /// The audit could not run or complete, so it proves nothing: never a pass.
+        case couldNotRun = "could_not_run"
+    }
 
     /// Everything found, errors and notes, in rule order.
     public var findings: [AuditFinding] = []
@@ -37,10 +43,11 @@ public struct AuditResult: Sendable {
     /// Findings of one rule.
     public func findings(_ rule: AuditRule) -> [AuditFinding] { findings.filter { $0.rule == rule } }
 
-    /// 6 when anything error-level was found, else 7 when the audit could not run, else 0.
-    public var exitCode: Int32 {
-        if !errors.isEmpty { return Self.findingsExitCode }
-        if !problems.isEmpty { return Self.couldNotRunExitCode }
-        return Self.clean
+    /// Findings when anything error-level was found, else could-not-run when the audit did not
+    /// complete, else clean.
+    public var verdict: Verdict {
+        if !errors.isEmpty { return .findings }
+        if !problems.isEmpty { return .couldNotRun }
+        return .clean
     }
 }

@@ -30,13 +30,13 @@ enum AuditSummary {
         }
         if errors.count > shownFindings { lines.append("replay audit: … and \(errors.count - shownFindings) more in audit.sarif") }
         for problem in result.problems { lines.append("replay audit: could not complete: \(problem.description)") }
-        let verdict = switch result.exitCode {
-        case AuditResult.clean: "clean, no findings"
-        case AuditResult.findingsExitCode: "\(errors.count) finding\(errors.count == 1 ? "" : "s")"
-        default: "the audit could not run"
+        let verdict = switch result.verdict {
+        case .clean: "clean, no findings"
+        case .findings: "\(errors.count) finding\(errors.count == 1 ? "" : "s")"
+        case .couldNotRun: "the audit could not run"
         }
         let files = [result.sarifPath, result.junitPath].compactMap { $0 }
-        lines.append("replay audit: verdict: \(verdict) (exit \(result.exitCode))" + (files.isEmpty ? "" : "; " + files.joined(separator: ", ")))
+        lines.append("replay audit: verdict: \(verdict)" + (files.isEmpty ? "" : "; " + files.joined(separator: ", ")))
         return lines.joined(separator: "\n")
     }
 }

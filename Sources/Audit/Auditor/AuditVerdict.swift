@@ -68,7 +68,7 @@ public enum AuditVerdict {
                 ("invocations", .array([.object(invocation)])),
                 ("results", .array(results)),
                 ("properties", .object([
-                    ("exit_code", .int(Int(result.exitCode))),
+                    ("verdict", .label(result.verdict.rawValue)),
                     ("prompts", hashes.map { .int($0.prompts) } ?? .null),
                     ("prompts_with_canary", hashes.map { .int($0.promptsWithCanary) } ?? .null),
                     ("outputs", hashes.map { .int($0.outputs) } ?? .null),

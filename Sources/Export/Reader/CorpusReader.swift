@@ -3,8 +3,10 @@
 /// Files are read in order, in fixed-size chunks (zstd through libzstd's streaming API), so memory
 /// stays flat whatever the corpus size. A bad line never stops a file, and a failed file never stops
 /// the corpus. The reader enforces the contract in EXPORT_FORMAT.md: `export` only as a file's first
-/// line and only version 1, messages only after their thread's line, unknown types and node kinds
-/// counted rather than fatal. Not thread-safe: one reader belongs to one task.
+/// line, messages only after their thread's line, unknown types and node kinds counted rather than
+/// fatal. A file is refused whole, counted only in `files`, when its name ends in `.zst` and it is
+/// not zstd, or when its `export` line declares a version other than 1; a file with lines and not
+/// one record fails at its end. Not thread-safe: one reader belongs to one task.
 public final class CorpusReader {
     /// The files to read, in order: the paths given, with directories replaced by their shards.
     public let files: [String]
@@ -52,6 +54,8 @@ public final class CorpusReader {
             }
             switch step {
             case .line(let event?):
+                // Closed without adding its bytes: nothing of a refused file is counted.
+                if file.isRefused { current = nil }
                 return event
             case .line(nil):
                 continue
@@ -64,6 +68,9 @@ public final class CorpusReader {
                 return .fileFailed(error)
             case .end:
                 close(file)
+                if file.nonEmptyLines > 0 && file.records == 0 {
+                    return .fileFailed(.fileHoldsNoRecord(file: file.name, lines: file.nonEmptyLines))
+                }
             }
         }
     }
@@ -77,10 +84,16 @@ public final class CorpusReader {
 
     // MARK: - Lines
 
-    /// Parses and checks one line; `nil` for a line that is skipped and only counted (unknown type).
+    /// Parses, checks and counts one line; `nil` for a line that is skipped and only counted (unknown type).
     private func handleLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile) -> ReaderEvent? {
-        counts.lines += 1
         file.nonEmptyLines += 1
+        let event = judgeLine(bytes, number: number, in: file)
+        if !file.isRefused { counts.lines += 1 }
+        return event
+    }
+
+    /// Parses and checks one line.
+    private func judgeLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile) -> ReaderEvent? {
         let isFirstLine = file.nonEmptyLines == 1
         do throws(JSONSyntaxError) {
             try JSONParser.parse(bytes, into: &tokens)
@@ -110,13 +123,17 @@ public final class CorpusReader {
                 return badLine(file, number, "an export line must be the first line of its file")
             }
             guard header.version == 1 else {
-                return badLine(file, number, "export version \(header.version) is not supported (this reader reads version 1)")
+                // Its lines may mean something else: the file is refused whole, before any is delivered.
+                file.isRefused = true
+                return .fileFailed(.exportVersionIsNotSupported(file: file.name, version: header.version))
             }
             counts.records += 1
+            file.records += 1
             return .record(.header(header), location)
         case .success(.thread(let thread)):
             file.openThread = thread.id
             counts.records += 1
+            file.records += 1
             counts.threads += 1
             return .record(.thread(thread), location)
         case .success(.message(let message)):
@@ -124,6 +141,7 @@ public final class CorpusReader {
                 return badLine(file, number, "message for thread \(CorpusReader.quoted(message.thread)) comes before its thread line")
             }
             counts.records += 1
+            file.records += 1
             counts.messages += 1
             if let screen = message.screen {
                 for node in screen.nodes {

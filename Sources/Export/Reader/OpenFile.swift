@@ -9,15 +9,27 @@ final class OpenFile {
     var openThread: String?
     /// Non-empty lines seen so far (an `export` line is valid only as the first).
     var nonEmptyLines = 0
+    /// Records delivered from this file: a file with lines and none is not an export.
+    var records = 0
+    /// Whether the file was refused whole (another export version): nothing more of it is read.
+    var isRefused = false
 
     /// The chunk size for reading stored bytes: 128 KiB, or libzstd's recommended input size if larger.
     static let chunkSize = max(128 << 10, ZstdChunkSource.recommendedInputSize)
 
     /// Opens `path` and tells its format from its first four bytes.
+    ///
+    /// A name ending in `.zst` promises zstd: a file that does not start with a frame (a gzip
+    /// file, an error page saved under that name) is refused here rather than read as text, which
+    /// would count every line of it as bad and call the run a success.
     init(path: String) throws(ExportError) {
         let file = try InputFile(path: path, chunkSize: OpenFile.chunkSize)
         name = file.name
-        format = StoredFormat.detect(try file.peek(4))
+        let prefix = try file.peek(4)
+        format = StoredFormat.detect(prefix)
+        if path.hasSuffix(".zst") && format != .zstd {
+            throw .compressedFileIsNotZstd(file: name, leadingBytes: LeadingBytes(prefix))
+        }
         let source: ChunkSource = format == .zstd ? ZstdChunkSource(file: file) : PlainChunkSource(file: file)
         splitter = LineSplitter(source: source)
     }

@@ -1,6 +1,6 @@
 /// The `export` line: which version of the format the file is written in, and how it was made.
 public struct ExportHeader: Sendable {
-    /// The format version; the reader delivers only version 1 (other versions are bad lines).
+    /// The format version; the reader delivers only version 1 (a file of another version is refused whole).
     public var version: Int
     /// When the export was made (as written, an ISO 8601 time), if given.
     public var created: String?

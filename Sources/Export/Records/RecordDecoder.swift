@@ -51,6 +51,8 @@ struct RecordDecoder {
         guard let version = try optionalInteger(fields.version, "version") else {
             throw LineProblem("missing field 'version'")
         }
+        // Another version's other fields may mean something else: the version alone decides.
+        guard version == 1 else { return ExportHeader(version: version) }
         return ExportHeader(version: version,
                             created: try optionalString(fields.created, "created"),
                             anonymised: try optionalBool(fields.anonymised, "anonymised"))

@@ -52,10 +52,9 @@ public enum ArgumentParser {
         replay flywheel counts, from message metadata alone and without a model, how often chips
         are used, routing guesses kept and drafts used: metrics.csv, metrics.json, dashboard.html.
 
-        Exit status: 0 done; 1 a --fail-under threshold not met; 2 usage error; 3 input error
-        (unreadable, corrupt or truncated input; a bad line with --strict); 4 model error;
-        5 the report could not be written; 6 replay audit found a leak; 7 replay audit could not
-        run; 8 the kernel cannot sandbox the run. Progress goes to stderr, results to files.
+        Progress and diagnostics go to stderr, results to files.
+
+        \(ExitCode.usageSection(ExitCode.allCases) { $0.meaning })
         """
 
     /// The command `arguments` (without the program name) ask for.

@@ -3,7 +3,7 @@ import Foundation
 import Privacy
 
 /// `replay audit`: runs a replay (or any command) under the auditor and turns its verdict into an
-/// exit status: 0 clean, 6 findings, 7 the audit could not run, 2 usage.
+/// exit status (`ExitCode.auditCodes`): success when clean, findings, could-not-run, or usage.
 ///
 ///     replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
 ///     replay audit [--out DIR] -- COMMAND ARGS...
@@ -13,15 +13,6 @@ import Privacy
 /// finds its directory in `REPLAY_AUDIT_OUT` (also set for replay). The verdict (`audit.sarif`,
 /// `audit-junit.xml`) goes to DIR (default ./replay-audit); the summary to `diagnostics`.
 public enum AuditCommand {
-    /// Exit status: no finding.
-    public static let clean: Int32 = AuditResult.clean
-    /// Exit status: at least one finding (see audit.sarif).
-    public static let findings: Int32 = AuditResult.findingsExitCode
-    /// Exit status: the audit could not run, so it proves nothing.
-    public static let couldNotRun: Int32 = AuditResult.couldNotRunExitCode
-    /// Exit status: the command line was wrong.
-    public static let usageError: Int32 = 2
-
     public static let usage = """
         usage: replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
@@ -35,15 +26,14 @@ public enum AuditCommand {
                       and the run's own output in DIR/run
         REPLAY OPTIONS are passed to replay as given (--limit N, --model PATH, --job, --batch, ...)
 
-        Exit status: 0 clean; 6 findings (listed in audit.sarif and audit-junit.xml); 7 the audit
-        could not run (strace missing, the command failed or left no fingerprints, ...); 2 usage.
+        \(ExitCode.usageSection(ExitCode.auditCodes) { $0.auditMeaning })
         """
 
     /// Runs `arguments` (after `audit`). `replayExecutable` is the replay to run for a corpus
     /// (default: this process's own executable).
     public static func run(_ arguments: [String], replayExecutable: String? = nil,
                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                           diagnostics: (String) -> Void = ReplayTool.standardError) -> Int32 {
+                           diagnostics: (String) -> Void = ReplayTool.standardError) -> ExitCode {
         var auditDirectory = "replay-audit"
         var passed: [String] = []
         var command: [String]? = nil
@@ -52,11 +42,11 @@ public enum AuditCommand {
             switch argument {
             case "-h", "--help":
                 diagnostics(usage)
-                return clean
+                return .success
             case "--out":
                 guard let value = rest.popFirst() else {
                     diagnostics("replay audit: --out needs a value\n\n" + usage)
-                    return usageError
+                    return .usage
                 }
                 auditDirectory = value
             case "--":
@@ -70,29 +60,30 @@ public enum AuditCommand {
         if let command {
             guard passed.isEmpty else {
                 diagnostics("replay audit: options before -- are for replay; with -- give only --out and the command\n\n" + usage)
-                return usageError
+                return .usage
             }
             guard !command.isEmpty else {
                 diagnostics("replay audit: no command after --\n\n" + usage)
-                return usageError
+                return .usage
             }
             plan = Auditor.Plan(command: command, auditDirectory: auditDirectory, environment: environment)
         } else {
             guard passed.contains(where: { !$0.hasPrefix("-") || $0 == "-" }) else {
                 diagnostics("replay audit: no corpus given\n\n" + usage)
-                return usageError
+                return .usage
             }
             guard let replay = replayExecutable ?? selfExecutable() else {
                 diagnostics("replay audit: cannot find this executable (/proc/self/exe)")
-                return couldNotRun
+                return .auditCouldNotRun
             }
             let child = auditDirectory + "/run"
             plan = Auditor.Plan(command: [replay, "--out", child] + passed, auditDirectory: auditDirectory,
                                 childDirectory: child, environment: environment, isReplay: true)
         }
         let result = Auditor.run(plan)
-        diagnostics(result.summary)
-        return result.exitCode
+        let code = ExitCode(result.verdict)
+        diagnostics(result.summary + "\nreplay audit: exit \(code.rawValue)")
+        return code
     }
 
     /// The path of the running executable.

@@ -1,17 +1,25 @@
-/// What `replay`'s exit status means. Documented in the README and in `replay --help`.
+import Audit
+
+/// What `replay`'s exit status means: the one list of codes, each with its meaning.
+///
+/// Every command ends with one of these, `replay audit` included (its verdict is mapped here, so
+/// the Audit module needs no code of its own). `replay --help` and `replay audit --help` print
+/// the meanings from here, and the tests hold the README's two exit tables to them.
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// The run finished and the report is written.
     case success = 0
     /// A threshold given with `--fail-under` was not met (reserved for CI gates).
     case thresholdsNotMet = 1
-    /// The command line was wrong; nothing ran.
+    /// The command line was wrong, `--out` too broad included; nothing ran.
     case usage = 2
-    /// The input could not be read completely: a missing file, a corrupt or truncated frame,
-    /// or (with `--strict`) a bad line. What was read before is still in the report.
+    /// The input could not be read completely: a missing path, a file refused whole (another
+    /// export version, a `.zst` name on something else, not one record), a corrupt or truncated
+    /// frame, or (with `--strict`) a bad line. What was read is still in the report.
     case input = 3
     /// The model could not be loaded or run.
     case model = 4
-    /// The report could not be written.
+    /// A result (the report, the flywheel files, a generated corpus) could not be written, or
+    /// `--out` could not be created.
     case output = 5
     /// `replay audit` found something written or sent that must not be (see audit.sarif).
     case auditFindings = 6
@@ -20,4 +28,82 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// The kernel cannot confine the run (Landlock or seccomp unavailable) and
     /// `--allow-unsandboxed` was not given.
     case sandboxUnavailable = 8
+
+    /// The code's meaning in one line, as `replay --help` and the README's exit table give it.
+    public var meaning: String {
+        switch self {
+        case .success:
+            "the run finished; the report is written"
+        case .thresholdsNotMet:
+            "a --fail-under threshold was not met (reserved for CI gates)"
+        case .usage:
+            "usage error, or an --out as broad as /, the home, a temporary or the working directory: nothing ran"
+        case .input:
+            "input error: a path is missing or unreadable (nothing ran); or a file was refused or cut short"
+                + " (an export version other than 1, a .zst file that is not zstd, no valid record in it,"
+                + " a corrupt or truncated zstd frame: the error names the file and its version, first bytes"
+                + " or byte offset, and the rest of the corpus is read and reported); or a bad line under --strict"
+        case .model:
+            "model error: no model, or it could not be loaded (the run still completes, every job falling back)"
+        case .output:
+            "a result could not be written (the report, the flywheel files, a generated corpus), or --out could not be created"
+        case .auditFindings:
+            "replay audit found a finding (see audit.sarif)"
+        case .auditCouldNotRun:
+            "replay audit could not run or observe its child: never a pass"
+        case .sandboxUnavailable:
+            "the kernel cannot sandbox the run (Landlock ABI >= 4 and seccomp) and --allow-unsandboxed was not given"
+        }
+    }
+
+    /// The codes `replay audit` ends with, in the order its usage and the README list them.
+    public static let auditCodes: [ExitCode] = [.success, .auditFindings, .auditCouldNotRun, .usage]
+
+    /// What the code means after `replay audit`; nil for a code the audit never ends with.
+    public var auditMeaning: String? {
+        switch self {
+        case .success:
+            "clean: no finding"
+        case .auditFindings:
+            "findings: " + AuditRule.allCases.filter(\.isError).map(\.rawValue).joined(separator: ", ") + " (see audit.sarif)"
+        case .auditCouldNotRun:
+            "the audit could not run (strace missing, the command failed or left no fingerprints, …); never a pass"
+        case .usage:
+            "usage error"
+        default:
+            nil
+        }
+    }
+
+    /// The exit status for an audit's verdict.
+    public init(_ verdict: AuditResult.Verdict) {
+        switch verdict {
+        case .clean: self = .success
+        case .findings: self = .auditFindings
+        case .couldNotRun: self = .auditCouldNotRun
+        }
+    }
+
+    /// "Exit status:" and a line per code with its meaning, wrapped under a hanging indent: the
+    /// end of a usage text.
+    static func usageSection(_ codes: [ExitCode], meaning: (ExitCode) -> String?, width: Int = 96) -> String {
+        var lines = ["Exit status:"]
+        for code in codes {
+            guard let text = meaning(code) else { continue }
+            var line = "  \(code.rawValue)  "
+            let indent = String(repeating: " ", count: line.count)
+            var lineHasWord = false
+            for word in text.split(separator: " ") {
+                if lineHasWord && line.count + 1 + word.count > width {
+                    lines.append(line)
+                    line = indent
+                    lineHasWord = false
+                }
+                line += (lineHasWord ? " " : "") + word
+                lineHasWord = true
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
 }

@@ -89,16 +89,42 @@ enum OutDirectory {
 }
 
 /// Why `ReplayTool.confine` stopped a run before it read a record; the user has been told why.
-enum ConfineFailure: Error, Sendable, Equatable {
+enum ConfineFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// `--out` is too broad: a usage error.
     case outDirectoryRefused(OutDirectory.Refusal)
-    /// The output directory could not be made ready, or the kernel cannot confine the run.
+    /// `--out` cannot be made ready for the results: nothing could be written there.
+    case outDirectoryUnusable(directory: String, problem: UnusableDirectory)
+    /// The kernel cannot confine the run, and `--allow-unsandboxed` was not given.
     case sandbox(SandboxError)
+
+    /// What is wrong with an output directory that cannot be used.
+    enum UnusableDirectory: Sendable, Equatable {
+        /// It (or a directory above it) cannot be created; `reason` is the system's message.
+        case cannotBeCreated(reason: String)
+        /// An earlier run's results in it cannot be removed.
+        case cannotBeCleared(reason: String)
+    }
 
     var exitCode: ExitCode {
         switch self {
         case .outDirectoryRefused: .usage
+        case .outDirectoryUnusable: .output
         case .sandbox: .sandboxUnavailable
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .outDirectoryRefused(let refusal):
+            refusal.description
+        case let .outDirectoryUnusable(directory, .cannotBeCreated(reason)):
+            "the output directory \(directory) cannot be created (\(reason)), so no report can be written:"
+                + " give --out a directory that can be made."
+        case let .outDirectoryUnusable(directory, .cannotBeCleared(reason)):
+            "an earlier run's results in the output directory \(directory) cannot be removed (\(reason)),"
+                + " so no report can be written there: give --out another directory."
+        case .sandbox(let error):
+            error.description
         }
     }
 }

@@ -15,13 +15,15 @@ public enum ReplayTool {
     ///
     /// `sandboxed` confines the process (Landlock and seccomp) to writing under `--out` before any
     /// record is read. It must be the only thread then, so in-process tests pass `false`, which
-    /// the report records as unsandboxed.
+    /// the report records as unsandboxed. `confinement` is what confines it: the kernel's
+    /// sandbox, or in a test one that fails as a kernel without Landlock would (exit 8).
     public static func main(_ arguments: [String], diagnostics: (String) -> Void = ReplayTool.standardError,
-                            sandboxed: Bool = true) -> ExitCode {
+                            sandboxed: Bool = true, confinement: @escaping Confinement = Sandbox.confine) -> ExitCode {
         if arguments.first == "audit" {
             // The auditor runs this same executable as its child, under strace.
-            return ExitCode(rawValue: AuditCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)) ?? .auditCouldNotRun
+            return AuditCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
         }
+        let sandboxing = Sandboxing(enabled: sandboxed, confine: confinement)
         let command: ReplayCommand
         do {
             command = try ArgumentParser.parse(arguments)
@@ -37,7 +39,7 @@ public enum ReplayTool {
             print("replay \(ArgumentParser.version)")
             return .success
         case let .flywheel(corpus, outputDirectory, allowUnsandboxed):
-            if case .failure(let failure) = confine(outputDirectory, sandboxed: sandboxed, allowUnsandboxed: allowUnsandboxed, diagnostics: diagnostics) {
+            if case .failure(let failure) = confine(outputDirectory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed, diagnostics: diagnostics) {
                 return failure.exitCode
             }
             return flywheel(corpus: corpus, outputDirectory: outputDirectory, diagnostics: diagnostics)
@@ -51,19 +53,30 @@ public enum ReplayTool {
                 return .output
             }
         case .replay(let options):
-            return replay(options, sandboxed: sandboxed, diagnostics: diagnostics)
+            return replay(options, sandboxing: sandboxing, diagnostics: diagnostics)
         }
     }
 
     /// The files a run may write beneath `--out`, cleared before confinement.
     public static let resultFiles = ["report.json", "report.md", "junit.xml", AuditTap.hashesFileName] + FlywheelFiles.names
 
+    /// What confines the process: `Sandbox.confine`, or a stand-in in tests.
+    public typealias Confinement = @Sendable (SandboxPolicy) throws(SandboxError) -> SandboxReport
+
+    /// Whether and how a command confines itself before it reads a record.
+    struct Sandboxing {
+        /// False in in-process tests, which have other threads: the report says unsandboxed.
+        var enabled: Bool
+        var confine: Confinement
+    }
+
     /// Creates `directory` and confines the process to writing there, with no network.
     ///
     /// A directory as broad as `/`, the home, a temporary or the working directory (or one holding
     /// any of them) is refused first, whether or not the run is sandboxed: beneath `--out` the run
-    /// may write, and the audit scans everything there.
-    static func confine(_ directory: String, sandboxed: Bool, allowUnsandboxed: Bool,
+    /// may write, and the audit scans everything there. A directory that cannot be created or
+    /// cleared is a result that cannot be written (exit 5), not a kernel without a sandbox.
+    static func confine(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool,
                         diagnostics: (String) -> Void) -> Result<SandboxReport, ConfineFailure> {
         if let refusal = OutDirectory.refusal(for: directory) {
             diagnostics("replay: \(refusal.description)")
@@ -72,8 +85,9 @@ public enum ReplayTool {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            diagnostics("replay: cannot create the output directory \(directory): \(error)")
-            return .failure(.sandbox(.landlockUnavailable(reason: "the output directory cannot be created")))
+            let failure = ConfineFailure.outDirectoryUnusable(directory: directory, problem: .cannotBeCreated(reason: systemReason(error)))
+            diagnostics("replay: \(failure.description)")
+            return .failure(failure)
         }
         // Once confined, the run can create files beneath `directory` but never remove or
         // replace one (so nothing written can be taken back before an audit scans it): an
@@ -81,15 +95,16 @@ public enum ReplayTool {
         do {
             try ReportFile.clearStale(resultFiles, in: directory)
         } catch {
-            diagnostics("replay: cannot clear an earlier run's results from \(directory): \(error.description)")
-            return .failure(.sandbox(.landlockUnavailable(reason: "the output directory cannot be cleared")))
+            let failure = ConfineFailure.outDirectoryUnusable(directory: directory, problem: .cannotBeCleared(reason: error.message))
+            diagnostics("replay: \(failure.description)")
+            return .failure(failure)
         }
-        guard sandboxed else {
+        guard sandboxing.enabled else {
             return .success(.unsandboxed(because: .landlockUnavailable(reason: "confinement skipped by the caller (in-process test)")))
         }
         do {
             let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
-            return .success(try Sandbox.confine(SandboxPolicy(writableDirectories: [absolute])))
+            return .success(try sandboxing.confine(SandboxPolicy(writableDirectories: [absolute])))
         } catch {
             if allowUnsandboxed {
                 diagnostics("replay: running unsandboxed (--allow-unsandboxed): \(error.description)")
@@ -101,7 +116,16 @@ public enum ReplayTool {
         }
     }
 
-    static func replay(_ options: ReplayOptions, sandboxed: Bool, diagnostics: (String) -> Void) -> ExitCode {
+    /// The C library's message for the errno beneath a Foundation file error ("Not a directory"),
+    /// else the error as Foundation words it.
+    static func systemReason(_ error: any Error) -> String {
+        if let underlying = (error as? CocoaError)?.underlying as NSError?, underlying.domain == NSPOSIXErrorDomain {
+            return SystemError(Int32(underlying.code)).message
+        }
+        return (error as NSError).localizedDescription
+    }
+
+    static func replay(_ options: ReplayOptions, sandboxing: Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
         // A missing corpus is known at once: say so before spending seconds on the model.
         do {
             _ = try CorpusReader(paths: options.corpus)
@@ -111,7 +135,7 @@ public enum ReplayTool {
         }
         // Confined before the model starts any thread and before any record is read.
         let sandbox: SandboxReport
-        switch confine(options.outputDirectory, sandboxed: sandboxed, allowUnsandboxed: options.allowUnsandboxed, diagnostics: diagnostics) {
+        switch confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed, diagnostics: diagnostics) {
         case .success(let report): sandbox = report
         case .failure(let failure): return failure.exitCode
         }

@@ -62,10 +62,12 @@ public final class ReplayRunner {
         var assembler = ThreadAssembler()
         var flywheel = options.flywheel ? FlywheelCounter() : nil
         let totalBytes = reader.files.reduce(0) { $0 + ReplayTool.fileSize($1) }
+        // What had been read before the current event: a thread ends only when the next record
+        // comes, so at the limit that record is read but not replayed, and not counted.
+        var readBefore = reader.stats
         reading: while let event = reader.next() {
             switch event {
             case .record(let record, _):
-                flywheel?.add(record)
                 if let snapshot = assembler.take(record) {
                     process(snapshot)
                     if let limit = options.threadLimit, assembler.completed >= limit {
@@ -73,6 +75,7 @@ public final class ReplayRunner {
                         break reading
                     }
                 }
+                flywheel?.add(record)
             case .badLine(let bad):
                 if tally.badLineSamples.count < 20 { tally.badLineSamples.append(bad) }
                 if options.strict {
@@ -83,13 +86,14 @@ public final class ReplayRunner {
             case .fileFailed(let error):
                 tally.fileErrors.append(error)
             }
-            progress.update(threads: assembler.completed, asked: asked, fraction: totalBytes > 0 ? Double(reader.stats.compressedBytes) / Double(totalBytes) : nil)
+            readBefore = reader.stats
+            progress.update(threads: assembler.completed, asked: asked, fraction: totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
         }
         if !tally.stoppedAtLimit, tally.fatal == nil, let snapshot = assembler.finish() { process(snapshot) }
         planPending()
         flush()
         progress.finish()
-        tally.corpus = reader.stats
+        tally.corpus = tally.stoppedAtLimit ? readBefore : reader.stats
         tally.threadsReplayed = assembler.completed
         tally.ledgers = ledgers
         tally.sizing = sizing
