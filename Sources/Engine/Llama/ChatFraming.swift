@@ -40,12 +40,19 @@ struct ChatFraming {
     }
 
     func tokens(instructions: SealedText, prompt: SealedText, model: LlamaModel) -> [Int32] {
+        tokensAndInstructionPrefix(instructions: instructions, prompt: prompt, model: model).tokens
+    }
+
+    /// The request's tokens, and how many of them come before the prompt's words: the framing
+    /// and the instructions, the same for every request of a job in a language.
+    func tokensAndInstructionPrefix(instructions: SealedText, prompt: SealedText, model: LlamaModel) -> (tokens: [Int32], prefix: Int) {
         let framing = model.framingTokens
         var tokens = framing[0]
         tokens += model.instructionTokens(instructions)
         tokens += framing[1]
+        let prefix = tokens.count
         tokens += prompt.withUnsealedText { model.tokenize($0) }
         tokens += framing[2]
-        return tokens
+        return (tokens, prefix)
     }
 }

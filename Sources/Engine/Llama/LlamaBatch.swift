@@ -30,4 +30,9 @@ final class LlamaBatch {
         raw.n_tokens += 1
         return Int32(index)
     }
+
+    /// Asks for the logits of the token at `index` too.
+    func requestLogits(at index: Int32) {
+        raw.logits[Int(index)] = 1
+    }
 }

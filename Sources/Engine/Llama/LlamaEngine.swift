@@ -4,33 +4,86 @@ import Foundation
 
 /// The real model engine: llama.cpp running a GGUF instruct model, greedy, under a grammar.
 ///
-/// Requests are decoded together, continuously batched: every `llama_decode` carries the next
-/// token of each generating sequence plus as many prompt tokens of waiting sequences as fit.
-/// Each request is its own sequence in the KV cache, cleared between rounds, so no request
-/// sees another's words (a fresh session each, as on the phone). Decoding is greedy, so the
-/// same request always gives the same answer. One lock serialises use of the context, which
-/// llama.cpp does not allow from two threads at once.
+/// Requests are answered together, continuously: each step evaluates the next token of every
+/// generating sequence in one batch, then the next chunk of each waiting prompt, and a sequence
+/// that finishes hands its place to the next request at once. Each request is its own sequence
+/// in the KV cache and attends to its own tokens only: a fresh session each, as on the phone.
+///
+/// **The same answer however requests are batched.** llama.cpp's CPU kernels choose their
+/// arithmetic by the shape of each evaluation: the output layer (Q8_0 here) is a dot product per
+/// row for one row and tinyBLAS for two or more; attention is split across threads for a single
+/// token alone, tiled for 64 or more rows, and a row at a time otherwise, which is exact to the
+/// order of the cells only. Greedy decoding of a small model meets near-ties often enough that
+/// these last-bit differences change answers (1 or 2 of 13 chips answers changed with the batch
+/// in the engine before this). So every evaluation here holds 2 to 63 tokens per sequence (a
+/// companion token in sequence 0 when only one sequence generates), asks for 2 or more rows of
+/// logits, and each sequence has a KV buffer of its own whose cells stay in position order.
+/// Then a token's numbers depend on its own sequence only, and each speed-up below is exact:
+///
+/// - **Prefix cache.** The chat framing and a job's instructions (per job and language) are
+///   evaluated once; their keys and values are kept and put into each new sequence, which then
+///   evaluates only its own words. A request also takes the longest prefix it shares with a
+///   sequence in flight, or with a prompt answered earlier in the same call when a later request
+///   shares more than instructions with it (a group's member list, for routing). Only framing and
+///   instructions outlive a call: no thread's words stay in the cache.
+/// - **Forced-token jump.** Every output of a grammar starts the same way (`{"replies":["`): the
+///   tokens the model wrote there before go in with the prompt's last chunk, and each is kept
+///   only while it is greedy decoding's own pick at its place (one evaluation instead of one per
+///   token). When the grammar allows nothing but the end, the sequence ends without another.
+/// - **Continuous batching.** A finished sequence's place goes to the next request at once.
+///
+/// One lock serialises use of the context, which llama.cpp does not allow from two threads at once.
 public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     private let lock = NSLock()
     let model: LlamaModel
     let context: LlamaContext
     let batch: LlamaBatch
-    private var candidates: [llama_token_data]
+    /// How the engine evaluates.
+    public let options: Options
+    var candidates: [llama_token_data] = []
     public let info: ModelInfo
     /// Where the engine's time went so far: timings and counts only.
-    public private(set) var statistics = EngineStatistics()
+    public internal(set) var statistics = EngineStatistics()
+    /// Framing and instructions, evaluated: kept across calls (they hold no thread's words).
+    private var instructionPrefixes: [KeptPrefix] = []
+    /// Prompts answered in this call that a later request of it shares more than instructions with.
+    private var recentPrompts: [KeptPrefix] = []
+    private var useCounter = 0
+    /// Per grammar: the start every output had so far, to go in with the prompt.
+    private var openers: [String: Opener] = [:]
+    /// Per grammar: a parsed sampler in its start state, copied for each request.
+    private var samplers: [String: LlamaGrammar] = [:]
+
+    /// Sequence 0 holds the companion token of an evaluation that would otherwise carry a single
+    /// sequence's single token; requests use sequences 1 to `sequences`.
+    static let companion = 0
+    static let instructionPrefixLimit = 32
+    static let recentPromptLimit = 4
+    /// Requests ahead of the queue's head looked at for a shared prompt.
+    static let lookahead = 32
+    /// Opening tokens that go in with a prompt, at most.
+    static let openerLimit = 16
 
     /// Loads the model at `modelPath` and a context for `sequences` parallel sessions of
     /// `contextPerSequence` tokens each (4,096 mirrors the phone's session ceiling).
     public init(modelPath: String, sequences: Int = 8, contextPerSequence: Int = 4096,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws(EngineError) {
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount, options: Options = .standard) throws(EngineError) {
         precondition(sequences >= 1 && contextPerSequence >= 64)
         let model = try LlamaModel(path: modelPath)
         guard model.framing != nil else { throw .modelHasNoChatTemplate(path: modelPath) }
         self.model = model
-        self.context = try LlamaContext(model: model, sequences: sequences, contextPerSequence: contextPerSequence, threads: threads)
+        self.options = options
+        let threadCount = options.threads ?? threads
+        if options.legacy {
+            context = try LlamaContext(model: model, sequences: sequences, contextPerSequence: contextPerSequence,
+                                       batchTokens: max(512, min(2048, sequences * contextPerSequence)),
+                                       threads: threadCount, batchThreads: threadCount, flashAttention: nil, cacheType: options.cacheType)
+        } else {
+            context = try LlamaContext(model: model, sequences: sequences + 1, contextPerSequence: contextPerSequence,
+                                       batchTokens: 512, threads: threadCount, batchThreads: threadCount,
+                                       flashAttention: true, cacheType: options.cacheType)
+        }
         self.batch = LlamaBatch(capacity: context.batchCapacity)
-        self.candidates = []
         self.info = ModelInfo(
             name: model.metadata("general.name") ?? URL(fileURLWithPath: modelPath).lastPathComponent,
             description: model.summary, path: modelPath, parameters: model.parameterCount,
@@ -45,136 +98,446 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
 
     func promptTokens(for request: GenerationRequest) -> [Int32] { model.promptTokens(for: request) }
 
+    /// SHA-256 of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
+    public func promptDigest(for request: GenerationRequest) -> String { model.promptDigest(for: request) }
+
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         lock.lock()
         defer { lock.unlock() }
-        var outcomes: [GenerationOutcome] = []
-        outcomes.reserveCapacity(requests.count)
-        var start = 0
-        while start < requests.count {
-            let end = min(start + context.sequences, requests.count)
-            outcomes += round(Array(requests[start..<end]))
-            start = end
-        }
-        return outcomes
+        return options.legacy ? respondLegacy(to: requests) : respondInvariant(to: requests)
     }
 
+    // MARK: - Sequences
+
     /// One sequence being answered.
-    private struct Slot {
+    struct Slot {
         let request: Int
         let prompt: [Int32]
+        /// Prompt tokens of the framing and instructions (what the prefix cache keeps).
+        let instructionPrefix: Int
         let maxOutputTokens: Int
         let grammar: LlamaGrammar?
+        let grammarText: String?
         let measuresConfidence: Bool
-        var cursor = 0                 // prompt tokens already in the cache
+        var cursor = 0                 // prompt tokens already evaluated
         var position = 0               // next position in the sequence
-        var next: Int32? = nil         // sampled token still to be evaluated
-        var logitsIndex: Int32 = -1    // where this slot's logits are in the current batch
+        var next: Int32? = nil         // picked token still to be evaluated
+        var draft: [Int32] = []        // the grammar's usual opening, to go in with the prompt's end
+        var offeredPrefix = false      // its framing and instructions were considered for keeping
+        var logitsIndex: Int32 = -1    // (legacy) where this slot's logits are in the current batch
         var bytes: [UInt8] = []
+        var outputIDs: [Int32] = []    // the first output tokens, to learn the grammar's opening
         var outputTokens = 0
         var hostNanoseconds: Double = 0
         var minimumProbability = 1.0
         var failure: GenerationOutcome.Failure? = nil
         var finished = false
+
+        var isPrefilling: Bool { !finished && cursor < prompt.count }
+        var isGenerating: Bool { !finished && cursor == prompt.count && next != nil }
+
+        var outcome: GenerationOutcome {
+            let output: Result<SealedText, GenerationOutcome.Failure> = failure.map { .failure($0) }
+                ?? .success(SealedText(String(decoding: bytes, as: UTF8.self)))
+            return GenerationOutcome(output: output, promptTokens: prompt.count, outputTokens: outputTokens,
+                                     hostMilliseconds: hostNanoseconds / 1_000_000, minimumTokenProbability: minimumProbability)
+        }
     }
 
-    /// Answers up to `context.sequences` requests together, then clears the cache.
-    private func round(_ requests: [GenerationRequest]) -> [GenerationOutcome] {
-        defer { context.clear() }
+    /// Evaluated keys and values of a prompt's first tokens, kept to put into new sequences.
+    private struct KeptPrefix {
+        let tokens: [Int32]
+        let state: [UInt8]
+        var lastUse: Int
+    }
+
+    /// What every output of a grammar started with so far.
+    private struct Opener {
+        var tokens: [Int32] = []
+        var observations = 0
+
+        mutating func observe(_ output: [Int32]) {
+            tokens = observations == 0 ? Array(output.prefix(LlamaEngine.openerLimit)) : Array(tokens.prefix(commonPrefix(tokens, output)))
+            observations += 1
+        }
+
+        /// Two outputs agree on it: likely the grammar's fixed opening, not a chance word.
+        var draft: [Int32] { observations >= 2 ? tokens : [] }
+    }
+
+    /// The sequences of one call: `slots[0]` is the companion's and always empty; the generating
+    /// sequences are `1...generating`, so one evaluation takes them all (llama.cpp batches
+    /// sequences with separate buffers only when their ids follow each other).
+    private struct Run {
+        var slots: [Slot?]
+        var generating = 0
+        var isIdle: Bool { slots.allSatisfy { $0 == nil } }
+    }
+
+    /// A request's tokens, prepared before any is answered.
+    private struct Prepared {
+        let tokens: [Int32]
+        let instructionPrefix: Int
+        let nanoseconds: Double
+    }
+
+    // MARK: - Answering
+
+    private func respondInvariant(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         var results = [GenerationOutcome?](repeating: nil, count: requests.count)
-        var slots: [Slot] = []
-        for (index, request) in requests.enumerated() {
+        // Every request's tokens first, to see which later prompts share more than instructions.
+        let prepared = requests.map { request in
             let started = ContinuousClock.now
-            let tokens = promptTokens(for: request)
-            let limit = min(request.contextLimit, context.contextPerSequence)
-            guard tokens.count + request.maxOutputTokens <= limit else {
-                results[index] = GenerationOutcome(
-                    output: .failure(.contextExceeded(promptTokens: tokens.count, limit: limit)),
-                    promptTokens: tokens.count, outputTokens: 0, hostMilliseconds: started.millisecondsSince)
-                continue
-            }
-            let grammar = request.grammar.flatMap { try? LlamaGrammar(model: model, grammar: $0) }
-            precondition(request.grammar == nil || grammar != nil, "a job built a grammar llama.cpp rejects")
-            var slot = Slot(request: index, prompt: tokens, maxOutputTokens: request.maxOutputTokens, grammar: grammar,
-                            measuresConfidence: request.measuresConfidence)
-            slot.hostNanoseconds = started.nanosecondsSince
-            slots.append(slot)
+            let (tokens, prefix) = model.promptTokensAndInstructionPrefix(for: request)
+            return Prepared(tokens: tokens, instructionPrefix: prefix, nanoseconds: started.nanosecondsSince)
         }
-
-        while slots.contains(where: { !$0.finished }) {
-            batch.reset()
-            var contributed = [Int](repeating: 0, count: slots.count)
-            // Generating sequences first: one token each, so decoding never starves.
-            for s in slots.indices where !slots[s].finished {
-                guard let token = slots[s].next else { continue }
-                slots[s].logitsIndex = batch.append(token, position: slots[s].position, sequence: s, wantsLogits: true)
-                slots[s].position += 1
-                slots[s].next = nil
-                contributed[s] += 1
-            }
-            // Then prompt tokens of waiting sequences, as many as fit.
-            for s in slots.indices where !slots[s].finished && slots[s].cursor < slots[s].prompt.count {
-                while slots[s].cursor < slots[s].prompt.count && !batch.isFull {
-                    let last = slots[s].cursor == slots[s].prompt.count - 1
-                    let index = batch.append(slots[s].prompt[slots[s].cursor], position: slots[s].position, sequence: s, wantsLogits: last)
-                    if last { slots[s].logitsIndex = index }
-                    slots[s].cursor += 1
-                    slots[s].position += 1
-                    contributed[s] += 1
+        var run = Run(slots: [Slot?](repeating: nil, count: context.sequences))
+        var next = 0
+        defer {
+            for id in run.slots.indices { context.remove(sequence: id) }
+            recentPrompts.removeAll()
+        }
+        while true {
+            if options.continuousBatching || run.isIdle {
+                for id in run.slots.indices.dropFirst() where run.slots[id] == nil {
+                    while next < requests.count && run.slots[id] == nil {
+                        admit(requests[next], prepared[next], index: next, id: id, run: &run, results: &results)
+                        next += 1
+                    }
                 }
             }
-            guard batch.count > 0 else { break }
-
-            let started = ContinuousClock.now
-            let status = context.decode(batch)
-            let decodeNanoseconds = started.nanosecondsSince
-            statistics.decodeCalls += 1
-            statistics.tokensEvaluated += batch.count
-            statistics.decodeNanoseconds += decodeNanoseconds
-            let share = decodeNanoseconds / Double(batch.count)
-            for s in slots.indices where contributed[s] > 0 {
-                slots[s].hostNanoseconds += share * Double(contributed[s])
-            }
-            if status != 0 {
-                for s in slots.indices where contributed[s] > 0 {
-                    slots[s].failure = .decodeFailed(status: status)
-                    slots[s].finished = true
-                }
+            if run.isIdle {
+                if next >= requests.count { break }
                 continue
             }
-            for s in slots.indices where !slots[s].finished && slots[s].logitsIndex >= 0 {
-                let sampling = ContinuousClock.now
-                sample(&slots[s])
-                slots[s].logitsIndex = -1
-                let sampled = sampling.nanosecondsSince
-                slots[s].hostNanoseconds += sampled
-                statistics.samplingNanoseconds += sampled
-                statistics.tokensSampled += 1
-            }
-        }
-
-        for slot in slots {
-            let output: Result<SealedText, GenerationOutcome.Failure> = slot.failure.map { .failure($0) }
-                ?? .success(SealedText(String(decoding: slot.bytes, as: UTF8.self)))
-            results[slot.request] = GenerationOutcome(
-                output: output, promptTokens: slot.prompt.count, outputTokens: slot.outputTokens,
-                hostMilliseconds: slot.hostNanoseconds / 1_000_000, minimumTokenProbability: slot.minimumProbability)
+            step(&run, &results, upcoming: prepared[next...])
         }
         return results.map { $0! }
     }
 
-    /// Picks the most likely token the grammar allows and, when the request measures
-    /// confidence, records its probability among the allowed tokens.
+    /// Takes a request into sequence `id`, or records why it cannot be asked.
+    private func admit(_ request: GenerationRequest, _ prepared: Prepared, index: Int, id: Int, run: inout Run,
+                       results: inout [GenerationOutcome?]) {
+        let started = ContinuousClock.now
+        let tokens = prepared.tokens
+        let limit = min(request.contextLimit, context.contextPerSequence)
+        guard tokens.count + request.maxOutputTokens <= limit else {
+            results[index] = GenerationOutcome(
+                output: .failure(.contextExceeded(promptTokens: tokens.count, limit: limit)),
+                promptTokens: tokens.count, outputTokens: 0,
+                hostMilliseconds: (prepared.nanoseconds + started.nanosecondsSince) / 1e6)
+            return
+        }
+        let constraint = request.grammar.flatMap { self.sampler(for: $0) }
+        precondition(request.grammar == nil || constraint != nil, "a job built a grammar llama.cpp rejects")
+        var slot = Slot(request: index, prompt: tokens, instructionPrefix: prepared.instructionPrefix,
+                        maxOutputTokens: request.maxOutputTokens, grammar: constraint, grammarText: request.grammar,
+                        measuresConfidence: request.measuresConfidence)
+        if options.prefixCache {
+            share(into: &slot, id: id, run: run)
+        }
+        if options.forcedTokenJump, let text = request.grammar, let opener = openers[text] {
+            slot.draft = opener.draft
+        }
+        slot.hostNanoseconds = prepared.nanoseconds + started.nanosecondsSince
+        run.slots[id] = slot
+    }
+
+    /// Puts into sequence `id` the longest evaluated prefix of its prompt the engine holds: kept
+    /// framing and instructions, a prompt kept for this call, or a sequence in flight.
+    private func share(into slot: inout Slot, id: Int, run: Run) {
+        let tokens = slot.prompt
+        var best = 0
+        var source: (kept: KeptPrefix?, id: Int?) = (nil, nil)
+        var keptIndex: (instructions: Bool, index: Int)? = nil
+        for (i, kept) in instructionPrefixes.enumerated() {
+            let length = commonPrefix(kept.tokens, tokens)
+            if length > best { best = length; source = (kept, nil); keptIndex = (true, i) }
+        }
+        for (i, kept) in recentPrompts.enumerated() {
+            let length = commonPrefix(kept.tokens, tokens)
+            if length > best { best = length; source = (kept, nil); keptIndex = (false, i) }
+        }
+        for (other, flight) in run.slots.enumerated() {
+            guard let flight, flight.failure == nil else { continue }
+            let length = commonPrefix(flight.prompt.prefix(flight.cursor), tokens)
+            if length > best { best = length; source = (nil, other); keptIndex = nil }
+        }
+        // At least two prompt tokens are evaluated: one chunk of two or more, ending in the logits.
+        let shared = min(best, tokens.count - 2)
+        guard shared >= 2 else { return }
+        let started = ContinuousClock.now
+        let state = source.kept?.state ?? context.save(sequence: source.id!)
+        guard context.restore(state, into: id) else {
+            context.remove(sequence: id)
+            return
+        }
+        context.remove(sequence: id, from: shared)
+        statistics.stateNanoseconds += started.nanosecondsSince
+        if let keptIndex {
+            useCounter += 1
+            if keptIndex.instructions { instructionPrefixes[keptIndex.index].lastUse = useCounter }
+            else { recentPrompts[keptIndex.index].lastUse = useCounter }
+        }
+        slot.cursor = shared
+        slot.position = shared
+        statistics.promptTokensShared += shared
+    }
+
+    /// The grammar's sampler in its start state: parsed once per grammar, then copied.
+    private func sampler(for text: String) -> LlamaGrammar? {
+        if let template = samplers[text] { return LlamaGrammar(copying: template) }
+        guard let parsed = try? LlamaGrammar(model: model, grammar: text) else { return nil }
+        if samplers.count >= 64 { samplers.removeAll() }
+        samplers[text] = parsed
+        return LlamaGrammar(copying: parsed)
+    }
+
+    /// Keeps evaluated prefix cells, evicting the least recently used beyond `limit`.
+    private func keep(_ tokens: [Int32], state: [UInt8], in list: inout [KeptPrefix], limit: Int) {
+        guard !state.isEmpty, !list.contains(where: { $0.tokens == tokens }) else { return }
+        if list.count >= limit, let oldest = list.indices.min(by: { list[$0].lastUse < list[$1].lastUse }) {
+            list.remove(at: oldest)
+        }
+        useCounter += 1
+        list.append(KeptPrefix(tokens: tokens, state: state, lastUse: useCounter))
+    }
+
+    // MARK: - Evaluating
+
+    /// One step: the generating sequences' next tokens in one evaluation, then a chunk of each
+    /// waiting prompt; then finished sequences leave and generating ones close ranks.
+    private func step(_ run: inout Run, _ results: inout [GenerationOutcome?], upcoming: ArraySlice<Prepared>) {
+        if run.generating > 0 {
+            generate(&run)
+        }
+        for id in run.slots.indices.dropFirst() where run.slots[id]?.isPrefilling == true {
+            prefill(&run.slots[id]!, id: id)
+        }
+        settle(&run, &results, upcoming: upcoming)
+    }
+
+    /// The next token of every generating sequence (`1...generating`), in one evaluation.
+    private func generate(_ run: inout Run) {
+        let ids = (1...run.generating).filter { run.slots[$0]?.isGenerating == true }
+        guard !ids.isEmpty else { return }
+        batch.reset()
+        if ids.count == 1 {
+            // Never one sequence's single token alone (llama.cpp would split its attention over
+            // threads), and two rows of logits at least (one row takes another kernel). Sequence
+            // ids must follow each other in the batch for llama.cpp to evaluate them together.
+            batch.append(model.framingTokens[0].first ?? 0, position: 0, sequence: Self.companion, wantsLogits: true)
+        }
+        var indices: [Int: Int32] = [:]
+        for id in ids {
+            let slot = run.slots[id]!
+            indices[id] = batch.append(slot.next!, position: slot.position, sequence: id, wantsLogits: true)
+            run.slots[id]!.position += 1
+            run.slots[id]!.next = nil
+        }
+        let status = evaluate(shares: ids.map { ($0, 1) }, slots: &run.slots)
+        if ids.count == 1 { context.remove(sequence: Self.companion) }
+        for id in ids where status == 0 && !run.slots[id]!.finished {
+            pick(&run.slots[id]!, id: id, indices: [indices[id]!], draft: [])
+        }
+    }
+
+    /// The next chunk of a waiting prompt: up to `chunkTokens`, never leaving a single token for
+    /// later, stopping once at the end of the instructions so they can be kept; the last chunk
+    /// carries the grammar's usual opening, and its logits are picked at once.
+    private func prefill(_ slot: inout Slot, id: Int) {
+        let limit = options.chunkTokens
+        let start = slot.cursor
+        var end = min(slot.prompt.count, start + limit)
+        let boundary = slot.instructionPrefix
+        if options.prefixCache && !slot.offeredPrefix && start < boundary && boundary < end && boundary - start >= 2
+            && slot.prompt.count - boundary >= 2 {
+            end = boundary
+        }
+        if slot.prompt.count - end == 1 { end -= 1 }
+        let isLast = end == slot.prompt.count
+        batch.reset()
+        var indices: [Int32] = []
+        var previous: Int32 = -1
+        for i in start..<end {
+            let index = batch.append(slot.prompt[i], position: slot.position, sequence: id, wantsLogits: isLast && i == end - 1)
+            if isLast && i == end - 1 { indices.append(index) } else { previous = index }
+            slot.position += 1
+        }
+        var draft: [Int32] = []
+        if isLast {
+            draft = Array(slot.draft.prefix(max(0, limit - (end - start))))
+            for token in draft {
+                indices.append(batch.append(token, position: slot.position, sequence: id, wantsLogits: true))
+                slot.position += 1
+            }
+            statistics.draftTokensProposed += draft.count
+            // Two rows of logits at least, so the output layer always takes the same kernel.
+            if indices.count == 1 { batch.requestLogits(at: previous) }
+        }
+        slot.cursor = end
+        var single: [Slot?] = [slot]
+        let status = evaluate(shares: [(0, end - start + draft.count)], slots: &single)
+        slot = single[0]!
+        guard status == 0 else { return }
+        if options.prefixCache && !slot.offeredPrefix && slot.cursor >= boundary {
+            slot.offeredPrefix = true
+            if slot.cursor == boundary && boundary > 0 {
+                let started = ContinuousClock.now
+                keep(Array(slot.prompt.prefix(boundary)), state: context.save(sequence: id), in: &instructionPrefixes,
+                     limit: Self.instructionPrefixLimit)
+                statistics.stateNanoseconds += started.nanosecondsSince
+            }
+        }
+        if isLast {
+            pick(&slot, id: id, indices: indices, draft: draft)
+        }
+    }
+
+    /// Evaluates the batch; each `(slot, tokens)` share is charged its part of the time. On
+    /// failure those sequences fail with llama_decode's status.
+    private func evaluate(shares: [(Int, Int)], slots: inout [Slot?]) -> Int32 {
+        let started = ContinuousClock.now
+        let status = context.decode(batch)
+        let nanoseconds = started.nanosecondsSince
+        statistics.decodeCalls += 1
+        statistics.tokensEvaluated += batch.count
+        statistics.decodeNanoseconds += nanoseconds
+        let total = shares.reduce(0) { $0 + $1.1 }
+        for (index, tokens) in shares {
+            slots[index]!.hostNanoseconds += nanoseconds * Double(tokens) / Double(max(total, 1))
+            if status != 0 {
+                slots[index]!.failure = .decodeFailed(status: status)
+                slots[index]!.finished = true
+            }
+        }
+        return status
+    }
+
+    /// Picks the slot's next tokens from the latest evaluation: one after its last token, or, when
+    /// its expected opening went in with the prompt, one per position for as long as each pick is
+    /// the token already there. The first disagreement drops the rest of the opening.
+    private func pick(_ slot: inout Slot, id: Int, indices: [Int32], draft: [Int32]) {
+        let draftStart = slot.position - draft.count
+        for (j, index) in indices.enumerated() {
+            let sampling = ContinuousClock.now
+            let chosen = sample(&slot, at: index)
+            let sampled = sampling.nanosecondsSince
+            slot.hostNanoseconds += sampled
+            statistics.samplingNanoseconds += sampled
+            statistics.tokensSampled += 1
+            guard let chosen else { return }
+            if j < draft.count {
+                if chosen == draft[j] {
+                    statistics.draftTokensAccepted += 1
+                    continue
+                }
+                context.remove(sequence: id, from: draftStart + j)
+                slot.position = draftStart + j
+            }
+            slot.next = chosen
+            break
+        }
+        if options.forcedTokenJump, slot.next != nil, !slot.measuresConfidence, let grammar = slot.grammar,
+           onlyTheEndIsAllowed(by: grammar) {
+            // Greedy decoding would pick an end token next, whatever the logits: the answer is complete.
+            slot.next = nil
+            slot.finished = true
+            statistics.endStepsSkipped += 1
+        }
+    }
+
+    /// Records finished sequences and frees their places; moves generating sequences to
+    /// `1...generating`, swapping buffers with waiting ones where needed.
+    private func settle(_ run: inout Run, _ results: inout [GenerationOutcome?], upcoming: ArraySlice<Prepared>) {
+        for id in run.slots.indices.dropFirst() {
+            guard let slot = run.slots[id], slot.finished else { continue }
+            results[slot.request] = slot.outcome
+            if let text = slot.grammarText, slot.outputTokens > 0 {
+                openers[text, default: Opener()].observe(slot.outputIDs)
+            }
+            if options.prefixCache, slot.cursor == slot.prompt.count, worthKeeping(slot, upcoming: upcoming) {
+                let started = ContinuousClock.now
+                context.remove(sequence: id, from: slot.prompt.count)
+                keep(slot.prompt, state: context.save(sequence: id), in: &recentPrompts, limit: Self.recentPromptLimit)
+                statistics.stateNanoseconds += started.nanosecondsSince
+            }
+            context.remove(sequence: id)
+            run.slots[id] = nil
+        }
+        let generating = run.slots.indices.filter { run.slots[$0]?.isGenerating == true }
+        let count = generating.count
+        var outside = generating.filter { $0 > count }
+        for target in 1..<(count + 1) where run.slots[target]?.isGenerating != true {
+            let source = outside.removeFirst()
+            move(source, target, slots: &run.slots)
+        }
+        run.generating = count
+    }
+
+    /// Whether a later request of this call shares more of `slot`'s prompt than its instructions.
+    private func worthKeeping(_ slot: Slot, upcoming: ArraySlice<Prepared>) -> Bool {
+        let covered = max(slot.instructionPrefix, instructionPrefixes.map { commonPrefix($0.tokens, slot.prompt) }.max() ?? 0)
+        return upcoming.prefix(Self.lookahead).contains { commonPrefix($0.tokens, slot.prompt) >= covered + 16 }
+    }
+
+    /// Exchanges sequences `a` and `b` (either may be empty), buffers and all.
+    private func move(_ a: Int, _ b: Int, slots: inout [Slot?]) {
+        let started = ContinuousClock.now
+        let stateA = slots[a] == nil ? nil : context.save(sequence: a)
+        let stateB = slots[b] == nil ? nil : context.save(sequence: b)
+        context.remove(sequence: a)
+        context.remove(sequence: b)
+        slots.swapAt(a, b)
+        for (state, id) in [(stateA, b), (stateB, a)] {
+            guard let state, !context.restore(state, into: id) else { continue }
+            // Cannot happen with a buffer per sequence; fail the sequence rather than answer wrong.
+            slots[id]!.failure = .decodeFailed(status: -2)
+            slots[id]!.finished = true
+        }
+        statistics.sequenceMoves += 1
+        statistics.stateNanoseconds += started.nanosecondsSince
+    }
+
+    /// Whether `grammar` allows an end token and nothing else.
+    private func onlyTheEndIsAllowed(by grammar: LlamaGrammar) -> Bool {
+        guard let end = model.endToken else { return false }
+        let started = ContinuousClock.now
+        defer { statistics.grammarNanoseconds += started.nanosecondsSince }
+        guard grammar.allows(end) else { return false }
+        let vocabulary = model.vocabularySize
+        if candidates.count != vocabulary {
+            candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: vocabulary)
+        }
+        return candidates.withUnsafeMutableBufferPointer { buffer in
+            for token in 0..<vocabulary {
+                buffer[token] = llama_token_data(id: Int32(token), logit: 0, p: 0)
+            }
+            var array = llama_token_data_array(data: buffer.baseAddress, size: vocabulary, selected: -1, sorted: false)
+            grammar.apply(&array)
+            for i in 0..<array.size where array.data[i].logit > -Float.infinity && !model.isEndOfGeneration(array.data[i].id) {
+                return false
+            }
+            return true
+        }
+    }
+
+    // MARK: - Sampling
+
+    /// Picks the most likely token the grammar allows at the batch position `index` and, when
+    /// the request measures confidence, records its probability among the allowed tokens.
+    /// Returns the token, or nil when the sequence is finished (an end token, the output
+    /// allowance reached, or no token allowed).
     ///
     /// Masking the whole vocabulary with the grammar costs about as much as evaluating a token,
     /// so without a confidence to measure the unconstrained best token is tried first: if the
     /// grammar allows it, it is also the best allowed token (greedy gives the same answer), and
     /// the full mask is only needed when it does not.
-    private func sample(_ slot: inout Slot) {
-        guard let logits = context.logits(at: slot.logitsIndex) else {
+    func sample(_ slot: inout Slot, at index: Int32) -> Int32? {
+        guard let logits = context.logits(at: index) else {
             slot.failure = .decodeFailed(status: -1)
             slot.finished = true
-            return
+            return nil
         }
         let vocabulary = model.vocabularySize
         var best: Int32 = -1
@@ -200,21 +563,22 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         guard best >= 0 else {
             slot.failure = .grammarDeadEnd
             slot.finished = true
-            return
+            return nil
         }
         if model.isEndOfGeneration(best) {
             slot.finished = true
-            return
+            return nil
         }
         slot.grammar?.accept(best)
         slot.bytes += model.piece(best)
         slot.outputTokens += 1
+        if slot.outputIDs.count < Self.openerLimit { slot.outputIDs.append(best) }
         if slot.outputTokens >= slot.maxOutputTokens {
             slot.failure = .outputTruncated
             slot.finished = true
-        } else {
-            slot.next = best
+            return nil
         }
+        return best
     }
 
     /// The best token after masking the whole vocabulary with the grammar; records its
@@ -248,6 +612,16 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     }
 }
 
+/// How many leading elements two token lists share.
+func commonPrefix<A: Collection, B: Collection>(_ a: A, _ b: B) -> Int where A.Element == Int32, B.Element == Int32 {
+    var count = 0
+    for (x, y) in zip(a, b) {
+        guard x == y else { break }
+        count += 1
+    }
+    return count
+}
+
 /// Where an engine's time went: evaluation, sampling and the grammar's share of sampling.
 public struct EngineStatistics: Sendable, Equatable {
     public var decodeCalls = 0
@@ -257,6 +631,17 @@ public struct EngineStatistics: Sendable, Equatable {
     public var samplingNanoseconds = 0.0
     /// Part of `samplingNanoseconds` spent masking the vocabulary with the grammar.
     public var grammarNanoseconds = 0.0
+    /// Prompt tokens not evaluated because a kept prefix or another sequence already held them.
+    public var promptTokensShared = 0
+    /// Expected opening tokens that went in with prompts, and how many greedy decoding confirmed.
+    public var draftTokensProposed = 0
+    public var draftTokensAccepted = 0
+    /// Sequences ended without evaluating their last token (the grammar allowed only the end).
+    public var endStepsSkipped = 0
+    /// Sequences moved to another buffer so the generating ones stay together.
+    public var sequenceMoves = 0
+    /// Time spent saving and restoring sequences' cells (prefix cache and moves).
+    public var stateNanoseconds = 0.0
 }
 
 extension ContinuousClock.Instant {

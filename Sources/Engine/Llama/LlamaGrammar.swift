@@ -14,6 +14,12 @@ final class LlamaGrammar {
         pointer = sampler
     }
 
+    /// A sampler in the state `other` is in, without parsing the grammar again.
+    init?(copying other: LlamaGrammar) {
+        guard let sampler = llama_sampler_clone(other.pointer) else { return nil }
+        pointer = sampler
+    }
+
     deinit { llama_sampler_free(pointer) }
 
     /// Masks, in place, the candidates the grammar does not allow next (their logit becomes -inf).
@@ -24,5 +30,15 @@ final class LlamaGrammar {
     /// Advances the grammar past `token`.
     func accept(_ token: Int32) {
         llama_sampler_accept(pointer, token)
+    }
+
+    /// Whether the grammar allows `token` next.
+    func allows(_ token: Int32) -> Bool {
+        var single = llama_token_data(id: token, logit: 0, p: 0)
+        withUnsafeMutablePointer(to: &single) { pointer in
+            var array = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
+            apply(&array)
+        }
+        return single.logit > -Float.infinity
     }
 }

@@ -125,6 +125,14 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     func isEndOfGeneration(_ token: Int32) -> Bool { llama_vocab_is_eog(vocab, token) }
 
+    /// A token that ends generation (end of turn, else end of text), or nil when the vocabulary has none.
+    var endToken: Int32? {
+        for token in [llama_vocab_eot(vocab), llama_vocab_eos(vocab)] where token >= 0 && isEndOfGeneration(token) {
+            return token
+        }
+        return nil
+    }
+
     var vocabularySize: Int { Int(llama_vocab_n_tokens(vocab)) }
 
     public func tokenCount(of text: SealedText) -> Int {
@@ -142,6 +150,24 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
             return SealedText.joined([request.instructions, request.prompt], separator: "\n").withUnsealedText { tokenize($0) }
         }
         return framing.tokens(instructions: request.instructions, prompt: request.prompt, model: self)
+    }
+
+    /// The tokens of a whole request, and how many of them are its framing and instructions (0
+    /// without a template): the part requests of the same job and language share.
+    func promptTokensAndInstructionPrefix(for request: GenerationRequest) -> (tokens: [Int32], prefix: Int) {
+        guard let framing else { return (promptTokens(for: request), 0) }
+        return framing.tokensAndInstructionPrefix(instructions: request.instructions, prompt: request.prompt, model: self)
+    }
+
+    /// SHA-256 of the request's token ids (little-endian 32-bit each): the same digest means the
+    /// model sees the same tokens. A digest, never the tokens, which would spell the words.
+    public func promptDigest(for request: GenerationRequest) -> String {
+        var hasher = SHA256()
+        for token in promptTokens(for: request) {
+            let value = UInt32(bitPattern: token)
+            hasher.update([UInt8(value & 0xff), UInt8((value >> 8) & 0xff), UInt8((value >> 16) & 0xff), UInt8(value >> 24)])
+        }
+        return hasher.finalizeHex()
     }
 
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
