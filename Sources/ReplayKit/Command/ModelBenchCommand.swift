@@ -1,0 +1,159 @@
+import Audit
+import Engine
+import Export
+import Foundation
+import Jobs
+import Privacy
+
+/// `replay bench-model`: the model stage alone, for `bench/model.sh`. Not in the usage.
+///
+///     replay bench-model --job JOB [--limit N] [--batch N] [--chunk N] [--engine OPTIONS]
+///                        [--model PATH] [--digests] [--plan-only] CORPUS...
+///
+/// Plans the first N threads with one job exactly as a replay does, then times only the model
+/// answering the requests (`--chunk` at a time, the runner's flush: twice the batch by default)
+/// and prints, to `diagnostics`, digests and counts only:
+///
+///     prompt  INDEX  SHA256(instructions)  SHA256(prompt)  SHA256(grammar)  SHA256(token ids)  TOKENS
+///     output  INDEX  SHA256(output) | failure:REASON  OUTPUT_TOKENS
+///     summary JOB  REQUESTS  SECONDS  PROMPT_TOKENS  OUTPUT_TOKENS  ENGINE_STATISTICS  OPTIONS
+///
+/// (`prompt` and `output` lines with `--digests` only; `--plan-only` stops after the prompts).
+/// A peer that rebuilds the prompts from the same corpus compares the prompt digests to prove it
+/// asks the same thing, and the output digests to compare answers, without either side showing a
+/// word. Confined like a replay, with nowhere to write.
+enum ModelBenchCommand {
+    static let usage = """
+        usage: replay bench-model --job JOB [--limit N] [--batch N] [--chunk N] [--engine OPTIONS]
+                                  [--model PATH] [--digests] [--plan-only] CORPUS...
+        """
+
+    static func run(_ arguments: [String], diagnostics: (String) -> Void) -> ExitCode {
+        var job: JobKind? = nil
+        var limit: Int? = nil
+        var batch = 8
+        var chunk: Int? = nil
+        var engineOptions = LlamaEngine.Options.standard
+        var modelPath: String? = nil
+        var digests = false
+        var planOnly = false
+        var corpus: [String] = []
+        var rest = arguments[...]
+        func number(_ flag: String) -> Int? {
+            guard let text = rest.popFirst(), let value = Int(text), value > 0 else { return nil }
+            return value
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--job":
+                guard let name = rest.popFirst(), let kind = JobKind(rawValue: name) else { return usageError(diagnostics) }
+                job = kind
+            case "--limit": guard let value = number(argument) else { return usageError(diagnostics) }; limit = value
+            case "--batch": guard let value = number(argument) else { return usageError(diagnostics) }; batch = value
+            case "--chunk": guard let value = number(argument) else { return usageError(diagnostics) }; chunk = value
+            case "--engine":
+                guard let text = rest.popFirst(), let parsed = LlamaEngine.Options(parsing: text) else { return usageError(diagnostics) }
+                engineOptions = parsed
+            case "--model": guard let path = rest.popFirst() else { return usageError(diagnostics) }; modelPath = path
+            case "--digests": digests = true
+            case "--plan-only": planOnly = true
+            default:
+                if argument.hasPrefix("-") { return usageError(diagnostics) }
+                corpus.append(argument)
+            }
+        }
+        guard let job, !corpus.isEmpty else { return usageError(diagnostics) }
+        guard let path = modelPath ?? DefaultModel.path() else {
+            diagnostics("replay bench-model: no model: pass --model PATH, or run scripts/setup")
+            return .model
+        }
+        let reader: CorpusReader
+        do {
+            reader = try CorpusReader(paths: corpus)
+        } catch {
+            diagnostics("replay bench-model: \(error.description)")
+            return .input
+        }
+        do {
+            _ = try Sandbox.confine(SandboxPolicy(writableDirectories: []))
+        } catch {
+            diagnostics("replay bench-model: refusing to run: the kernel cannot confine this run: \(error.description)")
+            return .sandboxUnavailable
+        }
+        let engine: LlamaEngine
+        do {
+            engine = try LlamaEngine(modelPath: path, sequences: batch, options: engineOptions)
+        } catch {
+            diagnostics("replay bench-model: \(error.description)")
+            return .model
+        }
+
+        let planner = ReplayTool.job(job, budget: nil)
+        var requests: [GenerationRequest] = []
+        var assembler = ThreadAssembler()
+        func plan(_ thread: ThreadSnapshot) {
+            var ledger = JobLedger()
+            requests += planner.plan(thread, tokenizer: engine, ledger: &ledger).compactMap(\.request)
+        }
+        reading: while let event = reader.next() {
+            guard case .record(let record, _) = event, let thread = assembler.take(record) else { continue }
+            plan(thread)
+            if let limit, assembler.completed >= limit { break reading }
+        }
+        if limit.map({ assembler.completed < $0 }) ?? true, let thread = assembler.finish() { plan(thread) }
+
+        if digests {
+            for (index, request) in requests.enumerated() {
+                let fields = [request.instructions.digest, request.prompt.digest, SHA256.hex(Array((request.grammar ?? "").utf8)),
+                              engine.promptDigest(for: request), String(engine.promptTokenCount(for: request))]
+                diagnostics("prompt\t\(index)\t" + fields.joined(separator: "\t"))
+            }
+        }
+        if planOnly {
+            diagnostics("planned\t\(job.rawValue)\t\(requests.count)")
+            return .success
+        }
+        let perCall = chunk ?? batch * 2
+        var outcomes: [GenerationOutcome] = []
+        let started = ContinuousClock.now
+        var start = 0
+        while start < requests.count {
+            let end = min(start + perCall, requests.count)
+            outcomes += engine.respond(to: Array(requests[start..<end]))
+            start = end
+        }
+        let seconds = started.millisecondsSince / 1000
+        if digests {
+            for (index, outcome) in outcomes.enumerated() {
+                let answer: String
+                switch outcome.output {
+                case .success(let text): answer = text.digest
+                case .failure(let failure): answer = "failure:\(failure)"
+                }
+                diagnostics("output\t\(index)\t\(answer)\t\(outcome.outputTokens)")
+            }
+        }
+        let stats = engine.statistics
+        let statistics = [
+            "decodes=\(stats.decodeCalls)", "evaluated=\(stats.tokensEvaluated)", "sampled=\(stats.tokensSampled)",
+            "shared=\(stats.promptTokensShared)", "draft=\(stats.draftTokensAccepted)/\(stats.draftTokensProposed)",
+            "ends-skipped=\(stats.endStepsSkipped)", String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9),
+            String(format: "sampling-s=%.2f", stats.samplingNanoseconds / 1e9), String(format: "grammar-s=%.2f", stats.grammarNanoseconds / 1e9),
+        ].joined(separator: ",")
+        let promptTokens = outcomes.reduce(0) { $0 + $1.promptTokens }
+        let outputTokens = outcomes.reduce(0) { $0 + $1.outputTokens }
+        diagnostics("summary\t\(job.rawValue)\t\(requests.count)\t" + String(format: "%.3f", seconds)
+                    + "\t\(promptTokens)\t\(outputTokens)\t\(statistics)\t\(engine.options.summary)")
+        return .success
+    }
+
+    private static func usageError(_ diagnostics: (String) -> Void) -> ExitCode {
+        diagnostics("replay bench-model: " + usage)
+        return .usage
+    }
+}
+
+extension SealedText {
+    /// SHA-256 of the words' UTF-8, in hex: tells texts apart without showing them.
+    var digest: String { withUnsealedText { SHA256.hex(Array($0.utf8)) } }
+}
