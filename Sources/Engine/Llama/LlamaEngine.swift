@@ -49,10 +49,14 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     /// Prompts answered in this call that a later request of it shares more than instructions with.
     private var recentPrompts: [KeptPrefix] = []
     private var useCounter = 0
+    /// Prompts of thread words kept in the cache now (0 between calls).
+    var keptPromptCount: Int { recentPrompts.count }
     /// Per grammar: the start every output had so far, to go in with the prompt.
     private var openers: [String: Opener] = [:]
     /// Per grammar: a parsed sampler in its start state, copied for each request.
     private var samplers: [String: LlamaGrammar] = [:]
+    /// The tokens a grammar allows after the tokens written so far (for confidences).
+    private var allowedSets: [AllowedKey: [Int32]] = [:]
 
     /// Sequence 0 holds the companion token of an evaluation that would otherwise carry a single
     /// sequence's single token; requests use sequences 1 to `sequences`.
@@ -126,7 +130,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         var offeredPrefix = false      // its framing and instructions were considered for keeping
         var logitsIndex: Int32 = -1    // (legacy) where this slot's logits are in the current batch
         var bytes: [UInt8] = []
-        var outputIDs: [Int32] = []    // the first output tokens, to learn the grammar's opening
+        var outputIDs: [Int32] = []    // the output tokens so far (the grammar's state, with its text)
         var outputTokens = 0
         var hostNanoseconds: Double = 0
         var minimumProbability = 1.0
@@ -157,7 +161,8 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         var observations = 0
 
         mutating func observe(_ output: [Int32]) {
-            tokens = observations == 0 ? Array(output.prefix(LlamaEngine.openerLimit)) : Array(tokens.prefix(commonPrefix(tokens, output)))
+            let output = output.prefix(LlamaEngine.openerLimit)
+            tokens = observations == 0 ? Array(output) : Array(tokens.prefix(commonPrefix(tokens, output)))
             observations += 1
         }
 
@@ -377,7 +382,10 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         }
         slot.cursor = end
         var single: [Slot?] = [slot]
+        let evaluated = statistics.decodeNanoseconds
         let status = evaluate(shares: [(0, end - start + draft.count)], slots: &single)
+        statistics.prefillNanoseconds += statistics.decodeNanoseconds - evaluated
+        statistics.prefillTokens += batch.count
         slot = single[0]!
         guard status == 0 else { return }
         if options.prefixCache && !slot.offeredPrefix && slot.cursor >= boundary {
@@ -505,21 +513,10 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         let started = ContinuousClock.now
         defer { statistics.grammarNanoseconds += started.nanosecondsSince }
         guard grammar.allows(end) else { return false }
-        let vocabulary = model.vocabularySize
-        if candidates.count != vocabulary {
-            candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: vocabulary)
+        if let firstBytes = model.firstByteTokens {
+            return !grammar.allowsAny(of: firstBytes)
         }
-        return candidates.withUnsafeMutableBufferPointer { buffer in
-            for token in 0..<vocabulary {
-                buffer[token] = llama_token_data(id: Int32(token), logit: 0, p: 0)
-            }
-            var array = llama_token_data_array(data: buffer.baseAddress, size: vocabulary, selected: -1, sorted: false)
-            grammar.apply(&array)
-            for i in 0..<array.size where array.data[i].logit > -Float.infinity && !model.isEndOfGeneration(array.data[i].id) {
-                return false
-            }
-            return true
-        }
+        return allowedTokens(grammar).allSatisfy { model.isEndOfGeneration($0) }
     }
 
     // MARK: - Sampling
@@ -541,24 +538,18 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         }
         let vocabulary = model.vocabularySize
         var best: Int32 = -1
-        if !slot.measuresConfidence {
+        if slot.measuresConfidence {
+            best = confidentBest(logits: logits, vocabulary: vocabulary, slot: &slot)
+        } else {
             var top = 0
             for token in 1..<vocabulary where logits[token] > logits[top] { top = token }
             if let grammar = slot.grammar {
-                var single = llama_token_data(id: Int32(top), logit: logits[top], p: 0)
                 let grammarStarted = ContinuousClock.now
-                withUnsafeMutablePointer(to: &single) { pointer in
-                    var array = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
-                    grammar.apply(&array)
-                }
+                best = grammar.allows(Int32(top)) ? Int32(top) : bestAllowed(logits: logits, vocabulary: vocabulary, grammar: grammar)
                 statistics.grammarNanoseconds += grammarStarted.nanosecondsSince
-                if single.logit > -Float.infinity { best = Int32(top) }
             } else {
                 best = Int32(top)
             }
-        }
-        if best < 0 {
-            best = maskedBest(logits: logits, vocabulary: vocabulary, slot: &slot)
         }
         guard best >= 0 else {
             slot.failure = .grammarDeadEnd
@@ -572,7 +563,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         slot.grammar?.accept(best)
         slot.bytes += model.piece(best)
         slot.outputTokens += 1
-        if slot.outputIDs.count < Self.openerLimit { slot.outputIDs.append(best) }
+        slot.outputIDs.append(best)
         if slot.outputTokens >= slot.maxOutputTokens {
             slot.failure = .outputTruncated
             slot.finished = true
@@ -581,35 +572,99 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         return best
     }
 
-    /// The best token after masking the whole vocabulary with the grammar; records its
-    /// probability among the allowed tokens. -1 when the grammar allows nothing.
-    private func maskedBest(logits: UnsafeMutablePointer<Float>, vocabulary: Int, slot: inout Slot) -> Int32 {
-        if candidates.count != vocabulary {
-            candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: vocabulary)
+    /// Tokens tried one by one before masking the whole vocabulary.
+    static let ladder = 32
+
+    /// The most likely token the grammar allows, lowest id first among equals (what masking the
+    /// whole vocabulary and taking the first maximum gives): the best `ladder` tokens are asked
+    /// one at a time, in that order, and only when the grammar allows none of them is the whole
+    /// vocabulary masked. -1 when the grammar allows nothing.
+    private func bestAllowed(logits: UnsafeMutablePointer<Float>, vocabulary: Int, grammar: LlamaGrammar) -> Int32 {
+        // The `ladder` best (logit descending, id ascending), kept sorted by insertion.
+        var ranked: [(logit: Float, token: Int32)] = []
+        ranked.reserveCapacity(Self.ladder + 1)
+        for token in 0..<vocabulary {
+            let logit = logits[token]
+            if ranked.count == Self.ladder, let last = ranked.last, !(logit > last.logit) { continue }
+            var at = ranked.count
+            while at > 0 && logit > ranked[at - 1].logit { at -= 1 }
+            ranked.insert((logit, Int32(token)), at: at)
+            if ranked.count > Self.ladder { ranked.removeLast() }
+        }
+        for candidate in ranked where grammar.allows(candidate.token) {
+            return candidate.token
+        }
+        let allowed = allowedTokens(grammar)
+        var best: Int32 = -1
+        var bestLogit = -Float.infinity
+        for token in allowed where logits[Int(token)] > bestLogit {
+            best = token
+            bestLogit = logits[Int(token)]
+        }
+        return best
+    }
+
+    /// For requests that measure confidence: the best allowed token, and its probability among
+    /// the allowed tokens. The allowed set depends only on the grammar and the tokens written so
+    /// far, so it is kept for the next request in the same state (messages to the same group);
+    /// the sums run over it in id order, as over the masked vocabulary, so they are the same
+    /// numbers. -1 when the grammar allows nothing.
+    private func confidentBest(logits: UnsafeMutablePointer<Float>, vocabulary: Int, slot: inout Slot) -> Int32 {
+        let allowed: [Int32]
+        if let grammar = slot.grammar {
+            let key = AllowedKey(grammar: slot.grammarText ?? "", written: slot.outputIDs)
+            if let known = allowedSets[key] {
+                allowed = known
+                statistics.allowedSetsReused += 1
+            } else {
+                let started = ContinuousClock.now
+                allowed = allowedTokens(grammar)
+                statistics.grammarNanoseconds += started.nanosecondsSince
+                if allowedSets.count >= 4096 { allowedSets.removeAll() }
+                if allowed.count <= 4096 { allowedSets[key] = allowed }
+            }
+        } else {
+            allowed = (0..<Int32(vocabulary)).map { $0 }
         }
         var best: Int32 = -1
         var bestLogit = -Float.infinity
-        var normaliser = 0.0
-        candidates.withUnsafeMutableBufferPointer { buffer in
-            for token in 0..<vocabulary {
-                buffer[token] = llama_token_data(id: Int32(token), logit: logits[token], p: 0)
-            }
-            var array = llama_token_data_array(data: buffer.baseAddress, size: vocabulary, selected: -1, sorted: false)
-            let grammarStarted = ContinuousClock.now
-            slot.grammar?.apply(&array)
-            statistics.grammarNanoseconds += grammarStarted.nanosecondsSince
-            for i in 0..<array.size {
-                let logit = array.data[i].logit
-                if logit > bestLogit { bestLogit = logit; best = array.data[i].id }
-            }
-            guard best >= 0 else { return }
-            for i in 0..<array.size where array.data[i].logit > -Float.infinity {
-                normaliser += exp(Double(array.data[i].logit - bestLogit))
-            }
+        for token in allowed where logits[Int(token)] > bestLogit {
+            best = token
+            bestLogit = logits[Int(token)]
         }
-        if best >= 0 && slot.measuresConfidence { slot.minimumProbability = min(slot.minimumProbability, 1 / normaliser) }
+        guard best >= 0 else { return -1 }
+        var normaliser = 0.0
+        for token in allowed {
+            normaliser += exp(Double(logits[Int(token)] - bestLogit))
+        }
+        slot.minimumProbability = min(slot.minimumProbability, 1 / normaliser)
         return best
     }
+
+    /// The tokens `grammar` allows next, in id order: the whole vocabulary masked.
+    private func allowedTokens(_ grammar: LlamaGrammar) -> [Int32] {
+        let vocabulary = model.vocabularySize
+        if candidates.count != vocabulary {
+            candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: vocabulary)
+        }
+        statistics.vocabularyMasks += 1
+        return candidates.withUnsafeMutableBufferPointer { buffer in
+            for token in 0..<vocabulary {
+                buffer[token] = llama_token_data(id: Int32(token), logit: 0, p: 0)
+            }
+            var array = llama_token_data_array(data: buffer.baseAddress, size: vocabulary, selected: -1, sorted: false)
+            grammar.apply(&array)
+            var allowed: [Int32] = []
+            for i in 0..<array.size where array.data[i].logit > -Float.infinity { allowed.append(array.data[i].id) }
+            return allowed
+        }
+    }
+}
+
+/// A grammar's state: its text and the tokens written under it so far.
+struct AllowedKey: Hashable {
+    let grammar: String
+    let written: [Int32]
 }
 
 /// How many leading elements two token lists share.
@@ -642,6 +697,13 @@ public struct EngineStatistics: Sendable, Equatable {
     public var sequenceMoves = 0
     /// Time spent saving and restoring sequences' cells (prefix cache and moves).
     public var stateNanoseconds = 0.0
+    /// Whole-vocabulary grammar masks computed, and allowed sets reused instead of one.
+    public var vocabularyMasks = 0
+    public var allowedSetsReused = 0
+    /// Evaluation time and tokens of prompt chunks (the rest of `decodeNanoseconds` and
+    /// `tokensEvaluated` is generation).
+    public var prefillNanoseconds = 0.0
+    public var prefillTokens = 0
 }
 
 extension ContinuousClock.Instant {

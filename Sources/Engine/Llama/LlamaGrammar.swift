@@ -32,6 +32,16 @@ final class LlamaGrammar {
         llama_sampler_accept(pointer, token)
     }
 
+    /// Whether the grammar allows any of `tokens` next.
+    func allowsAny(of tokens: [Int32]) -> Bool {
+        var candidates = tokens.map { llama_token_data(id: $0, logit: 0, p: 0) }
+        return candidates.withUnsafeMutableBufferPointer { buffer in
+            var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
+            apply(&array)
+            return buffer.contains { $0.logit > -Float.infinity }
+        }
+    }
+
     /// Whether the grammar allows `token` next.
     func allows(_ token: Int32) -> Bool {
         var single = llama_token_data(id: token, logit: 0, p: 0)

@@ -125,6 +125,27 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     func isEndOfGeneration(_ token: Int32) -> Bool { llama_vocab_is_eog(vocab, token) }
 
+    /// One token per first byte of any token's text, whose text is that byte alone; nil when the
+    /// vocabulary lacks one (byte-level BPE vocabularies have all 256). A grammar allows some
+    /// token that is not an end token exactly when it allows one of these: grammars match text a
+    /// character at a time, so a token is allowed only if its first byte alone is.
+    lazy var firstByteTokens: [Int32]? = {
+        var single = [Int32?](repeating: nil, count: 256)
+        var starts = [Bool](repeating: false, count: 256)
+        for token in 0..<Int32(vocabularySize) where !isEndOfGeneration(token) {
+            let bytes = piece(token)
+            guard let first = bytes.first else { continue }
+            starts[Int(first)] = true
+            if bytes.count == 1 && single[Int(first)] == nil { single[Int(first)] = token }
+        }
+        var tokens: [Int32] = []
+        for byte in 0..<256 where starts[byte] {
+            guard let token = single[byte] else { return nil }
+            tokens.append(token)
+        }
+        return tokens
+    }()
+
     /// A token that ends generation (end of turn, else end of text), or nil when the vocabulary has none.
     var endToken: Int32? {
         for token in [llama_vocab_eot(vocab), llama_vocab_eos(vocab)] where token >= 0 && isEndOfGeneration(token) {
