@@ -1,0 +1,221 @@
+import Privacy
+import Foundation
+import Testing
+@testable import Engine
+
+/// The engine's speed-ups change nothing but speed: the real model answers the same requests
+/// with each of them off and on, in batches of every size, one request at a time, and in smaller
+/// chunks, and every answer (SHA-256 of the words, or the failure), token count and confidence is
+/// identical. Nothing is printed: mismatches are reported by request index only.
+@Suite(.serialized) struct EngineSpeedUpTests {
+    /// One answer, as numbers and a digest.
+    struct Answer: Equatable, CustomStringConvertible {
+        let digest: String
+        let promptTokens: Int
+        let outputTokens: Int
+        let confidence: Double
+
+        init(_ outcome: GenerationOutcome) {
+            switch outcome.output {
+            case .success(let text): digest = text.withUnsealedText { SHA256.hex(Array($0.utf8)) }
+            case .failure(let failure): digest = "failure:\(failure)"
+            }
+            promptTokens = outcome.promptTokens
+            outputTokens = outcome.outputTokens
+            confidence = outcome.minimumTokenProbability
+        }
+
+        var description: String { "\(digest.prefix(12)) \(promptTokens)+\(outputTokens) p=\(confidence)" }
+    }
+
+    /// Answers to `JobShapes.requests` by an engine with `options`, `sequences` at a time, the
+    /// requests sent in calls of `perCall` (the runner's flush), and the engine's statistics.
+    static func answers(_ options: LlamaEngine.Options, sequences: Int = 4, perCall: Int = 8) throws -> ([Answer], EngineStatistics) {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let engine = try LlamaEngine(modelPath: path, sequences: sequences, contextPerSequence: 1536, options: options)
+        let requests = JobShapes.requests
+        var answers: [Answer] = []
+        var start = 0
+        while start < requests.count {
+            let end = min(start + perCall, requests.count)
+            answers += engine.respond(to: Array(requests[start..<end])).map(Answer.init)
+            start = end
+            #expect(engine.keptPromptCount == 0, "no prompt's words stay in the cache after a call")
+        }
+        return (answers, engine.statistics)
+    }
+
+    /// The reference: batch-independent evaluation with every speed-up off.
+    static let reference = Result { try answers(.plain) }
+
+    static func expectSame(_ answers: [Answer], _ label: String) throws {
+        let (expected, _) = try reference.get()
+        #expect(answers.count == expected.count)
+        let differing = zip(answers, expected).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(differing.isEmpty, "\(label): answers differ at requests \(differing)")
+    }
+
+    @Test func theRequestsHaveTheJobsShapes() throws {
+        let (answers, statistics) = try Self.reference.get()
+        #expect(answers.count == JobShapes.requests.count)
+        // Long prompts take several chunks; some answers are long; routing measures a confidence.
+        #expect(answers.contains { $0.promptTokens > 3 * 63 })
+        #expect(answers.contains { $0.outputTokens > 20 })
+        #expect(answers.contains { $0.confidence < 1 })
+        #expect(!answers.contains { $0.digest.hasPrefix("failure:decodeFailed") })
+        #expect(statistics.promptTokensShared == 0 && statistics.draftTokensProposed == 0 && statistics.endStepsSkipped == 0)
+    }
+
+    @Test func everySpeedUpOnGivesTheSameAnswers() throws {
+        let (answers, statistics) = try Self.answers(.standard)
+        try Self.expectSame(answers, "standard")
+        // And each speed-up did something.
+        #expect(statistics.promptTokensShared > 0)
+        #expect(statistics.draftTokensAccepted > 0)
+        #expect(statistics.endStepsSkipped > 0)
+        #expect(statistics.allowedSetsReused > 0)
+    }
+
+    @Test(arguments: ["prefix=on", "jump=on", "continuous=on"])
+    func eachSpeedUpAloneGivesTheSameAnswers(_ flag: String) throws {
+        let options = try #require(LlamaEngine.Options(parsing: "plain," + flag))
+        try Self.expectSame(try Self.answers(options).0, flag)
+    }
+
+    @Test(arguments: [(1, 8), (3, 5), (8, 24)])
+    func anyBatchGivesTheSameAnswers(sequences: Int, perCall: Int) throws {
+        try Self.expectSame(try Self.answers(.standard, sequences: sequences, perCall: perCall).0, "\(sequences) sequences")
+    }
+
+    @Test func oneRequestAtATimeGivesTheSameAnswers() throws {
+        try Self.expectSame(try Self.answers(.standard, sequences: 2, perCall: 1).0, "one at a time")
+    }
+
+    @Test func smallerChunksGiveTheSameAnswers() throws {
+        let options = try #require(LlamaEngine.Options(parsing: "standard,chunk=9"))
+        try Self.expectSame(try Self.answers(options, sequences: 3).0, "chunks of 9")
+    }
+
+    @Test func optionsReadAndWriteTheSameText() throws {
+        let options = try #require(LlamaEngine.Options(parsing: "plain,jump=on,chunk=32,threads=2"))
+        #expect(options.forcedTokenJump && !options.prefixCache && !options.continuousBatching)
+        #expect(LlamaEngine.Options(parsing: options.summary) == options)
+        #expect(LlamaEngine.Options(parsing: "chunk=64") == nil, "64 rows take llama.cpp's tiled attention")
+        #expect(LlamaEngine.Options(parsing: "prefix=maybe") == nil)
+        #expect(LlamaEngine.Options(parsing: "legacy")?.legacy == true)
+    }
+}
+
+/// Requests in the shapes the four jobs send (`Sources/Jobs`): their instructions in two
+/// languages, their prompt layouts and their grammars (as `GrammarWriter` writes them), around
+/// invented words. Chips, pushes, routing (with a confidence, three messages to one group) and
+/// drafts, interleaved as a replay of all four jobs queues them.
+enum JobShapes {
+    static let replies = #"""
+        root ::= "{\"replies\":" root-replies "}"
+        root-replies ::= "[" root-replies-item ("," root-replies-item){0,2} "]"
+        root-replies-item ::= "\"" char{1,40} "\""
+        char ::= [^"\\\x00-\x1F\x7F]
+
+        """#
+    static let pushLine = #"""
+        root ::= "{\"line\":" root-line "}"
+        root-line ::= "\"" char{1,90} "\""
+        char ::= [^"\\\x00-\x1F\x7F]
+
+        """#
+    static let draft = #"""
+        root ::= ("{\"kind\":\"checklist\"" ",\"title\":" root-checklist-title ",\"items\":" root-checklist-items "}") | ("{\"kind\":\"timer\"" ",\"label\":" root-timer-label ",\"minutes\":" root-timer-minutes "}") | ("{\"kind\":\"card\"" ",\"title\":" root-card-title ",\"body\":" root-card-body "}") | ("{\"kind\":\"none\"" "}")
+        root-card-body ::= "\"" char{1,200} "\""
+        root-card-title ::= "\"" char{1,40} "\""
+        root-timer-minutes ::= [1-9] | [1-9] [0-9] | "1" [0-7] [0-9] | "1" "8" "0"
+        root-timer-label ::= "\"" char{1,40} "\""
+        root-checklist-items ::= "[" root-checklist-items-item ("," root-checklist-items-item){0,7} "]"
+        root-checklist-items-item ::= "\"" char{1,60} "\""
+        root-checklist-title ::= "\"" char{1,40} "\""
+        char ::= [^"\\\x00-\x1F\x7F]
+
+        """#
+    static let route = #"""
+        root ::= "{\"to\":" root-to "}"
+        root-to ::= "\"Sage\"" | "\"Rio\"" | "\"Mika\"" | "\"lead\""
+        char ::= [^"\\\x00-\x1F\x7F]
+
+        """#
+
+    static let vocabulary = """
+        plan week run walk water sleep meal rest stretch morning evening list timer note coach \
+        garden tomato basil soil light seed budget rent saving card bill lesson piano scale chord \
+        practice minute hour step goal track progress easy hard today tomorrow fresh green quiet \
+        bread flour oven recipe bake rise salt sugar lemon tea cup mug kettle shelf book page
+        """.split(separator: " ").map(String.init)
+
+    /// Invented words, the same every time: a small linear congruential sequence over `vocabulary`.
+    static func words(_ count: Int, seed: UInt64) -> String {
+        var state = seed &* 6364136223846793005 &+ 1442695040888963407
+        return (0..<count).map { index in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let word = vocabulary[Int((state >> 33) % UInt64(vocabulary.count))]
+            return index % 9 == 8 ? word + "." : word
+        }.joined(separator: " ")
+    }
+
+    static func chips(_ language: String, agent: String, words count: Int, seed: UInt64) -> GenerationRequest {
+        let instructions = "You suggest short replies that a person could send in a chat with an assistant. "
+            + "Write one to three different replies, each under 40 characters, in \(language), "
+            + "as the person would say them. Answer only with JSON."
+        let prompt = "\(agent) wrote:\n\(words(count, seed: seed)) What would you like to do first?"
+            + "\n\nThe person's last message was:\n\(words(8, seed: seed + 1))\n\nSuggest replies to \(agent)."
+        return GenerationRequest(instructions: SealedText(instructions), prompt: SealedText(prompt), grammar: replies,
+                                 maxOutputTokens: 160)
+    }
+
+    static func push(_ language: String, words count: Int, seed: UInt64) -> GenerationRequest {
+        let instructions = "You write the one-line preview of a push notification for a reply in a chat app. "
+            + "Say in one plain line, under 90 characters, in \(language), what the reply holds. "
+            + "Start with the content: no greeting, do not say who wrote it, give no advice of your own. "
+            + "Answer only with JSON."
+        return GenerationRequest(instructions: SealedText(instructions),
+                                 prompt: SealedText("The reply:\n\(words(count, seed: seed))\n\nWrite the line."),
+                                 grammar: pushLine, maxOutputTokens: 160)
+    }
+
+    static func route(message count: Int, seed: UInt64) -> GenerationRequest {
+        let instructions = "You route a message in a group chat to the member it is for. Each member has a name and "
+            + "a line saying what they are for. Answer with the name of the member the message is for, "
+            + "or \"lead\" when it is not clearly for one member. Answer only with JSON."
+        let prompt = "Members:\n- Sage: sleep, rest and evening routines\n- Rio: running plans and weekly training\n"
+            + "- Mika: meals, recipes and baking\n\nMessage:\n\(words(count, seed: seed))\n\nWho is this message for?"
+        return GenerationRequest(instructions: SealedText(instructions), prompt: SealedText(prompt), grammar: route,
+                                 maxOutputTokens: 48, measuresConfidence: true)
+    }
+
+    static func draft(_ language: String, agent: String, message: String) -> GenerationRequest {
+        let instructions = "The person has no signal and sent a message to \(agent); it waits until they are back online. "
+            + "Until \(agent) answers, the phone can draw a draft the person can use: a checklist when "
+            + "they ask for a list, a timer when they ask for a timer, a card when they ask for a note. "
+            + "A question about health, money or anything only \(agent) knows gets none. "
+            + "Write the draft in \(language). Answer only with JSON."
+        return GenerationRequest(instructions: SealedText(instructions), prompt: SealedText("Message:\n" + message),
+                                 grammar: draft, maxOutputTokens: 256)
+    }
+
+    static let requests: [GenerationRequest] = [
+        chips("English", agent: "Coach", words: 40, seed: 1),
+        push("English", words: 30, seed: 2),
+        route(message: 12, seed: 3),
+        chips("English", agent: "Coach", words: 120, seed: 4),
+        draft("English", agent: "Coach", message: "List what I need for the long run on Sunday"),
+        route(message: 20, seed: 5),
+        chips("French", agent: "Chef", words: 25, seed: 6),
+        push("English", words: 420, seed: 7),
+        route(message: 6, seed: 8),
+        chips("English", agent: "Coach", words: 70, seed: 9),
+        draft("English", agent: "Coach", message: "Timer for twenty minutes of stretching please"),
+        push("French", words: 60, seed: 10),
+        chips("French", agent: "Chef", words: 33, seed: 11),
+        draft("English", agent: "Chef", message: "Note: buy flour, lemon and salt"),
+        chips("English", agent: "Coach", words: 15, seed: 12),
+        push("English", words: 90, seed: 13),
+    ]
+}
