@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Benchmarks replay's model stage against llama-cpp-python answering the same screens one after the
+# other, per job, in one run, and prints the ratios.
+#
+#   replay:  `replay bench-model` — the first N threads of the sample planned by each job exactly as
+#            a replay plans them, answered by the engine with every speed-up on, at the runner's
+#            flush size (twice the batch of 8); only answering is timed.
+#   plain:   the same with every speed-up off (`--engine plain`): its answers must be identical.
+#   peer:    bench/peer_llama_cpp_python.py — the same requests rebuilt from the corpus in Python,
+#            answered with Llama.create_completion (temperature 0, the same GBNF grammar), one by one,
+#            on the same libllama.so and model. Its prompts must have the same digests as replay's.
+#
+# Nothing but digests and counts is printed or written; the digest files live in a private
+# temporary directory removed at exit. The peer's Python package comes from the llama-cpp-python
+# sdist pinned in scripts/deps.env, unpacked once into the cache (no second llama.cpp build).
+#
+# usage: bench/model.sh [THREADS_OF_SAMPLE (default 60)] [JOBS (default "chips route push draft")]
+#        BENCH_PLAIN=0 skips the plain run; BENCH_PEER_THREADS sets the peer's threads (default: nproc).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+threads=${1:-60}
+jobs=${2:-chips route push draft}
+corpus="$root/corpora/sample.jsonl.zst"
+# shellcheck disable=SC1091
+. "$root/scripts/deps.env"
+cache=${REPLAY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/replay}
+lib="$cache/llama.cpp-$LLAMA_CPP_PYTHON_VERSION/lib"
+peer="$cache/llama-cpp-python-$LLAMA_CPP_PYTHON_VERSION-src"
+model=$(find "$cache" -path '*smollm2-*' -name '*.gguf' 2>/dev/null | sort | tail -1)
+[ -n "$model" ] && [ -d "$lib" ] || { echo "bench/model.sh: run scripts/setup first (no model or llama.cpp in $cache)" >&2; exit 2; }
+
+work=$(mktemp -d)
+chmod 700 "$work"
+trap 'rm -rf "$work"' EXIT
+
+if [ ! -f "$peer/llama_cpp/llama.py" ]; then
+  echo "bench/model.sh: unpacking llama-cpp-python $LLAMA_CPP_PYTHON_VERSION's Python package (once)" >&2
+  python3 -m pip install --quiet scikit-build-core cmake numpy jinja2 diskcache >&2
+  python3 -m pip download --quiet --no-deps --no-binary :all: --no-build-isolation \
+    "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" -d "$work/sdist" >&2
+  tar -xzf "$work/sdist/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz" -C "$work/sdist"
+  rm -rf "$peer.tmp" && mkdir -p "$peer.tmp"
+  cp -R "$work/sdist/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/llama_cpp" "$peer.tmp/"
+  rm -rf "$peer" && mv "$peer.tmp" "$peer"
+fi
+python3 -c 'import numpy, jinja2, diskcache' 2>/dev/null || python3 -m pip install --quiet numpy jinja2 diskcache >&2
+
+swift build -c release --product replay >&2
+replay="$(swift build -c release --show-bin-path)/replay"
+peer_threads=${BENCH_PEER_THREADS:-$(nproc)}
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+for job in $jobs; do
+  echo "bench/model.sh: $job (load $(load))" >&2
+  echo "$(load)" > "$work/$job.load"
+  "$replay" bench-model --job "$job" --limit "$threads" --digests "$corpus" 2> "$work/$job.replay"
+  if [ "${BENCH_PLAIN:-1}" != 0 ]; then
+    "$replay" bench-model --job "$job" --limit "$threads" --digests --engine plain "$corpus" 2> "$work/$job.plain"
+  fi
+  PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/peer_llama_cpp_python.py" \
+    --job "$job" --limit "$threads" --threads "$peer_threads" --model "$model" "$corpus" > "$work/$job.peer"
+  echo "$(load)" >> "$work/$job.load"
+done
+
+python3 - "$work" "$threads" "$jobs" <<'PY'
+import os, sys
+work, threads, jobs = sys.argv[1], sys.argv[2], sys.argv[3].split()
+
+def read(path):
+    lines = {"prompt": [], "output": [], "summary": None}
+    if not os.path.exists(path):
+        return None
+    for line in open(path):
+        fields = line.rstrip("\n").split("\t")
+        if fields[0] in ("prompt", "output"):
+            lines[fields[0]].append(fields[1:])
+        elif fields[0] == "summary":
+            lines["summary"] = fields[1:]
+    return lines
+
+rows, failed = [], False
+for job in jobs:
+    replay, peer, plain = (read(f"{work}/{job}.{k}") for k in ("replay", "peer", "plain"))
+    if replay is None or peer is None or replay["summary"] is None or peer["summary"] is None:
+        print(f"{job}: a run failed", file=sys.stderr); failed = True; continue
+    if replay["prompt"] != peer["prompt"]:
+        differ = sum(a != b for a, b in zip(replay["prompt"], peer["prompt"])) + abs(len(replay["prompt"]) - len(peer["prompt"]))
+        print(f"{job}: the peer's requests differ from replay's ({differ} prompt digests): no comparison", file=sys.stderr)
+        failed = True; continue
+    n = int(replay["summary"][1])
+    replay_s, peer_s = float(replay["summary"][2]), float(peer["summary"][2])
+    agree = sum(a[1] == b[1] for a, b in zip(replay["output"], peer["output"]))
+    identical = "-"
+    if plain is not None and plain["summary"] is not None:
+        same = sum(a[1:] == b[1:] for a, b in zip(replay["output"], plain["output"]))
+        identical = f"{same}/{n}"
+        failed |= same != n
+    load = " → ".join(open(f"{work}/{job}.load").read().split())
+    rows.append((job, n, replay_s, n / replay_s, peer_s, n / peer_s, peer_s / replay_s, identical, f"{agree}/{n}", load))
+
+print(f"model stage, first {threads} threads of corpora/sample.jsonl.zst, SmolLM2-135M Q4_1, {os.cpu_count()} cores")
+print("| job | screens | replay s | replay screens/s | llama-cpp-python s | peer screens/s | ratio | answers = plain | answers = peer | load |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+for job, n, rs, rr, ps, pr, ratio, identical, agree, load in rows:
+    print(f"| {job} | {n} | {rs:.1f} | {rr:.2f} | {ps:.1f} | {pr:.2f} | **{ratio:.2f}×** | {identical} | {agree} | {load} |")
+sys.exit(1 if failed else 0)
+PY
