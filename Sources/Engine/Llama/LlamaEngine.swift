@@ -40,7 +40,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     let batch: LlamaBatch
     /// How the engine evaluates.
     public let options: Options
-    var candidates: [llama_token_data] = []
     public let info: ModelInfo
     /// Where the engine's time went so far: timings and counts only.
     public internal(set) var statistics = EngineStatistics()
@@ -155,15 +154,20 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         var lastUse: Int
     }
 
-    /// What every output of a grammar started with so far.
+    /// What every output of a grammar started with so far, and the last bytes of those that ended.
     private struct Opener {
         var tokens: [Int32] = []
         var observations = 0
+        /// Last bytes of complete outputs (`}` for JSON): only a token ending in one of them is
+        /// followed by a check that nothing but the end is allowed. Any filter keeps the answers
+        /// (an unchecked end is simply evaluated); this one keeps the checks to the right places.
+        var endBytes: Set<UInt8> = []
 
-        mutating func observe(_ output: [Int32]) {
+        mutating func observe(_ output: [Int32], bytes: [UInt8], ended: Bool) {
             let output = output.prefix(LlamaEngine.openerLimit)
             tokens = observations == 0 ? Array(output) : Array(tokens.prefix(commonPrefix(tokens, output)))
             observations += 1
+            if ended, let last = bytes.last { endBytes.insert(last) }
         }
 
         /// Two outputs agree on it: likely the grammar's fixed opening, not a chance word.
@@ -248,8 +252,10 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         run.slots[id] = slot
     }
 
-    /// Puts into sequence `id` the longest evaluated prefix of its prompt the engine holds: kept
-    /// framing and instructions, a prompt kept for this call, or a sequence in flight.
+    /// Puts into sequence `id` the longest evaluated prefix of its prompt the engine holds, when it
+    /// is longer than what the sequence has evaluated itself: kept framing and instructions, a
+    /// prompt kept for this call, or another sequence in flight. By then the cells are the same
+    /// numbers the sequence would compute (evaluation is batch-independent), only sooner.
     private func share(into slot: inout Slot, id: Int, run: Run) {
         let tokens = slot.prompt
         var best = 0
@@ -263,18 +269,21 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             let length = commonPrefix(kept.tokens, tokens)
             if length > best { best = length; source = (kept, nil); keptIndex = (false, i) }
         }
-        for (other, flight) in run.slots.enumerated() {
+        for (other, flight) in run.slots.enumerated() where other != id {
             guard let flight, flight.failure == nil else { continue }
             let length = commonPrefix(flight.prompt.prefix(flight.cursor), tokens)
             if length > best { best = length; source = (nil, other); keptIndex = nil }
         }
         // At least two prompt tokens are evaluated: one chunk of two or more, ending in the logits.
         let shared = min(best, tokens.count - 2)
-        guard shared >= 2 else { return }
+        guard shared >= slot.cursor + 2 else { return }
         let started = ContinuousClock.now
         let state = source.kept?.state ?? context.save(sequence: source.id!)
         guard context.restore(state, into: id) else {
+            // Cannot happen with a buffer per sequence; start the prompt over rather than answer wrong.
             context.remove(sequence: id)
+            slot.cursor = 0
+            slot.position = 0
             return
         }
         context.remove(sequence: id, from: shared)
@@ -284,9 +293,21 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             if keptIndex.instructions { instructionPrefixes[keptIndex.index].lastUse = useCounter }
             else { recentPrompts[keptIndex.index].lastUse = useCounter }
         }
+        statistics.promptTokensShared += shared - slot.cursor
         slot.cursor = shared
         slot.position = shared
-        statistics.promptTokensShared += shared
+    }
+
+    /// Whether sequence `id` should wait a step: another waiting prompt shares more with it than it
+    /// has evaluated and is ahead (or level and first), so it evaluates that part once and this
+    /// one takes it next step. The one ahead never waits, so every step makes progress.
+    private func waits(_ slot: Slot, id: Int, run: Run) -> Bool {
+        for (other, leader) in run.slots.enumerated() where other != id {
+            guard let leader, leader.isPrefilling, leader.failure == nil,
+                  leader.cursor > slot.cursor || (leader.cursor == slot.cursor && other < id) else { continue }
+            if commonPrefix(leader.prompt, slot.prompt) >= slot.cursor + 2 { return true }
+        }
+        return false
     }
 
     /// The grammar's sampler in its start state: parsed once per grammar, then copied.
@@ -317,6 +338,13 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             generate(&run)
         }
         for id in run.slots.indices.dropFirst() where run.slots[id]?.isPrefilling == true {
+            if options.prefixCache {
+                share(into: &run.slots[id]!, id: id, run: run)
+                if waits(run.slots[id]!, id: id, run: run) {
+                    statistics.prefillWaits += 1
+                    continue
+                }
+            }
             prefill(&run.slots[id]!, id: id)
         }
         settle(&run, &results, upcoming: upcoming)
@@ -447,6 +475,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             break
         }
         if options.forcedTokenJump, slot.next != nil, !slot.measuresConfidence, let grammar = slot.grammar,
+           let last = slot.bytes.last, let text = slot.grammarText, openers[text]?.endBytes.contains(last) == true,
            onlyTheEndIsAllowed(by: grammar) {
             // Greedy decoding would pick an end token next, whatever the logits: the answer is complete.
             slot.next = nil
@@ -462,7 +491,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             guard let slot = run.slots[id], slot.finished else { continue }
             results[slot.request] = slot.outcome
             if let text = slot.grammarText, slot.outputTokens > 0 {
-                openers[text, default: Opener()].observe(slot.outputIDs)
+                openers[text, default: Opener()].observe(slot.outputIDs, bytes: slot.bytes, ended: slot.failure == nil)
             }
             if options.prefixCache, slot.cursor == slot.prompt.count, worthKeeping(slot, upcoming: upcoming) {
                 let started = ContinuousClock.now
@@ -513,8 +542,8 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         let started = ContinuousClock.now
         defer { statistics.grammarNanoseconds += started.nanosecondsSince }
         guard grammar.allows(end) else { return false }
-        if let firstBytes = model.firstByteTokens {
-            return !grammar.allowsAny(of: firstBytes)
+        if let index = model.byteIndex {
+            return !grammar.allowsAny(of: index.firstByteTokens)
         }
         return allowedTokens(grammar).allSatisfy { model.isEndOfGeneration($0) }
     }
@@ -641,23 +670,25 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         return best
     }
 
-    /// The tokens `grammar` allows next, in id order: the whole vocabulary masked.
+    /// The tokens `grammar` allows next, in id order: what masking the whole vocabulary gives.
+    /// Only the tokens whose first byte the grammar allows are asked about (with the end tokens),
+    /// which is a few hundred where a grammar expects a quote or a name.
     private func allowedTokens(_ grammar: LlamaGrammar) -> [Int32] {
-        let vocabulary = model.vocabularySize
-        if candidates.count != vocabulary {
-            candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: vocabulary)
-        }
         statistics.vocabularyMasks += 1
-        return candidates.withUnsafeMutableBufferPointer { buffer in
-            for token in 0..<vocabulary {
-                buffer[token] = llama_token_data(id: Int32(token), logit: 0, p: 0)
+        var asked: [Int32]
+        if let index = model.byteIndex {
+            let firstAllowed = grammar.allowed(among: index.firstByteTokens)
+            var allowedBytes = Set<UInt8>()
+            for (token, byte) in zip(index.firstByteTokens, index.firstBytes) where firstAllowed.contains(token) {
+                allowedBytes.insert(byte)
             }
-            var array = llama_token_data_array(data: buffer.baseAddress, size: vocabulary, selected: -1, sorted: false)
-            grammar.apply(&array)
-            var allowed: [Int32] = []
-            for i in 0..<array.size where array.data[i].logit > -Float.infinity { allowed.append(array.data[i].id) }
-            return allowed
+            asked = index.endTokens
+            for byte in allowedBytes { asked += index.tokensStartingWith[Int(byte)] }
+            asked.sort()
+        } else {
+            asked = (0..<Int32(model.vocabularySize)).map { $0 }
         }
+        return grammar.allowed(among: asked)
     }
 }
 
@@ -697,6 +728,8 @@ public struct EngineStatistics: Sendable, Equatable {
     public var sequenceMoves = 0
     /// Time spent saving and restoring sequences' cells (prefix cache and moves).
     public var stateNanoseconds = 0.0
+    /// Steps a waiting prompt skipped so that another evaluates the part they share once.
+    public var prefillWaits = 0
     /// Whole-vocabulary grammar masks computed, and allowed sets reused instead of one.
     public var vocabularyMasks = 0
     public var allowedSetsReused = 0

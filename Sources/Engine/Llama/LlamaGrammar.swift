@@ -32,14 +32,19 @@ final class LlamaGrammar {
         llama_sampler_accept(pointer, token)
     }
 
-    /// Whether the grammar allows any of `tokens` next.
-    func allowsAny(of tokens: [Int32]) -> Bool {
+    /// The ones of `tokens` the grammar allows next, in the order given.
+    func allowed(among tokens: [Int32]) -> [Int32] {
         var candidates = tokens.map { llama_token_data(id: $0, logit: 0, p: 0) }
         return candidates.withUnsafeMutableBufferPointer { buffer in
             var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
             apply(&array)
-            return buffer.contains { $0.logit > -Float.infinity }
+            return buffer.filter { $0.logit > -Float.infinity }.map(\.id)
         }
+    }
+
+    /// Whether the grammar allows any of `tokens` next.
+    func allowsAny(of tokens: [Int32]) -> Bool {
+        !allowed(among: tokens).isEmpty
     }
 
     /// Whether the grammar allows `token` next.

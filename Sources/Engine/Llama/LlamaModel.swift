@@ -125,26 +125,48 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     func isEndOfGeneration(_ token: Int32) -> Bool { llama_vocab_is_eog(vocab, token) }
 
-    /// One token per first byte of any token's text, whose text is that byte alone; nil when the
-    /// vocabulary lacks one (byte-level BPE vocabularies have all 256). A grammar allows some
-    /// token that is not an end token exactly when it allows one of these: grammars match text a
-    /// character at a time, so a token is allowed only if its first byte alone is.
-    lazy var firstByteTokens: [Int32]? = {
-        var single = [Int32?](repeating: nil, count: 256)
-        var starts = [Bool](repeating: false, count: 256)
-        for token in 0..<Int32(vocabularySize) where !isEndOfGeneration(token) {
-            let bytes = piece(token)
-            guard let first = bytes.first else { continue }
-            starts[Int(first)] = true
-            if bytes.count == 1 && single[Int(first)] == nil { single[Int(first)] = token }
+    /// The vocabulary by first byte, for asking a grammar about a few tokens instead of all of
+    /// them; nil when some first byte has no token of its own (byte-level BPE vocabularies, such
+    /// as SmolLM2's, have all 256).
+    lazy var byteIndex: ByteIndex? = ByteIndex(model: self)
+
+    /// Grammars match text a character at a time, so a grammar allows a token only if it allows
+    /// the token's first byte alone: asking about one token per first byte tells which tokens
+    /// can be allowed at all.
+    struct ByteIndex {
+        /// Per first byte that starts any token: a token whose text is that byte alone.
+        let firstByteTokens: [Int32]
+        /// The byte each of `firstByteTokens` stands for.
+        let firstBytes: [UInt8]
+        /// Per byte: the tokens whose text starts with it, in id order.
+        let tokensStartingWith: [[Int32]]
+        /// Tokens that end generation (a grammar allows them only when it is complete).
+        let endTokens: [Int32]
+
+        init?(model: LlamaModel) {
+            var single = [Int32?](repeating: nil, count: 256)
+            var starting = [[Int32]](repeating: [], count: 256)
+            var ends: [Int32] = []
+            for token in 0..<Int32(model.vocabularySize) {
+                if model.isEndOfGeneration(token) { ends.append(token); continue }
+                let bytes = model.piece(token)
+                guard let first = bytes.first else { continue }   // control tokens: never allowed
+                starting[Int(first)].append(token)
+                if bytes.count == 1 && single[Int(first)] == nil { single[Int(first)] = token }
+            }
+            var tokens: [Int32] = []
+            var bytes: [UInt8] = []
+            for byte in 0..<256 where !starting[byte].isEmpty {
+                guard let token = single[byte] else { return nil }
+                tokens.append(token)
+                bytes.append(UInt8(byte))
+            }
+            firstByteTokens = tokens
+            firstBytes = bytes
+            tokensStartingWith = starting
+            endTokens = ends
         }
-        var tokens: [Int32] = []
-        for byte in 0..<256 where starts[byte] {
-            guard let token = single[byte] else { return nil }
-            tokens.append(token)
-        }
-        return tokens
-    }()
+    }
 
     /// A token that ends generation (end of turn, else end of text), or nil when the vocabulary has none.
     var endToken: Int32? {
