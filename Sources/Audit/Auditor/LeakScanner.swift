@@ -161,6 +161,9 @@ public struct LeakScanner: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        // A tool that stops reading early (a corrupt file some other program left in /tmp) must
+        // fail this one scan, not kill the auditor with SIGPIPE: the write then fails with EPIPE.
+        signal(SIGPIPE, SIG_IGN)
         guard (try? process.run()) != nil else { return (format, []) }
         // Feed on another thread so a large output cannot deadlock against a full input pipe.
         let writer = Thread {
