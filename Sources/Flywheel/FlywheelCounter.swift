@@ -7,7 +7,7 @@ import Export
 /// thread's lines together). It keeps integer numerators and denominators per metric and per key
 /// of every dimension, plus the little state of the open thread that the rules need (the previous
 /// message, the person's last build). Message text is read for one thing only, whether it names a
-/// group member as `@Name`; nothing of it is kept. Counters of disjoint sets of threads merge to
+/// group member as `@Name` (`Mention`, the rule the routing job uses); nothing of it is kept. Counters of disjoint sets of threads merge to
 /// exactly the counter of their union, which is how sharded runs combine.
 public struct FlywheelCounter: Sendable, Equatable {
     /// Thread lines counted.
@@ -184,31 +184,12 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// Which routing share a group person message counts in (`nil`: none of the four, e.g. a
     /// `routed` value other than "on-device").
     private func routing(_ message: MessageRecord, in thread: OpenThread) -> Metric? {
-        let named = message.text?.withUnsealedText { FlywheelCounter.namesMember($0, thread.memberNames) } ?? false
-        if named { return .routeNamed }
+        if let text = message.text, Mention.namesMember(text, members: thread.memberNames) { return .routeNamed }
         if message.meta.groupRouted == "on-device" { return .routeGuessedKept }
         if message.meta.groupRouted == nil {
             return message.meta.groupTo == nil ? .routeLead : .routeChose
         }
         return nil
-    }
-
-    /// Whether `text` holds `@Name` for one of `names` (lowercased), case-insensitively, with no
-    /// letter, digit or underscore right after the name ("@Sage," names Sage; "@Sages" does not).
-    static func namesMember(_ text: String, _ names: [String]) -> Bool {
-        guard !names.isEmpty, text.contains("@") else { return false }
-        let lower = text.lowercased()
-        var rest = lower[...]
-        while let at = rest.firstIndex(of: "@") {
-            rest = rest[rest.index(after: at)...]
-            for name in names where !name.isEmpty && rest.hasPrefix(name) {
-                let end = rest.index(rest.startIndex, offsetBy: name.count)
-                if end == rest.endIndex { return true }
-                let next = rest[end]
-                if !(next.isLetter || next.isNumber || next == "_") { return true }
-            }
-        }
-        return false
     }
 
     private mutating func record(_ delta: Delta, build: String, model: String, locale: String, agent: String, week: String) {
@@ -274,7 +255,7 @@ struct OpenThread: Sendable {
     let isGroup: Bool
     /// The agent a person message is counted under: the thread's agent, or the group's lead.
     let personAgent: String
-    /// The members' names, lowercased, for `@Name`.
+    /// The members' names as the export writes them, for `@Name` (`Mention`).
     let memberNames: [String]
     /// The agent whose chip-eligible screen was the last message, if it was one.
     var chipAgent: String?
@@ -287,7 +268,7 @@ struct OpenThread: Sendable {
         locale = ReportLabel(locale: thread.locale).text
         isGroup = thread.isGroup
         personAgent = ReportLabel(name: thread.group?.lead ?? thread.agent).text
-        memberNames = thread.group?.members.map { $0.name.lowercased() } ?? []
+        memberNames = thread.group?.members.map(\.name) ?? []
     }
 
     /// A thread whose line was never seen (a caller feeding messages alone): no locale, no group.

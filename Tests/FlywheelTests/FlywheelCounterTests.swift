@@ -173,8 +173,21 @@ import Export
     @Test(arguments: [
         ("@Sage please", true), ("hey @SAGE", true), ("@sage, hi", true), ("@sages hi", false),
         ("me@sagebrush.example", false), ("no mention of Sage", false), ("@Dr Lee here", true), ("@", false),
+        ("mail it to x@sage.com", false), ("(@Sage)", true), ("a_@Sage", false),
     ])
     func namedMember(_ text: String, _ named: Bool) {
-        #expect(FlywheelCounter.namesMember(text, ["sage", "coach", "dr lee"]) == named)
+        #expect(Mention.namesMember(text, members: ["Sage", "Coach", "Dr Lee"]) == named)
+    }
+
+    /// An e-mail address is not a mention: the message counts where it went, as routing judges it.
+    @Test func anEmailAddressAtAMembersNameIsNotNamed() throws {
+        let directory = try TemporaryDirectory()
+        let lines = [
+            #"{"type":"thread","id":"g1","locale":"en-GB","group":{"lead":"Coach","members":[{"name":"Coach"},{"name":"Sage"}]}}"#,
+            #"{"type":"message","thread":"g1","id":"n1","at":"2026-09-03T10:00:00Z","from":"person","text":"mail it to x@sage.com","meta":{"group":{"to":"Sage","routed":"on-device"}}}"#,
+        ]
+        let counter = try HandCorpus.count(HandCorpus.jsonl([lines]), in: directory)
+        #expect(counter.cell(.routeNamed).numerator == 0 && counter.cell(.routeNamed).denominator == 1)
+        #expect(counter.cell(.routeGuessedKept).numerator == 1)
     }
 }

@@ -5,7 +5,7 @@ import Export
 /// Routing an ask (spec §3): in a group, which member a message that names no one is for.
 ///
 /// Fires on a person's message in a group thread. An `@Name` of a member wins and the model is
-/// not asked (counter `named`). Otherwise the model sees the message and each member's name and
+/// not asked (counter `named`), by `Mention`, the rule the flywheel's `route.named` uses too. Otherwise the model sees the message and each member's name and
 /// `about`, never any thread, and answers one of the members or "lead". A low-confidence answer
 /// means the lead, as today.
 ///
@@ -66,7 +66,7 @@ public struct RouteJob: Job {
             let attribution = Attribution(build: message.meta.build, model: message.meta.model)
             ledger.scanned(attribution)
             guard let text = message.text, !text.isEmpty else { continue }
-            if text.withUnsealedText({ Self.mentionsMember($0, members: names) }) {
+            if Mention.namesMember(text, members: names) {
                 ledger.count("named", attribution)
                 continue
             }
@@ -125,25 +125,6 @@ public struct RouteJob: Job {
             break   // a `routed` value this replay does not know: no label to judge against
         }
         return judged(item, outcome: outcome, device: device, accepted: route != nil, quality: quality, counters: counters)
-    }
-
-    /// Whether `text` names one of `members` as `@Name`: case-insensitive, the name ending at a
-    /// word boundary (not followed by a letter, digit or "_"), and the "@" not inside a word
-    /// (so an e-mail address is not a mention).
-    public static func mentionsMember(_ text: String, members: [String]) -> Bool {
-        let characters = Array(text)
-        func isWord(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
-        for at in characters.indices where characters[at] == "@" {
-            if at > 0 && isWord(characters[at - 1]) { continue }
-            let rest = characters[(at + 1)...]
-            for name in members where !name.isEmpty {
-                let length = name.count
-                guard rest.count >= length, same(String(rest.prefix(length)), name) else { continue }
-                let after = rest.dropFirst(length).first
-                if after.map({ !isWord($0) }) ?? true { return true }
-            }
-        }
-        return false
     }
 
     /// Names compare without regard to case, as `@Name` does.
