@@ -34,6 +34,24 @@ public struct JobMetrics: Sendable, Equatable {
 
     public init() {}
 
+    /// `inBudgetHost` of every eligible place (report.json's `in_budget.host`); nil when none.
+    ///
+    /// Over eligible places, not asked ones: a place the model was never asked about (an
+    /// unsupported language, the context ceiling, no model) showed the person nothing in time
+    /// either, so dividing by `asked` would call a job that is rarely asked fast.
+    public var inBudgetHostRate: Double? { Self.rate(inBudgetHost, of: eligible) }
+
+    /// `inBudgetDevice` of every eligible place (`in_budget.device`, and the flywheel's
+    /// replayed `inBudgetDevice`); nil when none. Over eligible places, as `inBudgetHostRate`.
+    public var inBudgetDeviceRate: Double? { Self.rate(inBudgetDevice, of: eligible) }
+
+    /// `answered` of every eligible place (`answered_rate`); nil when none.
+    public var answeredRate: Double? { Self.rate(answered, of: eligible) }
+
+    static func rate(_ count: Int, of places: Int) -> Double? {
+        places == 0 ? nil : Double(count) / Double(places)
+    }
+
     /// Counts one result of an eligible place.
     public mutating func add(_ result: ItemResult) {
         eligible += 1

@@ -234,18 +234,18 @@ public struct ReportBuilder {
 
     /// The keys every job and every build or model slice of it carries.
     func metrics(_ m: JobMetrics) -> [(String, ReportValue)] {
-        func rate(_ n: Int, _ d: Int) -> ReportValue { d == 0 ? .null : .number(Double(n) / Double(d)) }
-        let measured = options.dryRun ? ReportValue.null : rate(m.inBudgetHost, m.eligible)
+        // A dry run asks nothing: its rates would be 0 for want of answers, so they are null.
+        func measured(_ rate: Double?) -> ReportValue { options.dryRun ? .null : .number(rate) }
         return [
             ("scanned", .int(m.scanned)),
             ("eligible", .int(m.eligible)),
             ("asked", .int(m.asked)),
             ("answered", .int(m.answered)),
-            ("answered_rate", options.dryRun ? .null : rate(m.answered, m.eligible)),
+            ("answered_rate", measured(m.answeredRate)),
             ("fallbacks", .object(m.fallbacks.sorted { $0.key < $1.key }.map { ($0.key.rawValue, .int($0.value)) })),
             ("in_budget", .object([
-                ("host", measured),
-                ("device", options.dryRun ? .null : rate(m.inBudgetDevice, m.eligible)),
+                ("host", measured(m.inBudgetHostRate)),
+                ("device", measured(m.inBudgetDeviceRate)),
             ])),
             ("latency_ms", .object([
                 ("p50", .number(m.hostLatency.percentile(0.5))),
