@@ -16,9 +16,11 @@ import Export
 /// and cutting from the end keeps the newest words.
 ///
 /// Quality keys: `well_formed` (0 or 1 per asked item: the line fits the schema and passes the
-/// checks) and `length_chars` (characters of each accepted line). Counters: `relay_line_kept`,
-/// `no_words`, `batched` (inputs joined from several replies) and one `PushLine.Rejection`
-/// per rejected line.
+/// checks in every language, its own among them) and `length_chars` (characters of each accepted
+/// line). Counters: `relay_line_kept`, `no_words`, `batched` (inputs joined from several
+/// replies), one `PushLine.Rejection` per rejected line, and `unchecked`: a line that passed
+/// but whose language has no `PushLineRule` of its own, so it is not scored `well_formed` at all
+/// (never counted as passed).
 public struct PushJob: Job {
     public var kind: JobKind { .push }
     /// The time budget for the line (spec: a notification extension has about 30 s and little
@@ -73,8 +75,10 @@ public struct PushJob: Job {
                 instructions: Self.instructions(language: snapshot.language(of: message)),
                 prompt: Self.prompt(words: cut.text, replies: replies.count),
                 grammar: PushLine.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            var labels = ["agent": agent]
+            labels["language"] = Language.code(of: snapshot.language(of: message))
             items.append(JobItem(job: .push, attribution: attribution, request: request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, labels: ["agent": agent]))
+                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, labels: labels))
         }
         return items
     }
@@ -82,22 +86,27 @@ public struct PushJob: Job {
     public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
         var checked: Result<PushLine, PushLine.Rejection>? = nil
         if case .success(let text) = outcome.output {
-            checked = PushLine.check(output: text, agent: item.labels["agent"] ?? "")
+            checked = PushLine.check(output: text, agent: item.labels["agent"] ?? "", language: item.labels["language"])
         }
         var quality: [String: Double] = [:]
         var counters: [String: Int] = [:]
         var accepted = false
+        var unchecked = false
         switch checked {
         case .success(let line)?:
             accepted = true
             quality["length_chars"] = Double(line.characterCount)
+            if !line.checkedInItsLanguage {
+                unchecked = true
+                counters["unchecked"] = 1
+            }
         case .failure(let rejection)?:
             counters[rejection.rawValue] = 1
         case nil:
             break
         }
         var result = judged(item, outcome: outcome, device: device, accepted: accepted, quality: quality, counters: counters)
-        if result.asked { result.quality["well_formed"] = accepted ? 1 : 0 }
+        if result.asked && !unchecked { result.quality["well_formed"] = accepted ? 1 : 0 }
         return result
     }
 
