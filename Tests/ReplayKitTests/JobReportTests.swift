@@ -61,4 +61,50 @@ import TestSupport
         #expect(replayed["job"] as? String == "chips")
         #expect(replayed["inBudgetDevice"] as? Double == 0)
     }
+
+    /// Each job's block says where its budget comes from: chips' 800 ms is the spec's, the others
+    /// the project's, and a `--budget` or `--config` number says so.
+    @Test func everyJobBlockSaysWhereItsBudgetComesFrom() throws {
+        let jobs = JobKind.allCases.map { ReplayTool.job($0, budget: $0 == .push ? 4500 : nil) }
+        let report = try report(tinyCorpus, jobs: jobs, model: nil)
+        #expect(report.at("run.jobs") == .array(JobKind.allCases.map { .label($0.rawValue) }))
+        for (kind, budget, source) in [("chips", 800.0, "spec"), ("route", 400, "default"), ("push", 4500, "flag_or_config"),
+                                       ("draft", 2000, "default")] {
+            #expect(report.at("jobs.\(kind).budget_ms") == .number(budget))
+            #expect(report.at("jobs.\(kind).budget_source") == .label(source))
+            #expect(report.at("jobs.\(kind).context_limit_tokens") == .int(4096))
+        }
+        #expect(report.at("jobs.route.minimum_confidence") == .number(0.5))
+        #expect(report.at("jobs.route.minimum_confidence_source") == .label("default"))
+        #expect(report.at("jobs.chips.input_cap_tokens") == .int(600) && report.at("jobs.push.input_cap_tokens") == .int(1000))
+        #expect(report.at("jobs.push.newest_replies") == .int(3))
+        #expect(report.at("jobs.route.input_cap_tokens") == nil && report.at("jobs.draft.input_cap_tokens") == nil)
+        let markdown = MarkdownReport.render(report)
+        #expect(markdown.contains("Budget 800 ms (the spec's)."))
+        #expect(markdown.contains("Budget 4500 ms (set by --budget or --config)."))
+        #expect(markdown.contains("Budget 400 ms (the project's default; the spec gives none)."))
+    }
+
+    /// The builder writes what a job describes, without knowing its type.
+    @Test func theReportBuilderWritesWhatAJobDescribes() throws {
+        let report = try report(tinyCorpus, jobs: [DescribedOnlyJob()], model: nil)
+        #expect(report.at("jobs.draft.budget_ms") == .number(1234))
+        #expect(report.at("jobs.draft.budget_source") == .label("flag_or_config"))
+        #expect(report.at("jobs.draft.input_cap_tokens") == .int(77))
+        #expect(report.at("jobs.draft.made_up_setting") == .int(7))
+    }
+}
+
+/// A job known only by what it describes: it fires nowhere.
+struct DescribedOnlyJob: Job {
+    var kind: JobKind { .draft }
+    var budgetMilliseconds: Double { 1234 }
+    static var defaultBudget: Budget { Budget(milliseconds: 1, source: .projectDefault) }
+    var described: JobDescription {
+        JobDescription(kind: kind, budget: budget, inputCapTokens: 77, contextLimitTokens: 99, outputSchema: nil,
+                       settings: [("made_up_setting", .int(7))])
+    }
+    func plan(_ thread: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] { [] }
+    func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<Int> { .rejected() }
+    func score(_ answer: Int?, for item: JobItem) -> Scored { Scored() }
 }

@@ -30,7 +30,7 @@ import TestSupport
         options.corpus = [writeCorpus(Self.corpus, in: directory.path)]
         options.dryRun = true
         options.flywheel = true
-        let jobs: [any Job] = [ChipsJob(), RouteJob(), PushJob(), DraftJob()]
+        let jobs = JobKind.allCases.map { $0.job() }
         let tally = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: ScriptedReplayModel()).run()
         let report = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date()).build()
         return (report, try #require(tally.flywheel))

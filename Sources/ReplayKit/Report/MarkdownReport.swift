@@ -23,7 +23,7 @@ public enum MarkdownReport {
         guard case .object(let jobs)? = report["jobs"] else { return out }
         for (name, job) in jobs {
             out += "## Job: \(md(name))\n\n"
-            out += "Budget \(number(job["budget_ms"])) ms.\n\n"
+            out += "Budget \(number(job["budget_ms"])) ms (\(source(job["budget_source"]))).\n\n"
             out += table(rows: [("all", job)])
             for (dimension, title) in [("by_build", "By app build"), ("by_model", "By model version")] {
                 if case .object(let slices)? = job[dimension], !slices.isEmpty {
@@ -34,11 +34,7 @@ public enum MarkdownReport {
                 out += "\nFallbacks: " + fallbacks.map { "\(md($0.0)) \(int($0.1))" }.joined(separator: ", ") + ".\n"
             }
             if case .object(let quality)? = job["quality"], !quality.isEmpty {
-                // 0/1 measures are rates; a measure in characters is a plain mean.
-                out += "\nQuality: " + quality.map { name, value in
-                    let mean = name.hasSuffix("_chars") ? number(value["mean"]) : percent(value["mean"])
-                    return "\(md(name)) \(mean) over \(int(value["compared"]))"
-                }.joined(separator: "; ") + ".\n"
+                out += "\nQuality: " + qualityLine(quality) + ".\n"
             }
             if case .object(let counters)? = job["counters"], !counters.isEmpty {
                 out += "\nCounters: " + counters.map { "\(md($0.0)) \(int($0.1))" }.joined(separator: ", ") + ".\n"
@@ -46,6 +42,24 @@ public enum MarkdownReport {
             out += "\n"
         }
         return out
+    }
+
+    /// Quality measures as text: 0/1 measures are rates; a measure in characters is a plain mean.
+    private static func qualityLine(_ quality: [(String, ReportValue)]) -> String {
+        quality.map { name, value in
+            let mean = name.hasSuffix("_chars") ? number(value["mean"]) : percent(value["mean"])
+            return "\(md(name)) \(mean) over \(int(value["compared"]))"
+        }.joined(separator: "; ")
+    }
+
+    /// Where a budget comes from, in words.
+    private static func source(_ value: ReportValue?) -> String {
+        switch value {
+        case .label("spec")?: "the spec's"
+        case .label("default")?: "the project's default; the spec gives none"
+        case .label("flag_or_config")?: "set by --budget or --config"
+        default: label(value ?? .null) ?? "source unknown"
+        }
     }
 
     private static func table(rows: [(String, ReportValue)]) -> String {

@@ -110,22 +110,8 @@ public struct ReportBuilder {
 
     private func jobValue(_ job: any Job) -> ReportValue {
         let ledger = tally.ledgers[job.kind] ?? JobLedger()
-        var fields: [(String, ReportValue)] = [
-            ("budget_ms", .number(job.budgetMilliseconds)),
-        ]
-        switch job {
-        case let chips as ChipsJob:
-            fields += [("input_cap_tokens", .int(chips.inputCap)), ("context_limit_tokens", .int(chips.contextLimit))]
-        case let route as RouteJob:
-            fields += [("minimum_confidence", .number(route.minimumConfidence)), ("context_limit_tokens", .int(route.contextLimit))]
-        case let push as PushJob:
-            fields += [("input_cap_tokens", .int(push.inputCap)), ("newest_replies", .int(push.newestReplies)),
-                       ("context_limit_tokens", .int(push.contextLimit))]
-        case let draft as DraftJob:
-            fields += [("context_limit_tokens", .int(draft.contextLimit))]
-        default:
-            break
-        }
+        // The job describes its own configuration: no job is named here.
+        var fields = job.described.reportFields
         fields += metrics(ledger.overall)
         if let sizing = tally.sizing[job.kind] {
             fields.append(("prompt_sizes", .object([
@@ -232,6 +218,13 @@ public struct ReportBuilder {
         return out
     }
 
+    /// Quality measures by name: how many places each compared and its mean.
+    private func quality(_ tallies: [String: QualityTally]) -> ReportValue {
+        .object(tallies.sorted { $0.key < $1.key }.map { name, tally in
+            (name, .object([("compared", .int(tally.count)), ("mean", .number(tally.mean))]))
+        })
+    }
+
     /// The keys every job and every build or model slice of it carries.
     func metrics(_ m: JobMetrics) -> [(String, ReportValue)] {
         // A dry run asks nothing: its rates would be 0 for want of answers, so they are null.
@@ -254,9 +247,7 @@ public struct ReportBuilder {
                 ("device_p95", .number(m.deviceLatency.percentile(0.95))),
             ])),
             ("tokens", .object([("in", .int(m.tokensIn)), ("out", .int(m.tokensOut)), ("inputs_cut", .int(m.inputCut))])),
-            ("quality", .object(m.quality.sorted { $0.key < $1.key }.map { name, tally in
-                (name, .object([("compared", .int(tally.count)), ("mean", .number(tally.mean))]))
-            })),
+            ("quality", quality(m.quality)),
             ("counters", counters(m.counters)),
         ]
     }
