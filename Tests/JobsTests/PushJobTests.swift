@@ -110,7 +110,8 @@ import Testing
         #expect(greeting.quality["length_chars"] == nil)
         let late = job.evaluate(item, outcome: Threads.outcome(#"{"line":"Rest day tomorrow"}"#, promptTokens: 1000, outputTokens: 90),
                                 device: .iPhone15Pro)   // 600 ms + 3,000 ms
-        #expect(late.fallback == .timeBudget && late.quality["well_formed"] == 1)
+        #expect(late.fallback == .timeBudget && late.quality["well_formed"] == 0)   // nobody saw it
+        #expect(late.qualityAllAnswers["well_formed"] == 1 && late.quality["length_chars"] == nil)
         let tooBig = job.evaluate(item, outcome: GenerationOutcome(output: .failure(.contextExceeded(promptTokens: 5000, limit: 4096)),
                                                                    promptTokens: 5000, outputTokens: 0, hostMilliseconds: 1),
                                   device: .iPhone15Pro)

@@ -62,6 +62,29 @@ import TestSupport
         #expect(replayed["inBudgetDevice"] as? Double == 0)
     }
 
+    /// Spec §2: late chips don't show. Every chip here matches the reply but comes 1.2 s after the
+    /// screen on the phone: nobody saw one, so a quality gate must not pass on them.
+    @Test func aQualityGateCannotPassOnChipsNobodySaw() throws {
+        let report = try report(tinyCorpus, model: ScriptedReplayModel(promptTokens: 2000))
+        #expect(report.at("jobs.chips.fallbacks.time_budget") == .int(2))
+        #expect(report.at("jobs.chips.quality.exact_match.compared") == .int(1))
+        #expect(report.at("jobs.chips.quality.exact_match.mean") == .number(0))
+        #expect(report.at("jobs.chips.quality_all_answers.exact_match.mean") == .number(1))
+        #expect(report.at("jobs.chips.quality_all_answers.exact_match.compared") == .int(1))
+        let gate = try #require(Threshold(parsing: "chips.exact_match=0.5")).judge(report)
+        #expect(!gate.met && gate.value == 0)
+        let allAnswers = try #require(Threshold(parsing: "chips.quality_all_answers.exact_match.mean=0.5")).judge(report)
+        #expect(allAnswers.met)   // the model's quality apart from its speed stays gateable by its full path
+        #expect(report.at("jobs.chips.by_build.A.quality.exact_match.mean") == .number(0))
+        #expect(report.at("jobs.chips.by_build.A.quality_all_answers.exact_match.mean") == .number(1))
+    }
+
+    @Test func chipsShownInTimeScoreTheSameBothWays() throws {
+        let report = try report(tinyCorpus)
+        #expect(report.at("jobs.chips.quality.exact_match.mean") == .number(1))
+        #expect(report.at("jobs.chips.quality_all_answers.exact_match.mean") == .number(1))
+    }
+
     /// Each job's block says where its budget comes from: chips' 800 ms is the spec's, the others
     /// the project's, and a `--budget` or `--config` number says so.
     @Test func everyJobBlockSaysWhereItsBudgetComesFrom() throws {
@@ -92,6 +115,13 @@ import TestSupport
         #expect(report.at("jobs.draft.budget_source") == .label("flag_or_config"))
         #expect(report.at("jobs.draft.input_cap_tokens") == .int(77))
         #expect(report.at("jobs.draft.made_up_setting") == .int(7))
+    }
+
+    @Test func markdownShowsWhatThePersonSawAndEveryAnswerApart() throws {
+        let markdown = MarkdownReport.render(try report(tinyCorpus, model: ScriptedReplayModel(promptTokens: 2000)))
+        #expect(markdown.contains("Quality of what the person saw (answers within the budget on the device; "
+                                  + "a late or invalid answer counts as the app's fallback): best_f1 0.0% over 1; exact_match 0.0% over 1."))
+        #expect(markdown.contains("Quality over every valid answer, late ones too: best_f1 100.0% over 1; exact_match 100.0% over 1."))
     }
 }
 

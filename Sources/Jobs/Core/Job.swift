@@ -8,7 +8,8 @@ import Privacy
 /// caps, output schema and report settings), so the report and the command iterate over jobs
 /// instead of naming them; `JobKind.job(budgetMilliseconds:)` is the one place that maps a kind to
 /// its type. Judging is shared (`judged`): a job only decodes and checks an output (`check`) and
-/// scores an answer (`score`), so every job falls back, gates on the budget and scores the same way.
+/// scores what the person saw (`score`), so every job gates on the same clock and reports quality
+/// the same two ways.
 public protocol Job: Sendable {
     /// What a checked output becomes: the job's output type, or (routing) the member it names.
     associatedtype Answer: Sendable
@@ -87,11 +88,17 @@ extension Job {
     }
 
     /// The result of an asked item, judged the same way for every job: the engine's failures by
-    /// reason, then the job's `check`, then the time budget by the device estimate, then `score`.
+    /// reason, then the job's `check`, then the time budget, then `score` twice.
     ///
-    /// A valid answer is scored even when it came too late; no valid answer scores `score(nil)`,
-    /// the app's fallback. A prompt over the context ceiling was never evaluated: not asked, and
-    /// not scored.
+    /// The gate is the device estimate (`DeviceProfile`), never this host's time: the spec's
+    /// budgets are the phone's ("ready within 800 ms … or they don't show"), and the host that
+    /// replays is a different machine, whose time is reported (`inBudgetHost`) but decides
+    /// nothing. A valid answer within the budget is shown; a later one is not (spec §2), and
+    /// falls back with `timeBudget`. So `quality` scores what the person saw (the answer when
+    /// shown, else `score(nil)`: the app's fallback), and `qualityAllAnswers` scores every valid
+    /// answer as if it had been shown, late ones too: the model's quality apart from its speed.
+    ///
+    /// A prompt over the context ceiling was never evaluated: not asked, and not scored.
     public func judged(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
         let deviceMs = device.estimatedMilliseconds(promptTokens: outcome.promptTokens, outputTokens: outcome.outputTokens)
         var fallback: FallbackReason? = nil
@@ -116,9 +123,10 @@ extension Job {
             inBudgetDevice: asked ? shown : nil,
             counters: checked?.counters ?? [:])
         guard asked else { return result }
-        let scored = score(answer, for: item)
-        result.quality = scored.quality
-        result.counters.merge(scored.counters) { $0 + $1 }
+        let seen = score(shown ? answer : nil, for: item)
+        result.quality = seen.quality
+        result.qualityAllAnswers = score(answer, for: item).quality
+        result.counters.merge(seen.counters) { $0 + $1 }
         return result
     }
 }

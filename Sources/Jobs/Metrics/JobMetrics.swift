@@ -27,8 +27,11 @@ public struct JobMetrics: Sendable, Equatable {
     public var tokensIn = 0
     /// Output tokens of asked places.
     public var tokensOut = 0
-    /// Quality measures: their sums and how many places had each.
+    /// Quality measures of what the person saw (answers within the budget on the device, else
+    /// the app's fallback): their sums and how many places had each.
     public var quality: [String: QualityTally] = [:]
+    /// The same measures over every valid answer, late ones scored as if shown.
+    public var qualityAllAnswers: [String: QualityTally] = [:]
     /// Job-specific counters (for example routing's "named").
     public var counters: [String: Int] = [:]
 
@@ -68,6 +71,7 @@ public struct JobMetrics: Sendable, Equatable {
         if result.inBudgetHost == true { inBudgetHost += 1 }
         if result.inBudgetDevice == true { inBudgetDevice += 1 }
         for (name, value) in result.quality { quality[name, default: QualityTally()].add(value) }
+        for (name, value) in result.qualityAllAnswers { qualityAllAnswers[name, default: QualityTally()].add(value) }
         for (name, n) in result.counters { counters[name, default: 0] += n }
     }
 
@@ -86,6 +90,7 @@ public struct JobMetrics: Sendable, Equatable {
         tokensIn += other.tokensIn
         tokensOut += other.tokensOut
         for (name, tally) in other.quality { quality[name, default: QualityTally()].merge(tally) }
+        for (name, tally) in other.qualityAllAnswers { qualityAllAnswers[name, default: QualityTally()].merge(tally) }
         for (name, n) in other.counters { counters[name, default: 0] += n }
     }
 }

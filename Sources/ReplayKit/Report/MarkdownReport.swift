@@ -33,8 +33,12 @@ public enum MarkdownReport {
             if case .object(let fallbacks)? = job["fallbacks"], !fallbacks.isEmpty {
                 out += "\nFallbacks: " + fallbacks.map { "\(md($0.0)) \(int($0.1))" }.joined(separator: ", ") + ".\n"
             }
-            if case .object(let quality)? = job["quality"], !quality.isEmpty {
-                out += "\nQuality: " + qualityLine(quality) + ".\n"
+            for (key, title) in [("quality", "Quality of what the person saw (answers within the budget on the device; "
+                                                 + "a late or invalid answer counts as the app's fallback)"),
+                                 ("quality_all_answers", "Quality over every valid answer, late ones too")] {
+                if case .object(let quality)? = job[key], !quality.isEmpty {
+                    out += "\n\(title): " + qualityLine(quality) + ".\n"
+                }
             }
             if case .object(let counters)? = job["counters"], !counters.isEmpty {
                 out += "\nCounters: " + counters.map { "\(md($0.0)) \(int($0.1))" }.joined(separator: ", ") + ".\n"

@@ -248,6 +248,7 @@ public struct ReportBuilder {
             ])),
             ("tokens", .object([("in", .int(m.tokensIn)), ("out", .int(m.tokensOut)), ("inputs_cut", .int(m.inputCut))])),
             ("quality", quality(m.quality)),
+            ("quality_all_answers", quality(m.qualityAllAnswers)),
             ("counters", counters(m.counters)),
         ]
     }
