@@ -23,7 +23,7 @@ public enum MarkdownReport {
         guard case .object(let jobs)? = report["jobs"] else { return out }
         for (name, job) in jobs {
             out += "## Job: \(md(name))\n\n"
-            out += "Budget \(number(job["budget_ms"])) ms (\(source(job["budget_source"]))).\n\n"
+            out += "Budget \(number(job["budget_ms"])) ms (\(job["budget_source"].flatMap(label) ?? "–")).\n\n"
             out += table(rows: [("all", job)])
             for (dimension, title) in [("by_build", "By app build"), ("by_model", "By model version")] {
                 if case .object(let slices)? = job[dimension], !slices.isEmpty {
@@ -33,11 +33,11 @@ public enum MarkdownReport {
             if case .object(let fallbacks)? = job["fallbacks"], !fallbacks.isEmpty {
                 out += "\nFallbacks: " + fallbacks.map { "\(md($0.0)) \(int($0.1))" }.joined(separator: ", ") + ".\n"
             }
-            for (key, title) in [("quality", "Quality of what the person saw (answers within the budget on the device; "
-                                                 + "a late or invalid answer counts as the app's fallback)"),
-                                 ("quality_all_answers", "Quality over every valid answer, late ones too")] {
+            // What the person saw, then every valid answer (late ones too), under their report keys:
+            // prose here could repeat a phrase of a model output, which the audit rightly flags.
+            for key in ["quality", "quality_all_answers"] {
                 if case .object(let quality)? = job[key], !quality.isEmpty {
-                    out += "\n\(title): " + qualityLine(quality) + ".\n"
+                    out += "\n\(md(key)): " + qualityLine(quality) + ".\n"
                 }
             }
             if case .object(let counters)? = job["counters"], !counters.isEmpty {
@@ -54,16 +54,6 @@ public enum MarkdownReport {
             let mean = name.hasSuffix("_chars") ? number(value["mean"]) : percent(value["mean"])
             return "\(md(name)) \(mean) over \(int(value["compared"]))"
         }.joined(separator: "; ")
-    }
-
-    /// Where a budget comes from, in words.
-    private static func source(_ value: ReportValue?) -> String {
-        switch value {
-        case .label("spec")?: "the spec's"
-        case .label("default")?: "the project's default; the spec gives none"
-        case .label("flag_or_config")?: "set by --budget or --config"
-        default: label(value ?? .null) ?? "source unknown"
-        }
     }
 
     private static func table(rows: [(String, ReportValue)]) -> String {
