@@ -38,8 +38,8 @@ public struct DraftJob: Job {
     /// The languages a draft may be written in; a message in another falls back (spec §6).
     public var supportedLanguages: SupportedLanguages
 
-    public init(budgetMilliseconds: Double = DraftJob.defaultBudget.milliseconds, contextLimit: Int = 4096, maxOutputTokens: Int = 256,
-                supportedLanguages: SupportedLanguages = .appleIntelligence) {
+    public init(budgetMilliseconds: Double = DraftJob.defaultBudget.milliseconds, contextLimit: Int = 4096,
+                maxOutputTokens: Int = 256, supportedLanguages: SupportedLanguages = .appleIntelligence) {
         self.budgetMilliseconds = budgetMilliseconds
         self.contextLimit = contextLimit
         self.maxOutputTokens = maxOutputTokens

@@ -17,10 +17,10 @@ import Export
 ///
 /// Quality keys: `well_formed` (0 or 1 per asked item: the person saw a line that fits the
 /// schema and passes the checks in every language, its own among them; a late line was not seen)
-/// and `length_chars` (characters of each line seen). Counters: `relay_line_kept`, `no_words`, `batched` (inputs joined from several
-/// replies), one `PushLine.Rejection` per rejected line, and `unchecked`: a line that passed
-/// but whose language has no `PushLineRule` of its own, so it is not scored `well_formed` at all
-/// (never counted as passed).
+/// and `length_chars` (characters of each line seen). Counters: `relay_line_kept`, `no_words`,
+/// `batched` (inputs joined from several replies), one `PushLine.Rejection` per rejected line,
+/// and `unchecked`: a line that passed but whose language has no `PushLineRule` of its own, so it
+/// is not scored `well_formed` at all (never counted as passed).
 public struct PushJob: Job {
     public var kind: JobKind { .push }
     /// The project's budget, not the spec's: the spec says only that a notification extension has
@@ -40,8 +40,8 @@ public struct PushJob: Job {
     /// The languages the line may be written in; a reply in another falls back (spec §6).
     public var supportedLanguages: SupportedLanguages
 
-    public init(budgetMilliseconds: Double = PushJob.defaultBudget.milliseconds, inputCap: Int = 1000, newestReplies: Int = 3, contextLimit: Int = 4096,
-                maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence) {
+    public init(budgetMilliseconds: Double = PushJob.defaultBudget.milliseconds, inputCap: Int = 1000, newestReplies: Int = 3,
+                contextLimit: Int = 4096, maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence) {
         self.budgetMilliseconds = budgetMilliseconds
         self.inputCap = inputCap
         self.newestReplies = newestReplies
