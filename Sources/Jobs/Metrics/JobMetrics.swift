@@ -27,12 +27,33 @@ public struct JobMetrics: Sendable, Equatable {
     public var tokensIn = 0
     /// Output tokens of asked places.
     public var tokensOut = 0
-    /// Quality measures: their sums and how many places had each.
+    /// Quality measures of what the person saw (answers within the budget on the device, else
+    /// the app's fallback): their sums and how many places had each.
     public var quality: [String: QualityTally] = [:]
+    /// The same measures over every valid answer, late ones scored as if shown.
+    public var qualityAllAnswers: [String: QualityTally] = [:]
     /// Job-specific counters (for example routing's "named").
     public var counters: [String: Int] = [:]
 
     public init() {}
+
+    /// `inBudgetHost` of every eligible place (report.json's `in_budget.host`); nil when none.
+    ///
+    /// Over eligible places, not asked ones: a place the model was never asked about (an
+    /// unsupported language, the context ceiling, no model) showed the person nothing in time
+    /// either, so dividing by `asked` would call a job that is rarely asked fast.
+    public var inBudgetHostRate: Double? { Self.rate(inBudgetHost, of: eligible) }
+
+    /// `inBudgetDevice` of every eligible place (`in_budget.device`, and the flywheel's
+    /// replayed `inBudgetDevice`); nil when none. Over eligible places, as `inBudgetHostRate`.
+    public var inBudgetDeviceRate: Double? { Self.rate(inBudgetDevice, of: eligible) }
+
+    /// `answered` of every eligible place (`answered_rate`); nil when none.
+    public var answeredRate: Double? { Self.rate(answered, of: eligible) }
+
+    static func rate(_ count: Int, of places: Int) -> Double? {
+        places == 0 ? nil : Double(count) / Double(places)
+    }
 
     /// Counts one result of an eligible place.
     public mutating func add(_ result: ItemResult) {
@@ -50,6 +71,7 @@ public struct JobMetrics: Sendable, Equatable {
         if result.inBudgetHost == true { inBudgetHost += 1 }
         if result.inBudgetDevice == true { inBudgetDevice += 1 }
         for (name, value) in result.quality { quality[name, default: QualityTally()].add(value) }
+        for (name, value) in result.qualityAllAnswers { qualityAllAnswers[name, default: QualityTally()].add(value) }
         for (name, n) in result.counters { counters[name, default: 0] += n }
     }
 
@@ -68,6 +90,7 @@ public struct JobMetrics: Sendable, Equatable {
         tokensIn += other.tokensIn
         tokensOut += other.tokensOut
         for (name, tally) in other.quality { quality[name, default: QualityTally()].merge(tally) }
+        for (name, tally) in other.qualityAllAnswers { qualityAllAnswers[name, default: QualityTally()].merge(tally) }
         for (name, n) in other.counters { counters[name, default: 0] += n }
     }
 }

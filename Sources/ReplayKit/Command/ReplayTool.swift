@@ -255,13 +255,10 @@ public enum ReplayTool {
         return failures.isEmpty ? .success : .input
     }
 
+    /// The job of `kind`, its budget replaced by `--budget`/`--config` when given: the jobs'
+    /// own registry (`JobKind.job`), so the job list and the default budgets are written once.
     static func job(_ kind: JobKind, budget: Double?) -> any Job {
-        switch kind {
-        case .chips: ChipsJob(budgetMilliseconds: budget ?? 800)
-        case .route: RouteJob(budgetMilliseconds: budget ?? 400)
-        case .push: PushJob(budgetMilliseconds: budget ?? 3000)
-        case .draft: DraftJob(budgetMilliseconds: budget ?? 2000)
-        }
+        kind.job(budgetMilliseconds: budget)
     }
 
     /// Writes report.json and report.md into `directory`, creating it.

@@ -110,22 +110,8 @@ public struct ReportBuilder {
 
     private func jobValue(_ job: any Job) -> ReportValue {
         let ledger = tally.ledgers[job.kind] ?? JobLedger()
-        var fields: [(String, ReportValue)] = [
-            ("budget_ms", .number(job.budgetMilliseconds)),
-        ]
-        switch job {
-        case let chips as ChipsJob:
-            fields += [("input_cap_tokens", .int(chips.inputCap)), ("context_limit_tokens", .int(chips.contextLimit))]
-        case let route as RouteJob:
-            fields += [("minimum_confidence", .number(route.minimumConfidence)), ("context_limit_tokens", .int(route.contextLimit))]
-        case let push as PushJob:
-            fields += [("input_cap_tokens", .int(push.inputCap)), ("newest_replies", .int(push.newestReplies)),
-                       ("context_limit_tokens", .int(push.contextLimit))]
-        case let draft as DraftJob:
-            fields += [("context_limit_tokens", .int(draft.contextLimit))]
-        default:
-            break
-        }
+        // The job describes its own configuration: no job is named here.
+        var fields = job.described.reportFields
         fields += metrics(ledger.overall)
         if let sizing = tally.sizing[job.kind] {
             fields.append(("prompt_sizes", .object([
@@ -232,20 +218,27 @@ public struct ReportBuilder {
         return out
     }
 
+    /// Quality measures by name: how many places each compared and its mean.
+    private func quality(_ tallies: [String: QualityTally]) -> ReportValue {
+        .object(tallies.sorted { $0.key < $1.key }.map { name, tally in
+            (name, .object([("compared", .int(tally.count)), ("mean", .number(tally.mean))]))
+        })
+    }
+
     /// The keys every job and every build or model slice of it carries.
     func metrics(_ m: JobMetrics) -> [(String, ReportValue)] {
-        func rate(_ n: Int, _ d: Int) -> ReportValue { d == 0 ? .null : .number(Double(n) / Double(d)) }
-        let measured = options.dryRun ? ReportValue.null : rate(m.inBudgetHost, m.eligible)
+        // A dry run asks nothing: its rates would be 0 for want of answers, so they are null.
+        func measured(_ rate: Double?) -> ReportValue { options.dryRun ? .null : .number(rate) }
         return [
             ("scanned", .int(m.scanned)),
             ("eligible", .int(m.eligible)),
             ("asked", .int(m.asked)),
             ("answered", .int(m.answered)),
-            ("answered_rate", options.dryRun ? .null : rate(m.answered, m.eligible)),
+            ("answered_rate", measured(m.answeredRate)),
             ("fallbacks", .object(m.fallbacks.sorted { $0.key < $1.key }.map { ($0.key.rawValue, .int($0.value)) })),
             ("in_budget", .object([
-                ("host", measured),
-                ("device", options.dryRun ? .null : rate(m.inBudgetDevice, m.eligible)),
+                ("host", measured(m.inBudgetHostRate)),
+                ("device", measured(m.inBudgetDeviceRate)),
             ])),
             ("latency_ms", .object([
                 ("p50", .number(m.hostLatency.percentile(0.5))),
@@ -254,9 +247,8 @@ public struct ReportBuilder {
                 ("device_p95", .number(m.deviceLatency.percentile(0.95))),
             ])),
             ("tokens", .object([("in", .int(m.tokensIn)), ("out", .int(m.tokensOut)), ("inputs_cut", .int(m.inputCut))])),
-            ("quality", .object(m.quality.sorted { $0.key < $1.key }.map { name, tally in
-                (name, .object([("compared", .int(tally.count)), ("mean", .number(tally.mean))]))
-            })),
+            ("quality", quality(m.quality)),
+            ("quality_all_answers", quality(m.qualityAllAnswers)),
             ("counters", counters(m.counters)),
         ]
     }
