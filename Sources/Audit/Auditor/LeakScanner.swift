@@ -77,16 +77,19 @@ public struct LeakScanner: Sendable {
 
     /// Findings for the bytes written to `location` (a path, or `stdout`/`stderr`); `what` says
     /// what the bytes were when they are not the file's contents ("the name of an entry").
-    public func findings(in bytes: [UInt8], location: String, what: String? = nil) -> [AuditFinding] {
-        var findings = judge(bytes, location: location, what: what)
+    /// `canaryOnly`: look for the canary alone (in files other programs may have written too).
+    public func findings(in bytes: [UInt8], location: String, what: String? = nil, canaryOnly: Bool = false) -> [AuditFinding] {
+        var findings = judge(bytes, location: location, what: what, canaryOnly: canaryOnly)
         if what == nil, let decompressed = Self.decompressed(bytes) {
-            findings += judge(decompressed.bytes, location: location, what: "the \(decompressed.format)-decompressed contents")
+            findings += judge(decompressed.bytes, location: location, what: "the \(decompressed.format)-decompressed contents",
+                              canaryOnly: canaryOnly)
         }
         return findings
     }
 
-    func judge(_ bytes: [UInt8], location: String, what: String?) -> [AuditFinding] {
-        let hits = hits(in: bytes)
+    func judge(_ bytes: [UInt8], location: String, what: String?, canaryOnly: Bool) -> [AuditFinding] {
+        var hits = hits(in: bytes)
+        if canaryOnly { hits.outputs = [] }
         var findings: [AuditFinding] = []
         let place = what.map { "\($0) of \(location)" } ?? location
         func detail(_ offsets: [Int]) -> String {
