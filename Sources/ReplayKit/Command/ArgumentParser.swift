@@ -11,8 +11,14 @@ public enum ArgumentParser {
 
     public static let version = "0.1.0"
 
+    /// The jobs' names as the command line takes them: "chips, route, push, draft".
+    static let jobNames = JobKind.allCases.map(\.rawValue)
+    /// Each job's default budget: "chips 800, route 400, push 3000, draft 2000".
+    static let defaultBudgets = JobKind.allCases
+        .map { "\($0.rawValue) \(Int($0.job().budgetMilliseconds))" }.joined(separator: ", ")
+
     public static let usage = """
-        usage: replay [--job chips|route|push|draft|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
+        usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
                       [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
                       [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--allow-unsandboxed] CORPUS...
                replay flywheel [--out DIR] [--allow-unsandboxed] CORPUS...
@@ -25,7 +31,7 @@ public enum ArgumentParser {
         llama.cpp model, and writes a report of counts, rates and timings (never a word of text).
 
         CORPUS        .jsonl.zst or .jsonl files, directories of *.jsonl.zst shards, or - for stdin
-        --job J       chips, route, push, draft, a comma list, or all (the default)
+        --job J       \(jobNames.joined(separator: ", ")), a comma list, or all (the default)
         --out DIR     where report.json and report.md go (default ./replay-report)
         --model PATH  a GGUF instruct model (default: SmolLM2-135M-Instruct from scripts/setup)
         --device P    device profile for latency estimates: iphone15pro (default: 0.6 ms per
@@ -36,7 +42,7 @@ public enum ArgumentParser {
         --batch N     sequences decoded together (default 8)
         --flywheel    also write the flywheel metrics and dashboard.html beside the report
                       (the default when all four jobs run)
-        --budget J=MS a job's time budget (defaults: chips 800, route 400, push 3000, draft 2000)
+        --budget J=MS a job's time budget (defaults: \(defaultBudgets))
         --fail-under K=MIN  a CI gate on a report number, e.g. chips.in_budget.device=0.9 or
                       route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
                       are written to junit.xml, one test case each
@@ -87,7 +93,7 @@ public enum ArgumentParser {
                         jobs += JobKind.allCases
                     } else {
                         guard let job = JobKind(rawValue: name) else {
-                            throw UsageError("--job takes chips, route, push, draft or all (comma-separated), not '\(name)'")
+                            throw UsageError("--job takes \(jobNames.joined(separator: ", ")) or all (comma-separated), not '\(name)'")
                         }
                         jobs.append(job)
                     }
@@ -105,7 +111,7 @@ public enum ArgumentParser {
                 let text = try value(for: argument)
                 let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let job = JobKind(rawValue: parts[0]), let ms = Double(parts[1]), ms > 0 else {
-                    throw UsageError("--budget takes JOB=MILLISECONDS with a job of chips, route, push, draft, not '\(text)'")
+                    throw UsageError("--budget takes JOB=MILLISECONDS with a job of \(jobNames.joined(separator: ", ")), not '\(text)'")
                 }
                 flagBudgets[job] = ms
             case "--fail-under":
