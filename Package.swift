@@ -72,5 +72,7 @@ let package = Package(
         .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "ReplayKit", "Replay", "LeakyFixtures", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests.
+        .testTarget(name: "ClusterTests", dependencies: ["TestSupport"], swiftSettings: swift6),
     ]
 )
