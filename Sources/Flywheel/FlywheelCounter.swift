@@ -11,12 +11,13 @@ import Export
 /// exactly the counter of their union, which is how sharded runs combine.
 public struct FlywheelCounter: Sendable, Equatable {
     /// Thread lines counted.
-    public private(set) var threads = 0
+    public internal(set) var threads = 0
     /// Message lines counted.
-    public private(set) var messages = 0
+    public internal(set) var messages = 0
     /// Numerators and denominators by dimension and key, of everything settled: all but the open
     /// thread's pushes still waiting for the person's next message (see `settledBuckets`).
-    private var buckets: [BucketKey: Bucket] = [:]
+    /// Internal, not private: FlywheelCounter+State.swift writes and reads them.
+    var buckets: [BucketKey: Bucket] = [:]
     /// The thread whose messages are arriving.
     private var open: OpenThread?
 
@@ -212,7 +213,7 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     /// The buckets with the open thread's waiting pushes counted as if the thread ended now:
     /// under the person's previous message, or "unknown" when there was none.
-    private var settledBuckets: [BucketKey: Bucket] {
+    var settledBuckets: [BucketKey: Bucket] {
         guard open?.waitingPushes.isEmpty == false else { return buckets }
         var copy = self
         copy.closeOpenThread()

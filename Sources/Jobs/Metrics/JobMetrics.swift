@@ -96,12 +96,27 @@ public struct JobMetrics: Sendable, Equatable {
 }
 
 /// A sum and a count, for a mean that merges exactly.
+///
+/// The sum is kept in billionths, an integer: measures are rates and small means, and a
+/// floating-point sum would depend on the order of the additions, so the halves of a corpus
+/// merged in another order than one run added them could differ in the last bits.
 public struct QualityTally: Sendable, Equatable {
-    public var sum = 0.0
+    /// The sum of the values, each in billionths (rounded to the nearest).
+    public private(set) var sumBillionths = 0
     public var count = 0
     public init() {}
-    public mutating func add(_ value: Double) { sum += value; count += 1 }
-    public mutating func merge(_ other: QualityTally) { sum += other.sum; count += other.count }
+    /// A tally with this sum and count (read back from a state file).
+    public init(sumBillionths: Int, count: Int) {
+        self.sumBillionths = sumBillionths
+        self.count = count
+    }
+    /// The sum of the values.
+    public var sum: Double { Double(sumBillionths) / 1_000_000_000 }
+    public mutating func add(_ value: Double) {
+        sumBillionths += value.isFinite ? Int((max(-9e9, min(9e9, value)) * 1_000_000_000).rounded()) : 0
+        count += 1
+    }
+    public mutating func merge(_ other: QualityTally) { sumBillionths += other.sumBillionths; count += other.count }
     /// The mean, or nil when nothing was measured.
     public var mean: Double? { count == 0 ? nil : sum / Double(count) }
 }
