@@ -9,16 +9,32 @@ import Synchronization
 /// compute it, so a hash still cannot be checked against guesses. Runs over different corpora get
 /// different salts and cannot be linked by their hashes.
 extension LabelSalt {
-    /// Where `run` reads from; 16 random bytes until `useForThisProcess` is called.
-    static let processSalt = Mutex(LabelSalt(bytes: (0..<16).map { _ in UInt8.random(in: .min ... .max) }))
+    /// Where `run` reads from: 16 random bytes until `useForThisProcess` chooses another, and
+    /// whether `run` has been read (after which the salt never changes).
+    static let processSalt = Mutex((salt: LabelSalt(bytes: (0..<16).map { _ in UInt8.random(in: .min ... .max) }), used: false))
 
-    /// Makes `salt` the one every label of this process is hashed with from now on.
+    /// The process's salt, which from now on cannot change.
+    static func useProcessSalt() -> LabelSalt {
+        processSalt.withLock { state in
+            state.used = true
+            return state.salt
+        }
+    }
+
+    /// Makes `salt` the one every label of this process is hashed with, if no label has been
+    /// made yet; returns whether it did.
     ///
-    /// Call it once, before the first label is made: labels made before keep the old salt. A
-    /// confined run is its process's only work, so the command calls it; in-process tests do not,
-    /// since tests running side by side would change each other's salt.
-    public static func useForThisProcess(_ salt: LabelSalt) {
-        processSalt.withLock { $0 = salt }
+    /// A salt that changed after the first label would split one value's counts under two
+    /// hashes, so it is chosen once, before any label: `replay` does so as soon as it knows its
+    /// corpus. In a process that has made labels already (tests running many runs side by side)
+    /// the call changes nothing, and every run of that process shares its one salt.
+    @discardableResult
+    public static func useForThisProcess(_ salt: LabelSalt) -> Bool {
+        processSalt.withLock { state in
+            guard !state.used else { return false }
+            state.salt = salt
+            return true
+        }
     }
 
     /// The salt of a corpus whose identifying bytes were fed to `material` after `domain`.

@@ -285,8 +285,8 @@ public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
 /// The secret mixed into hashed labels: one per process, never written anywhere.
 ///
 /// One salt per process keeps one run's files consistent (a build hashed in report.json has the
-/// same hash in metrics.csv) while hashes cannot be reversed by hashing guesses. It starts random;
-/// a confined `replay` run replaces it with one drawn from its corpus's bytes
+/// same hash in metrics.csv) while hashes cannot be reversed by hashing guesses. It is random
+/// unless a `replay` run chose, before the first label, one drawn from its corpus's bytes
 /// (`LabelSalt.useForThisProcess`, see LabelSalt+Process.swift), so shards and resumed runs of one
 /// corpus agree. Tests pass a fixed salt to get known hashes.
 public struct LabelSalt: Sendable, Hashable {
@@ -296,6 +296,6 @@ public struct LabelSalt: Sendable, Hashable {
     /// A given salt (tests).
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
-    /// The process's salt: 16 random bytes until a run sets its corpus's (`useForThisProcess`).
-    public static var run: LabelSalt { processSalt.withLock { $0 } }
+    /// The process's salt: 16 random bytes unless a run chose its corpus's first (`useForThisProcess`).
+    public static var run: LabelSalt { useProcessSalt() }
 }

@@ -45,6 +45,31 @@ import TestSupport
         #expect(merged.corpus.badLineSamples.count == 20)
     }
 
+    /// A refused file is reported once (by the shard that counts files), and under `--strict`
+    /// every shard of a thread split stops at the same bad line, reported once by the shard it
+    /// falls in. (A file split's shards each stop at their own files' first bad line: a strict
+    /// file split is not one strict run, as docs/report-schema.md says.)
+    @Test(arguments: [ShardBy.thread, .file])
+    func failedFilesAndStrictStopsAreReportedOnce(by: ShardBy) throws {
+        let directory = try TemporaryDirectory(prefix: "shard-merge")
+        let refused = try directory.write("b-refused.jsonl", text: #"{"type":"export","version":2}"# + "\n")
+        var paths = try StateFixtures.corpus(in: directory)
+        paths.insert(refused, at: 1)
+        for strict in by == .thread ? [false, true] : [false] {
+            let whole = StateFixtures.state(paths, strict: strict)
+            let shards = (0..<3).map { StateFixtures.state(paths, shard: ShardSpec(index: $0, count: 3, by: by), strict: strict) }
+            let merged = shards.dropFirst().reduce(shards[0]) { $0.merged(with: $1) }
+            #expect(StateFixtures.comparable(merged) == StateFixtures.comparable(whole), "strict: \(strict)")
+            #expect(shards.filter { !$0.corpus.errors.isEmpty }.count == 1)
+            #expect(merged.corpus.errors.count == 1)
+            if strict {
+                #expect(whole.corpus.fatal != nil)
+                #expect(shards.filter { $0.corpus.fatal != nil }.count == 1)
+                #expect(!merged.corpus.stoppedAtAnotherShardsBadLine)
+            }
+        }
+    }
+
     // MARK: - Through the command
 
     /// Runs `replay` in this process (unsandboxed: tests have other threads) and returns what it said.

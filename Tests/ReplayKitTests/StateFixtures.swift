@@ -46,8 +46,9 @@ enum StateFixtures {
     }
 
     /// Options for an in-process run over `paths` of every job with the flywheel.
-    static func options(_ paths: [String], shard: ShardSpec = .whole, dryRun: Bool = false) -> ReplayOptions {
+    static func options(_ paths: [String], shard: ShardSpec = .whole, dryRun: Bool = false, strict: Bool = false) -> ReplayOptions {
         var options = ReplayOptions()
+        options.strict = strict
         options.corpus = paths
         options.flywheel = true
         options.dryRun = dryRun
@@ -56,9 +57,9 @@ enum StateFixtures {
     }
 
     /// The state of an in-process run (the scripted model, so every number is the same each time).
-    static func state(_ paths: [String], shard: ShardSpec = .whole, dryRun: Bool = false, resume: ReplayRunner.ResumePoint? = nil,
-                      every: Int? = nil, checkpoints: ((RunState) -> Void)? = nil) -> RunState {
-        var options = options(paths, shard: shard, dryRun: dryRun)
+    static func state(_ paths: [String], shard: ShardSpec = .whole, dryRun: Bool = false, strict: Bool = false,
+                      resume: ReplayRunner.ResumePoint? = nil, every: Int? = nil, checkpoints: ((RunState) -> Void)? = nil) -> RunState {
+        var options = options(paths, shard: shard, dryRun: dryRun, strict: strict)
         options.checkpointEvery = every
         let jobs = options.jobs.map { ReplayTool.job($0, budget: nil) }
         let model = LabelScriptedModel(routeTo: "Penny")

@@ -151,11 +151,11 @@ public enum ReplayTool {
         let started = Date()
         let clock = ContinuousClock.now
         // Which corpus this is (sizes and digests) and, from the same bytes, the label salt: every
-        // process over this corpus (shards, a resumed run) then hashes labels alike. Only a
-        // confined run sets it: in-process tests share one process and must not change each
-        // other's salt.
+        // process over this corpus (shards, a resumed run) then hashes labels alike. No label has
+        // been made before this in a `replay` process; in one that has (tests running many runs)
+        // the salt stays as it was, the same for all of them.
         let (identity, salt) = CorpusIdentity.of(files)
-        if sandboxing.enabled, let salt { LabelSalt.useForThisProcess(salt) }
+        if let salt { LabelSalt.useForThisProcess(salt) }
         // No model (missing or unreadable file): the run still completes and every job reports
         // the fallback, as the app would fall back on a phone without the model; exit 4 says so.
         var engine: LlamaEngine? = nil

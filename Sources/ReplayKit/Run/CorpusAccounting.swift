@@ -61,30 +61,34 @@ struct CorpusAccounting {
         }
     }
 
-    /// Counts `event` for `owner`.
+    /// Counts `event` for `owner`. In place, field by field: every shard of a thread split
+    /// counts every event of the corpus.
     mutating func count(_ event: ReaderEvent, owner: Int) {
-        var added = CorpusStats()
+        Self.add(event, to: &everyEvent)
+        if owner == shard.index { Self.add(event, to: &own) }
+    }
+
+    /// What `event` adds to the reader's counts (the lines of unknown type before it aside).
+    private static func add(_ event: ReaderEvent, to stats: inout CorpusStats) {
         switch event {
         case .record(let record, _):
-            added.lines = 1
-            added.records = 1
+            stats.lines += 1
+            stats.records += 1
             switch record {
-            case .thread: added.threads = 1
+            case .thread: stats.threads += 1
             case .message(let message):
-                added.messages = 1
+                stats.messages += 1
                 for node in message.screen?.nodes ?? [] {
-                    if case .unknown(let kind) = node { added.unknownNodes[kind, default: 0] += 1 }
+                    if case .unknown(let kind) = node { stats.unknownNodes[kind, default: 0] += 1 }
                 }
             case .header: break
             }
         case .badLine:
-            added.lines = 1
-            added.badLines = 1
+            stats.lines += 1
+            stats.badLines += 1
         case .fileFailed:
-            return
+            break
         }
-        everyEvent = everyEvent.adding(added)
-        if owner == shard.index { own = own.adding(added) }
     }
 
     /// This shard's counts, given the reader's count now.
