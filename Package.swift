@@ -65,11 +65,14 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swift6),
         .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Audit", "Privacy", "SandboxProbe", "LeakyFixtures"], swiftSettings: swift6),
-        .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
+                    exclude: ["FuzzCorpus"], swiftSettings: swift6),  // inputs the tests read by path
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "ReplayKit", "Replay", "LeakyFixtures", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests.
+        .testTarget(name: "ClusterTests", dependencies: ["TestSupport"], swiftSettings: swift6),
     ]
 )

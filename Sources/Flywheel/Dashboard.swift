@@ -139,8 +139,8 @@ private struct Page {
     private mutating func replayedSection(_ summaries: [ReplayedJobSummary]) -> String {
         var out = "<section id=\"replayed\">\n<h2>Replayed coverage vs real usage</h2>\n"
         out += "<p>What the model would offer, replayed over this corpus, beside what people used: "
-        out += "coverage is answered of eligible places; in budget is the share of asked places answered within the time budget "
-        out += "on the device profile; real usage is the matching metric above (chips: sent from a chip; route: guessed and kept; "
+        out += "coverage is answered of eligible places; in budget is the share of eligible places answered within the time budget "
+        out += "on the device profile (as report.json's in_budget.device); real usage is the matching metric above (chips: sent from a chip; route: guessed and kept; "
         out += "draft: draft used).</p>\n"
         let jobs = summaries.map { ReportLabel(token: $0.job).text }
         let coverage = summaries.map { summary -> ChartValue in

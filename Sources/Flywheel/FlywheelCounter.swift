@@ -6,16 +6,18 @@ import Export
 /// Feed it the reader's events in order (a thread line, then its messages: the export keeps a
 /// thread's lines together). It keeps integer numerators and denominators per metric and per key
 /// of every dimension, plus the little state of the open thread that the rules need (the previous
-/// message, the person's last build). Message text is read for one thing only, whether it names a
-/// group member as `@Name`; nothing of it is kept. Counters of disjoint sets of threads merge to
+/// message, the person's last build, the pushes waiting for the person's next message). Message text is read for one thing only, whether it names a
+/// group member as `@Name` (`Mention`, the rule the routing job uses); nothing of it is kept. Counters of disjoint sets of threads merge to
 /// exactly the counter of their union, which is how sharded runs combine.
 public struct FlywheelCounter: Sendable, Equatable {
     /// Thread lines counted.
-    public private(set) var threads = 0
+    public internal(set) var threads = 0
     /// Message lines counted.
-    public private(set) var messages = 0
-    /// Numerators and denominators by dimension and key.
-    private var buckets: [BucketKey: Bucket] = [:]
+    public internal(set) var messages = 0
+    /// Numerators and denominators by dimension and key, of everything settled: all but the open
+    /// thread's pushes still waiting for the person's next message (see `settledBuckets`).
+    /// Internal, not private: FlywheelCounter+State.swift writes and reads them.
+    var buckets: [BucketKey: Bucket] = [:]
     /// The thread whose messages are arriving.
     private var open: OpenThread?
 
@@ -35,6 +37,7 @@ public struct FlywheelCounter: Sendable, Equatable {
             break
         case .thread(let thread):
             threads += 1
+            closeOpenThread()
             open = OpenThread(thread)
         case .message(let message):
             add(message)
@@ -46,7 +49,7 @@ public struct FlywheelCounter: Sendable, Equatable {
     public mutating func merge(_ other: FlywheelCounter) {
         threads += other.threads
         messages += other.messages
-        buckets.merge(other.buckets) { mine, theirs in mine.adding(theirs) }
+        buckets.merge(other.settledBuckets) { mine, theirs in mine.adding(theirs) }
     }
 
     /// This counter and `other` combined.
@@ -65,7 +68,7 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     /// Equal when the counts are equal (the open thread's state is not a count).
     public static func == (a: FlywheelCounter, b: FlywheelCounter) -> Bool {
-        a.threads == b.threads && a.messages == b.messages && a.buckets == b.buckets
+        a.threads == b.threads && a.messages == b.messages && a.settledBuckets == b.settledBuckets
     }
 
     // MARK: - Reading the counts
@@ -74,7 +77,7 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// "(other)" last). The overall dimension always has its one key. Not capped: see `capped`.
     public func keys(_ dimension: MetricDimension) -> [String] {
         if dimension == .overall { return [MetricDimension.overallKey] }
-        return buckets.keys.filter { $0.dimension == dimension }.map(\.key).sorted(by: ReportLabel.precedes)
+        return settledBuckets.keys.filter { $0.dimension == dimension }.map(\.key).sorted(by: ReportLabel.precedes)
     }
 
     /// This counter with at most `limit` keys (plus "(other)") in each capped dimension: the keys
@@ -87,9 +90,10 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// changes nothing more.
     public func capped(to limit: Int = ReportLabel.maximumDistinct) -> FlywheelCounter {
         var copy = self
+        copy.closeOpenThread()
         for dimension in MetricDimension.allCases where dimension.isCapped {
             var weights: [String: Int] = [:]
-            for (key, bucket) in buckets where key.dimension == dimension { weights[key.key] = bucket.events }
+            for (key, bucket) in copy.buckets where key.dimension == dimension { weights[key.key] = bucket.events }
             let shown = ReportLabel.shown(weights, limit: limit, order: ReportLabel.precedes)
             let other = BucketKey(dimension: dimension, key: MetricDimension.otherKey)
             for key in weights.keys where !shown.contains(key) {
@@ -103,7 +107,7 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     /// The cell of `metric` under `key` of `dimension`; 0 of 0 for a key never seen.
     public func cell(_ metric: Metric, _ dimension: MetricDimension = .overall, _ key: String = MetricDimension.overallKey) -> RateCell {
-        let bucket = buckets[BucketKey(dimension: dimension, key: key)]
+        let bucket = settledBuckets[BucketKey(dimension: dimension, key: key)]
         return RateCell(metric: metric, dimension: dimension, key: key,
                         numerator: bucket?.numerators[metric.rawValue] ?? 0,
                         denominator: bucket?.denominators[metric.rawValue] ?? 0)
@@ -114,6 +118,12 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// A key seen by any metric of a dimension is listed for every metric, so a week with chips
     /// but no drafts shows drafts as 0 of 0 (rate empty) rather than leaving the row out.
     public func cells() -> [RateCell] {
+        var settled = self
+        settled.closeOpenThread()
+        return settled.settledCells()
+    }
+
+    private func settledCells() -> [RateCell] {
         let keysByDimension = MetricDimension.allCases.map { keys($0) }
         var result: [RateCell] = []
         for metric in Metric.allCases {
@@ -130,7 +140,11 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     private mutating func add(_ message: MessageRecord) {
         messages += 1
-        var thread = open?.id == message.thread ? open! : OpenThread(orphan: message.thread)
+        if open?.id != message.thread {
+            closeOpenThread()
+            open = OpenThread(orphan: message.thread)
+        }
+        var thread = open!
         defer { open = thread }
         let locale = message.lang.map { ReportLabel(locale: $0).text } ?? thread.locale
         let week = ISOWeek.label(forTimestamp: message.at) ?? MetricDimension.unknownKey
@@ -158,8 +172,13 @@ public struct FlywheelCounter: Sendable, Equatable {
             }
             record(delta, build: build, model: model, locale: locale, agent: thread.personAgent, week: week)
             thread.chipAgent = nil
-            if meta.build != nil { thread.lastBuild = build }
-            if meta.model != nil { thread.lastModel = model }
+            // The pushes since the person's last message reached the app this message came from.
+            for push in thread.waitingPushes {
+                record(push.delta, build: build, model: model, locale: push.locale, agent: push.agent, week: push.week)
+            }
+            thread.waitingPushes.removeAll()
+            thread.lastBuild = build
+            thread.lastModel = model
         case .agent(let name):
             let agent = ReportLabel(name: name).text
             if let push = message.push {
@@ -172,10 +191,10 @@ public struct FlywheelCounter: Sendable, Equatable {
                     delta.count(metric, hit: metric == bucket)
                 }
                 delta.add(.pushBatchMean, numerator: push.batch, denominator: 1)
-                // The push reached the person's phone: its build is the one they last wrote from.
-                let build = message.meta.build.map { ReportLabel(build: $0).text } ?? thread.lastBuild ?? MetricDimension.unknownKey
-                let model = message.meta.model.map { ReportLabel(model: $0).text } ?? thread.lastModel ?? MetricDimension.unknownKey
-                record(delta, build: build, model: model, locale: locale, agent: agent, week: week)
+                // Counted under the build and model of the person's next message in the thread,
+                // else their previous one, as the replay's push job attributes it: the export
+                // writes `build` and `model` on person messages only. So it waits.
+                thread.waitingPushes.append(WaitingPush(delta: delta, locale: locale, agent: agent, week: week))
             }
             thread.chipAgent = message.screen?.isChipEligible == true ? agent : nil
         }
@@ -184,8 +203,7 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// Which routing share a group person message counts in (`nil`: none of the four, e.g. a
     /// `routed` value other than "on-device").
     private func routing(_ message: MessageRecord, in thread: OpenThread) -> Metric? {
-        let named = message.text?.withUnsealedText { FlywheelCounter.namesMember($0, thread.memberNames) } ?? false
-        if named { return .routeNamed }
+        if let text = message.text, Mention.namesMember(text, members: thread.memberNames) { return .routeNamed }
         if message.meta.groupRouted == "on-device" { return .routeGuessedKept }
         if message.meta.groupRouted == nil {
             return message.meta.groupTo == nil ? .routeLead : .routeChose
@@ -193,22 +211,25 @@ public struct FlywheelCounter: Sendable, Equatable {
         return nil
     }
 
-    /// Whether `text` holds `@Name` for one of `names` (lowercased), case-insensitively, with no
-    /// letter, digit or underscore right after the name ("@Sage," names Sage; "@Sages" does not).
-    static func namesMember(_ text: String, _ names: [String]) -> Bool {
-        guard !names.isEmpty, text.contains("@") else { return false }
-        let lower = text.lowercased()
-        var rest = lower[...]
-        while let at = rest.firstIndex(of: "@") {
-            rest = rest[rest.index(after: at)...]
-            for name in names where !name.isEmpty && rest.hasPrefix(name) {
-                let end = rest.index(rest.startIndex, offsetBy: name.count)
-                if end == rest.endIndex { return true }
-                let next = rest[end]
-                if !(next.isLetter || next.isNumber || next == "_") { return true }
-            }
+    /// The buckets with the open thread's waiting pushes counted as if the thread ended now:
+    /// under the person's previous message, or "unknown" when there was none.
+    var settledBuckets: [BucketKey: Bucket] {
+        guard open?.waitingPushes.isEmpty == false else { return buckets }
+        var copy = self
+        copy.closeOpenThread()
+        return copy.buckets
+    }
+
+    /// Counts the open thread's waiting pushes under the person's previous message (no next one
+    /// will come), and forgets them.
+    private mutating func closeOpenThread() {
+        guard var thread = open, !thread.waitingPushes.isEmpty else { return }
+        for push in thread.waitingPushes {
+            record(push.delta, build: thread.lastBuild ?? MetricDimension.unknownKey,
+                   model: thread.lastModel ?? MetricDimension.unknownKey, locale: push.locale, agent: push.agent, week: push.week)
         }
-        return false
+        thread.waitingPushes.removeAll()
+        open = thread
     }
 
     private mutating func record(_ delta: Delta, build: String, model: String, locale: String, agent: String, week: String) {
@@ -259,11 +280,20 @@ struct Bucket: Equatable, Sendable {
 }
 
 /// What one message adds, applied to each of its dimension keys.
-struct Delta {
+struct Delta: Sendable {
     var entries: [(Metric, Int, Int)] = []
 
     mutating func count(_ metric: Metric, hit: Bool) { entries.append((metric, hit ? 1 : 0, 1)) }
     mutating func add(_ metric: Metric, numerator: Int, denominator: Int) { entries.append((metric, numerator, denominator)) }
+}
+
+/// A push counted once the person's next message (or the thread's end) says which build and
+/// model it reached.
+struct WaitingPush: Sendable {
+    let delta: Delta
+    let locale: String
+    let agent: String
+    let week: String
 }
 
 /// What the counter remembers of the thread whose messages are arriving.
@@ -274,20 +304,23 @@ struct OpenThread: Sendable {
     let isGroup: Bool
     /// The agent a person message is counted under: the thread's agent, or the group's lead.
     let personAgent: String
-    /// The members' names, lowercased, for `@Name`.
+    /// The members' names as the export writes them, for `@Name` (`Mention`).
     let memberNames: [String]
     /// The agent whose chip-eligible screen was the last message, if it was one.
     var chipAgent: String?
-    /// The person's last build and model version seen in this thread (labels), for pushes.
+    /// The build and model version (labels) of the person's last message in this thread, for
+    /// pushes that no person message follows; nil before the first.
     var lastBuild: String?
     var lastModel: String?
+    /// Pushes waiting for the person's next message, whose build and model they are counted under.
+    var waitingPushes: [WaitingPush] = []
 
     init(_ thread: ThreadRecord) {
         id = thread.id
         locale = ReportLabel(locale: thread.locale).text
         isGroup = thread.isGroup
         personAgent = ReportLabel(name: thread.group?.lead ?? thread.agent).text
-        memberNames = thread.group?.members.map { $0.name.lowercased() } ?? []
+        memberNames = thread.group?.members.map(\.name) ?? []
     }
 
     /// A thread whose line was never seen (a caller feeding messages alone): no locale, no group.

@@ -17,11 +17,8 @@ public enum FlywheelFiles {
         } catch {
             throw .cannotCreateDirectory(path: directory, reason: reason(error))
         }
-        let contents = [MetricsCSV.render(counter),
-                        MetricsJSON.report(counter, replayed: replayed).json(),
-                        Dashboard.render(counter, replayed: replayed)]
         var paths: [String] = []
-        for (name, text) in zip(names, contents) {
+        for (name, text) in contents(counter, replayed: replayed) {
             let path = (directory as NSString).appendingPathComponent(name)
             do {
                 try ReportFile.create(path, text: text)
@@ -31,6 +28,15 @@ public enum FlywheelFiles {
             paths.append(path)
         }
         return paths
+    }
+
+    /// The three files' names and texts, in `names` order, for a writer of its own
+    /// (ReplayKit's `OutputDirectory`, the one writer of everything under `--out`).
+    public static func contents(_ counter: FlywheelCounter, replayed: [ReplayedJobSummary]? = nil) -> [(name: String, text: String)] {
+        let texts = [MetricsCSV.render(counter),
+                     MetricsJSON.report(counter, replayed: replayed).json(),
+                     Dashboard.render(counter, replayed: replayed)]
+        return zip(names, texts).map { ($0, $1) }
     }
 
     /// The system's reason for a Foundation file error, without the error's own path text.

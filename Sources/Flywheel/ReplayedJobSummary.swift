@@ -10,7 +10,9 @@ public struct ReplayedJobSummary: Sendable, Equatable {
     public var eligible: Int
     /// Eligible places with a valid answer within every budget.
     public var answered: Int
-    /// The share of asked places answered within the time budget on the device profile, 0…1.
+    /// The share of eligible places with a valid answer within the time budget on the device
+    /// profile, 0…1: report.json's `in_budget.device` (`JobMetrics.inBudgetDeviceRate`), over
+    /// eligible places, not asked ones; nil in a dry run or with no eligible place.
     public var inBudgetDevice: Double?
 
     /// A summary.

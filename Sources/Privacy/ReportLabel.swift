@@ -9,8 +9,9 @@
 ///
 /// The hash is SHA-256 of the salt and the value's UTF-8 bytes, cut to 32 bits: equal values get
 /// equal hashes within a run, so counts still group, while nobody can tell what was hashed. The
-/// salt (`LabelSalt.run`) is random per process and never written, so hashes cannot be looked up
-/// in a dictionary of guesses, and two runs' hashes of the same value differ.
+/// salt (`LabelSalt.run`) is never written, so hashes cannot be looked up in a dictionary of
+/// guesses: random per process, or in a `replay` run drawn from the corpus's own bytes, so that
+/// shards of one corpus agree while runs over different corpora cannot be linked.
 ///
 /// Every rule is idempotent: a label that is already a hash, or that already passed, passes again.
 public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
@@ -281,11 +282,13 @@ public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The secret mixed into hashed labels: random per process, never written anywhere.
+/// The secret mixed into hashed labels: one per process, never written anywhere.
 ///
 /// One salt per process keeps one run's files consistent (a build hashed in report.json has the
-/// same hash in metrics.csv) while hashes cannot be reversed by hashing guesses, and runs cannot
-/// be linked by their hashes. Tests pass a fixed salt to get known hashes.
+/// same hash in metrics.csv) while hashes cannot be reversed by hashing guesses. It is random
+/// unless a `replay` run chose, before the first label, one drawn from its corpus's bytes
+/// (`LabelSalt.useForThisProcess`, see LabelSalt+Process.swift), so shards and resumed runs of one
+/// corpus agree. Tests pass a fixed salt to get known hashes.
 public struct LabelSalt: Sendable, Hashable {
     /// The salt's bytes.
     public let bytes: [UInt8]
@@ -293,6 +296,6 @@ public struct LabelSalt: Sendable, Hashable {
     /// A given salt (tests).
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
-    /// 16 bytes from the system's secure random source, drawn once, when first used.
-    public static let run = LabelSalt(bytes: (0..<16).map { _ in UInt8.random(in: .min ... .max) })
+    /// The process's salt: 16 random bytes unless a run chose its corpus's first (`useForThisProcess`).
+    public static var run: LabelSalt { useProcessSalt() }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Audit
 import Privacy
+import TestSupport
 
 /// Output fingerprints: copies are recognised, ordinary report text is not, and nothing but
 /// digests and counts reaches the hashes file.
@@ -73,5 +74,25 @@ import Privacy
         #expect(finding?.line == 3)
         #expect(finding?.byteOffset == 4)
         #expect(finding?.message.contains(canary) == false)
+    }
+}
+
+/// Scanning compressed files that the audit finds (its own run's, or others' in /tmp).
+@Suite struct CompressedScanTests {
+    let scanner = LeakScanner(canary: "00112233445566778899aabbccddeeff", fingerprint: OutputFingerprint(salt: [1]), digests: [])
+
+    /// A corrupt zstd file larger than a pipe makes `zstd -dc` stop reading at once; the scan
+    /// must end with what it has, never with the auditor killed by SIGPIPE.
+    @Test func aCorruptCompressedFileEndsItsScanOnly() {
+        var bytes: [UInt8] = [0x28, 0xb5, 0x2f, 0xfd] + [UInt8](repeating: 0xff, count: 8)
+        bytes += (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }
+        #expect(scanner.findings(in: bytes, location: "corrupt.zst").isEmpty)
+    }
+
+    @Test func theCanaryInsideAGzipFileIsFound() throws {
+        let gzip = try Subprocess.run("/bin/gzip", ["-c"], input: Data("note 00112233445566778899aabbccddeeff\n".utf8))
+        let findings = scanner.findings(in: Array(gzip.standardOutput), location: "x.gz")
+        #expect(findings.map(\.rule) == [.canaryInOutput])
+        #expect(findings.first?.message.contains("gzip-decompressed") == true)
     }
 }

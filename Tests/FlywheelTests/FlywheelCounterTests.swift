@@ -70,10 +70,13 @@ import Export
         Expected(.pushQuote, .agent, "Penny", 1, 1),
         Expected(.pushQuote, .locale, "de-DE", 1, 1),
         Expected(.pushReply, .agent, "Sage", 1, 1),
-        // t1.m1 comes before any person message (build unknown); t1.m3 and g1.n2 after 2.3.0.
-        Expected(.pushReply, .build, "unknown", 1, 2),
-        Expected(.pushHandoff, .build, "2.3.0 (512)", 1, 2),
-        Expected(.pushReply, .build, "2.3.0 (512)", 1, 2),
+        // Under the person's next message: t1.m1, t1.m3 and g1.n2 before a 2.3.0 message; g2.p1
+        // has no person message at all (unknown).
+        Expected(.pushReply, .build, "unknown", 0, 1),
+        Expected(.pushQuote, .build, "unknown", 1, 1),
+        Expected(.pushHandoff, .build, "2.3.0 (512)", 1, 3),
+        Expected(.pushReply, .build, "2.3.0 (512)", 2, 3),
+        Expected(.pushReply, .model, "26.4", 2, 3),
     ]
 
     @Test(arguments: expected)
@@ -173,8 +176,69 @@ import Export
     @Test(arguments: [
         ("@Sage please", true), ("hey @SAGE", true), ("@sage, hi", true), ("@sages hi", false),
         ("me@sagebrush.example", false), ("no mention of Sage", false), ("@Dr Lee here", true), ("@", false),
+        ("mail it to x@sage.com", false), ("(@Sage)", true), ("a_@Sage", false),
     ])
     func namedMember(_ text: String, _ named: Bool) {
-        #expect(FlywheelCounter.namesMember(text, ["sage", "coach", "dr lee"]) == named)
+        #expect(Mention.namesMember(text, members: ["Sage", "Coach", "Dr Lee"]) == named)
+    }
+
+    /// A push counts under the person's next message in its thread, else their previous one (as
+    /// report.json's push job counts it), never under an agent message's own `meta`: the export
+    /// writes `build` and `model` on person messages only.
+    @Test func aPushCountsUnderThePersonsNextMessageElseTheirPrevious() throws {
+        let directory = try TemporaryDirectory()
+        func push(_ id: String, _ meta: String = "") -> String {
+            #"{"type":"message","thread":"t1","id":"\#(id)","at":"2026-09-01T07:00:00Z","from":"Coach","screen":[{"say":"x"}],"push":{"kind":"reply","batch":1}\#(meta)}"#
+        }
+        func person(_ id: String, build: String?) -> String {
+            let meta = build.map { #","meta":{"build":"\#($0)","model":"26.4"}"# } ?? ""
+            return #"{"type":"message","thread":"t1","id":"\#(id)","at":"2026-09-01T07:01:00Z","from":"person","text":"ok"\#(meta)}"#
+        }
+        let lines = [
+            #"{"type":"thread","id":"t1","agent":"Coach","locale":"en-US"}"#,
+            push("a1", #","meta":{"build":"9.9"}"#),   // an agent's own meta says nothing
+            person("p1", build: "2.3"),
+            push("a2"), push("a3"),
+            person("p2", build: "2.4"),
+            push("a4"),
+            person("p3", build: nil),
+            push("a5"),                                  // the thread ends: the previous message's
+        ]
+        let counter = try HandCorpus.count(HandCorpus.jsonl([lines]), in: directory)
+        #expect(counter.cell(.pushReply, .build, "2.3").denominator == 1)       // a1
+        #expect(counter.cell(.pushReply, .build, "2.4").denominator == 2)       // a2, a3
+        #expect(counter.cell(.pushReply, .build, "unknown").denominator == 2)   // a4, a5: p3 has no build
+        #expect(counter.cell(.pushReply, .build, "9.9").denominator == 0)
+        #expect(counter.cell(.pushReply).denominator == 5)
+        #expect(counter.keys(.build) == ["2.3", "2.4", "unknown"])
+    }
+
+    /// Pushes waiting at the end of the input count as if the thread ended there, in every reading.
+    @Test func waitingPushesCountInEveryReading() throws {
+        let directory = try TemporaryDirectory()
+        let lines = [
+            #"{"type":"thread","id":"t1","agent":"Coach","locale":"en-US"}"#,
+            #"{"type":"message","thread":"t1","id":"p1","at":"2026-09-01T07:01:00Z","from":"person","text":"ok","meta":{"build":"2.3"}}"#,
+            #"{"type":"message","thread":"t1","id":"a1","at":"2026-09-01T07:02:00Z","from":"Coach","screen":[{"say":"x"}],"push":{"kind":"reply"}}"#,
+        ]
+        let counter = try HandCorpus.count(HandCorpus.jsonl([lines]), in: directory)
+        #expect(counter.cell(.pushReply, .build, "2.3").numerator == 1)
+        #expect(counter.cells().contains { $0.metric == .pushReply && $0.key == "2.3" && $0.numerator == 1 })
+        #expect(counter.capped().cell(.pushReply, .build, "2.3").numerator == 1)
+        var merged = FlywheelCounter()
+        merged.merge(counter)
+        #expect(merged == counter && merged.cell(.pushReply, .build, "2.3").numerator == 1)
+    }
+
+    /// An e-mail address is not a mention: the message counts where it went, as routing judges it.
+    @Test func anEmailAddressAtAMembersNameIsNotNamed() throws {
+        let directory = try TemporaryDirectory()
+        let lines = [
+            #"{"type":"thread","id":"g1","locale":"en-GB","group":{"lead":"Coach","members":[{"name":"Coach"},{"name":"Sage"}]}}"#,
+            #"{"type":"message","thread":"g1","id":"n1","at":"2026-09-03T10:00:00Z","from":"person","text":"mail it to x@sage.com","meta":{"group":{"to":"Sage","routed":"on-device"}}}"#,
+        ]
+        let counter = try HandCorpus.count(HandCorpus.jsonl([lines]), in: directory)
+        #expect(counter.cell(.routeNamed).numerator == 0 && counter.cell(.routeNamed).denominator == 1)
+        #expect(counter.cell(.routeGuessedKept).numerator == 1)
     }
 }

@@ -37,7 +37,7 @@ import Testing
         }
     }
 
-    static let jobs: [JobKind: any Job] = [.chips: ChipsJob(), .route: RouteJob(), .push: PushJob(), .draft: DraftJob()]
+    static let jobs: [JobKind: any Job] = Dictionary(uniqueKeysWithValues: JobKind.allCases.map { ($0, $0.job()) })
 
     @Test(arguments: JobKind.allCases, [
         ("ru-RU", nil, false), ("en-US", "ru", false), ("ru-RU", "en", true), ("ja-JP", nil, true), ("fr-FR", nil, true),

@@ -110,7 +110,8 @@ import Testing
         #expect(greeting.quality["length_chars"] == nil)
         let late = job.evaluate(item, outcome: Threads.outcome(#"{"line":"Rest day tomorrow"}"#, promptTokens: 1000, outputTokens: 90),
                                 device: .iPhone15Pro)   // 600 ms + 3,000 ms
-        #expect(late.fallback == .timeBudget && late.quality["well_formed"] == 1)
+        #expect(late.fallback == .timeBudget && late.quality["well_formed"] == 0)   // nobody saw it
+        #expect(late.qualityAllAnswers["well_formed"] == 1 && late.quality["length_chars"] == nil)
         let tooBig = job.evaluate(item, outcome: GenerationOutcome(output: .failure(.contextExceeded(promptTokens: 5000, limit: 4096)),
                                                                    promptTokens: 5000, outputTokens: 0, hostMilliseconds: 1),
                                   device: .iPhone15Pro)
@@ -120,6 +121,86 @@ import Testing
         ledger.add(greeting)
         #expect(ledger.overall.counters["rejected_greeting"] == 1 && ledger.byModel["27.0"]?.counters["rejected_greeting"] == 1)
         #expect(ledger.overall.quality["well_formed"]?.mean == 0.5)
+    }
+
+    /// A greeting and a line spoken for the agent ("<Agent> says") in each language the tool accepts.
+    static let perLanguage: [(code: String, greeting: String, agentSays: String)] = [
+        ("en", "Hello, rest day tomorrow", "Coach says rest tomorrow"),
+        ("fr", "Bonjour, repos demain", "Coach dit repos demain"),
+        ("de", "Hallo, morgen Ruhetag", "Coach sagt morgen Ruhetag"),
+        ("es", "Hola, mañana descanso", "Coach dice descanso mañana"),
+        ("it", "Ciao, domani riposo", "Coach dice riposo domani"),
+        ("pt", "Olá, amanhã descanso", "Coach diz descanso amanhã"),
+        ("ja", "こんにちは、明日は休息日", "Coachが言うには明日は休息日"),
+        ("zh", "你好，明天休息", "Coach说明天休息"),
+        ("ko", "안녕하세요, 내일은 휴식", "Coach님이 말했어요: 내일은 휴식"),
+        ("nl", "Hoi, morgen rustdag", "Coach zegt morgen rustdag"),
+        ("da", "Hej, hviledag i morgen", "Coach siger hviledag i morgen"),
+        ("sv", "Hallå, vilodag i morgon", "Coach säger vilodag i morgon"),
+        ("nb", "Hei, hviledag i morgen", "Coach sier hviledag i morgen"),
+        ("no", "Hallo, hviledag i morgen", "Coach sier hviledag i morgen"),
+        ("tr", "Merhaba, yarın dinlenme günü", "Coach diyor ki yarın dinlenme"),
+        ("vi", "Xin chào, mai nghỉ ngơi", "Coach nói mai nghỉ ngơi"),
+    ]
+
+    /// Every language the tool accepts has a rule of its own: none is passed for want of one.
+    @Test func everySupportedLanguageHasARule() {
+        #expect(Set(Self.perLanguage.map(\.code)) == SupportedLanguages.appleIntelligence.codes)
+        for code in SupportedLanguages.appleIntelligence.codes {
+            #expect(PushLineRule.byLanguage[code] != nil, "no push-line rule for \(code)")
+        }
+    }
+
+    @Test(arguments: perLanguage)
+    func greetingsAndAgentSaysAreRejectedInEveryLanguage(code: String, greeting: String, agentSays: String) {
+        func rejection(_ line: String) -> PushLine.Rejection? {
+            let output = SealedText(#"{"line":"\#(line)"}"#)
+            if case .failure(let reason) = PushLine.check(output: output, agent: "Coach", language: code) { return reason }
+            return nil
+        }
+        #expect(rejection(greeting) == .greeting)
+        #expect(rejection(agentSays) == .agentSays)
+    }
+
+    @Test(arguments: [
+        "Heisann plan for Saturday",     // a greeting of its own
+        "Hejsa, new plan",
+        "Goedemorgen! Rust vandaag",
+        "大家好，今天休息",
+    ])
+    func greetingsOfOtherLanguagesAreRejectedInAnyLanguage(line: String) {
+        let result = PushLine.check(output: SealedText(#"{"line":"\#(line)"}"#), agent: "Coach", language: "en")
+        let got: PushLine.Rejection? = if case .failure(let reason) = result { reason } else { nil }
+        #expect(got == .greeting)
+    }
+
+    @Test(arguments: [
+        "Hejira dates for the trip",        // "hej" only as a whole word
+        "Heidi's plan is ready",            // "hei" too
+        "Saying goodbye to the old plan",   // "say", not "says"
+        "Coach sample: rest tomorrow",      // the name then a word that only begins like a verb
+        "Coaching plan: rest tomorrow",
+        "明天休息，多喝水",
+    ])
+    func ordinaryLinesPassInEveryLanguage(line: String) {
+        for code in ["en", "da", "nb", "zh"] {
+            let result = PushLine.check(output: SealedText(#"{"line":"\#(line)"}"#), agent: "Coach", language: code)
+            if case .failure = result { Issue.record("rejected in \(code)") }
+        }
+    }
+
+    /// A line in a language with no rule is `unchecked`: shown (the checks found nothing), but
+    /// never scored well formed.
+    @Test func aLineInALanguageWithoutARuleIsUncheckedNotPassed() throws {
+        let job = PushJob(supportedLanguages: SupportedLanguages(codes: ["en", "fi"]))
+        let snapshot = Threads.coachThread([Threads.reply("m1", "Lepopäivä huomenna", push: PushInfo(kind: "reply"))], locale: "fi-FI")
+        var ledger = JobLedger()
+        let item = try #require(job.plan(snapshot, tokenizer: ScriptedModel(output: ""), ledger: &ledger).first)
+        let result = job.evaluate(item, outcome: Threads.outcome(#"{"line":"Lepopäivä huomenna"}"#), device: .iPhone15Pro)
+        #expect(result.answered && result.counters["unchecked"] == 1)
+        #expect(result.quality["well_formed"] == nil)
+        let greeting = job.evaluate(item, outcome: Threads.outcome(#"{"line":"Hei, lepopäivä huomenna"}"#), device: .iPhone15Pro)
+        #expect(greeting.counters == ["rejected_greeting": 1] && greeting.quality["well_formed"] == 0)   // still checked by every rule
     }
 
     @Test func theInstructionsNameTheLanguage() {

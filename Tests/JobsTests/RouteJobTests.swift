@@ -130,8 +130,11 @@ import Testing
                                          tokenizer: ScriptedModel(output: ""), ledger: &ledger).first)
         let result = job.evaluate(item, outcome: outcome, device: .iPhone15Pro)
         #expect(!result.answered && result.fallback == reason)
-        // A late answer is still the model's guess (Sage, wrong here); no answer means the lead (right here).
-        #expect(result.quality["lead_accuracy"] == (reason == .timeBudget ? 0 : 1))
+        // No guess shown in time means the lead (right here), for a late answer too; over every
+        // valid answer, the late guess (Sage) is scored as if shown, and is wrong.
+        #expect(result.quality["lead_accuracy"] == 1)
+        #expect(result.counters["confusion:lead->lead"] == 1)
+        #expect(result.qualityAllAnswers["lead_accuracy"] == (reason == .timeBudget ? 0 : 1))
     }
 
     @Test func theBudgetIsConfigurable() throws {

@@ -8,8 +8,9 @@ import Testing
 import Privacy
 import TestSupport
 
-/// Free text in any labelled field of the export reaches none of the six files a run writes:
-/// report.json, report.md, junit.xml, metrics.csv, metrics.json, dashboard.html.
+/// Free text in any labelled field of the export reaches none of the files a run writes:
+/// report.json, report.md, junit.xml, metrics.csv, metrics.json, dashboard.html, state.json and
+/// its checkpoints.
 @Suite struct ReportLabelTests {
     /// Made-up sentences and, for each, a word that only it holds. Shown in test output by index only.
     static let sentences: [(text: String, word: String)] = [
@@ -66,8 +67,9 @@ import TestSupport
         return out + "\""
     }
 
-    /// Runs every job over `corpus` with a model that routes to `routeTo`, writes the six files
-    /// into a new directory as `replay` does, and returns the directory and the report.
+    /// Runs every job over `corpus` with a model that routes to `routeTo`, writes the files into a
+    /// new directory as `replay` does (through `OutputDirectory`, a checkpoint of the run's state
+    /// included), and returns the directory and the report.
     static func replay(_ corpus: String, routeTo: String) throws -> (directory: String, report: ReportValue) {
         // The caller removes it: it outlives this function.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-test-" + UUID().uuidString).path
@@ -79,13 +81,17 @@ import TestSupport
         let jobs = options.jobs.map { ReplayTool.job($0, budget: nil) }
         let model = LabelScriptedModel(routeTo: routeTo)
         let tally = ReplayRunner(options: options, jobs: jobs, model: model, tokenizer: model).run()
-        let report = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 1, started: Date()).build()
+        let builder = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 1, started: Date())
+        let report = builder.build()
         let out = directory + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        try ReplayTool.write(report, to: out)
-        try ReportFile.create(out + "/junit.xml", text: JUnitReport.render(options.thresholds.map { $0.judge(report) }))
-        let counter = try #require(tally.flywheel)
-        try FlywheelFiles.write(counter, replayed: [ReplayedJobSummary(job: "route", eligible: 1, answered: 1)], to: out)
+        let output = OutputDirectory(out)
+        #expect(builder.state.flywheel != nil)
+        try output.saveResults(of: builder.state, report: report)
+        try output.saveJUnit(options.thresholds.map { $0.judge(report) })
+        var checkpoint = builder.state
+        checkpoint.checkpoint = Checkpoint(sequence: 1, eventsRead: 3)
+        try output.saveCheckpoint(checkpoint)
         return (directory, report)
     }
 
@@ -107,7 +113,8 @@ import TestSupport
             let (directory, report) = try Self.replay(Self.corpus([field: sentence.text]), routeTo: routeTo)
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let leaks = try Self.leaks(in: directory, word: sentence.word)
-            #expect(leaks.map(\.file) == ["dashboard.html", "junit.xml", "metrics.csv", "metrics.json", "report.json", "report.md"])
+            #expect(leaks.map(\.file) == ["checkpoint-000001.json", "dashboard.html", "junit.xml", "metrics.csv", "metrics.json",
+                                           "report.json", "report.md", "state.json"])
             for (file, leaked) in leaks {
                 // A boolean only, so a failure cannot show the sentence.
                 #expect(!leaked, "\(file) holds words of sentence #\(index) put in \(field)")
@@ -127,9 +134,12 @@ import TestSupport
         let corpus = writeCorpus(Self.corpus(texts), in: directory)
         var said = ""
         let code = ReplayTool.main(["--model", "/nonexistent/model.gguf", "--flywheel", "--fail-under", "route.accuracy=0.9",
-                                    "--out", directory + "/out", corpus],
+                                    "--resume", "--checkpoint-every", "1", "--out", directory + "/out", corpus],
                                    diagnostics: { said += $0 + "\n" }, sandboxed: false)
         #expect(code == .model)
+        // Checkpoints and state.json are scanned like every other file.
+        let written = try FileManager.default.contentsOfDirectory(atPath: directory + "/out")
+        #expect(written.contains("state.json") && written.contains("checkpoint-000001.json"))
         for (index, sentence) in Self.sentences.enumerated() {
             for (file, leaked) in try Self.leaks(in: directory, word: sentence.word) {
                 #expect(!leaked, "\(file) holds words of sentence #\(index)")

@@ -183,12 +183,12 @@ public enum Auditor {
         if plan.isReplay, hashes == nil { result.problems.append(.hashesMissing(path: hashesPath)) }
         let scanner = LeakScanner(canary: canary, fingerprint: OutputFingerprint(salt: salt), digests: hashes?.digests ?? [])
         var seen: Set<String> = []
-        func scan(_ path: String, as location: String? = nil, limit: Int = .max) {
+        func scan(_ path: String, as location: String? = nil, limit: Int = .max, canaryOnly: Bool = false) {
             let key = canonical(path)
             guard seen.insert(key).inserted, let bytes = regularFileBytes(path, limit: limit) else { return }
             result.scannedSources += 1
             result.scannedBytes += bytes.count
-            result.findings += scanner.findings(in: bytes, location: location ?? places.show(path))
+            result.findings += scanner.findings(in: bytes, location: location ?? places.show(path), canaryOnly: canaryOnly)
         }
         scan(stdoutPath, as: "stdout")
         scan(stderrPath, as: "stderr")
@@ -204,7 +204,9 @@ public enum Auditor {
             result.findings += scanner.findings(in: Array(path.utf8), location: places.show(path), what: "the name of a file written outside")
             scan(path)
         }
-        for path in sweep.changedFiles(limit: sweepFileLimit) { scan(path, limit: sweepByteLimit) }
+        // Other programs write in the temporary directories too, common words among what they
+        // write: there only this audit's canary, which nothing else can know, is evidence.
+        for path in sweep.changedFiles(limit: sweepFileLimit) { scan(path, limit: sweepByteLimit, canaryOnly: true) }
 
         // Sandbox and canary.
         judgeReport(childDirectory + "/report.json", isReplay: plan.isReplay, into: &result)

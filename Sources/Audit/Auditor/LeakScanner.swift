@@ -77,16 +77,19 @@ public struct LeakScanner: Sendable {
 
     /// Findings for the bytes written to `location` (a path, or `stdout`/`stderr`); `what` says
     /// what the bytes were when they are not the file's contents ("the name of an entry").
-    public func findings(in bytes: [UInt8], location: String, what: String? = nil) -> [AuditFinding] {
-        var findings = judge(bytes, location: location, what: what)
+    /// `canaryOnly`: look for the canary alone (in files other programs may have written too).
+    public func findings(in bytes: [UInt8], location: String, what: String? = nil, canaryOnly: Bool = false) -> [AuditFinding] {
+        var findings = judge(bytes, location: location, what: what, canaryOnly: canaryOnly)
         if what == nil, let decompressed = Self.decompressed(bytes) {
-            findings += judge(decompressed.bytes, location: location, what: "the \(decompressed.format)-decompressed contents")
+            findings += judge(decompressed.bytes, location: location, what: "the \(decompressed.format)-decompressed contents",
+                              canaryOnly: canaryOnly)
         }
         return findings
     }
 
-    func judge(_ bytes: [UInt8], location: String, what: String?) -> [AuditFinding] {
-        let hits = hits(in: bytes)
+    func judge(_ bytes: [UInt8], location: String, what: String?, canaryOnly: Bool) -> [AuditFinding] {
+        var hits = hits(in: bytes)
+        if canaryOnly { hits.outputs = [] }
         var findings: [AuditFinding] = []
         let place = what.map { "\($0) of \(location)" } ?? location
         func detail(_ offsets: [Int]) -> String {
@@ -161,6 +164,9 @@ public struct LeakScanner: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        // A tool that stops reading early (a corrupt file some other program left in /tmp) must
+        // fail this one scan, not kill the auditor with SIGPIPE: the write then fails with EPIPE.
+        signal(SIGPIPE, SIG_IGN)
         guard (try? process.run()) != nil else { return (format, []) }
         // Feed on another thread so a large output cannot deadlock against a full input pipe.
         let writer = Thread {

@@ -6,8 +6,9 @@ import Privacy
 /// A second net behind the trace (which names every file the command wrote): entries of each
 /// temporary directory are noted before the run; afterwards, new or changed regular files at the
 /// top, files in new directories (recursively), and recently changed files one level inside
-/// changed directories are scanned. Other processes write there too; their files are scanned and
-/// simply do not carry this run's canary.
+/// changed directories are scanned for the canary. Other processes write there too (other audits
+/// among them, with the same common words as this run's outputs), so these files are searched
+/// for this run's canary alone, which nothing else can know.
 struct TemporarySweep: Sendable {
     struct Stamp: Equatable, Sendable {
         var inode: UInt64

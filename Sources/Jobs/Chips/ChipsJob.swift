@@ -7,10 +7,15 @@ import Export
 /// Fires on an agent screen whose last `say` ends in a question and that has nothing to tap.
 /// The model sees the agent's name, the screen's words cut to the last 600 tokens, and the
 /// person's last message; nothing else from the thread. Chips that come later than the budget
-/// are not shown, so they count as a fallback.
+/// are not shown, so they count as a fallback, and score as no chips in `quality`.
+///
+/// Quality keys, over asked screens the person answered directly: `exact_match` (one chip equals
+/// the reply, folded) and `best_f1` (the best chip's token F1 with it); no chips shown scores 0.
 public struct ChipsJob: Job {
     public var kind: JobKind { .chips }
-    /// The time budget from the screen landing to chips ready (spec: 800 ms).
+    /// The spec's budget: "ready within 800 ms of the screen landing, or they don't show" (§2).
+    public static let defaultBudget = Budget(milliseconds: 800, source: .spec)
+    /// The time budget from the screen landing to chips ready.
     public var budgetMilliseconds: Double
     /// Tokens of screen words the model may see, counted from the end (spec: 600).
     public var inputCap: Int
@@ -21,8 +26,8 @@ public struct ChipsJob: Job {
     /// The languages the chips may be written in; the person's language outside them falls back (spec §6).
     public var supportedLanguages: SupportedLanguages
 
-    public init(budgetMilliseconds: Double = 800, inputCap: Int = 600, contextLimit: Int = 4096, maxOutputTokens: Int = 160,
-                supportedLanguages: SupportedLanguages = .appleIntelligence) {
+    public init(budgetMilliseconds: Double = ChipsJob.defaultBudget.milliseconds, inputCap: Int = 600, contextLimit: Int = 4096,
+                maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence) {
         self.budgetMilliseconds = budgetMilliseconds
         self.inputCap = inputCap
         self.contextLimit = contextLimit
@@ -60,35 +65,22 @@ public struct ChipsJob: Job {
         return items
     }
 
-    public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
-        let deviceMs = device.estimatedMilliseconds(promptTokens: outcome.promptTokens, outputTokens: outcome.outputTokens)
-        var fallback: FallbackReason? = nil
-        var replies: Replies? = nil
-        switch outcome.output {
-        case .failure(.contextExceeded): fallback = .contextExceeded
-        case .failure(.decodeFailed): fallback = .engineFailure
-        case .failure(.outputTruncated), .failure(.grammarDeadEnd): fallback = .invalidOutput
-        case .success(let text):
-            replies = Replies(output: text)
-            if replies == nil { fallback = .invalidOutput }
-        }
-        let valid = replies != nil
-        let asked = fallback != .contextExceeded   // a prompt over the ceiling is never evaluated
-        if valid && deviceMs > budgetMilliseconds { fallback = .timeBudget }
+    public var described: JobDescription {
+        JobDescription(kind: kind, budget: budget, inputCapTokens: inputCap, contextLimitTokens: contextLimit,
+                       outputSchema: Replies.schema)
+    }
 
-        var quality: [String: Double] = [:]
-        if let reference = item.reference {
-            let chips = replies?.replies ?? []
-            quality["exact_match"] = chips.contains { ReplySimilarity.matches($0, reference) } ? 1 : 0
-            quality["best_f1"] = chips.map { ReplySimilarity.f1($0, reference) }.max() ?? 0
-        }
-        return ItemResult(
-            job: .chips, attribution: item.attribution, answered: fallback == nil, fallback: fallback,
-            inputWasCut: item.inputWasCut, asked: asked, promptTokens: outcome.promptTokens, outputTokens: outcome.outputTokens,
-            hostMilliseconds: asked ? outcome.hostMilliseconds : nil, deviceMilliseconds: asked ? deviceMs : nil,
-            inBudgetHost: asked ? valid && outcome.hostMilliseconds <= budgetMilliseconds : nil,
-            inBudgetDevice: asked ? valid && deviceMs <= budgetMilliseconds : nil,
-            quality: quality)
+    public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<Replies> {
+        Replies(output: output).map { .accepted($0) } ?? .rejected()
+    }
+
+    public func score(_ replies: Replies?, for item: JobItem) -> Scored {
+        guard let reference = item.reference else { return Scored() }
+        let chips = replies?.replies ?? []
+        return Scored(quality: [
+            "exact_match": chips.contains { ReplySimilarity.matches($0, reference) } ? 1 : 0,
+            "best_f1": chips.map { ReplySimilarity.f1($0, reference) }.max() ?? 0,
+        ])
     }
 
     static func instructions(language: String?) -> SealedText {

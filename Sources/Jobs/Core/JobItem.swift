@@ -56,15 +56,20 @@ public struct ItemResult: Sendable {
     /// Whether the output was valid and came within the budget, by each clock (nil if not asked).
     public var inBudgetHost: Bool?
     public var inBudgetDevice: Bool?
-    /// Named quality measures for this item (for example "exact_match" 0 or 1, "best_f1").
+    /// Named quality measures of what the person saw (for example "exact_match" 0 or 1,
+    /// "best_f1"): the answer when it was shown (valid, within the budget on the device), else the
+    /// app's fallback. Empty when the model was not asked.
     public var quality: [String: Double]
+    /// The same measures with every valid answer scored as if shown, late ones too.
+    public var qualityAllAnswers: [String: Double]
     /// Job-specific events this item adds to the job's `counters` (for example "kind:timer",
     /// "rejected_greeting", "confusion:Sage->lead"), since they are known only once the model answered.
     public var counters: [String: Int]
 
     public init(job: JobKind, attribution: Attribution, answered: Bool, fallback: FallbackReason?, inputWasCut: Bool,
                 asked: Bool, promptTokens: Int, outputTokens: Int, hostMilliseconds: Double?, deviceMilliseconds: Double?,
-                inBudgetHost: Bool?, inBudgetDevice: Bool?, quality: [String: Double] = [:], counters: [String: Int] = [:]) {
+                inBudgetHost: Bool?, inBudgetDevice: Bool?, quality: [String: Double] = [:],
+                qualityAllAnswers: [String: Double] = [:], counters: [String: Int] = [:]) {
         self.job = job
         self.attribution = attribution
         self.answered = answered
@@ -78,6 +83,7 @@ public struct ItemResult: Sendable {
         self.inBudgetHost = inBudgetHost
         self.inBudgetDevice = inBudgetDevice
         self.quality = quality
+        self.qualityAllAnswers = qualityAllAnswers
         self.counters = counters
     }
 }

@@ -27,12 +27,33 @@ public struct JobMetrics: Sendable, Equatable {
     public var tokensIn = 0
     /// Output tokens of asked places.
     public var tokensOut = 0
-    /// Quality measures: their sums and how many places had each.
+    /// Quality measures of what the person saw (answers within the budget on the device, else
+    /// the app's fallback): their sums and how many places had each.
     public var quality: [String: QualityTally] = [:]
+    /// The same measures over every valid answer, late ones scored as if shown.
+    public var qualityAllAnswers: [String: QualityTally] = [:]
     /// Job-specific counters (for example routing's "named").
     public var counters: [String: Int] = [:]
 
     public init() {}
+
+    /// `inBudgetHost` of every eligible place (report.json's `in_budget.host`); nil when none.
+    ///
+    /// Over eligible places, not asked ones: a place the model was never asked about (an
+    /// unsupported language, the context ceiling, no model) showed the person nothing in time
+    /// either, so dividing by `asked` would call a job that is rarely asked fast.
+    public var inBudgetHostRate: Double? { Self.rate(inBudgetHost, of: eligible) }
+
+    /// `inBudgetDevice` of every eligible place (`in_budget.device`, and the flywheel's
+    /// replayed `inBudgetDevice`); nil when none. Over eligible places, as `inBudgetHostRate`.
+    public var inBudgetDeviceRate: Double? { Self.rate(inBudgetDevice, of: eligible) }
+
+    /// `answered` of every eligible place (`answered_rate`); nil when none.
+    public var answeredRate: Double? { Self.rate(answered, of: eligible) }
+
+    static func rate(_ count: Int, of places: Int) -> Double? {
+        places == 0 ? nil : Double(count) / Double(places)
+    }
 
     /// Counts one result of an eligible place.
     public mutating func add(_ result: ItemResult) {
@@ -50,6 +71,7 @@ public struct JobMetrics: Sendable, Equatable {
         if result.inBudgetHost == true { inBudgetHost += 1 }
         if result.inBudgetDevice == true { inBudgetDevice += 1 }
         for (name, value) in result.quality { quality[name, default: QualityTally()].add(value) }
+        for (name, value) in result.qualityAllAnswers { qualityAllAnswers[name, default: QualityTally()].add(value) }
         for (name, n) in result.counters { counters[name, default: 0] += n }
     }
 
@@ -68,17 +90,33 @@ public struct JobMetrics: Sendable, Equatable {
         tokensIn += other.tokensIn
         tokensOut += other.tokensOut
         for (name, tally) in other.quality { quality[name, default: QualityTally()].merge(tally) }
+        for (name, tally) in other.qualityAllAnswers { qualityAllAnswers[name, default: QualityTally()].merge(tally) }
         for (name, n) in other.counters { counters[name, default: 0] += n }
     }
 }
 
 /// A sum and a count, for a mean that merges exactly.
+///
+/// The sum is kept in billionths, an integer: measures are rates and small means, and a
+/// floating-point sum would depend on the order of the additions, so the halves of a corpus
+/// merged in another order than one run added them could differ in the last bits.
 public struct QualityTally: Sendable, Equatable {
-    public var sum = 0.0
+    /// The sum of the values, each in billionths (rounded to the nearest).
+    public private(set) var sumBillionths = 0
     public var count = 0
     public init() {}
-    public mutating func add(_ value: Double) { sum += value; count += 1 }
-    public mutating func merge(_ other: QualityTally) { sum += other.sum; count += other.count }
+    /// A tally with this sum and count (read back from a state file).
+    public init(sumBillionths: Int, count: Int) {
+        self.sumBillionths = sumBillionths
+        self.count = count
+    }
+    /// The sum of the values.
+    public var sum: Double { Double(sumBillionths) / 1_000_000_000 }
+    public mutating func add(_ value: Double) {
+        sumBillionths += value.isFinite ? Int((max(-9e9, min(9e9, value)) * 1_000_000_000).rounded()) : 0
+        count += 1
+    }
+    public mutating func merge(_ other: QualityTally) { sumBillionths += other.sumBillionths; count += other.count }
     /// The mean, or nil when nothing was measured.
     public var mean: Double? { count == 0 ? nil : sum / Double(count) }
 }

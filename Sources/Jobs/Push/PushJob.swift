@@ -15,14 +15,18 @@ import Export
 /// notification extension has little memory, so the whole input stays under the spec's cap,
 /// and cutting from the end keeps the newest words.
 ///
-/// Quality keys: `well_formed` (0 or 1 per asked item: the line fits the schema and passes the
-/// checks) and `length_chars` (characters of each accepted line). Counters: `relay_line_kept`,
-/// `no_words`, `batched` (inputs joined from several replies) and one `PushLine.Rejection`
-/// per rejected line.
+/// Quality keys: `well_formed` (0 or 1 per asked item: the person saw a line that fits the
+/// schema and passes the checks in every language, its own among them; a late line was not seen)
+/// and `length_chars` (characters of each line seen). Counters: `relay_line_kept`, `no_words`,
+/// `batched` (inputs joined from several replies), one `PushLine.Rejection` per rejected line,
+/// and `unchecked`: a line that passed but whose language has no `PushLineRule` of its own, so it
+/// is not scored `well_formed` at all (never counted as passed).
 public struct PushJob: Job {
     public var kind: JobKind { .push }
-    /// The time budget for the line (spec: a notification extension has about 30 s and little
-    /// memory; 3,000 ms keeps the push prompt).
+    /// The project's budget, not the spec's: the spec says only that a notification extension has
+    /// "little memory and about 30 seconds"; 3,000 ms keeps the push prompt.
+    public static let defaultBudget = Budget(milliseconds: 3000, source: .projectDefault)
+    /// The time budget for the line.
     public var budgetMilliseconds: Double
     /// Tokens of words the model may see, counted from the end (spec: 1,000).
     public var inputCap: Int
@@ -36,8 +40,8 @@ public struct PushJob: Job {
     /// The languages the line may be written in; a reply in another falls back (spec §6).
     public var supportedLanguages: SupportedLanguages
 
-    public init(budgetMilliseconds: Double = 3000, inputCap: Int = 1000, newestReplies: Int = 3, contextLimit: Int = 4096,
-                maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence) {
+    public init(budgetMilliseconds: Double = PushJob.defaultBudget.milliseconds, inputCap: Int = 1000, newestReplies: Int = 3,
+                contextLimit: Int = 4096, maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence) {
         self.budgetMilliseconds = budgetMilliseconds
         self.inputCap = inputCap
         self.newestReplies = newestReplies
@@ -73,32 +77,33 @@ public struct PushJob: Job {
                 instructions: Self.instructions(language: snapshot.language(of: message)),
                 prompt: Self.prompt(words: cut.text, replies: replies.count),
                 grammar: PushLine.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            var labels = ["agent": agent]
+            labels["language"] = Language.code(of: snapshot.language(of: message))
             items.append(JobItem(job: .push, attribution: attribution, request: request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, labels: ["agent": agent]))
+                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, labels: labels))
         }
         return items
     }
 
-    public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
-        var checked: Result<PushLine, PushLine.Rejection>? = nil
-        if case .success(let text) = outcome.output {
-            checked = PushLine.check(output: text, agent: item.labels["agent"] ?? "")
+    public var described: JobDescription {
+        JobDescription(kind: kind, budget: budget, inputCapTokens: inputCap, contextLimitTokens: contextLimit,
+                       outputSchema: PushLine.schema, settings: [("newest_replies", .int(newestReplies))])
+    }
+
+    public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<PushLine> {
+        switch PushLine.check(output: output, agent: item.labels["agent"] ?? "", language: item.labels["language"]) {
+        case .success(let line): .accepted(line, counters: line.checkedInItsLanguage ? [:] : ["unchecked": 1])
+        case .failure(let rejection): .rejected(rejection.rawValue)
         }
-        var quality: [String: Double] = [:]
-        var counters: [String: Int] = [:]
-        var accepted = false
-        switch checked {
-        case .success(let line)?:
-            accepted = true
-            quality["length_chars"] = Double(line.characterCount)
-        case .failure(let rejection)?:
-            counters[rejection.rawValue] = 1
-        case nil:
-            break
-        }
-        var result = judged(item, outcome: outcome, device: device, accepted: accepted, quality: quality, counters: counters)
-        if result.asked { result.quality["well_formed"] = accepted ? 1 : 0 }
-        return result
+    }
+
+    /// A line seen is well formed (it passed every check) unless its language has no rule of its
+    /// own, when it is not scored; no line seen (the relay's) is not.
+    public func score(_ line: PushLine?, for item: JobItem) -> Scored {
+        guard let line else { return Scored(quality: ["well_formed": 0]) }
+        var quality = ["length_chars": Double(line.characterCount)]
+        if line.checkedInItsLanguage { quality["well_formed"] = 1 }
+        return Scored(quality: quality)
     }
 
     /// The newest `count` messages of the agent who sent `messages[index]` that have a screen,

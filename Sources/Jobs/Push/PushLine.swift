@@ -6,11 +6,15 @@ import Privacy
 /// Mirrors `@Generable struct PushLine { @Guide(.maximumCount(90)) var line: String }`. The
 /// grammar keeps it to one line of 1 to 90 characters (no control characters, so no line break);
 /// what a grammar cannot say is checked after generation: not blank, no greeting at the start, no
-/// "<Agent> says" or "<Agent>:". A line that fails keeps the relay's line, counted by reason.
-/// The line is the model's words, so it stays sealed; see `SealedOutput`.
+/// "<Agent> says" or "<Agent>:", in any language (`PushLineRule`). A line that fails keeps the
+/// relay's line, counted by reason. The line is the model's words, so it stays sealed; see
+/// `SealedOutput`.
 public struct PushLine: SealedOutput {
     /// The line, trimmed.
     public var line: SealedText
+    /// Whether the line's language has a rule of its own (`PushLineRule.byLanguage`), so passing
+    /// the checks means something; false when it is `unchecked`.
+    public var checkedInItsLanguage: Bool
 
     /// The schema the model fills.
     public static let schema = GenerationSchema.object([.init("line", .string(length: 1...90))])
@@ -30,64 +34,32 @@ public struct PushLine: SealedOutput {
         case agentSays = "rejected_agent_says"
     }
 
-    /// Greetings a line may not start with, lowercased, in the corpus's languages (English,
-    /// French, German, Spanish, Japanese) plus the cheap neighbours (Italian, Portuguese).
-    /// A Latin-script greeting must end at a word boundary ("Hiking" is not "Hi").
-    public static let greetings: [String] = [
-        "hi", "hello", "hey", "hiya", "howdy", "greetings", "good morning", "good afternoon", "good evening",
-        "good day", "dear",
-        "bonjour", "bonsoir", "salut", "coucou",
-        "hallo", "guten morgen", "guten tag", "guten abend", "moin", "servus",
-        "hola", "buenos días", "buenos dias", "buenas tardes", "buenas noches", "buenas",
-        "ciao", "buongiorno", "olá", "ola", "bom dia",
-        "こんにちは", "おはよう", "こんばんは", "やあ",
-    ]
-
-    /// Verbs that make "<Agent> <verb>" a line spoken for the agent ("Coach says"), lowercased.
-    public static let sayingVerbs: [String] = [
-        "says", "said", "writes", "wrote", "asks", "dit", "écrit", "sagt", "schreibt", "dice", "escribe",
-    ]
-
     /// A checked line.
-    public init(line: SealedText) {
+    public init(line: SealedText, checkedInItsLanguage: Bool = true) {
         self.line = line
+        self.checkedInItsLanguage = checkedInItsLanguage
     }
 
     /// The line's length in characters: a size, never the words.
     public var characterCount: Int { line.characterCount }
 
-    /// Decodes and checks a model's output for a reply from `agent`.
-    public static func check(output: SealedText, agent: String) -> Result<PushLine, Rejection> {
+    /// Decodes and checks a model's output for a reply from `agent` in `language` (a language
+    /// subtag; nil when the export gives none, and the phone's own language is one of the
+    /// supported ones, each with its rule).
+    ///
+    /// Every language's greetings and "<Agent> says" are refused whatever the line's language
+    /// (a model asked for Danish may still greet in English). A line that passes is checked in
+    /// its language only when that language has a rule; otherwise `checkedInItsLanguage` is false
+    /// and the push job counts it `unchecked`, never as well formed.
+    public static func check(output: SealedText, agent: String, language: String? = nil) -> Result<PushLine, Rejection> {
         guard let content = try? ContentDecoder.decode(output, as: schema),
               let raw = content["line"]?.stringValue else { return .failure(.schema) }
         let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if line.isEmpty { return .failure(.blank) }
-        if line.withUnsealedText(startsWithGreeting) { return .failure(.greeting) }
-        if line.withUnsealedText({ speaksForAgent($0, agent: agent) }) { return .failure(.agentSays) }
-        return .success(PushLine(line: line))
-    }
-
-    /// Whether `line` opens with one of `greetings`.
-    public static func startsWithGreeting(_ line: String) -> Bool {
-        let folded = line.lowercased()
-        return greetings.contains { greeting in
-            guard folded.hasPrefix(greeting) else { return false }
-            guard greeting.last.map({ $0.isASCII }) ?? false else { return true }
-            let after = folded.dropFirst(greeting.count).first
-            return after.map { !($0.isLetter || $0.isNumber) } ?? true
-        }
-    }
-
-    /// Whether `line` opens with "<agent>:" or has "<agent> says" (or another of `sayingVerbs`)
-    /// anywhere, the name compared without regard to case.
-    public static func speaksForAgent(_ line: String, agent: String) -> Bool {
-        let name = agent.lowercased()
-        guard !name.isEmpty else { return false }
-        let folded = line.lowercased()
-        if folded.hasPrefix(name) {
-            let rest = folded.dropFirst(name.count).drop { $0 == " " }
-            if rest.first == ":" || rest.first == "：" { return true }
-        }
-        return sayingVerbs.contains { folded.contains(name + " " + $0) }
+        let rule = PushLineRule.everyLanguage
+        if line.withUnsealedText(rule.startsWithGreeting) { return .failure(.greeting) }
+        if line.withUnsealedText({ rule.speaksForAgent($0, agent: agent) }) { return .failure(.agentSays) }
+        let checked = language.map { PushLineRule.byLanguage[$0.lowercased()] != nil } ?? true
+        return .success(PushLine(line: line, checkedInItsLanguage: checked))
     }
 }

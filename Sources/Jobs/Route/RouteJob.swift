@@ -5,7 +5,7 @@ import Export
 /// Routing an ask (spec §3): in a group, which member a message that names no one is for.
 ///
 /// Fires on a person's message in a group thread. An `@Name` of a member wins and the model is
-/// not asked (counter `named`). Otherwise the model sees the message and each member's name and
+/// not asked (counter `named`), by `Mention`, the rule the flywheel's `route.named` uses too. Otherwise the model sees the message and each member's name and
 /// `about`, never any thread, and answers one of the members or "lead". A low-confidence answer
 /// means the lead, as today.
 ///
@@ -14,8 +14,8 @@ import Export
 /// the name, so this is in effect the probability of the chosen name against the other choices.
 ///
 /// Quality keys (0 or 1 per item, so their means are rates), judged on where the message would
-/// have gone: the model's answer after the confidence rule, or the lead when there is no valid
-/// answer (the app's fallback):
+/// have gone: the model's answer after the confidence rule when the pill showed it in time, or the
+/// lead when there is no valid answer or it came late (the app's fallback):
 /// - `accuracy`: where the person chose (`meta.group.to` without `routed`), the guess is that member.
 /// - `agreement`: where the phone's model guessed (`routed == "on-device"`), the guess is the same.
 /// - `lead_accuracy`: where the message has no `group` meta (it went to the lead), the guess is
@@ -24,13 +24,19 @@ import Export
 ///
 /// Counters: `named`, `low_confidence` (a member's name turned into the lead), `answered_lead`
 /// (the model itself said "lead" or the lead's name), and `confusion:<actual>-><guessed>` for
-/// the items of `accuracy` and `lead_accuracy`, the lead written as "lead" and every other name
-/// as its `ReportLabel(name:)` (kept when one short word, else a salted hash): a counter's key is
-/// written into the report, and a member's name is free text.
+/// the items of `accuracy` and `lead_accuracy` (the guess the person saw, as the quality keys),
+/// the lead written as "lead" and every other name as its `ReportLabel(name:)` (kept when one
+/// short word, else a salted hash): a counter's key is written into the report, and a member's
+/// name is free text.
 public struct RouteJob: Job {
     public var kind: JobKind { .route }
-    /// The time budget from the typing pause to the pill's guess (the spec gives none; the
-    /// 400 ms pause before the guess is the natural bound).
+    /// The project's budget, not the spec's: the spec gives none (it guesses "once the typing
+    /// pauses for 400 ms", a wait before asking, not a time to answer). 400 ms keeps the pill
+    /// from changing long after the pause.
+    public static let defaultBudget = Budget(milliseconds: 400, source: .projectDefault)
+    /// The project's threshold (the spec says only that a low-confidence answer means the lead).
+    public static let defaultMinimumConfidence = 0.5
+    /// The time budget from the typing pause to the pill's guess.
     public var budgetMilliseconds: Double
     /// A member's name is kept only when its confidence is above this; otherwise the lead.
     ///
@@ -44,7 +50,8 @@ public struct RouteJob: Job {
     /// The languages the model may route in; a message in another falls back (spec §6).
     public var supportedLanguages: SupportedLanguages
 
-    public init(budgetMilliseconds: Double = 400, minimumConfidence: Double = 0.5, contextLimit: Int = 4096,
+    public init(budgetMilliseconds: Double = RouteJob.defaultBudget.milliseconds,
+                minimumConfidence: Double = RouteJob.defaultMinimumConfidence, contextLimit: Int = 4096,
                 maxOutputTokens: Int = 48, supportedLanguages: SupportedLanguages = .appleIntelligence) {
         self.budgetMilliseconds = budgetMilliseconds
         self.minimumConfidence = minimumConfidence
@@ -66,7 +73,7 @@ public struct RouteJob: Job {
             let attribution = Attribution(build: message.meta.build, model: message.meta.model)
             ledger.scanned(attribution)
             guard let text = message.text, !text.isEmpty else { continue }
-            if text.withUnsealedText({ Self.mentionsMember($0, members: names) }) {
+            if Mention.namesMember(text, members: names) {
                 ledger.count("named", attribution)
                 continue
             }
@@ -88,62 +95,48 @@ public struct RouteJob: Job {
         return items
     }
 
-    public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
+    public var described: JobDescription {
+        let confidenceSource: SettingSource = minimumConfidence == Self.defaultMinimumConfidence ? .projectDefault : .flagOrConfig
+        return JobDescription(kind: kind, budget: budget, inputCapTokens: nil, contextLimitTokens: contextLimit, outputSchema: nil,
+                              settings: [("minimum_confidence", .number(minimumConfidence)),
+                                         ("minimum_confidence_source", .label(confidenceSource.rawValue))])
+    }
+
+    /// Decodes the route and applies the confidence rule: the answer is where the message goes,
+    /// a member's name as the item's labels spell it (never the model's words) or the lead's.
+    public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<String> {
         let lead = item.labels["lead"] ?? Route.lead
         let members = (item.labels["members"] ?? "").split(separator: Self.nameSeparator).map(String.init)
-        var route: Route? = nil
-        if case .success(let text) = outcome.output {
-            route = Route(output: text, members: members)
+        guard let route = Route(output: output, members: members) else { return .rejected() }
+        if route.chose(Route.lead) || route.chose(caseInsensitive: lead) {
+            return .accepted(lead, counters: ["answered_lead": 1])
         }
-
-        var counters: [String: Int] = [:]
-        var guess = lead   // no valid answer: the lead, as today
-        if let route {
-            if route.chose(Route.lead) || route.chose(caseInsensitive: lead) {
-                counters["answered_lead"] = 1
-            } else if outcome.minimumTokenProbability > minimumConfidence {
-                // The member's name as the item's labels spell it, so the guess is never the model's words.
-                guess = members.first { route.chose($0) } ?? lead
-            } else {
-                counters["low_confidence"] = 1
-            }
+        guard outcome.minimumTokenProbability > minimumConfidence else {
+            return .accepted(lead, counters: ["low_confidence": 1])
         }
+        return .accepted(members.first { route.chose($0) } ?? lead)
+    }
 
-        var quality: [String: Double] = [:]
+    /// Judges where the message goes (`guess`, or the lead when nil) against where it went.
+    public func score(_ guess: String?, for item: JobItem) -> Scored {
+        let lead = item.labels["lead"] ?? Route.lead
+        let guess = guess ?? lead   // no answer shown: the lead, as today
+        var scored = Scored()
         let hit = { (actual: String) -> Double in Self.same(guess, actual) ? 1 : 0 }
         let label = { (name: String) -> String in Self.same(name, lead) ? Route.lead : ReportLabel(name: name).text }
         switch (item.labels["to"], item.labels["routed"]) {
         case (let to?, nil):
-            quality["accuracy"] = hit(to)
-            counters["confusion:\(label(to))->\(label(guess))"] = 1
+            scored.quality["accuracy"] = hit(to)
+            scored.counters["confusion:\(label(to))->\(label(guess))"] = 1
         case (let to?, "on-device"):
-            quality["agreement"] = hit(to)
+            scored.quality["agreement"] = hit(to)
         case (nil, _):
-            quality["lead_accuracy"] = hit(lead)
-            counters["confusion:\(Route.lead)->\(label(guess))"] = 1
+            scored.quality["lead_accuracy"] = hit(lead)
+            scored.counters["confusion:\(Route.lead)->\(label(guess))"] = 1
         default:
             break   // a `routed` value this replay does not know: no label to judge against
         }
-        return judged(item, outcome: outcome, device: device, accepted: route != nil, quality: quality, counters: counters)
-    }
-
-    /// Whether `text` names one of `members` as `@Name`: case-insensitive, the name ending at a
-    /// word boundary (not followed by a letter, digit or "_"), and the "@" not inside a word
-    /// (so an e-mail address is not a mention).
-    public static func mentionsMember(_ text: String, members: [String]) -> Bool {
-        let characters = Array(text)
-        func isWord(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
-        for at in characters.indices where characters[at] == "@" {
-            if at > 0 && isWord(characters[at - 1]) { continue }
-            let rest = characters[(at + 1)...]
-            for name in members where !name.isEmpty {
-                let length = name.count
-                guard rest.count >= length, same(String(rest.prefix(length)), name) else { continue }
-                let after = rest.dropFirst(length).first
-                if after.map({ !isWord($0) }) ?? true { return true }
-            }
-        }
-        return false
+        return scored
     }
 
     /// Names compare without regard to case, as `@Name` does.

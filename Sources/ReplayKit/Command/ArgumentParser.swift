@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 import Jobs
 
 /// Parses `replay`'s command line: a small hand-written parser, with `usage` as its manual.
@@ -11,10 +12,18 @@ public enum ArgumentParser {
 
     public static let version = "0.1.0"
 
+    /// The jobs' names as the command line takes them: "chips, route, push, draft".
+    static let jobNames = JobKind.allCases.map(\.rawValue)
+    /// Each job's default budget: "chips 800, route 400, push 3000, draft 2000".
+    static let defaultBudgets = JobKind.allCases
+        .map { "\($0.rawValue) \(Int($0.job().budgetMilliseconds))" }.joined(separator: ", ")
+
     public static let usage = """
-        usage: replay [--job chips|route|push|draft|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
+        usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
                       [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
-                      [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--allow-unsandboxed] CORPUS...
+                      [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--allow-unsandboxed]
+                      [--shard I/N | --shards N] [--shard-by thread|file] [--resume] [--checkpoint-every K] CORPUS...
+               replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--allow-unsandboxed] SHARD_DIR...
                replay flywheel [--out DIR] [--allow-unsandboxed] CORPUS...
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
@@ -25,7 +34,7 @@ public enum ArgumentParser {
         llama.cpp model, and writes a report of counts, rates and timings (never a word of text).
 
         CORPUS        .jsonl.zst or .jsonl files, directories of *.jsonl.zst shards, or - for stdin
-        --job J       chips, route, push, draft, a comma list, or all (the default)
+        --job J       \(jobNames.joined(separator: ", ")), a comma list, or all (the default)
         --out DIR     where report.json and report.md go (default ./replay-report)
         --model PATH  a GGUF instruct model (default: SmolLM2-135M-Instruct from scripts/setup)
         --device P    device profile for latency estimates: iphone15pro (default: 0.6 ms per
@@ -36,13 +45,29 @@ public enum ArgumentParser {
         --batch N     sequences decoded together (default 8)
         --flywheel    also write the flywheel metrics and dashboard.html beside the report
                       (the default when all four jobs run)
-        --budget J=MS a job's time budget (defaults: chips 800, route 400, push 3000, draft 2000)
+        --budget J=MS a job's time budget (defaults: \(defaultBudgets))
         --fail-under K=MIN  a CI gate on a report number, e.g. chips.in_budget.device=0.9 or
                       route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
                       are written to junit.xml, one test case each
         --config F    budgets, device and gates from a JSON file (see README); flags win
         --allow-unsandboxed  run even where the kernel cannot confine writes to --out and forbid
                       network sockets (Landlock ABI >= 4, seccomp); the report says so
+        --shard I/N   replay only shard I (0-based) of N. Without it, SLURM_ARRAY_TASK_ID (less
+                      SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT selects the shard, or
+                      JOB_COMPLETION_INDEX (Kubernetes) with --shards N
+        --shards N    the number of shards when the index comes from the environment
+        --shard-by B  thread (the default: by a hash of each thread's id, so shards balance on one
+                      file) or file (whole files by index in the corpus's file list, index mod N)
+        --resume      write checkpoints under --out and, when restarted, continue after the
+                      newest complete one; a checkpoint of another corpus, options or model is
+                      refused (exit 2)
+        --checkpoint-every K  replayed threads between checkpoints (default 200 with --resume)
+
+        Every run writes state.json beside its report (counts, histograms and hashes only).
+        replay merge reads SHARD_DIR/state.json of each shard, checks they are shards 0..N-1 of one
+        run (the same corpus, options and model), adds them up exactly and writes report.json,
+        report.md, junit.xml, the flywheel files and state.json into --out; --fail-under gates the
+        merged report. A missing, repeated or mismatched shard is an input error naming it (exit 3).
 
         replay audit runs a replay (or any command) under strace with a fresh canary planted in
         every prompt and every model output fingerprinted, and fails (exit 6) on network use,
@@ -57,11 +82,18 @@ public enum ArgumentParser {
         \(ExitCode.usageSection(ExitCode.allCases) { $0.meaning })
         """
 
-    /// The command `arguments` (without the program name) ask for.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
+    /// The command `arguments` (without the program name) ask for. `environment` is read for a
+    /// scheduler's shard index (`SLURM_ARRAY_TASK_ID`, `JOB_COMPLETION_INDEX`) when no `--shard`
+    /// is given.
+    public static func parse(_ arguments: [String],
+                             environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) -> ReplayCommand {
         if arguments.first == "corpus" { return try parseCorpus(Array(arguments.dropFirst())) }
         if arguments.first == "flywheel" { return try parseFlywheel(Array(arguments.dropFirst())) }
+        if arguments.first == "merge" { return try parseMerge(Array(arguments.dropFirst())) }
         var options = ReplayOptions()
+        var shardText: String? = nil
+        var shardCount: Int? = nil
+        var shardBy = ShardBy.thread
         var configPath: String? = nil
         var flagBudgets: [JobKind: Double] = [:]
         var flagThresholds: [Threshold] = []
@@ -87,7 +119,7 @@ public enum ArgumentParser {
                         jobs += JobKind.allCases
                     } else {
                         guard let job = JobKind(rawValue: name) else {
-                            throw UsageError("--job takes chips, route, push, draft or all (comma-separated), not '\(name)'")
+                            throw UsageError("--job takes \(jobNames.joined(separator: ", ")) or all (comma-separated), not '\(name)'")
                         }
                         jobs.append(job)
                     }
@@ -105,7 +137,7 @@ public enum ArgumentParser {
                 let text = try value(for: argument)
                 let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let job = JobKind(rawValue: parts[0]), let ms = Double(parts[1]), ms > 0 else {
-                    throw UsageError("--budget takes JOB=MILLISECONDS with a job of chips, route, push, draft, not '\(text)'")
+                    throw UsageError("--budget takes JOB=MILLISECONDS with a job of \(jobNames.joined(separator: ", ")), not '\(text)'")
                 }
                 flagBudgets[job] = ms
             case "--fail-under":
@@ -121,6 +153,14 @@ public enum ArgumentParser {
             case "--strict": options.strict = true
             case "--limit": options.threadLimit = try positive(try value(for: argument), argument)
             case "--batch": options.batchSize = try positive(try value(for: argument), argument)
+            case "--shard": shardText = try value(for: argument)
+            case "--shards": shardCount = try positive(try value(for: argument), argument)
+            case "--shard-by":
+                let text = try value(for: argument)
+                guard let by = ShardBy(rawValue: text) else { throw UsageError("--shard-by takes thread or file, not '\(text)'") }
+                shardBy = by
+            case "--resume": options.resume = true
+            case "--checkpoint-every": options.checkpointEvery = try positive(try value(for: argument), argument)
             case "-": options.corpus.append(argument)
             case "--":
                 options.corpus += rest
@@ -142,7 +182,77 @@ public enum ArgumentParser {
         options.budgets.merge(flagBudgets) { _, flag in flag }
         options.thresholds += flagThresholds
         if options.jobs == JobKind.allCases { options.flywheel = true }
+        options.shard = try shard(shardText, count: shardCount, by: shardBy, environment: environment)
+        if options.resume && options.checkpointEvery == nil { options.checkpointEvery = ReplayOptions.defaultCheckpointEvery }
         return .replay(options)
+    }
+
+    /// The shard to replay: `--shard I/N`; else the scheduler's index (Slurm's array task, less
+    /// its first, of its count; or Kubernetes' completion index with `--shards N`); else the
+    /// whole corpus.
+    static func shard(_ text: String?, count: Int?, by: ShardBy, environment: [String: String]) throws(UsageError) -> ShardSpec {
+        if let text {
+            guard let spec = ShardSpec(parsing: text, by: by) else {
+                throw UsageError("--shard takes I/N with 0 <= I < N, such as 0/4, not '\(text)'")
+            }
+            if let count, count != spec.count { throw UsageError("--shard \(text) and --shards \(count) disagree on the number of shards") }
+            return spec
+        }
+        func number(_ name: String) throws(UsageError) -> Int? {
+            guard let text = environment[name], !text.isEmpty else { return nil }
+            guard let n = Int(text), n >= 0 else { throw UsageError("\(name) is '\(text)', not a whole number") }
+            return n
+        }
+        let slurmTask = try number("SLURM_ARRAY_TASK_ID")
+        let slurmFirst = try number("SLURM_ARRAY_TASK_MIN") ?? 0
+        let slurmIndex = slurmTask.map { $0 - slurmFirst }
+        let source: (index: Int, count: Int, from: String)?
+        if let count {
+            if let index = try number("JOB_COMPLETION_INDEX") {
+                source = (index, count, "JOB_COMPLETION_INDEX")
+            } else if let index = slurmIndex {
+                source = (index, count, "SLURM_ARRAY_TASK_ID")
+            } else {
+                throw UsageError("--shards \(count) needs the shard's index: --shard I/\(count), or JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID in the environment")
+            }
+        } else if let index = slurmIndex, let count = try number("SLURM_ARRAY_TASK_COUNT") {
+            source = (index, count, "SLURM_ARRAY_TASK_ID")
+        } else {
+            source = nil
+        }
+        guard let source else { return ShardSpec(index: 0, count: 1, by: by) }
+        guard source.count >= 1, (0..<source.count).contains(source.index) else {
+            throw UsageError("\(source.from) gives shard \(source.index), which is not within 0..\(source.count - 1) of \(source.count) shards")
+        }
+        return ShardSpec(index: source.index, count: source.count, by: by)
+    }
+
+    private static func parseMerge(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
+        var options = MergeOptions()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-h", "--help": return .help
+            case "--allow-unsandboxed": options.allowUnsandboxed = true
+            case "--out":
+                guard let value = rest.popFirst() else { throw UsageError("--out needs a value") }
+                options.outputDirectory = value
+            case "--fail-under":
+                guard let text = rest.popFirst() else { throw UsageError("--fail-under needs a value") }
+                guard let threshold = Threshold(parsing: text) else {
+                    throw UsageError("--fail-under takes JOB.KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)'")
+                }
+                options.thresholds.append(threshold)
+            case "--":
+                options.shardDirectories += rest
+                rest = []
+            default:
+                if argument.hasPrefix("-") { throw UsageError("unknown option '\(argument)' for replay merge") }
+                options.shardDirectories.append(argument)
+            }
+        }
+        guard !options.shardDirectories.isEmpty else { throw UsageError("replay merge needs the shards' directories") }
+        return .merge(options)
     }
 
     private static func parseCorpus(_ arguments: [String]) throws(UsageError) -> ReplayCommand {

@@ -24,7 +24,8 @@ public enum AuditCommand {
 
         --out DIR     the audit's directory (default ./replay-audit): audit.sarif, audit-junit.xml,
                       and the run's own output in DIR/run
-        REPLAY OPTIONS are passed to replay as given (--limit N, --model PATH, --job, --batch, ...)
+        REPLAY OPTIONS are passed to replay as given (--limit N, --model PATH, --job, --batch,
+                      --shard I/N to audit one shard of a sharded run, ...)
 
         \(ExitCode.usageSection(ExitCode.auditCodes) { $0.auditMeaning })
         """

@@ -41,7 +41,7 @@ public struct ConfigFile: Sendable, Equatable {
             guard let budgets = budgets as? [String: Any] else { throw ArgumentParser.UsageError("\(path): 'budgets_ms' must be an object") }
             for (name, value) in budgets.sorted(by: { $0.key < $1.key }) {
                 guard let job = JobKind(rawValue: name), let ms = (value as? NSNumber)?.doubleValue, ms > 0 else {
-                    throw ArgumentParser.UsageError("\(path): budgets_ms.\(name) must name a job (chips, route, push, draft) and a number above 0")
+                    throw ArgumentParser.UsageError("\(path): budgets_ms.\(name) must name a job (\(ArgumentParser.jobNames.joined(separator: ", "))) and a number above 0")
                 }
                 config.budgets[job] = ms
             }

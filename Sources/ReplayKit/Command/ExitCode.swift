@@ -14,7 +14,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case usage = 2
     /// The input could not be read completely: a missing path, a file refused whole (another
     /// export version, a `.zst` name on something else, not one record), a corrupt or truncated
-    /// frame, or (with `--strict`) a bad line. What was read is still in the report.
+    /// frame, or (with `--strict`) a bad line. What was read is still in the report. For
+    /// `replay merge`, also a shard's state that is missing, repeated, unreadable or of another run.
     case input = 3
     /// The model could not be loaded or run.
     case model = 4
@@ -42,7 +43,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             "input error: a path is missing or unreadable (nothing ran); or a file was refused or cut short"
                 + " (an export version other than 1, a .zst file that is not zstd, no valid record in it,"
                 + " a corrupt or truncated zstd frame: the error names the file and its version, first bytes"
-                + " or byte offset, and the rest of the corpus is read and reported); or a bad line under --strict"
+                + " or byte offset, and the rest of the corpus is read and reported); or a bad line under --strict;"
+                + " or, for replay merge, a shard's state that is missing, given twice, unreadable or of another run (named)"
         case .model:
             "model error: no model, or it could not be loaded (the run still completes, every job falling back)"
         case .output:

@@ -9,6 +9,8 @@ public enum ReplayCommand: Sendable, Equatable {
     case generateCorpus(threads: Int, seed: UInt64, maxExchanges: Int?, output: String)
     /// Count the flywheel metrics of a corpus and write them with the dashboard.
     case flywheel(corpus: [String], outputDirectory: String, allowUnsandboxed: Bool)
+    /// Merge the states of a sharded run's shards into one report.
+    case merge(MergeOptions)
     case help
     case version
 }
@@ -36,6 +38,29 @@ public struct ReplayOptions: Sendable, Equatable {
     /// CI gates: the run exits 1 when any is not met.
     public var thresholds: [Threshold] = []
     /// Run even where the kernel cannot confine the run; written in the report, fails the audit.
+    public var allowUnsandboxed = false
+    /// The part of the corpus to replay (`--shard I/N`, `--shard-by`, or the scheduler's
+    /// environment): the whole corpus by default.
+    public var shard = ShardSpec.whole
+    /// Continue after the newest complete checkpoint under `--out`, if there is one (`--resume`).
+    public var resume = false
+    /// Write a checkpoint every this many replayed threads (`--checkpoint-every`; 200 with
+    /// `--resume`); nil writes none.
+    public var checkpointEvery: Int? = nil
+
+    /// Threads between checkpoints when `--resume` is given without `--checkpoint-every`.
+    public static let defaultCheckpointEvery = 200
+
+    public init() {}
+}
+
+/// What `replay merge` is told: the shards' directories and where the merged report goes.
+public struct MergeOptions: Sendable, Equatable {
+    public var outputDirectory = "replay-report"
+    /// The shards' `--out` directories, each holding its `state.json`.
+    public var shardDirectories: [String] = []
+    /// CI gates on the merged report.
+    public var thresholds: [Threshold] = []
     public var allowUnsandboxed = false
 
     public init() {}

@@ -58,11 +58,13 @@ public enum ReplayTool {
             }
         case .replay(let options):
             return replay(options, sandboxing: sandboxing, diagnostics: diagnostics)
+        case .merge(let options):
+            return MergeCommand.run(options, sandboxing: sandboxing, diagnostics: diagnostics)
         }
     }
 
     /// The files a run may write beneath `--out`, cleared before confinement.
-    public static let resultFiles = ["report.json", "report.md", "junit.xml", AuditTap.hashesFileName] + FlywheelFiles.names
+    public static var resultFiles: [String] { OutputDirectory.resultFiles }
 
     /// What confines the process: `Sandbox.confine`, or a stand-in in tests.
     public typealias Confinement = @Sendable (SandboxPolicy) throws(SandboxError) -> SandboxReport
@@ -80,7 +82,7 @@ public enum ReplayTool {
     /// any of them) is refused first, whether or not the run is sandboxed: beneath `--out` the run
     /// may write, and the audit scans everything there. A directory that cannot be created or
     /// cleared is a result that cannot be written (exit 5), not a kernel without a sandbox.
-    static func confine(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool,
+    static func confine(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool, keepingCheckpoints: Bool = false,
                         diagnostics: (String) -> Void) -> Result<SandboxReport, ConfineFailure> {
         if let refusal = OutDirectory.refusal(for: directory) {
             diagnostics("replay: \(refusal.description)")
@@ -95,9 +97,9 @@ public enum ReplayTool {
         }
         // Once confined, the run can create files beneath `directory` but never remove or
         // replace one (so nothing written can be taken back before an audit scans it): an
-        // earlier run's results are cleared now.
+        // earlier run's results are cleared now (its checkpoints too, unless this run resumes).
         do {
-            try ReportFile.clearStale(resultFiles, in: directory)
+            try OutputDirectory(directory).prepare(keepingCheckpoints: keepingCheckpoints)
         } catch {
             let failure = ConfineFailure.outDirectoryUnusable(directory: directory, problem: .cannotBeCleared(reason: error.message))
             diagnostics("replay: \(failure.description)")
@@ -131,20 +133,33 @@ public enum ReplayTool {
 
     static func replay(_ options: ReplayOptions, sandboxing: Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
         // A missing corpus is known at once: say so before spending seconds on the model.
+        let files: [String]
         do {
-            _ = try CorpusReader(paths: options.corpus)
+            files = try CorpusReader(paths: options.corpus).files
         } catch {
             diagnostics("replay: \(error.description)")
             return .input
         }
+        if options.resume, files.contains("-") {
+            diagnostics("replay: --resume cannot continue over standard input (-), which cannot be read again: give the corpus as files")
+            return .usage
+        }
         // Confined before the model starts any thread and before any record is read.
         let sandbox: SandboxReport
-        switch confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed, diagnostics: diagnostics) {
+        switch confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
+                       keepingCheckpoints: options.resume, diagnostics: diagnostics) {
         case .success(let report): sandbox = report
         case .failure(let failure): return failure.exitCode
         }
+        let output = OutputDirectory(options.outputDirectory)
         let started = Date()
         let clock = ContinuousClock.now
+        // Which corpus this is (sizes and digests) and, from the same bytes, the label salt: every
+        // process over this corpus (shards, a resumed run) then hashes labels alike. No label has
+        // been made before this in a `replay` process; in one that has (tests running many runs)
+        // the salt stays as it was, the same for all of them.
+        let (identity, salt) = CorpusIdentity.of(files)
+        if let salt { LabelSalt.useForThisProcess(salt) }
         // No model (missing or unreadable file): the run still completes and every job reports
         // the fallback, as the app would fall back on a phone without the model; exit 4 says so.
         var engine: LlamaEngine? = nil
@@ -166,37 +181,106 @@ public enum ReplayTool {
             modelProblem = "no model: pass --model PATH, or run scripts/setup to install the default model"
         }
         if let modelProblem { diagnostics("replay: \(modelProblem); every job falls back (model_unavailable)") }
-        let modelPath = options.modelPath ?? DefaultModel.path() ?? ""
+        let modelPath = options.modelPath ?? DefaultModel.path()
+        // The model's digest identifies it for a merge or a resume: the whole file's SHA-256 with
+        // the model (the report's model.sha256), its first and last MiB in a dry run, whose
+        // tokenizer decides token sizes too (hashing 100 MB would cost more than the dry run).
+        let modelDigest = engine == nil ? nil : modelPath.flatMap(sha256(ofFile:))
+        let modelFile = engine == nil && modelProblem == nil ? modelPath.flatMap(CorpusIdentity.file) : nil
+        let description = engine.map { ModelDescription(info: $0.info, fileBytes: fileSize(modelPath ?? ""), sha256: modelDigest) }
+        let model = ModelIdentity(path: modelPath, bytes: modelPath.map(fileSize), sha256: modelDigest ?? modelFile?.sha256,
+                                  hashed: modelFile?.hashed ?? .whole, unavailable: modelProblem,
+                                  approximateTokens: tokenizer is ApproximateTokenizer, description: description?.value ?? .null)
         let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0]) }
+        let stateOptions = StateOptions(options, jobs: jobs)
         let tap = AuditTap.fromEnvironment()
+
+        // --resume: the newest complete checkpoint, if it was made over this corpus, with these
+        // options and this model, and for this shard.
+        var base: RunState? = nil
+        var nextSequence = 1
+        if options.resume {
+            let found = output.newestCompleteCheckpoint()
+            nextSequence = found.highestSequence + 1
+            if let checkpoint = found.state {
+                if let problem = resumeProblem(checkpoint, identity: identity, options: stateOptions, model: model, shard: options.shard) {
+                    diagnostics("replay: --resume: the newest checkpoint in \(options.outputDirectory) (\(OutputDirectory.checkpointName(checkpoint.checkpoint?.sequence ?? 0))) "
+                                + "was made by another run: \(problem). Give another --out, or run without --resume to start again.")
+                    return .usage
+                }
+                base = checkpoint
+                diagnostics("replay: resuming after \(OutputDirectory.checkpointName(checkpoint.checkpoint?.sequence ?? 0)): "
+                            + "\(checkpoint.corpus.threadsReplayed) threads already replayed")
+            } else {
+                diagnostics("replay: --resume: no complete checkpoint in \(options.outputDirectory) yet; starting from the beginning")
+            }
+        }
+
         let runner = ReplayRunner(options: options, jobs: jobs, model: engine, tokenizer: tokenizer,
                                   modelUnavailable: options.dryRun ? nil : modelProblem, tap: tap, showProgress: isatty(2) == 1)
-        let tally = runner.run()
+        /// A state from what the runner counted since this process started, after `base`.
+        func state(of tally: ReplayTally) -> RunState {
+            let own = RunState(tally: tally, options: stateOptions, corpusIdentity: identity, model: model,
+                               timing: Timing(started: started, seconds: clock.millisecondsSince / 1000),
+                               sandbox: sandbox.reportValue, sandboxEnforced: sandbox.enforced, audit: tap?.reportValue ?? .null)
+            return base.map { $0.continued(with: own) } ?? own
+        }
+        var checkpointFailure: OutputDirectory.Failure? = nil
+        let eventsBefore = base?.checkpoint?.eventsRead ?? 0
+        let tally = runner.run(
+            resume: base.map { ReplayRunner.ResumePoint(eventsRead: eventsBefore, threadsReplayed: $0.corpus.threadsReplayed) },
+            checkpoint: { partial in
+                guard checkpointFailure == nil else { return }
+                var checkpoint = state(of: partial)
+                checkpoint.checkpoint = Checkpoint(sequence: nextSequence, eventsRead: eventsBefore + partial.eventsRead)
+                do throws(OutputDirectory.Failure) {
+                    try output.saveCheckpoint(checkpoint)
+                    nextSequence += 1
+                } catch {
+                    checkpointFailure = error
+                    diagnostics("replay: \(error.description); no more checkpoints are written")
+                }
+            })
         if let stats = engine?.statistics, ProcessInfo.processInfo.environment["REPLAY_ENGINE_STATS"] != nil {
             diagnostics(String(format: "replay: engine: %d decodes, %d tokens evaluated in %.1f s; %d tokens sampled in %.1f s (grammar %.1f s)",
                                stats.decodeCalls, stats.tokensEvaluated, stats.decodeNanoseconds / 1e9,
                                stats.tokensSampled, stats.samplingNanoseconds / 1e9, stats.grammarNanoseconds / 1e9))
         }
-        let description = engine.map { ModelDescription(info: $0.info, fileBytes: fileSize(modelPath), sha256: sha256(ofFile: modelPath)) }
-        let report = ReportBuilder(options: options, tally: tally, model: description, jobs: jobs,
-                                   seconds: clock.millisecondsSince / 1000, started: started, sandbox: sandbox,
-                                   modelUnavailable: modelProblem, approximateTokens: tokenizer is ApproximateTokenizer,
-                                   audit: tap?.reportValue).build()
+        if tally.stoppedByAnotherShard {
+            diagnostics("replay: stopped at a bad line of another shard (--strict); that shard reports it")
+        }
+        var code = finish(state(of: tally), thresholds: options.thresholds, output: output, tap: tap, diagnostics: diagnostics)
+        if checkpointFailure != nil, code == .success || code == .thresholdsNotMet { code = .output }
+        return code
+    }
+
+    /// Why a checkpoint cannot be resumed by this run, in a few words; nil when it can.
+    static func resumeProblem(_ checkpoint: RunState, identity: CorpusIdentity, options: StateOptions, model: ModelIdentity,
+                              shard: ShardSpec) -> String? {
+        if let difference = checkpoint.corpusIdentity.difference(from: identity) { return difference }
+        let options = checkpoint.options.differences(from: options)
+        if !options.isEmpty { return "its options differ (\(options.joined(separator: ", ")))" }
+        if let difference = checkpoint.model.difference(from: model) { return difference }
+        let facts = checkpoint.shard
+        if facts.count != shard.count || facts.by != shard.by || facts.indexes != [shard.index] {
+            return "it is of shard \(facts.indexes.map(String.init).joined(separator: ",")) of \(facts.count) by \(facts.by.rawValue), not \(shard.text) by \(shard.by.rawValue)"
+        }
+        if checkpoint.toolVersion != ArgumentParser.version { return "it was made by replay \(checkpoint.toolVersion)" }
+        return nil
+    }
+
+    /// Writes a state's report, flywheel files, state.json and junit.xml, prints the summary and
+    /// the gates' verdicts, and says how the run ends: as a run's exit status, for a run and a merge alike.
+    static func finish(_ state: RunState, thresholds: [Threshold], output: OutputDirectory, tap: AuditTap?,
+                       diagnostics: (String) -> Void) -> ExitCode {
+        let report = ReportBuilder(state: state).build()
         do {
-            try write(report, to: options.outputDirectory)
-            if let counter = tally.flywheel {
-                let replayed = options.jobs.map { kind in
-                    let m = tally.ledgers[kind]?.overall ?? JobMetrics()
-                    return ReplayedJobSummary(job: kind.rawValue, eligible: m.eligible, answered: m.answered,
-                                              inBudgetDevice: m.eligible > 0 && !options.dryRun ? Double(m.inBudgetDevice) / Double(m.eligible) : nil)
-                }
-                try FlywheelFiles.write(counter, replayed: replayed, to: options.outputDirectory)
-            }
+            try output.saveResults(of: state, report: report)
         } catch {
-            diagnostics("replay: cannot write the report to \(options.outputDirectory): \(error)")
+            diagnostics("replay: cannot write the report to \(output.path): \(error.description)")
             return .output
         }
-        diagnostics(summary(report, directory: options.outputDirectory))
+        diagnostics(summary(report, directory: output.path))
         if let tap {
             do {
                 try tap.finish()
@@ -205,21 +289,21 @@ public enum ReplayTool {
                 return .output
             }
         }
-        let verdicts = options.thresholds.map { $0.judge(report) }
+        let verdicts = thresholds.map { $0.judge(report) }
         do {
-            try ReportFile.create(options.outputDirectory + "/junit.xml", text: JUnitReport.render(verdicts))
+            try output.saveJUnit(verdicts)
         } catch {
-            diagnostics("replay: cannot write junit.xml: \(error)")
+            diagnostics("replay: cannot write junit.xml: \(error.description)")
             return .output
         }
         var code = ExitCode.success
-        if case .input(let message)? = tally.fatal {
-            diagnostics("replay: \(message)")
+        if let fatal = state.corpus.fatal {
+            diagnostics("replay: \(fatal.message)")
             code = .input
         }
-        for error in tally.fileErrors { diagnostics("replay: \(error.description)") }
-        if !tally.fileErrors.isEmpty { code = .input }
-        if modelProblem != nil && code == .success { code = .model }
+        for error in state.corpus.errors { diagnostics("replay: \(error.message)") }
+        if !state.corpus.errors.isEmpty { code = .input }
+        if state.model.unavailable != nil && code == .success { code = .model }
         if !verdicts.isEmpty {
             let unmet = verdicts.filter { !$0.met }
             for verdict in verdicts { diagnostics("replay: gate \(verdict.line)") }
@@ -247,7 +331,7 @@ public enum ReplayTool {
             counter.add(event)
         }
         do {
-            try FlywheelFiles.write(counter, to: outputDirectory)
+            try OutputDirectory(outputDirectory).saveFlywheel(counter)
         } catch {
             diagnostics("replay: \(error.description)")
             return .output
@@ -259,19 +343,15 @@ public enum ReplayTool {
         return failures.isEmpty ? .success : .input
     }
 
+    /// The job of `kind`, its budget replaced by `--budget`/`--config` when given: the jobs'
+    /// own registry (`JobKind.job`), so the job list and the default budgets are written once.
     static func job(_ kind: JobKind, budget: Double?) -> any Job {
-        switch kind {
-        case .chips: ChipsJob(budgetMilliseconds: budget ?? 800)
-        case .route: RouteJob(budgetMilliseconds: budget ?? 400)
-        case .push: PushJob(budgetMilliseconds: budget ?? 3000)
-        case .draft: DraftJob(budgetMilliseconds: budget ?? 2000)
-        }
+        kind.job(budgetMilliseconds: budget)
     }
 
-    /// Writes report.json and report.md into `directory`, creating it.
+    /// Writes report.json and report.md into `directory` (which must exist), through `OutputDirectory`.
     public static func write(_ report: ReportValue, to directory: String) throws {
-        try ReportFile.create(directory + "/report.json", text: report.json())
-        try ReportFile.create(directory + "/report.md", text: MarkdownReport.render(report))
+        try OutputDirectory(directory).saveReport(report)
     }
 
     /// The few lines printed at the end: counts and rates only.
@@ -289,6 +369,11 @@ public enum ReplayTool {
                 }
                 lines.append(line)
             }
+        }
+        if case .int(let count)? = report.at("shard.count"), count > 1 {
+            let shards = report.at("shard.index").flatMap { $0.doubleValue }.map { "shard \(Int($0)) of \(count)" } ?? "\(count) shards merged"
+            lines.append("replay: \(shards) by \(report.at("shard.by").flatMap { if case .label(let s) = $0 { s } else { nil } } ?? "thread"), "
+                         + "\(Int(report.at("shard.threads_skipped")?.doubleValue ?? 0)) threads skipped as other shards'")
         }
         lines.append("replay: report in \(directory)/report.json and report.md")
         return lines.joined(separator: "\n")

@@ -15,44 +15,40 @@ import Privacy
 public struct ReportBuilder {
     public static let schema = "replay.report/1"
 
-    public var options: ReplayOptions
-    public var tally: ReplayTally
-    public var model: ModelDescription?
+    /// What the run counted, and its options, model, shard, timing and sandbox.
+    public var state: RunState
+    /// The jobs, which describe their own configuration in the report.
     public var jobs: [any Job]
-    public var seconds: Double
-    public var started: Date
-    /// What the kernel enforced for this run; nil when not known (library use).
-    public var sandbox: SandboxReport?
-    /// Why the model could not be loaded, if it could not.
-    public var modelUnavailable: String?
-    /// Whether token sizes are estimates (no tokenizer could be loaded).
-    public var approximateTokens: Bool
-    /// Under `replay audit`: prompts sent, how many carried the canary, outputs fingerprinted.
-    public var audit: ReportValue?
 
+    /// The report of `state`: one run's, a resumed run's, or a merge of shards'.
+    public init(state: RunState) {
+        self.state = state
+        self.jobs = state.options.makeJobs()
+    }
+
+    /// The report of what a runner counted (library use and tests): its state, built here.
     public init(options: ReplayOptions, tally: ReplayTally, model: ModelDescription?, jobs: [any Job], seconds: Double, started: Date,
                 sandbox: SandboxReport? = nil, modelUnavailable: String? = nil, approximateTokens: Bool = false,
                 audit: ReportValue? = nil) {
-        self.audit = audit
-        self.sandbox = sandbox
-        self.modelUnavailable = modelUnavailable
-        self.approximateTokens = approximateTokens
-        self.options = options
-        self.tally = tally
-        self.model = model
+        let identity = ModelIdentity(path: model?.info.path, bytes: model?.fileBytes, sha256: model?.sha256, unavailable: modelUnavailable,
+                                     approximateTokens: approximateTokens, description: model?.value ?? .null)
+        self.state = RunState(tally: tally, options: StateOptions(options, jobs: jobs), corpusIdentity: CorpusIdentity(files: []),
+                              model: identity, timing: Timing(started: started, seconds: seconds),
+                              sandbox: sandbox?.reportValue ?? .null, sandboxEnforced: sandbox?.enforced ?? false, audit: audit ?? .null)
         self.jobs = jobs
-        self.seconds = seconds
-        self.started = started
     }
+
+    var options: StateOptions { state.options }
 
     public func build() -> ReportValue {
         .object([
             ("schema", .label(Self.schema)),
-            ("tool", .object([("name", .label("replay")), ("version", .label(ArgumentParser.version))])),
+            ("tool", .object([("name", .label("replay")), ("version", .label(state.toolVersion))])),
             ("run", run),
-            ("sandbox", sandbox?.reportValue ?? .null),
-            ("audit", audit ?? .null),
-            ("model", model.map(\.value) ?? .null),
+            ("shard", shard),
+            ("sandbox", state.sandbox),
+            ("audit", state.audit),
+            ("model", state.model.description),
             ("device", device),
             ("corpus", corpus),
             ("jobs", .object(jobs.map { job in (job.kind.rawValue, jobValue(job)) })),
@@ -63,14 +59,28 @@ public struct ReportBuilder {
         .object([
             ("mode", .label(options.dryRun ? "dry-run" : "replay")),
             ("jobs", .array(jobs.map { .label($0.kind.rawValue) })),
-            ("started", .label(ISO8601DateFormatter().string(from: started))),
-            ("seconds", .number(seconds)),
+            ("started", .label(state.timing.started)),
+            ("seconds", .number(state.timing.seconds)),
             ("thread_limit", options.threadLimit.map { .int($0) } ?? .null),
-            ("stopped_at_limit", .bool(tally.stoppedAtLimit)),
+            ("stopped_at_limit", .bool(state.corpus.stoppedAtLimit)),
             ("strict", .bool(options.strict)),
             ("batch_size", .int(options.batchSize)),
-            ("model_unavailable", modelUnavailable.map { .label($0) } ?? .null),
-            ("token_sizes", .label(approximateTokens ? "estimated from UTF-8 bytes (no tokenizer)" : "model tokenizer")),
+            ("model_unavailable", state.model.unavailable.map { .label($0) } ?? .null),
+            ("token_sizes", .label(state.model.approximateTokens ? "estimated from UTF-8 bytes (no tokenizer)" : "model tokenizer")),
+        ])
+    }
+
+    /// Which part of the corpus the report covers: one shard (`index`), or several merged.
+    private var shard: ReportValue {
+        let facts = state.shard
+        return .object([
+            ("index", facts.indexes.count == 1 ? .int(facts.indexes[0]) : .null),
+            ("count", .int(facts.count)),
+            ("by", .label(facts.by.rawValue)),
+            ("shards", .array(facts.indexes.map { .int($0) })),
+            ("threads_read", .int(facts.threadsSeen)),
+            ("threads_skipped", .int(state.threadsSkipped)),
+            ("unsandboxed_shards", .array(facts.unsandboxed.map { .int($0) })),
         ])
     }
 
@@ -84,22 +94,21 @@ public struct ReportBuilder {
     }
 
     private var corpus: ReportValue {
-        let stats = tally.corpus
+        let stats = state.corpus.stats
         return .object([
             ("files", .int(stats.files)),
             ("lines", .int(stats.lines)),
             ("threads", .int(stats.threads)),
-            ("threads_replayed", .int(tally.threadsReplayed)),
+            ("threads_replayed", .int(state.corpus.threadsReplayed)),
             ("messages", .int(stats.messages)),
             ("bad_lines", .int(stats.badLines)),
             ("unknown_types", kinds(stats.unknownTypes)),
             ("unknown_nodes", kinds(stats.unknownNodes)),
             ("compressed_bytes", .int(stats.compressedBytes)),
             ("bytes", .int(stats.decompressedBytes)),
-            ("errors", .array(tally.fileErrors.map { .label($0.description) })),
-            ("bad_line_samples", .array(tally.badLineSamples.map { bad in
-                .object([("file", .label(bad.location.file)), ("line", .int(bad.location.line)),
-                         ("reason", .label(Self.safeReason(bad.reason)))])
+            ("errors", .array(state.corpus.errors.map { .label($0.message) })),
+            ("bad_line_samples", .array(state.corpus.badLineSamples.map { bad in
+                .object([("file", .label(bad.file)), ("line", .int(bad.line)), ("reason", .label(Self.safeReason(bad.reason)))])
             })),
         ])
     }
@@ -109,25 +118,11 @@ public struct ReportBuilder {
     }
 
     private func jobValue(_ job: any Job) -> ReportValue {
-        let ledger = tally.ledgers[job.kind] ?? JobLedger()
-        var fields: [(String, ReportValue)] = [
-            ("budget_ms", .number(job.budgetMilliseconds)),
-        ]
-        switch job {
-        case let chips as ChipsJob:
-            fields += [("input_cap_tokens", .int(chips.inputCap)), ("context_limit_tokens", .int(chips.contextLimit))]
-        case let route as RouteJob:
-            fields += [("minimum_confidence", .number(route.minimumConfidence)), ("context_limit_tokens", .int(route.contextLimit))]
-        case let push as PushJob:
-            fields += [("input_cap_tokens", .int(push.inputCap)), ("newest_replies", .int(push.newestReplies)),
-                       ("context_limit_tokens", .int(push.contextLimit))]
-        case let draft as DraftJob:
-            fields += [("context_limit_tokens", .int(draft.contextLimit))]
-        default:
-            break
-        }
+        let ledger = state.ledgers[job.kind] ?? JobLedger()
+        // The job describes its own configuration: no job is named here.
+        var fields = job.described.reportFields
         fields += metrics(ledger.overall)
-        if let sizing = tally.sizing[job.kind] {
+        if let sizing = state.sizing[job.kind] {
             fields.append(("prompt_sizes", .object([
                 ("p50_tokens", .number(sizing.promptTokens.percentile(0.5))),
                 ("p95_tokens", .number(sizing.promptTokens.percentile(0.95))),
@@ -167,17 +162,12 @@ public struct ReportBuilder {
         let prefix = "confusion:"
         var plain: [String: Int] = [:]
         var confusion: [String: Int] = [:]
-        for (key, n) in counters {
-            guard key.hasPrefix(prefix) else {
-                plain[ReportLabel(token: key).text, default: 0] += n
-                continue
+        for (key, n) in RunState.labelledCounters(counters) {
+            if key.hasPrefix(prefix) {
+                confusion[String(key.dropFirst(prefix.count)), default: 0] += n
+            } else {
+                plain[key, default: 0] += n
             }
-            let pair = String(key.dropFirst(prefix.count))
-            let names = pair.components(separatedBy: "->")
-            let label = names.count == 2
-                ? ReportLabel(name: names[0]).text + "->" + ReportLabel(name: names[1]).text
-                : ReportLabel(hashing: pair).text
-            confusion[label, default: 0] += n
         }
         for (pair, n) in Self.capped(confusion, weight: { $0 }, merge: { $0 += $1 }) { plain[prefix + pair, default: 0] += n }
         return counts(plain)
@@ -232,20 +222,27 @@ public struct ReportBuilder {
         return out
     }
 
+    /// Quality measures by name: how many places each compared and its mean.
+    private func quality(_ tallies: [String: QualityTally]) -> ReportValue {
+        .object(tallies.sorted { $0.key < $1.key }.map { name, tally in
+            (name, .object([("compared", .int(tally.count)), ("mean", .number(tally.mean))]))
+        })
+    }
+
     /// The keys every job and every build or model slice of it carries.
     func metrics(_ m: JobMetrics) -> [(String, ReportValue)] {
-        func rate(_ n: Int, _ d: Int) -> ReportValue { d == 0 ? .null : .number(Double(n) / Double(d)) }
-        let measured = options.dryRun ? ReportValue.null : rate(m.inBudgetHost, m.eligible)
+        // A dry run asks nothing: its rates would be 0 for want of answers, so they are null.
+        func measured(_ rate: Double?) -> ReportValue { options.dryRun ? .null : .number(rate) }
         return [
             ("scanned", .int(m.scanned)),
             ("eligible", .int(m.eligible)),
             ("asked", .int(m.asked)),
             ("answered", .int(m.answered)),
-            ("answered_rate", options.dryRun ? .null : rate(m.answered, m.eligible)),
+            ("answered_rate", measured(m.answeredRate)),
             ("fallbacks", .object(m.fallbacks.sorted { $0.key < $1.key }.map { ($0.key.rawValue, .int($0.value)) })),
             ("in_budget", .object([
-                ("host", measured),
-                ("device", options.dryRun ? .null : rate(m.inBudgetDevice, m.eligible)),
+                ("host", measured(m.inBudgetHostRate)),
+                ("device", measured(m.inBudgetDeviceRate)),
             ])),
             ("latency_ms", .object([
                 ("p50", .number(m.hostLatency.percentile(0.5))),
@@ -254,9 +251,8 @@ public struct ReportBuilder {
                 ("device_p95", .number(m.deviceLatency.percentile(0.95))),
             ])),
             ("tokens", .object([("in", .int(m.tokensIn)), ("out", .int(m.tokensOut)), ("inputs_cut", .int(m.inputCut))])),
-            ("quality", .object(m.quality.sorted { $0.key < $1.key }.map { name, tally in
-                (name, .object([("compared", .int(tally.count)), ("mean", .number(tally.mean))]))
-            })),
+            ("quality", quality(m.quality)),
+            ("quality_all_answers", quality(m.qualityAllAnswers)),
             ("counters", counters(m.counters)),
         ]
     }

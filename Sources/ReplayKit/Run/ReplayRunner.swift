@@ -49,56 +49,159 @@ public final class ReplayRunner {
         }
     }
 
-    /// Reads the whole corpus (or up to `--limit` threads) and returns what it counted.
-    public func run() -> ReplayTally {
+    /// Where a resumed run starts: after this many reader events (a checkpoint's), with this many
+    /// threads already replayed (for `--limit`).
+    public struct ResumePoint: Sendable, Equatable {
+        public var eventsRead: Int
+        public var threadsReplayed: Int
+        public init(eventsRead: Int, threadsReplayed: Int) {
+            self.eventsRead = eventsRead
+            self.threadsReplayed = threadsReplayed
+        }
+    }
+
+    /// Reads the corpus (its shard of it, from `resume` on, up to `--limit` threads) and returns
+    /// what it counted.
+    ///
+    /// `checkpoint` is called every `options.checkpointEvery` replayed threads, at the next thread
+    /// line (a thread boundary in reading order), with everything counted before that line: the
+    /// model's answers to every thread before it are in, and `eventsRead` says where a resumed run
+    /// goes on. Reading order is deterministic, so a resumed run that reads and discards that many
+    /// events counts the rest exactly as this run would have.
+    public func run(resume: ResumePoint? = nil, checkpoint: (ReplayTally) -> Void = { _ in }) -> ReplayTally {
         var tally = ReplayTally()
-        let reader: CorpusReader
+        let shard = options.shard
+        tally.shard = shard
+        let allFiles: [String]
         do {
-            reader = try CorpusReader(paths: options.corpus)
+            allFiles = try CorpusReader(paths: options.corpus).files
         } catch {
             tally.fatal = .input(error.description)
             return tally
         }
+        // A file split reads only its own files; each keeps its index in the whole list.
+        let fileIndices = shard.by == .file ? allFiles.indices.filter { shard.owner(ofFile: $0) == shard.index } : Array(allFiles.indices)
+        let reader: CorpusReader
+        do {
+            reader = try CorpusReader(paths: fileIndices.isEmpty ? [] : fileIndices.map { allFiles[$0] })
+        } catch {
+            if fileIndices.isEmpty { return tally }   // more shards than files: this one has none
+            tally.fatal = .input(error.description)
+            return tally
+        }
+        /// The index in the whole corpus of the file the reader is in.
+        func currentFile() -> Int { fileIndices[max(0, min(fileIndices.count - 1, reader.stats.files - 1))] }
+
+        var accounting = CorpusAccounting(shard: shard)
+        var eventsRead = 0
+        if let resume {
+            while eventsRead < resume.eventsRead, reader.next() != nil { eventsRead += 1 }
+            if eventsRead < resume.eventsRead {
+                tally.fatal = .input("the corpus ends before the checkpoint's place (\(resume.eventsRead) events): it is not the corpus the checkpoint was made over")
+                return tally
+            }
+        }
+        accounting.begin(at: reader.stats)
+        let segmentStart = eventsRead
+        let replayedBefore = resume?.threadsReplayed ?? 0
+        var replayedAtCheckpoint = replayedBefore
         var assembler = ThreadAssembler()
         var flywheel = options.flywheel ? FlywheelCounter() : nil
+        var owned = false
+        var stoppedEarly = false
         let totalBytes = reader.files.reduce(0) { $0 + ReplayTool.fileSize($1) }
         // What had been read before the current event: a thread ends only when the next record
         // comes, so at the limit that record is read but not replayed, and not counted.
         var readBefore = reader.stats
+
+        /// Processes a completed thread; true when it was the last the limit allows.
+        func complete(_ snapshot: ThreadSnapshot) -> Bool {
+            process(snapshot)
+            if let limit = options.threadLimit, replayedBefore + assembler.completed >= limit {
+                tally.stoppedAtLimit = true
+                return true
+            }
+            return false
+        }
+
+        /// The tally so far, everything before the current event counted.
+        func snapshot(reader stats: CorpusStats) -> ReplayTally {
+            var copy = tally
+            copy.corpus = accounting.stats(reader: stats)
+            copy.threadsReplayed = assembler.completed
+            copy.eventsRead = eventsRead - segmentStart
+            copy.ledgers = ledgers
+            copy.sizing = sizing
+            copy.flywheel = flywheel
+            return copy
+        }
+
         reading: while let event = reader.next() {
+            let owner = accounting.owner(of: event, filesOpened: reader.stats.files)
             switch event {
             case .record(let record, _):
-                if let snapshot = assembler.take(record) {
-                    process(snapshot)
-                    if let limit = options.threadLimit, assembler.completed >= limit {
-                        tally.stoppedAtLimit = true
-                        break reading
+                switch record {
+                case .thread(let thread):
+                    // The open thread ends here, whoever's the next one is.
+                    if let done = assembler.finish(), complete(done) { break reading }
+                    if let every = options.checkpointEvery, replayedBefore + assembler.completed - replayedAtCheckpoint >= every {
+                        planPending()
+                        flush()
+                        checkpoint(snapshot(reader: readBefore))
+                        replayedAtCheckpoint = replayedBefore + assembler.completed
+                    }
+                    tally.threadsSeen += 1
+                    owned = owner == shard.index
+                    if owned {
+                        _ = assembler.take(.thread(thread))
+                        flywheel?.add(record)
+                    }
+                case .header:
+                    if let done = assembler.take(record), complete(done) { break reading }
+                    owned = false
+                case .message:
+                    if owned {
+                        _ = assembler.take(record)
+                        flywheel?.add(record)
                     }
                 }
-                flywheel?.add(record)
             case .badLine(let bad):
-                if tally.badLineSamples.count < 20 { tally.badLineSamples.append(bad) }
+                if owner == shard.index, tally.badLineSamples.count < 20 {
+                    tally.badLineSamples.append(bad)
+                    tally.badLineFiles.append(currentFile())
+                }
                 if options.strict {
+                    // Every shard stops at the same line; the one it belongs to reports it.
                     // The reason may quote a thread id, which is the export's own text: through the id rule.
-                    tally.fatal = .input("\(bad.location): \(ReportBuilder.safeReason(bad.reason)) (--strict)")
+                    if owner == shard.index {
+                        tally.fatal = .input("\(bad.location): \(ReportBuilder.safeReason(bad.reason)) (--strict)")
+                        tally.fatalPlace = (currentFile(), bad.location.line)
+                    } else {
+                        tally.stoppedByAnotherShard = true
+                    }
+                    accounting.count(event, owner: owner)
+                    eventsRead += 1
+                    stoppedEarly = true
                     break reading
                 }
             case .fileFailed(let error):
-                tally.fileErrors.append(error)
+                if accounting.countsFiles {
+                    tally.fileErrors.append(error)
+                    tally.fileErrorFiles.append(currentFile())
+                }
             }
+            accounting.count(event, owner: owner)
+            eventsRead += 1
             readBefore = reader.stats
-            progress.update(threads: assembler.completed, asked: asked, fraction: totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
+            progress.update(threads: replayedBefore + assembler.completed, asked: asked,
+                            fraction: totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
         }
-        if !tally.stoppedAtLimit, tally.fatal == nil, let snapshot = assembler.finish() { process(snapshot) }
+        if !tally.stoppedAtLimit, !stoppedEarly, let done = assembler.finish() { process(done) }
         planPending()
         flush()
         progress.finish()
-        tally.corpus = tally.stoppedAtLimit ? readBefore : reader.stats
-        tally.threadsReplayed = assembler.completed
-        tally.ledgers = ledgers
-        tally.sizing = sizing
-        tally.flywheel = flywheel
-        return tally
+        let final = snapshot(reader: tally.stoppedAtLimit ? readBefore : reader.stats)
+        return final
     }
 
     /// Plans a thread, or (in a dry run) sets it aside to be planned with others in parallel.
@@ -263,17 +366,31 @@ public struct PromptSizing: Sendable, Equatable {
     }
 }
 
-/// Everything a run counted, for the report.
+/// Everything a run counted, for the report: of its shard, and from where it resumed.
 public struct ReplayTally: Sendable {
     /// Why the run stopped early with an error, if it did.
     public enum Fatal: Sendable, Equatable {
         case input(String)
     }
     public var fatal: Fatal? = nil
+    /// Where the fatal bad line was (the file's index in the corpus, its line), when it was one.
+    public var fatalPlace: (file: Int, line: Int)? = nil
+    /// Under `--strict`, the run stopped at another shard's bad line (which that shard reports).
+    public var stoppedByAnotherShard = false
     public var corpus = CorpusStats()
     public var fileErrors: [ExportError] = []
+    /// The index in the corpus's file list of each of `fileErrors`' files.
+    public var fileErrorFiles: [Int] = []
     public var badLineSamples: [BadLine] = []
+    /// The index in the corpus's file list of each of `badLineSamples`' files.
+    public var badLineFiles: [Int] = []
     public var threadsReplayed = 0
+    /// Thread lines read, this shard's and other shards' (a file split reads only its own).
+    public var threadsSeen = 0
+    /// Reader events handed out (records, bad lines, failed files): a resumed run skips as many.
+    public var eventsRead = 0
+    /// The part of the corpus this run replayed.
+    public var shard = ShardSpec.whole
     public var stoppedAtLimit = false
     public var ledgers: [JobKind: JobLedger] = [:]
     public var sizing: [JobKind: PromptSizing] = [:]

@@ -1,0 +1,81 @@
+import Privacy
+
+/// What a job is, as report.json's job block says it: written once, by the job.
+///
+/// The report builder and the markdown report iterate over jobs and write these fields, so a
+/// job's settings appear in the report without either naming the job.
+public struct JobDescription: Sendable {
+    /// Which job.
+    public var kind: JobKind
+    /// Its time budget and where the number comes from.
+    public var budget: Budget
+    /// Tokens of words the model may see, counted from the end; nil when the job does not cut
+    /// (routing and drafts see one message).
+    public var inputCapTokens: Int?
+    /// The session's token ceiling.
+    public var contextLimitTokens: Int
+    /// The schema the model fills; nil when it is made per place (routing's choices are the
+    /// group's members: `Route.schema(members:)`).
+    public var outputSchema: GenerationSchema?
+    /// Settings only this job has, in report order: (`minimum_confidence`, 0.5), …
+    public var settings: [(String, ReportValue)]
+
+    public init(kind: JobKind, budget: Budget, inputCapTokens: Int?, contextLimitTokens: Int,
+                outputSchema: GenerationSchema?, settings: [(String, ReportValue)] = []) {
+        self.kind = kind
+        self.budget = budget
+        self.inputCapTokens = inputCapTokens
+        self.contextLimitTokens = contextLimitTokens
+        self.outputSchema = outputSchema
+        self.settings = settings
+    }
+
+    /// The configuration keys of the job's block in report.json, in order (docs/report-schema.md).
+    public var reportFields: [(String, ReportValue)] {
+        var fields: [(String, ReportValue)] = [
+            ("budget_ms", .number(budget.milliseconds)),
+            ("budget_source", .label(budget.source.rawValue)),
+        ]
+        if let inputCapTokens { fields.append(("input_cap_tokens", .int(inputCapTokens))) }
+        fields.append(("context_limit_tokens", .int(contextLimitTokens)))
+        return fields + settings
+    }
+}
+
+/// A time budget in milliseconds and where its number comes from.
+public struct Budget: Sendable, Equatable {
+    public var milliseconds: Double
+    public var source: SettingSource
+
+    public init(milliseconds: Double, source: SettingSource) {
+        self.milliseconds = milliseconds
+        self.source = source
+    }
+}
+
+/// Where a number the replay judges by comes from; the raw value is what report.json says.
+public enum SettingSource: String, Sendable, CaseIterable {
+    /// The spec gives it (chips' 800 ms, spec §2).
+    case spec
+    /// The spec gives none: the project chose it (route's 400 ms, push's 3,000 ms, draft's
+    /// 2,000 ms, route's 0.5 confidence), documented beside each.
+    case projectDefault = "default"
+    /// `--budget` or `--config` set another number. The command line merges the two, flags
+    /// winning, and does not keep which one it was.
+    case flagOrConfig = "flag_or_config"
+}
+
+extension JobKind {
+    /// The job of this kind with its defaults, its budget replaced when `budgetMilliseconds` is given.
+    ///
+    /// The one place a kind becomes a job type: everything else iterates over `JobKind.allCases`
+    /// and the jobs' `described`.
+    public func job(budgetMilliseconds: Double? = nil) -> any Job {
+        switch self {
+        case .chips: ChipsJob(budgetMilliseconds: budgetMilliseconds ?? ChipsJob.defaultBudget.milliseconds)
+        case .route: RouteJob(budgetMilliseconds: budgetMilliseconds ?? RouteJob.defaultBudget.milliseconds)
+        case .push: PushJob(budgetMilliseconds: budgetMilliseconds ?? PushJob.defaultBudget.milliseconds)
+        case .draft: DraftJob(budgetMilliseconds: budgetMilliseconds ?? DraftJob.defaultBudget.milliseconds)
+        }
+    }
+}

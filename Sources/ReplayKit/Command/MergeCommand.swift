@@ -1,0 +1,106 @@
+import Audit
+import Foundation
+import Privacy
+
+/// `replay merge --out DIR SHARD_DIR...`: one report from the states of a sharded run's shards.
+///
+/// Reads each `SHARD_DIR/state.json`, checks they are shards of one run (the same corpus, options
+/// and model, one split, every shard 0…N-1 exactly once) and adds them up (`RunState.merged`),
+/// which gives exactly the counts one process would have over the whole corpus. It then writes
+/// report.json, report.md, junit.xml, the flywheel's files and the merged state.json into DIR,
+/// through the same code as a run, confined like a run (it may read anywhere and write only under
+/// DIR), and ends as that one run would have: 0, 1 for an unmet `--fail-under` gate, 3 when the
+/// corpus had a failed file or a `--strict` bad line, 4 when the model could not be loaded.
+/// A shard that is missing, given twice, unreadable or of another run is an input error (3),
+/// named by its directory; nothing is written then.
+enum MergeCommand {
+    /// A merge that cannot be made, in a sentence naming the shard directory.
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func run(_ options: MergeOptions, sandboxing: ReplayTool.Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
+        let out = OutDirectory.resolve(options.outputDirectory, from: FileManager.default.currentDirectoryPath)
+        for directory in options.shardDirectories where OutDirectory.resolve(directory, from: FileManager.default.currentDirectoryPath) == out {
+            diagnostics("replay merge: --out \(options.outputDirectory) is also a shard directory (\(directory)), whose state.json it would clear: "
+                        + "give the merge a directory of its own")
+            return .usage
+        }
+        let sandbox: SandboxReport
+        switch ReplayTool.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
+                                  diagnostics: diagnostics) {
+        case .success(let report): sandbox = report
+        case .failure(let failure): return failure.exitCode
+        }
+        var merged: RunState
+        do {
+            merged = try merge(try options.shardDirectories.map { directory throws(Problem) in (directory, try read(directory)) })
+        } catch {
+            diagnostics("replay merge: \(error.description)")
+            return .input
+        }
+        merged.sandbox = sandbox.reportValue
+        merged.audit = .null
+        diagnostics("replay merge: \(options.shardDirectories.count) states, shards 0-\(merged.shard.count - 1) of \(merged.shard.count) by \(merged.shard.by.rawValue)")
+        return ReplayTool.finish(merged, thresholds: options.thresholds, output: OutputDirectory(options.outputDirectory), tap: nil,
+                                 diagnostics: diagnostics)
+    }
+
+    /// The state in `directory`/state.json.
+    static func read(_ directory: String) throws(Problem) -> RunState {
+        let path = directory + "/" + OutputDirectory.stateFileName
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw Problem(description: "\(directory) has no \(OutputDirectory.stateFileName): its shard did not finish, or this is not a shard's --out")
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Problem(description: "\(path) cannot be read as UTF-8 text")
+        }
+        do {
+            return try RunState(stateJSON: text)
+        } catch {
+            throw Problem(description: "\(path) is not a replay state: \(error.description)")
+        }
+    }
+
+    /// The states, named by their directories, added up; a problem names the directory.
+    static func merge(_ states: [(directory: String, state: RunState)]) throws(Problem) -> RunState {
+        guard let (firstDirectory, first) = states.first else { throw Problem(description: "no shard directory given") }
+        var owner: [Int: String] = [:]
+        for (directory, state) in states {
+            if state.toolVersion != first.toolVersion {
+                throw Problem(description: "\(directory) was written by replay \(state.toolVersion), \(firstDirectory) by \(first.toolVersion)")
+            }
+            if state.shard.count != first.shard.count || state.shard.by != first.shard.by {
+                throw Problem(description: "\(directory) is a shard of \(state.shard.count) by \(state.shard.by.rawValue), "
+                              + "\(firstDirectory) of \(first.shard.count) by \(first.shard.by.rawValue)")
+            }
+            if let difference = first.corpusIdentity.difference(from: state.corpusIdentity) {
+                throw Problem(description: "\(directory) is not over the corpus of \(firstDirectory): \(difference)")
+            }
+            let options = first.options.differences(from: state.options)
+            if !options.isEmpty {
+                throw Problem(description: "\(directory) ran with other options than \(firstDirectory) (\(options.joined(separator: ", ")))")
+            }
+            if let difference = first.model.difference(from: state.model) {
+                throw Problem(description: "\(directory) ran another model than \(firstDirectory): \(difference)")
+            }
+            if state.checkpoint != nil {
+                throw Problem(description: "\(directory)'s state is a checkpoint, not a finished shard")
+            }
+            for index in state.shard.indexes {
+                if let other = owner[index] {
+                    throw Problem(description: "shard \(index) of \(first.shard.count) is given twice: \(other) and \(directory)")
+                }
+                owner[index] = directory
+            }
+        }
+        let missing = (0..<first.shard.count).filter { owner[$0] == nil }
+        if !missing.isEmpty {
+            throw Problem(description: "shard\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) of \(first.shard.count) "
+                          + "\(missing.count == 1 ? "is" : "are") missing: the directories given hold shards "
+                          + owner.keys.sorted().map(String.init).joined(separator: ", "))
+        }
+        return states.map(\.state).sorted { $0.shard.lowestIndex < $1.shard.lowestIndex }.dropFirst().reduce(
+            states.map(\.state).min { $0.shard.lowestIndex < $1.shard.lowestIndex }!) { $0.merged(with: $1) }
+    }
+}

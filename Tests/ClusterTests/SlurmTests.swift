@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Slurm for real: each test starts a one-node cluster on this machine (scripts/slurm/local-cluster,
+/// installing slurm-wlm and munge first when missing), submits to it and stops it.
+///
+/// The first three need nothing of replay and pass today. `slurmArrayThenMergeEqualsOneProcess`
+/// runs the real binary sharded and waits for sharding (`--resume`, the SLURM_ARRAY_* shard
+/// selection, `replay merge`); until that lands it fails.
+@Suite(.serialized, .enabled(if: LocalSlurm.canBeRoot, "needs root: munged, slurmctld and slurmd run as root to start a one-node Slurm cluster"))
+struct SlurmTests {
+    /// The cluster itself: a 4-task array writes 4 files, and a job with `afterok` on the array
+    /// runs only after all of them, and sees all four.
+    @Test func localClusterRunsAnArrayThenItsAfterokJob() throws {
+        let slurm = try LocalSlurm()
+        defer { slurm.stop() }
+        let results = try slurm.directory.makeDirectory("results")
+        let task = try slurm.directory.write("task.sh", text: """
+            #!/bin/sh
+            echo "$SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT" > "\(results)/task-$SLURM_ARRAY_TASK_ID"
+            """)
+        let after = try slurm.directory.write("after.sh", text: """
+            #!/bin/sh
+            ls "\(results)" | grep -c '^task-' > "\(results)/after"
+            """)
+        let logs = slurm.directory.path("logs")
+        let array = try slurm.submit(["--array=0-3", "--output=\(logs)-%A_%a.out", task])
+        let dependent = try slurm.submit(["--dependency=afterok:\(array)", "--output=\(logs)-after.out", after])
+        let states = try slurm.wait(for: [array, dependent], timeout: 90)
+
+        #expect(states.count == 5 && states.values.allSatisfy { $0 == "COMPLETED" }, "\(states)")
+        for index in 0..<4 {
+            let written = try? String(contentsOfFile: results + "/task-\(index)", encoding: .utf8)
+            #expect(written == "\(index) of 4\n")
+        }
+        #expect(try String(contentsOfFile: results + "/after", encoding: .utf8) == "4\n")
+    }
+
+    /// scripts/slurm/submit with a stand-in for replay that records what it was given: every
+    /// array task runs the same command line with its own --out, takes its shard from the array's
+    /// environment, and the merge runs after all of them over every shard, with the gates.
+    @Test func submitRunsEveryShardThenTheMergeWithTheGates() throws {
+        let slurm = try LocalSlurm()
+        defer { slurm.stop() }
+        let recorder = try Self.recordingReplay(in: slurm.directory)
+        let out = slurm.directory.path("run")
+        let submitted = try slurm.run(Repository.path("scripts/slurm/submit"),
+                                      ["--shards", "4", "--replay", recorder, "--out", out,
+                                       "--dry-run", "--fail-under", "chips.scanned=1", "--job", "chips", Repository.sample])
+        try #require(submitted.status == 0, "submit exited \(submitted.status): \(submitted.errors)")
+        let ids = try Self.jobIDs(submitted.output)
+        let states = try slurm.wait(for: [ids.array, ids.merge], timeout: 90)
+        #expect(states.count == 5 && states.values.allSatisfy { $0 == "COMPLETED" }, "\(states)\n\(LocalSlurm.tails(of: out + "/logs"))")
+
+        for index in 0..<4 {
+            let shard = out + "/shard-\(index)"
+            let recorded = try String(contentsOfFile: shard + "/arguments", encoding: .utf8)
+            #expect(recorded.split(separator: "\n").map(String.init) ==
+                    ["--resume", "--out", shard, "--dry-run", "--job", "chips", Repository.sample,
+                     "SLURM_ARRAY_TASK_ID=\(index)", "SLURM_ARRAY_TASK_COUNT=4"])
+        }
+        let merged = try String(contentsOfFile: out + "/merged/arguments", encoding: .utf8)
+        #expect(merged.split(separator: "\n").map(String.init) ==
+                ["merge", "--out", out + "/merged", "--fail-under", "chips.scanned=1"] + (0..<4).map { out + "/shard-\($0)" }
+                + ["SLURM_ARRAY_TASK_ID=", "SLURM_ARRAY_TASK_COUNT="])
+    }
+
+    /// A shard that fails (here shard 2 exits 3, an input error) leaves the merge unrun: afterok is
+    /// never met and --kill-on-invalid-dep cancels it rather than leaving it pending.
+    @Test func aFailedShardCancelsTheMerge() throws {
+        let slurm = try LocalSlurm()
+        defer { slurm.stop() }
+        let recorder = try Self.recordingReplay(in: slurm.directory, failingShard: 2)
+        let out = slurm.directory.path("run")
+        let submitted = try slurm.run(Repository.path("scripts/slurm/submit"),
+                                      ["--shards", "4", "--replay", recorder, "--out", out, "--dry-run", Repository.sample])
+        try #require(submitted.status == 0, "submit exited \(submitted.status): \(submitted.errors)")
+        let ids = try Self.jobIDs(submitted.output)
+        let states = try slurm.wait(for: [ids.array, ids.merge], timeout: 90)
+        #expect(states["\(ids.array)_2"] == "FAILED", "\(states)")
+        #expect(states[ids.merge] == "CANCELLED", "\(states)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/merged/arguments"))
+    }
+
+    /// The sharded replay equals one process: a 4-task array of `replay --dry-run` over the sample
+    /// (each task picking its shard from SLURM_ARRAY_TASK_ID/COUNT), then `replay merge`, gives the
+    /// report, flywheel metrics and files one `replay --dry-run` gives over the whole sample.
+    /// WAITS FOR SHARDING: fails until replay has --resume, the Slurm shard selection and merge.
+    @Test func slurmArrayThenMergeEqualsOneProcess() throws {
+        let replay = BuiltProducts.executable("replay")
+        try #require(FileManager.default.isExecutableFile(atPath: replay), "no replay binary at \(replay): swift build --product replay")
+        let slurm = try LocalSlurm()
+        defer { slurm.stop() }
+
+        // One process. A kernel without Landlock ABI 4 refuses a sandboxed run (exit 8): then both
+        // sides run with --allow-unsandboxed, since the sandbox is not what this test is about.
+        let one = slurm.directory.path("one")
+        var options = ["--dry-run"]
+        var single = try Subprocess.run(replay, options + ["--out", one, Repository.sample])
+        if single.status == 8 {
+            options.append("--allow-unsandboxed")
+            single = try Subprocess.run(replay, options + ["--out", one, Repository.sample])
+        }
+        try #require(single.status == 0, "one process exited \(single.status): \(single.errors)")
+
+        let out = slurm.directory.path("sharded")
+        let submitted = try slurm.run(Repository.path("scripts/slurm/submit"),
+                                      ["--shards", "4", "--replay", replay, "--out", out] + options + [Repository.sample])
+        try #require(submitted.status == 0, "submit exited \(submitted.status): \(submitted.errors)")
+        let ids = try Self.jobIDs(submitted.output)
+        let states = try slurm.wait(for: [ids.array, ids.merge], timeout: 180)
+        try #require(states.count == 5 && states.values.allSatisfy { $0 == "COMPLETED" },
+                     "\(states)\n\(LocalSlurm.tails(of: out + "/logs"))")
+
+        for index in 0..<4 {
+            #expect(FileManager.default.fileExists(atPath: out + "/shard-\(index)/state.json"), "shard \(index) wrote no state.json")
+        }
+        let merged = out + "/merged"
+        for name in ["report.json", "report.md", "junit.xml", "metrics.csv", "metrics.json", "dashboard.html"] {
+            #expect(FileManager.default.fileExists(atPath: merged + "/" + name), "the merge wrote no \(name)")
+        }
+        let reportDifferences = try ReportComparison.differences(one + "/report.json", merged + "/report.json")
+        #expect(reportDifferences.isEmpty, "report.json, merged against one process:\n\(reportDifferences.joined(separator: "\n"))")
+        let metricsDifferences = try ReportComparison.differences(one + "/metrics.json", merged + "/metrics.json")
+        #expect(metricsDifferences.isEmpty, "metrics.json, merged against one process:\n\(metricsDifferences.joined(separator: "\n"))")
+        #expect(try String(contentsOfFile: one + "/metrics.csv", encoding: .utf8)
+                == String(contentsOfFile: merged + "/metrics.csv", encoding: .utf8))
+    }
+
+    // MARK: helpers
+
+    /// A stand-in for replay: writes its arguments, one a line, and the shard environment to
+    /// `arguments` in its --out; exits 3 when it is shard `failingShard` of the array.
+    static func recordingReplay(in directory: TemporaryDirectory, failingShard: Int? = nil) throws -> String {
+        let fail = failingShard.map { "[ \"${SLURM_ARRAY_TASK_ID:-}\" = \($0) ] && exit 3" } ?? ""
+        let path = try directory.write("replay", text: """
+            #!/usr/bin/env bash
+            set -eu
+            \(fail)
+            out="" previous=""
+            for argument in "$@"; do [ "$previous" = --out ] && out=$argument; previous=$argument; done
+            mkdir -p "$out"
+            { printf '%s\\n' "$@"; echo "SLURM_ARRAY_TASK_ID=${SLURM_ARRAY_TASK_ID:-}"; echo "SLURM_ARRAY_TASK_COUNT=${SLURM_ARRAY_TASK_COUNT:-}"; } > "$out/arguments"
+
+            """)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return path
+    }
+
+    /// The `array ID` and `merge ID` lines scripts/slurm/submit prints.
+    static func jobIDs(_ output: String) throws -> (array: String, merge: String) {
+        var ids: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            if words.count == 2 { ids[words[0]] = words[1] }
+        }
+        guard let array = ids["array"], let merge = ids["merge"] else { throw Failure("submit printed no job ids: \(output)") }
+        return (array, merge)
+    }
+}

@@ -1,0 +1,1 @@
+../../Fuzz/FuzzHarness.swift

@@ -1,0 +1,47 @@
+import Foundation
+import Privacy
+import Testing
+@testable import Flywheel
+
+/// The counter in state files: every settled bucket, uncapped, read back to the same counter, so
+/// halves read back from their state files still merge to the whole.
+@Suite struct CounterStateTests {
+    @Test func aCounterReadsBackExactly() throws {
+        let directory = try TemporaryDirectory()
+        for text in [HandCorpus.jsonl(), SyntheticCorpus.jsonl(threads: 120)] {
+            let counter = try HandCorpus.count(text, in: directory, name: "c-\(text.count).jsonl")
+            let written = counter.stateValue.exactJSON()
+            let back = try FlywheelCounter(state: ReportValue(parsingExactJSON: written))
+            #expect(back == counter)
+            #expect(back.stateValue.exactJSON() == written)
+            #expect(MetricsCSV.render(back) == MetricsCSV.render(counter))
+            #expect(Dashboard.render(back) == Dashboard.render(counter))
+        }
+    }
+
+    @Test(arguments: [0, 1, 2])
+    func halvesReadBackMergeToTheWhole(_ split: Int) throws {
+        let directory = try TemporaryDirectory()
+        let whole = try HandCorpus.count(HandCorpus.jsonl(), in: directory, name: "whole.jsonl")
+        let first = try HandCorpus.count(HandCorpus.jsonl(Array(HandCorpus.threads[..<split])), in: directory, name: "a.jsonl")
+        let second = try HandCorpus.count(HandCorpus.jsonl(Array(HandCorpus.threads[split...])), in: directory, name: "b.jsonl")
+        func reread(_ counter: FlywheelCounter) throws -> FlywheelCounter {
+            try FlywheelCounter(state: ReportValue(parsingExactJSON: counter.stateValue.exactJSON()))
+        }
+        let merged = try reread(first).merged(with: reread(second))
+        #expect(merged == whole)
+        #expect(MetricsJSON.report(merged).json() == MetricsJSON.report(whole).json())
+    }
+
+    /// A state's keys go through their dimension's rule again: a sentence put there by hand is hashed.
+    @Test func keysAreLabelledAgainWhenRead() throws {
+        let state = ReportValue.object([
+            ("threads", .int(1)), ("messages", .int(1)),
+            ("buckets", .array([.object([("dimension", .label("build")), ("key", .label("the quick brown fox")), ("events", .int(1)),
+                                         ("metrics", .object([("chips.suggested", .array([.int(1), .int(1)]))]))])])),
+        ])
+        let counter = try FlywheelCounter(state: state)
+        #expect(counter.keys(.build).allSatisfy { ReportLabel.isHashed($0) })
+        #expect(!MetricsCSV.render(counter).contains("quick"))
+    }
+}
