@@ -96,6 +96,41 @@ import Testing
         try Self.expectSame(try Self.answers(options, sequences: 3).0, "chunks of 9")
     }
 
+    @Test func lanesSideBySideGiveTheSameAnswers() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let pool = try LlamaEnginePool(modelPath: path, lanes: 2, sequences: 3, contextPerSequence: 1536, threads: 2)
+        #expect(pool.laneCount == 2)
+        #expect(pool.lanes.allSatisfy { $0.options.threads == 1 }, "each lane has its share of the threads")
+        var answers: [Answer] = []
+        var start = 0
+        let requests = JobShapes.requests
+        while start < requests.count {
+            let end = min(start + 11, requests.count)
+            answers += pool.respond(to: Array(requests[start..<end])).map(Answer.init)
+            start = end
+            #expect(pool.keptPromptCount == 0, "no prompt's words stay in any lane after a call")
+        }
+        try Self.expectSame(answers, "two lanes")
+        #expect(pool.lanes.allSatisfy { $0.statistics.decodeCalls > 0 }, "both lanes answered")
+        #expect(pool.statistics.decodeCalls == pool.lanes.map(\.statistics.decodeCalls).reduce(0, +))
+    }
+
+    @Test(arguments: [
+        ([5, 5, 5, 5], 2, [0..<2, 2..<4]),
+        ([1, 1, 1, 30], 2, [0..<3, 3..<4]),
+        ([30, 1, 1, 1], 2, [0..<1, 1..<4]),
+        ([4, 4, 4], 4, [0..<1, 1..<2, 2..<3]),
+        ([7], 2, [0..<1]),
+        ([], 2, []),
+        ([3, 3, 3, 3, 3, 3], 3, [0..<2, 2..<4, 4..<6]),
+    ])
+    func requestsSplitIntoNeighboursOfEqualWork(work: [Int], lanes: Int, expected: [Range<Int>]) {
+        let ranges = LlamaEnginePool.split(work, into: lanes)
+        #expect(ranges == expected)
+        // Whatever the split, it covers every request once, in order.
+        #expect(ranges.flatMap { Array($0) } == Array(work.indices))
+    }
+
     @Test func optionsReadAndWriteTheSameText() throws {
         let options = try #require(LlamaEngine.Options(parsing: "plain,jump=on,chunk=32,threads=2"))
         #expect(options.forcedTokenJump && !options.prefixCache && !options.continuousBatching)

@@ -36,6 +36,9 @@ import Foundation
 public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     private let lock = NSLock()
     let model: LlamaModel
+    /// The model's vocabulary by first byte (see `LlamaModel.ByteIndex`), held by the engine so
+    /// engines sharing a model never touch the model's lazily built copy from two threads.
+    private let byteIndex: LlamaModel.ByteIndex?
     let context: LlamaContext
     let batch: LlamaBatch
     /// How the engine evaluates.
@@ -69,12 +72,21 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
 
     /// Loads the model at `modelPath` and a context for `sequences` parallel sessions of
     /// `contextPerSequence` tokens each (4,096 mirrors the phone's session ceiling).
-    public init(modelPath: String, sequences: Int = 8, contextPerSequence: Int = 4096,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount, options: Options = .standard) throws(EngineError) {
+    public convenience init(modelPath: String, sequences: Int = 8, contextPerSequence: Int = 4096,
+                            threads: Int = ProcessInfo.processInfo.activeProcessorCount, options: Options = .standard) throws(EngineError) {
+        try self.init(model: try LlamaModel(path: modelPath), sequences: sequences, contextPerSequence: contextPerSequence,
+                      threads: threads, options: options)
+    }
+
+    /// An engine over an already loaded `model`, which several engines may share: the weights
+    /// are read-only, and each engine has its own context (`LlamaEnginePool`).
+    init(model: LlamaModel, sequences: Int, contextPerSequence: Int, threads: Int, options: Options) throws(EngineError) {
         precondition(sequences >= 1 && contextPerSequence >= 64)
-        let model = try LlamaModel(path: modelPath)
+        let modelPath = model.path
         guard model.framing != nil else { throw .modelHasNoChatTemplate(path: modelPath) }
         self.model = model
+        // Built here, before any engine sharing the model answers on another thread.
+        self.byteIndex = model.byteIndex
         self.options = options
         let threadCount = options.threads ?? threads
         if options.legacy {
@@ -542,7 +554,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         let started = ContinuousClock.now
         defer { statistics.grammarNanoseconds += started.nanosecondsSince }
         guard grammar.allows(end) else { return false }
-        if let index = model.byteIndex {
+        if let index = byteIndex {
             return !grammar.allowsAny(of: index.firstByteTokens)
         }
         return allowedTokens(grammar).allSatisfy { model.isEndOfGeneration($0) }
@@ -676,7 +688,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     private func allowedTokens(_ grammar: LlamaGrammar) -> [Int32] {
         statistics.vocabularyMasks += 1
         var asked: [Int32]
-        if let index = model.byteIndex {
+        if let index = byteIndex {
             let firstAllowed = grammar.allowed(among: index.firstByteTokens)
             var allowedBytes = Set<UInt8>()
             for (token, byte) in zip(index.firstByteTokens, index.firstBytes) where firstAllowed.contains(token) {

@@ -24,7 +24,7 @@ import Privacy
 /// word. Confined like a replay, with nowhere to write.
 enum ModelBenchCommand {
     static let usage = """
-        usage: replay bench-model --job JOB [--limit N] [--batch N] [--chunk N] [--engine OPTIONS]
+        usage: replay bench-model --job JOB [--limit N] [--batch N] [--lanes N] [--chunk N] [--engine OPTIONS]
                                   [--model PATH] [--digests] [--plan-only] CORPUS...
         """
 
@@ -32,6 +32,7 @@ enum ModelBenchCommand {
         var job: JobKind? = nil
         var limit: Int? = nil
         var batch = 8
+        var lanes: Int? = nil
         var chunk: Int? = nil
         var engineOptions = LlamaEngine.Options.standard
         var modelPath: String? = nil
@@ -50,6 +51,7 @@ enum ModelBenchCommand {
                 job = kind
             case "--limit": guard let value = number(argument) else { return usageError(diagnostics) }; limit = value
             case "--batch": guard let value = number(argument) else { return usageError(diagnostics) }; batch = value
+            case "--lanes": guard let value = number(argument) else { return usageError(diagnostics) }; lanes = value
             case "--chunk": guard let value = number(argument) else { return usageError(diagnostics) }; chunk = value
             case "--engine":
                 guard let text = rest.popFirst(), let parsed = LlamaEngine.Options(parsing: text) else { return usageError(diagnostics) }
@@ -80,9 +82,11 @@ enum ModelBenchCommand {
             diagnostics("replay bench-model: refusing to run: the kernel cannot confine this run: \(error.description)")
             return .sandboxUnavailable
         }
-        let engine: LlamaEngine
+        let engine: LlamaEnginePool
         do {
-            engine = try LlamaEngine(modelPath: path, sequences: batch, options: engineOptions)
+            // The legacy engine's answers depend on its batches: one lane, as it always ran.
+            engine = try LlamaEnginePool(modelPath: path, lanes: engineOptions.legacy ? 1 : lanes, sequences: batch,
+                                         options: engineOptions)
         } catch {
             diagnostics("replay bench-model: \(error.description)")
             return .model
@@ -113,7 +117,7 @@ enum ModelBenchCommand {
             diagnostics("planned\t\(job.rawValue)\t\(requests.count)")
             return .success
         }
-        let perCall = chunk ?? batch * 2
+        let perCall = chunk ?? engine.info.batchSize * 2
         var outcomes: [GenerationOutcome] = []
         let started = ContinuousClock.now
         var start = 0
@@ -147,7 +151,7 @@ enum ModelBenchCommand {
         let promptTokens = outcomes.reduce(0) { $0 + $1.promptTokens }
         let outputTokens = outcomes.reduce(0) { $0 + $1.outputTokens }
         diagnostics("summary\t\(job.rawValue)\t\(requests.count)\t" + String(format: "%.3f", seconds)
-                    + "\t\(promptTokens)\t\(outputTokens)\t\(statistics)\t\(engine.options.summary)")
+                    + "\t\(promptTokens)\t\(outputTokens)\t\(statistics)\t\(engine.options.summary),lanes=\(engine.laneCount)")
         return .success
     }
 

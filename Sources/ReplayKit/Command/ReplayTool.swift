@@ -162,7 +162,7 @@ public enum ReplayTool {
         if let salt { LabelSalt.useForThisProcess(salt) }
         // No model (missing or unreadable file): the run still completes and every job reports
         // the fallback, as the app would fall back on a phone without the model; exit 4 says so.
-        var engine: LlamaEngine? = nil
+        var engine: LlamaEnginePool? = nil
         var tokenizer: any Tokenizer = ApproximateTokenizer()
         var modelProblem: String? = nil
         if let modelPath = options.modelPath ?? DefaultModel.path() {
@@ -170,7 +170,7 @@ public enum ReplayTool {
                 if options.dryRun {
                     tokenizer = try LlamaModel(path: modelPath, vocabularyOnly: true)
                 } else {
-                    let loaded = try LlamaEngine(modelPath: modelPath, sequences: options.batchSize)
+                    let loaded = try LlamaEnginePool(modelPath: modelPath, sequences: options.batchSize)
                     engine = loaded
                     tokenizer = loaded
                 }

@@ -1,0 +1,136 @@
+import Foundation
+import Privacy
+import Synchronization
+
+/// Several engines over one loaded model, answering parts of each call side by side.
+///
+/// A small model on a few cores is better served by independent contexts with one thread each
+/// than by one context whose threads meet at a barrier after every operation: each lane runs
+/// on its own core with no waiting, and when the machine is shared a descheduled thread stalls
+/// only its own lane. Answers do not depend on which lane answers (each engine's evaluation is
+/// batch-independent, see `LlamaEngine`), so the pool answers exactly as one engine would.
+public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
+    /// The engines, each with its own context and threads; they share the weights.
+    let lanes: [LlamaEngine]
+    private let model: LlamaModel
+    public let info: ModelInfo
+
+    /// Loads the model at `modelPath` once and starts `lanes` engines over it (nil: one per
+    /// active processor), each with `sequences` parallel sessions of `contextPerSequence` tokens
+    /// and an equal share of `threads`.
+    public init(modelPath: String, lanes: Int? = nil, sequences: Int = 8, contextPerSequence: Int = 4096,
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                options: LlamaEngine.Options = .standard) throws(EngineError) {
+        let model = try LlamaModel(path: modelPath)
+        let threadCount = max(1, options.threads ?? threads)
+        let laneCount = max(1, min(lanes ?? threadCount, threadCount))
+        var laneOptions = options
+        laneOptions.threads = max(1, threadCount / laneCount)
+        var engines: [LlamaEngine] = []
+        for _ in 0..<laneCount {
+            engines.append(try LlamaEngine(model: model, sequences: sequences, contextPerSequence: contextPerSequence,
+                                           threads: threadCount, options: laneOptions))
+        }
+        self.model = model
+        self.lanes = engines
+        var info = engines[0].info
+        info.batchSize = sequences * laneCount
+        self.info = info
+    }
+
+    /// The number of engines answering side by side.
+    public var laneCount: Int { lanes.count }
+
+    /// How each lane evaluates (the same for all).
+    public var options: LlamaEngine.Options { lanes[0].options }
+
+    /// Where the lanes' time went, summed.
+    public var statistics: EngineStatistics {
+        lanes.map(\.statistics).reduce(into: EngineStatistics()) { $0.add($1) }
+    }
+
+    /// Prompts of thread words kept in any lane's cache now (0 between calls).
+    var keptPromptCount: Int { lanes.map(\.keptPromptCount).reduce(0, +) }
+
+    public func tokenCount(of text: SealedText) -> Int { model.tokenCount(of: text) }
+
+    public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { model.suffix(of: text, maxTokens: maxTokens) }
+
+    public func promptTokenCount(for request: GenerationRequest) -> Int { model.promptTokenCount(for: request) }
+
+    /// SHA-256 of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
+    public func promptDigest(for request: GenerationRequest) -> String { model.promptDigest(for: request) }
+
+    /// Splits the requests into one run of neighbours per lane, of about equal work, and answers
+    /// them at once; the outcomes come back in the requests' order.
+    ///
+    /// Neighbours stay together because requests next to each other share the most (a group's
+    /// member list for routing), which a lane evaluates once.
+    public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
+        let parts = Self.split(requests.map(Self.estimatedWork), into: lanes.count)
+        guard parts.count > 1 else { return lanes[0].respond(to: requests) }
+        let results = Mutex<[[GenerationOutcome]]>(Array(repeating: [], count: parts.count))
+        let lanes = self.lanes
+        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+            let answers = lanes[index].respond(to: Array(requests[parts[index]]))
+            results.withLock { $0[index] = answers }
+        }
+        return results.withLock { $0.flatMap { $0 } }
+    }
+
+    /// A request's work in rough token units: its prompt's bytes over four, plus half its output
+    /// allowance (outputs are usually shorter than allowed). Only balances lanes; never reported.
+    static func estimatedWork(_ request: GenerationRequest) -> Int {
+        let bytes = request.prompt.withUnsealedText { $0.utf8.count }
+        return 1 + bytes / 4 + request.maxOutputTokens / 2
+    }
+
+    /// Contiguous, non-empty ranges covering `work`'s indices, at most `count` of them, each
+    /// closing once it holds its share of what is left.
+    static func split(_ work: [Int], into count: Int) -> [Range<Int>] {
+        guard count > 1, work.count > 1 else { return work.isEmpty ? [] : [0..<work.count] }
+        var ranges: [Range<Int>] = []
+        var remaining = work.reduce(0, +)
+        var start = 0
+        var lanesLeft = min(count, work.count)
+        while lanesLeft > 1 {
+            let share = remaining / lanesLeft
+            var end = start
+            var sum = 0
+            // Leave at least one request for every lane still to come.
+            while end < work.count - (lanesLeft - 1) && (end == start || sum + work[end] / 2 <= share) {
+                sum += work[end]
+                end += 1
+            }
+            ranges.append(start..<end)
+            remaining -= sum
+            start = end
+            lanesLeft -= 1
+        }
+        ranges.append(start..<work.count)
+        return ranges
+    }
+}
+
+extension EngineStatistics {
+    /// Adds another engine's counts and times to these.
+    mutating func add(_ other: EngineStatistics) {
+        decodeCalls += other.decodeCalls
+        tokensEvaluated += other.tokensEvaluated
+        tokensSampled += other.tokensSampled
+        decodeNanoseconds += other.decodeNanoseconds
+        samplingNanoseconds += other.samplingNanoseconds
+        grammarNanoseconds += other.grammarNanoseconds
+        promptTokensShared += other.promptTokensShared
+        draftTokensProposed += other.draftTokensProposed
+        draftTokensAccepted += other.draftTokensAccepted
+        endStepsSkipped += other.endStepsSkipped
+        sequenceMoves += other.sequenceMoves
+        stateNanoseconds += other.stateNanoseconds
+        prefillWaits += other.prefillWaits
+        vocabularyMasks += other.vocabularyMasks
+        allowedSetsReused += other.allowedSetsReused
+        prefillNanoseconds += other.prefillNanoseconds
+        prefillTokens += other.prefillTokens
+    }
+}
