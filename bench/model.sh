@@ -104,5 +104,12 @@ print("| job | screens | replay s | replay screens/s | llama-cpp-python s | peer
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for job, n, rs, rr, ps, pr, ratio, identical, agree, load in rows:
     print(f"| {job} | {n} | {rs:.1f} | {rr:.2f} | {ps:.1f} | {pr:.2f} | **{ratio:.2f}×** | {identical} | {agree} | {load} |")
+rows_file = os.environ.get("BENCH_ROWS")
+if rows_file:
+    # One row per job for bench/all.sh's single table: what, ours, the peer, the ratio, the target.
+    with open(rows_file, "a") as out:
+        for job, n, rs, rr, ps, pr, ratio, identical, agree, load in rows:
+            out.write(f"model stage: {job}, {n} requests\t{rs:.1f} s\tllama-cpp-python, one by one\t{ps:.1f} s\t"
+                      f"{ratio:.2f}× faster\t≥ 3×\t{'yes' if ratio >= 3 else 'no'}\n")
 sys.exit(1 if failed else 0)
 PY

@@ -98,9 +98,9 @@ import Testing
 
     @Test func lanesSideBySideGiveTheSameAnswers() throws {
         let path = try #require(DefaultModel.path(), "run scripts/setup first")
-        let pool = try LlamaEnginePool(modelPath: path, lanes: 2, sequences: 3, contextPerSequence: 1536, threads: 2)
+        let pool = try LlamaEnginePool(modelPath: path, lanes: 2, sequences: 6, contextPerSequence: 1536, threads: 2)
         #expect(pool.laneCount == 2)
-        #expect(pool.lanes.allSatisfy { $0.options.threads == 1 }, "each lane has its share of the threads")
+        #expect(pool.lanes.allSatisfy { $0.options.threads == 1 && $0.info.batchSize == 3 }, "each lane has its share")
         var answers: [Answer] = []
         var start = 0
         let requests = JobShapes.requests

@@ -16,8 +16,8 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     public let info: ModelInfo
 
     /// Loads the model at `modelPath` once and starts `lanes` engines over it (nil: one per
-    /// active processor), each with `sequences` parallel sessions of `contextPerSequence` tokens
-    /// and an equal share of `threads`.
+    /// thread), sharing out `sequences` parallel sessions of `contextPerSequence` tokens and
+    /// `threads` evenly, so the cache's memory is what one engine of `sequences` would take.
     public init(modelPath: String, lanes: Int? = nil, sequences: Int = 8, contextPerSequence: Int = 4096,
                 threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                 options: LlamaEngine.Options = .standard) throws(EngineError) {
@@ -26,15 +26,16 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         let laneCount = max(1, min(lanes ?? threadCount, threadCount))
         var laneOptions = options
         laneOptions.threads = max(1, threadCount / laneCount)
+        let perLane = max(1, (sequences + laneCount - 1) / laneCount)
         var engines: [LlamaEngine] = []
         for _ in 0..<laneCount {
-            engines.append(try LlamaEngine(model: model, sequences: sequences, contextPerSequence: contextPerSequence,
+            engines.append(try LlamaEngine(model: model, sequences: perLane, contextPerSequence: contextPerSequence,
                                            threads: threadCount, options: laneOptions))
         }
         self.model = model
         self.lanes = engines
         var info = engines[0].info
-        info.batchSize = sequences * laneCount
+        info.batchSize = perLane * laneCount
         self.info = info
     }
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every benchmark in one go and prints one table: each stage of replay beside what a user
+# would otherwise run (or the floor, `zstd -dc`), as a ratio against the target issue 11 set.
+#
+#   bench/reader.sh   the reader: `replay flywheel` vs a Python counting script and `zstd -dc`
+#   bench/dryrun.sh   the dry run: `replay --dry-run` per job vs `zstd -dc` and llama.cpp's tokenizer
+#   bench/model.sh    the model stage: `replay bench-model` per job vs llama-cpp-python
+#
+# Each script prints its own detailed table to stdout as it goes and appends its summary rows to
+# $BENCH_ROWS; this prints them together at the end. Numbers mean most on a quiet machine: the
+# stages are CPU-bound, and a ratio is only fair when both sides ran under the same load.
+#
+# usage: bench/all.sh [--quick]
+#        --quick: smaller corpora and fewer threads of the sample (a smoke run, not a measurement)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+export BENCH_ROWS="$rows"
+status=0
+if [ "$quick" = 1 ]; then
+  bench/reader.sh 2000 || status=1
+  bench/dryrun.sh 2000 || status=1
+  bench/model.sh 12 || status=1
+else
+  bench/reader.sh || status=1
+  bench/dryrun.sh || status=1
+  bench/model.sh || status=1
+fi
+
+echo
+echo "## replay against the alternatives ($(nproc) cores, $(date -u +%Y-%m-%d), load before: $(cut -d' ' -f1-3 /proc/loadavg))"
+echo
+echo "| stage | replay | against | its time | ratio | target | met |"
+echo "|---|---:|---|---:|---:|---|:-:|"
+while IFS=$'\t' read -r stage ours peer peer_time ratio target met; do
+  echo "| $stage | $ours | $peer | $peer_time | $ratio | $target | $met |"
+done < "$rows"
+if grep -q $'\tno$' "$rows"; then
+  echo
+  echo "bench/all.sh: some targets are not met (rows marked no)" >&2
+fi
+exit "$status"
