@@ -20,9 +20,20 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     let framingTokens: [[Int32]]
     /// Instructions are a few fixed texts per job and language: their tokens are kept.
     private let instructionCache = Mutex<[SealedText: [Int32]]>([:])
+    /// The native tokenizer for plain words, when the vocabulary is one it was proven on (nil:
+    /// every text goes through `llama_tokenize`). Set once, in `init`.
+    private(set) var nativeTokenizer: ByteLevelBPE?
+    /// Why there is no native tokenizer (nil when there is one): a vocabulary fact, never words.
+    private(set) var nativeTokenizerUnavailable: String?
+
+    /// Set to `llama` to tokenize everything with `llama_tokenize` (to compare the two side by side).
+    public static let tokenizerEnvironmentKey = "REPLAY_TOKENIZER"
 
     /// Loads the model at `path`; `vocabularyOnly` skips the weights (for sizing, not generating).
-    public init(path: String, vocabularyOnly: Bool = false) throws(EngineError) {
+    /// `nativeTokenizer` lets the native tokenizer stand in for llama.cpp's where it is exact
+    /// (unless `REPLAY_TOKENIZER=llama`).
+    public init(path: String, vocabularyOnly: Bool = false,
+                nativeTokenizer: Bool = ProcessInfo.processInfo.environment[LlamaModel.tokenizerEnvironmentKey] != "llama") throws(EngineError) {
         try Self.checkFile(path)
         LlamaBackend.start()
         var params = llama_model_default_params()
@@ -45,6 +56,17 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
              Self.tokenize(framing.parts[1], vocab: vocab, addSpecial: false, special: true),
              Self.tokenize(framing.parts[2], vocab: vocab, addSpecial: false, special: true)]
         } ?? [[], [], []]
+        if !nativeTokenizer {
+            nativeTokenizerUnavailable = "turned off"
+        } else if let vocabulary = ByteLevelBPE.Vocabulary(model: self) {
+            do {
+                self.nativeTokenizer = try ByteLevelBPE(vocabulary: vocabulary)
+            } catch {
+                nativeTokenizerUnavailable = error.reason
+            }
+        } else {
+            nativeTokenizerUnavailable = "the model file's merges could not be read"
+        }
     }
 
     private static func template(of model: OpaquePointer) -> String? {
@@ -85,7 +107,16 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     /// Tokenizes `text`. `special` parses control-token syntax such as `<|im_start|>`: only for
     /// the chat template's own framing, never for a thread's words, so words cannot forge turns.
+    /// Plain words go through the native tokenizer when there is one (the same ids, proven by
+    /// EngineTests), everything else through `llama_tokenize`.
     func tokenize(_ text: String, addSpecial: Bool = false, special: Bool = false) -> [Int32] {
+        if !addSpecial, !special, let nativeTokenizer { return nativeTokenizer.tokens(of: text) }
+        return Self.tokenize(text, vocab: vocab, addSpecial: addSpecial, special: special)
+    }
+
+    /// Tokenizes `text` with `llama_tokenize` whatever else is available: the reference the
+    /// native tokenizer is proven against.
+    func llamaTokenize(_ text: String, addSpecial: Bool = false, special: Bool = false) -> [Int32] {
         Self.tokenize(text, vocab: vocab, addSpecial: addSpecial, special: special)
     }
 
@@ -220,7 +251,11 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
                 return TokenCut(text: text, keptTokens: tokens.count, totalTokens: tokens.count)
             }
             var bytes: [UInt8] = []
-            for token in tokens.suffix(maxTokens) { bytes += piece(token) }
+            if let nativeTokenizer {
+                bytes = nativeTokenizer.bytes(of: tokens.suffix(maxTokens))
+            } else {
+                for token in tokens.suffix(maxTokens) { bytes += piece(token) }
+            }
             // A cut can fall inside a multi-byte character: drop a broken lead rather than
             // produce invalid UTF-8.
             let kept = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{FFFD}", with: "")
