@@ -195,6 +195,31 @@ private func text(_ scalars: [UInt32]) -> String {
         #expect(throws: ByteLevelBPE.Unsupported.self) { try ByteLevelBPE(vocabulary: other) }
     }
 
+    @Test func countingJoinedPartsFromKnownCountsEqualsCountingTheJoinedText() throws {
+        // Parts that start and end in every way (whitespace, quotes, digits, letters, nothing),
+        // joined by separators the sum applies to and ones it must not.
+        let tokenizer = try native()
+        let edges = ["", " ", "  ", "\n", "\n\n", "\t", "\u{3000}", "'", "'s", "re", "1", "٣", "a", "é", "漢", "!", "😀", "\u{301}", ".", " x"]
+        let middles = ["", "word", "two words", "it's 12:30", "a\n\nb", "  spaced  out  ", "日本語のテキスト", "x'll"]
+        var random = SplitMix64(seed: 23)
+        func pick(_ list: [String]) -> String { list[Int(random.next() % UInt64(list.count))] }
+        var checked = 0, summed = 0
+        for separator in ["\n", "\n\n", " ", "\t", "\r", "\u{3000}", ":"] {
+            for _ in 0..<3_000 {
+                let parts = (0..<Int(random.next() % 5 + 1)).map { _ in SealedText(pick(edges) + pick(middles) + pick(edges)) }
+                let known = parts.map { part -> Int? in
+                    random.next() % 4 == 0 ? nil : part.withUnsealedText { tokenizer.tokens(of: $0).count }
+                }
+                let expected = SealedText.joined(parts, separator: separator).withUnsealedText { tokenizer.tokens(of: $0).count }
+                let got = tokenizer.tokenCount(joining: parts, separator: separator, knownCounts: known)
+                #expect(got == expected, "separator #\(separator.unicodeScalars.first!.value), \(parts.count) parts: \(got) vs \(expected)")
+                checked += 1
+                if got == expected, known.contains(where: { $0 != nil }) { summed += 1 }
+            }
+        }
+        #expect(checked == 21_000 && summed > 10_000)
+    }
+
     @Test func cuttingAndCountingGiveTheSameAnswersEitherWay() throws {
         // The Tokenizer protocol's answers (what a dry run reports) with and without the native tokenizer.
         let model = try model()

@@ -217,6 +217,14 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
         promptTokens(for: request).count
     }
 
+    public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
+                                 knownCounts: [Int?]) -> Int {
+        guard framing != nil, let nativeTokenizer else { return promptTokenCount(for: request) }
+        let framingCount = framingTokens.reduce(0) { $0 + $1.count }
+        return framingCount + instructionTokens(request.instructions).count
+            + nativeTokenizer.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
+    }
+
     /// The tokens of a whole request: framing parsed for control tokens, words not. Without a
     /// template (never the case for an engine, which refuses such models) the words alone.
     func promptTokens(for request: GenerationRequest) -> [Int32] {
@@ -244,11 +252,25 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
         return hasher.finalizeHex()
     }
 
+    /// Whether decoding `bytes` can give a U+FFFD: they start inside a character, or hold one (EF BF BD).
+    static func mayHoldReplacement(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first else { return false }
+        if first & 0xC0 == 0x80 { return true }
+        return bytes.withUnsafeBufferPointer { bytes in
+            var index = 0
+            while index + 2 < bytes.count {
+                if bytes[index] == 0xEF, bytes[index + 1] == 0xBF, bytes[index + 2] == 0xBD { return true }
+                index += 1
+            }
+            return false
+        }
+    }
+
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
         text.withUnsealedText { words in
             let tokens = tokenize(words)
             guard tokens.count > maxTokens else {
-                return TokenCut(text: text, keptTokens: tokens.count, totalTokens: tokens.count)
+                return TokenCut(text: text, keptTokens: tokens.count, totalTokens: tokens.count, textTokens: tokens.count)
             }
             var bytes: [UInt8] = []
             if let nativeTokenizer {
@@ -257,8 +279,11 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
                 for token in tokens.suffix(maxTokens) { bytes += piece(token) }
             }
             // A cut can fall inside a multi-byte character: drop a broken lead rather than
-            // produce invalid UTF-8.
-            let kept = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{FFFD}", with: "")
+            // produce invalid UTF-8. Without a broken lead or a U+FFFD in the bytes there is
+            // nothing to drop, and Foundation's search (slow, and cluster-aware, so kept as the
+            // rule when there is something) is skipped.
+            let decoded = String(decoding: bytes, as: UTF8.self)
+            let kept = Self.mayHoldReplacement(bytes) ? decoded.replacingOccurrences(of: "\u{FFFD}", with: "") : decoded
             return TokenCut(text: SealedText(kept), keptTokens: maxTokens, totalTokens: tokens.count)
         }
     }

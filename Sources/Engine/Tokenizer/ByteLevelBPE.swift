@@ -67,50 +67,58 @@ struct ByteLevelBPE: Sendable {
     /// Appends the tokens of valid UTF-8 `bytes` to `tokens`.
     func append(utf8 bytes: UnsafeBufferPointer<UInt8>, to tokens: inout [Int32]) {
         guard !bytes.isEmpty else { return }
-        tokens.reserveCapacity(tokens.count + bytes.count / 3 + 8)
-        var splitter = SmolLMPreTokenizer()
-        let scratch = UnsafeMutableBufferPointer<Int32>.allocate(capacity: bytes.count)
-        let pairs = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: bytes.count)
+        tokens.reserveCapacity(tokens.count + bytes.count / 2 + 8)
+        let symbols = UnsafeMutablePointer<Int32>.allocate(capacity: bytes.count)
+        let pairs = UnsafeMutablePointer<UInt64>.allocate(capacity: bytes.count)
         defer {
-            scratch.deallocate()
+            symbols.deallocate()
             pairs.deallocate()
         }
         let longPiece = heapThreshold
-        byteTokens.withUnsafeBufferPointer { byteTokens in
-            splitter.split(bytes) { start, end in
-                let length = end - start
-                if length == 1 {
-                    emit(byteTokens[Int(bytes[start])], &tokens)
-                } else if length <= longPiece {
-                    mergeShort(bytes, start, end, byteTokens, scratch, pairs, &tokens)
-                } else {
-                    mergeLong(bytes, start, end, byteTokens, &tokens)
+        withExtendedLifetime(merges) {
+            let lookup = merges.lookup
+            byteTokens.withUnsafeBufferPointer { byteTokens in
+                SmolLMPreTokenizer.split(bytes) { start, end in
+                    let length = end - start
+                    if length == 1 {
+                        emit(byteTokens[Int(bytes[start])], &tokens)
+                    } else if length <= longPiece {
+                        let count = Self.mergeShort(bytes, start, end, byteTokens, lookup, symbols, pairs)
+                        for index in 0..<count { emit(symbols[index], &tokens) }
+                    } else {
+                        mergeLong(bytes, start, end, byteTokens, &tokens)
+                    }
                 }
             }
         }
     }
 
-    /// Merges one piece by scanning its pairs for the lowest rank before every merge.
+    /// Merges one piece by scanning its pairs for the lowest rank before every merge; leaves the
+    /// result in `symbols` and returns how many there are.
     @inline(__always)
-    private func mergeShort(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ byteTokens: UnsafeBufferPointer<Int32>,
-                            _ symbols: UnsafeMutableBufferPointer<Int32>, _ pairs: UnsafeMutableBufferPointer<UInt64>,
-                            _ tokens: inout [Int32]) {
+    private static func mergeShort(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+                                   _ byteTokens: UnsafeBufferPointer<Int32>, _ merges: BPEMergeTable.Lookup,
+                                   _ symbols: UnsafeMutablePointer<Int32>, _ pairs: UnsafeMutablePointer<UInt64>) -> Int {
         var count = end - start
         for index in 0..<count { symbols[index] = byteTokens[Int(bytes[start + index])] }
         for index in 0..<(count - 1) { pairs[index] = merges.merge(symbols[index], symbols[index + 1]).packed }
         while count > 1 {
             // The lowest rank wins; among equal ranks (the same pair twice) the leftmost, as
             // llama.cpp's queue orders by (rank, left).
-            var best = -1
-            var lowest = BPEMergeTable.Merge.none.packed
-            for index in 0..<(count - 1) where pairs[index] < lowest {
-                lowest = pairs[index]
-                best = index
+            var best = 0
+            var lowest = pairs[0]
+            var index = 1
+            while index < count - 1 {
+                if pairs[index] < lowest {
+                    lowest = pairs[index]
+                    best = index
+                }
+                index += 1
             }
-            guard best >= 0 else { break }
+            guard lowest != BPEMergeTable.Merge.none.packed else { break }
             symbols[best] = BPEMergeTable.Merge(packed: lowest).token
             count -= 1
-            var index = best + 1
+            index = best + 1
             while index < count {
                 symbols[index] = symbols[index + 1]
                 pairs[index - 1] = pairs[index]
@@ -119,7 +127,7 @@ struct ByteLevelBPE: Sendable {
             if best > 0 { pairs[best - 1] = merges.merge(symbols[best - 1], symbols[best]).packed }
             if best < count - 1 { pairs[best] = merges.merge(symbols[best], symbols[best + 1]).packed }
         }
-        for index in 0..<count { emit(symbols[index], &tokens) }
+        return count
     }
 
     /// Appends a finished symbol: its token, or for a stand-in what llama.cpp's byte fallback finds.
@@ -156,9 +164,10 @@ struct ByteLevelBPE: Sendable {
         }
         var heap: [Candidate] = []
         heap.reserveCapacity(count)
+        let lookup = merges.lookup
         func push(_ left: Int32, _ right: Int32) {
             guard left >= 0, right >= 0 else { return }
-            let merge = merges.merge(symbols[Int(left)], symbols[Int(right)])
+            let merge = lookup.merge(symbols[Int(left)], symbols[Int(right)])
             guard merge.exists else { return }
             heap.append(Candidate(key: UInt64(merge.rank) << 32 | UInt64(left), right: right,
                                   leftToken: symbols[Int(left)], rightToken: symbols[Int(right)], merged: merge.token))

@@ -7,48 +7,51 @@
 /// This follows that splitter line for line, quirks included (only lower-case contractions;
 /// a whitespace run keeps its last character for the next piece only when something follows
 /// it in the same piece), since any difference changes the token ids.
-struct SmolLMPreTokenizer {
-    /// The byte offset of each code point of the text, and one past the end.
-    private(set) var offsets: [Int32] = []
-    /// Each code point's `UnicodeFlags`.
-    private(set) var flags: [UInt8] = []
-
+enum SmolLMPreTokenizer {
     /// Calls `piece` with each piece's byte range, in order; the pieces cover `bytes` exactly.
     ///
     /// `bytes` must be valid UTF-8 (every Swift `String` is), so each lead byte tells its length.
-    mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, piece: (Int, Int) -> Void) {
-        decode(bytes)
-        let count = flags.count
-        offsets.withUnsafeBufferPointer { offsets in
-            flags.withUnsafeBufferPointer { flags in
-                var segment = 0
-                for index in 0..<count where flags[index] & UnicodeFlags.isolatedNumber != 0 {
-                    if segment < index { Self.splitGPT2(bytes, offsets, flags, segment, index, piece) }
-                    piece(Int(offsets[index]), Int(offsets[index + 1]))
-                    segment = index + 1
-                }
-                if segment < count { Self.splitGPT2(bytes, offsets, flags, segment, count, piece) }
-            }
+    @inline(__always)
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>, piece: (Int, Int) -> Void) {
+        let capacity = bytes.count + 1
+        // Per code point: its byte offset (and one past the end), and its `UnicodeFlags`.
+        let offsets = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let flags = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer {
+            offsets.deallocate()
+            flags.deallocate()
         }
+        let count = decode(bytes, offsets, flags)
+        let offsetBuffer = UnsafeBufferPointer(start: offsets, count: count + 1)
+        let flagBuffer = UnsafeBufferPointer(start: flags, count: count)
+        var segment = 0
+        for index in 0..<count where flags[index] & UnicodeFlags.isolatedNumber != 0 {
+            if segment < index { splitGPT2(bytes, offsetBuffer, flagBuffer, segment, index, piece) }
+            piece(Int(offsets[index]), Int(offsets[index + 1]))
+            segment = index + 1
+        }
+        if segment < count { splitGPT2(bytes, offsetBuffer, flagBuffer, segment, count, piece) }
     }
 
-    /// Fills `offsets` and `flags` for `bytes`.
-    private mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) {
-        offsets.removeAll(keepingCapacity: true)
-        flags.removeAll(keepingCapacity: true)
-        offsets.reserveCapacity(bytes.count + 1)
-        flags.reserveCapacity(bytes.count)
+    /// Fills `offsets` and `flags` for `bytes`; returns the number of code points.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ offsets: UnsafeMutablePointer<Int32>,
+                               _ flags: UnsafeMutablePointer<UInt8>) -> Int {
         UnicodeFlags.table.withUnsafeBufferPointer { table in
             var at = 0
+            var count = 0
             let end = bytes.count
             while at < end {
                 let lead = bytes[at]
+                offsets[count] = Int32(truncatingIfNeeded: at)
+                if lead < 0x80 {
+                    flags[count] = table[Int(lead)]
+                    at += 1
+                    count += 1
+                    continue
+                }
                 var codePoint: UInt32
                 var length: Int
-                if lead < 0x80 {
-                    codePoint = UInt32(lead)
-                    length = 1
-                } else if lead < 0xE0 {
+                if lead < 0xE0 {
                     codePoint = UInt32(lead & 0x1F)
                     length = 2
                 } else if lead < 0xF0 {
@@ -64,11 +67,12 @@ struct SmolLMPreTokenizer {
                     codePoint = codePoint << 6 | UInt32(bytes[next] & 0x3F)
                     next += 1
                 }
-                offsets.append(Int32(truncatingIfNeeded: at))
-                flags.append(codePoint < 0x110000 ? table[Int(codePoint)] : 0)
+                flags[count] = codePoint < 0x110000 ? table[Int(codePoint)] : 0
                 at += length
+                count += 1
             }
-            offsets.append(Int32(truncatingIfNeeded: end))
+            offsets[count] = Int32(truncatingIfNeeded: end)
+            return count
         }
     }
 

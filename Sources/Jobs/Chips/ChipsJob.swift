@@ -55,12 +55,17 @@ public struct ChipsJob: Job {
             }
             let cut = tokenizer.suffix(of: screen.words, maxTokens: inputCap)
             let reference = next.flatMap { $0.from == .person ? $0.text : nil }
+            let parts = Self.promptParts(agent: agent, words: cut.text, lastFromPerson: lastFromPerson)
             let request = GenerationRequest(
                 instructions: Self.instructions(language: snapshot.language(of: next ?? message)),
-                prompt: Self.prompt(agent: agent, words: cut.text, lastFromPerson: lastFromPerson),
+                prompt: SealedText.joined(parts, separator: "\n"),
                 grammar: Replies.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            // The words were counted for the cut: the prompt's size reuses that count.
+            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
+                                                          knownCounts: parts.indices.map { $0 == 1 ? cut.textTokens : nil })
             items.append(JobItem(job: .chips, attribution: attribution, request: request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, reference: reference))
+                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: promptTokens,
+                                 reference: reference))
         }
         return items
     }
@@ -91,12 +96,13 @@ public struct ChipsJob: Job {
             """)
     }
 
-    static func prompt(agent: String, words: SealedText, lastFromPerson: SealedText?) -> SealedText {
+    /// The prompt's parts, to be joined by a newline; the words are the second.
+    static func promptParts(agent: String, words: SealedText, lastFromPerson: SealedText?) -> [SealedText] {
         var parts = [SealedText("\(agent) wrote:"), words]
         if let lastFromPerson {
             parts += [SealedText("\nThe person's last message was:"), lastFromPerson]
         }
         parts.append(SealedText("\nSuggest replies to \(agent)."))
-        return SealedText.joined(parts, separator: "\n")
+        return parts
     }
 }

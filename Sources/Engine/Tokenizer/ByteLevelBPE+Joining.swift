@@ -1,0 +1,63 @@
+import Privacy
+
+extension ByteLevelBPE {
+    /// The number of tokens of `parts` joined by `separator`, adding up parts' known counts where
+    /// the sum is provably the count of the joined text, and tokenizing the rest.
+    ///
+    /// Two facts of the smollm pre-tokenizer (`SmolLMPreTokenizer`) make a sum exact, because
+    /// no piece then crosses the seam and every piece on either side is cut as it is alone:
+    /// 1. X + Y splits as X then Y when X ends in a non-whitespace scalar and Y starts with a
+    ///    whitespace one: each of X's runs stops at Y's whitespace just as at the end of text, a
+    ///    contraction needs a letter after the quote, and the splitter never looks back.
+    /// 2. S + Y splits as S then Y when S is one whitespace scalar other than the space and Y
+    ///    starts with a non-whitespace one: a single whitespace is a piece of its own either way
+    ///    (only a space joins the word after it).
+    /// So with such a separator, joined = part₀ | sep+part₁ | …; each seam is clean when the part
+    /// before it ends in non-whitespace (1), and sep+partᵢ counts as count(sep) + known countᵢ
+    /// when partᵢ starts with non-whitespace (2). Anything else is tokenized, grouped with its
+    /// neighbours across seams that are not clean. `knownCounts[i]` must be `tokenCount(of: parts[i])`.
+    func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
+        let separatorScalars = Array(separator.unicodeScalars)
+        guard parts.count == knownCounts.count, separatorScalars.count == 1, separatorScalars[0] != " ",
+              Self.isWhitespace(separatorScalars[0]) else {
+            return SealedText.joined(parts, separator: separator).withUnsealedText { tokens(of: $0).count }
+        }
+        let separatorCount = tokens(of: separator).count
+        var total = 0
+        var groupStart = 0
+        for index in parts.indices {
+            // The seam after chunk `index` (part, or separator + part) is clean when the chunk ends
+            // in non-whitespace; an empty first chunk has no seam at all.
+            let (first, last) = parts[index].withUnsealedText { ($0.unicodeScalars.first, $0.unicodeScalars.last) }
+            let chunkIsEmpty = index == 0 && last == nil
+            let seamIsClean = index == parts.count - 1 || chunkIsEmpty || last.map { !Self.isWhitespace($0) } ?? false
+            guard seamIsClean else { continue }
+            if groupStart == index, let known = knownCounts[index] {
+                if index == 0 {
+                    total += known
+                } else if let first, !Self.isWhitespace(first) {
+                    total += separatorCount + known
+                } else {
+                    total += chunkCount(parts, groupStart...index, separator)
+                }
+            } else {
+                total += chunkCount(parts, groupStart...index, separator)
+            }
+            groupStart = index + 1
+        }
+        return total
+    }
+
+    /// Tokens of chunks `range` as one text: the parts joined, with a leading separator unless
+    /// the range starts at the first part.
+    private func chunkCount(_ parts: [SealedText], _ range: ClosedRange<Int>, _ separator: String) -> Int {
+        let joined = SealedText.joined(Array(parts[range]), separator: separator)
+        let text = range.lowerBound == 0 ? joined : SealedText.joined([.empty, joined], separator: separator)
+        return text.withUnsealedText { tokens(of: $0).count }
+    }
+
+    /// Whether llama.cpp's table calls `scalar` whitespace (`\s`).
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        UnicodeFlags.table[Int(scalar.value)] & UnicodeFlags.whitespace != 0
+    }
+}
