@@ -210,7 +210,7 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     var vocabularySize: Int { Int(llama_vocab_n_tokens(vocab)) }
 
     public func tokenCount(of text: SealedText) -> Int {
-        text.withUnsealedText { tokenize($0).count }
+        text.withUnsealedText { nativeTokenizer?.count(of: $0) ?? tokenize($0).count }
     }
 
     public func promptTokenCount(for request: GenerationRequest) -> Int {

@@ -20,9 +20,9 @@ extension ByteLevelBPE {
         let separatorScalars = Array(separator.unicodeScalars)
         guard parts.count == knownCounts.count, separatorScalars.count == 1, separatorScalars[0] != " ",
               Self.isWhitespace(separatorScalars[0]) else {
-            return SealedText.joined(parts, separator: separator).withUnsealedText { tokens(of: $0).count }
+            return SealedText.joined(parts, separator: separator).withUnsealedText { count(of: $0) }
         }
-        let separatorCount = tokens(of: separator).count
+        let separatorCount = count(of: separator)
         var total = 0
         var groupStart = 0
         for index in parts.indices {
@@ -51,9 +51,14 @@ extension ByteLevelBPE {
     /// Tokens of chunks `range` as one text: the parts joined, with a leading separator unless
     /// the range starts at the first part.
     private func chunkCount(_ parts: [SealedText], _ range: ClosedRange<Int>, _ separator: String) -> Int {
-        let joined = SealedText.joined(Array(parts[range]), separator: separator)
-        let text = range.lowerBound == 0 ? joined : SealedText.joined([.empty, joined], separator: separator)
-        return text.withUnsealedText { tokens(of: $0).count }
+        if range.count == 1, range.lowerBound == 0 { return parts[0].withUnsealedText { count(of: $0) } }
+        var text = ""
+        text.reserveCapacity(parts[range].reduce(0) { $0 + $1.utf8Count + separator.utf8.count })
+        for index in range {
+            if index > 0 { text += separator }
+            parts[index].withUnsealedText { text += $0 }
+        }
+        return count(of: text)
     }
 
     /// Whether llama.cpp's table calls `scalar` whitespace (`\s`).

@@ -74,7 +74,10 @@ extension ByteLevelBPE {
         }
         // A symbol with no token: llama.cpp looks each byte of its text up as a one-byte token.
         let standInTokens = standInTexts.map { text in text.compactMap { ids[[$0]].flatMap { $0 < vocabularySize ? $0 : nil } } }
-        self.init(byteTokens: byteTokens, merges: BPEMergeTable(merges: merges), vocabularySize: vocabularySize,
+        guard let table = BPEMergeTable(merges: merges) else {
+            throw Unsupported(reason: "more than \(BPEMergeTable.limit) tokens or merge rules")
+        }
+        self.init(byteTokens: byteTokens, merges: table, vocabularySize: vocabularySize,
                   standInTokens: standInTokens, pieces: vocabulary.pieces)
         guard self.merges.count > 0 else { throw Unsupported(reason: "no merge rule applies") }
     }

@@ -23,6 +23,10 @@ struct ByteLevelBPE: Sendable {
     /// Pieces longer than this many bytes merge through a heap (O(n log n)) instead of scanning
     /// every pair per merge (O(n²), faster for the short pieces words make).
     private(set) var heapThreshold: Int
+    /// Pieces that merge into one token whole, looked up instead of merged.
+    private var wholePieces = WholePieceTable.none
+    /// Whether to look pieces up in `wholePieces` (tests turn it off to prove the merging alone).
+    private(set) var looksUpWholePieces = true
 
     init(byteTokens: [Int32], merges: BPEMergeTable, vocabularySize: Int32, standInTokens: [[Int32]], pieces: [[UInt8]],
          heapThreshold: Int = 48) {
@@ -40,6 +44,44 @@ struct ByteLevelBPE: Sendable {
         pieceBytes = bytes
         pieceStarts = starts
         self.heapThreshold = heapThreshold
+        let tokenizer = self
+        wholePieces = WholePieceTable(pieces: { tokenizer.pieceBytes[Int(starts[Int($0)])..<Int(starts[Int($0) + 1])] },
+                                      count: vocabularySize) { token, bytes in tokenizer.merged(bytes) == [token] }
+    }
+
+    /// The tokens BPE makes of `bytes` as one piece, without splitting them first.
+    func merged(_ bytes: ArraySlice<UInt8>) -> [Int32] {
+        guard !bytes.isEmpty else { return [] }
+        var sink = TokenList()
+        bytes.withUnsafeBufferPointer { bytes in
+            withExtendedLifetime(merges) {
+                byteTokens.withUnsafeBufferPointer { byteTokens in
+                    if bytes.count > heapThreshold {
+                        mergeLong(bytes, 0, bytes.count, byteTokens, &sink)
+                        return
+                    }
+                    let symbols = UnsafeMutablePointer<Int32>.allocate(capacity: bytes.count)
+                    let pairs = UnsafeMutablePointer<UInt32>.allocate(capacity: bytes.count)
+                    defer {
+                        symbols.deallocate()
+                        pairs.deallocate()
+                    }
+                    let count = Self.mergeShort(bytes, 0, bytes.count, byteTokens, merges.lookup, symbols, pairs)
+                    for index in 0..<count { emit(symbols[index], &sink) }
+                }
+            }
+        }
+        return sink.tokens
+    }
+
+    /// How many pieces merge into one token whole (for tests: the shortcut is in use).
+    var wholePieceCount: Int { wholePieces.count }
+
+    /// The same tokenizer without the whole-piece shortcut: every piece merged.
+    func withoutWholePieces() -> ByteLevelBPE {
+        var copy = self
+        copy.looksUpWholePieces = false
+        return copy
     }
 
     /// The same tokenizer with another heap threshold (tests prove both merge paths).
@@ -53,42 +95,83 @@ struct ByteLevelBPE: Sendable {
 
     /// The tokens of `text`, as `llama_tokenize(vocab, text, add_special: false, parse_special: false)`.
     func tokens(of text: String) -> [Int32] {
+        var tokens = TokenList()
+        encode(text, into: &tokens)
+        return tokens.tokens
+    }
+
+    /// How many tokens `text` has: `tokens(of:).count` without keeping them.
+    func count(of text: String) -> Int {
+        var counter = TokenCounter()
+        encode(text, into: &counter)
+        return counter.count
+    }
+
+    /// Where finished tokens go: a list, or only their number.
+    protocol Sink {
+        mutating func reserve(_ count: Int)
+        mutating func append(_ token: Int32)
+        mutating func append(contentsOf tokens: [Int32])
+    }
+
+    struct TokenList: Sink {
         var tokens: [Int32] = []
-        append(text, to: &tokens)
-        return tokens
+        mutating func reserve(_ count: Int) { tokens.reserveCapacity(tokens.count + count) }
+        mutating func append(_ token: Int32) { tokens.append(token) }
+        mutating func append(contentsOf tokens: [Int32]) { self.tokens += tokens }
     }
 
-    /// Appends the tokens of `text` to `tokens`.
-    func append(_ text: String, to tokens: inout [Int32]) {
+    struct TokenCounter: Sink {
+        var count = 0
+        mutating func reserve(_ count: Int) {}
+        mutating func append(_ token: Int32) { count += 1 }
+        mutating func append(contentsOf tokens: [Int32]) { count += tokens.count }
+    }
+
+    /// Tokenizes `text` into `sink`.
+    @inline(__always)
+    func encode<Output: Sink>(_ text: String, into sink: inout Output) {
         var text = text
-        text.withUTF8 { append(utf8: $0, to: &tokens) }
+        text.withUTF8 { encode(utf8: $0, into: &sink) }
     }
 
-    /// Appends the tokens of valid UTF-8 `bytes` to `tokens`.
-    func append(utf8 bytes: UnsafeBufferPointer<UInt8>, to tokens: inout [Int32]) {
+    /// Tokenizes valid UTF-8 `bytes` into `sink`.
+    func encode<Output: Sink>(utf8 bytes: UnsafeBufferPointer<UInt8>, into sink: inout Output) {
         guard !bytes.isEmpty else { return }
-        tokens.reserveCapacity(tokens.count + bytes.count / 2 + 8)
-        let symbols = UnsafeMutablePointer<Int32>.allocate(capacity: bytes.count)
-        let pairs = UnsafeMutablePointer<UInt64>.allocate(capacity: bytes.count)
-        defer {
-            symbols.deallocate()
-            pairs.deallocate()
-        }
+        sink.reserve(bytes.count / 2 + 8)
+        // One allocation for the merge scratch: each piece's symbols and their pairs' merges.
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: bytes.count * 8, alignment: 8)
+        defer { scratch.deallocate() }
+        let pairs = scratch.bindMemory(to: UInt32.self, capacity: bytes.count)
+        let symbols = (scratch + bytes.count * 4).bindMemory(to: Int32.self, capacity: bytes.count)
         let longPiece = heapThreshold
+        let wholeLength = looksUpWholePieces ? WholePieceTable.maxLength : 0
         withExtendedLifetime(merges) {
             let lookup = merges.lookup
             byteTokens.withUnsafeBufferPointer { byteTokens in
+            pieceBytes.withUnsafeBufferPointer { pieceBytes in
+            pieceStarts.withUnsafeBufferPointer { pieceStarts in
+            wholePieces.withLookup { whole in
+                func tokenBytes(_ token: Int32) -> UnsafeBufferPointer<UInt8> {
+                    let start = Int(pieceStarts[Int(token)]), end = Int(pieceStarts[Int(token) + 1])
+                    return UnsafeBufferPointer(rebasing: pieceBytes[start..<end])
+                }
                 SmolLMPreTokenizer.split(bytes) { start, end in
                     let length = end - start
                     if length == 1 {
-                        emit(byteTokens[Int(bytes[start])], &tokens)
+                        emit(byteTokens[Int(bytes[start])], &sink)
+                    } else if length <= wholeLength, let token = whole.token(bytes, start, end, tokenBytes) {
+                        sink.append(token)
                     } else if length <= longPiece {
                         let count = Self.mergeShort(bytes, start, end, byteTokens, lookup, symbols, pairs)
-                        for index in 0..<count { emit(symbols[index], &tokens) }
+                        for index in 0..<count { emit(symbols[index], &sink) }
                     } else {
-                        mergeLong(bytes, start, end, byteTokens, &tokens)
+                        mergeLong(bytes, start, end, byteTokens, &sink)
                     }
                 }
+            }
+            }
+            }
             }
         }
     }
@@ -98,7 +181,7 @@ struct ByteLevelBPE: Sendable {
     @inline(__always)
     private static func mergeShort(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
                                    _ byteTokens: UnsafeBufferPointer<Int32>, _ merges: BPEMergeTable.Lookup,
-                                   _ symbols: UnsafeMutablePointer<Int32>, _ pairs: UnsafeMutablePointer<UInt64>) -> Int {
+                                   _ symbols: UnsafeMutablePointer<Int32>, _ pairs: UnsafeMutablePointer<UInt32>) -> Int {
         var count = end - start
         for index in 0..<count { symbols[index] = byteTokens[Int(bytes[start + index])] }
         for index in 0..<(count - 1) { pairs[index] = merges.merge(symbols[index], symbols[index + 1]).packed }
@@ -132,11 +215,11 @@ struct ByteLevelBPE: Sendable {
 
     /// Appends a finished symbol: its token, or for a stand-in what llama.cpp's byte fallback finds.
     @inline(__always)
-    private func emit(_ symbol: Int32, _ tokens: inout [Int32]) {
+    private func emit<Output: Sink>(_ symbol: Int32, _ sink: inout Output) {
         if symbol < vocabularySize {
-            tokens.append(symbol)
+            sink.append(symbol)
         } else {
-            tokens += standInTokens[Int(symbol - vocabularySize)]
+            sink.append(contentsOf: standInTokens[Int(symbol - vocabularySize)])
         }
     }
 
@@ -150,8 +233,8 @@ struct ByteLevelBPE: Sendable {
     }
 
     /// Merges one long piece as llama.cpp does: a queue of candidate pairs, stale ones skipped.
-    private func mergeLong(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ byteTokens: UnsafeBufferPointer<Int32>,
-                           _ tokens: inout [Int32]) {
+    private func mergeLong<Output: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+                                         _ byteTokens: UnsafeBufferPointer<Int32>, _ sink: inout Output) {
         let count = end - start
         var symbols = [Int32](repeating: 0, count: count)
         var next = [Int32](repeating: -1, count: count)
@@ -212,7 +295,7 @@ struct ByteLevelBPE: Sendable {
         }
         var index: Int32 = 0
         while index >= 0 {
-            emit(symbols[Int(index)], &tokens)
+            emit(symbols[Int(index)], &sink)
             index = next[Int(index)]
         }
     }
