@@ -57,7 +57,7 @@ private func mismatches(_ texts: [SealedText], model: LlamaModel, tokenizers: [B
 /// The native tokenizer as used (whole pieces looked up), and with every piece merged by
 /// scanning, or by the heap.
 private func everyMergePath(_ tokenizer: ByteLevelBPE) -> [ByteLevelBPE] {
-    [tokenizer, tokenizer.withoutWholePieces().withHeapThreshold(1), tokenizer.withoutWholePieces().withHeapThreshold(.max)]
+    [tokenizer, tokenizer.lookingUpWholePieces(false).withHeapThreshold(1), tokenizer.lookingUpWholePieces(false).withHeapThreshold(.max)]
 }
 
 /// A text as a Swift string from scalars (all valid: Swift strings are always valid UTF-8).

@@ -14,8 +14,9 @@ extension ByteLevelBPE {
     ///    (only a space joins the word after it).
     /// So with such a separator, joined = part₀ | sep+part₁ | …; each seam is clean when the part
     /// before it ends in non-whitespace (1), and sep+partᵢ counts as count(sep) + known countᵢ
-    /// when partᵢ starts with non-whitespace (2). Anything else is tokenized, grouped with its
-    /// neighbours across seams that are not clean. `knownCounts[i]` must be `tokenCount(of: parts[i])`.
+    /// when partᵢ starts with non-whitespace (2). Anything else is grouped with its neighbours
+    /// across seams that are not clean, and all such groups are tokenized together as one text
+    /// (the seams between them are clean by (1)). `knownCounts[i]` must be `tokenCount(of: parts[i])`.
     func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
         let separatorScalars = Array(separator.unicodeScalars)
         guard parts.count == knownCounts.count, separatorScalars.count == 1, separatorScalars[0] != " ",
@@ -24,6 +25,10 @@ extension ByteLevelBPE {
         }
         let separatorCount = count(of: separator)
         var total = 0
+        // The groups not summed, one after another: every seam between them is clean too (a
+        // group ends before a clean seam, the next starts with the separator), so they are
+        // counted as one text, in one pass.
+        var rest = ""
         var groupStart = 0
         for index in parts.indices {
             // The seam after chunk `index` (part, or separator + part) is clean when the chunk ends
@@ -32,33 +37,17 @@ extension ByteLevelBPE {
             let chunkIsEmpty = index == 0 && last == nil
             let seamIsClean = index == parts.count - 1 || chunkIsEmpty || last.map { !Self.isWhitespace($0) } ?? false
             guard seamIsClean else { continue }
-            if groupStart == index, let known = knownCounts[index] {
-                if index == 0 {
-                    total += known
-                } else if let first, !Self.isWhitespace(first) {
-                    total += separatorCount + known
-                } else {
-                    total += chunkCount(parts, groupStart...index, separator)
-                }
+            if groupStart == index, let known = knownCounts[index], index == 0 || first.map({ !Self.isWhitespace($0) }) ?? false {
+                total += index == 0 ? known : separatorCount + known
             } else {
-                total += chunkCount(parts, groupStart...index, separator)
+                for chunk in groupStart...index {
+                    if chunk > 0 { rest += separator }
+                    parts[chunk].withUnsealedText { rest += $0 }
+                }
             }
             groupStart = index + 1
         }
-        return total
-    }
-
-    /// Tokens of chunks `range` as one text: the parts joined, with a leading separator unless
-    /// the range starts at the first part.
-    private func chunkCount(_ parts: [SealedText], _ range: ClosedRange<Int>, _ separator: String) -> Int {
-        if range.count == 1, range.lowerBound == 0 { return parts[0].withUnsealedText { count(of: $0) } }
-        var text = ""
-        text.reserveCapacity(parts[range].reduce(0) { $0 + $1.utf8Count + separator.utf8.count })
-        for index in range {
-            if index > 0 { text += separator }
-            parts[index].withUnsealedText { text += $0 }
-        }
-        return count(of: text)
+        return total + count(of: rest)
     }
 
     /// Whether llama.cpp's table calls `scalar` whitespace (`\s`).

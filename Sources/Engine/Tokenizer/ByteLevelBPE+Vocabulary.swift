@@ -40,7 +40,7 @@ extension ByteLevelBPE {
     /// The native tokenizer for `vocabulary`; throws when it is not one this was proven on, or
     /// when some merge would make a symbol that is not a token (llama.cpp would then fall back
     /// to bytes, which this does not do).
-    init(vocabulary: Vocabulary) throws(Unsupported) {
+    convenience init(vocabulary: Vocabulary) throws(Unsupported) {
         if let reason = Self.unsupportedReason(vocabulary) { throw Unsupported(reason: reason) }
         // llama.cpp's token_to_id map: a text seen twice keeps the later id.
         var ids: [[UInt8]: Int32] = [:]
@@ -77,9 +77,9 @@ extension ByteLevelBPE {
         guard let table = BPEMergeTable(merges: merges) else {
             throw Unsupported(reason: "more than \(BPEMergeTable.limit) tokens or merge rules")
         }
+        guard table.count > 0 else { throw Unsupported(reason: "no merge rule applies") }
         self.init(byteTokens: byteTokens, merges: table, vocabularySize: vocabularySize,
                   standInTokens: standInTokens, pieces: vocabulary.pieces)
-        guard self.merges.count > 0 else { throw Unsupported(reason: "no merge rule applies") }
     }
 
     /// GPT-2's stand-in character for each byte (`bytes_to_unicode`; llama.cpp's

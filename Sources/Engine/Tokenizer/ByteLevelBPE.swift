@@ -6,47 +6,89 @@
 /// `SmolLMPreTokenizer`, start each piece with one symbol per byte, then repeatedly merge the
 /// adjacent pair of lowest rank (the leftmost of equals). It works on token ids, so no string is
 /// made per candidate pair, and keeps no cache of words: the only tables are the vocabulary's.
-struct ByteLevelBPE: Sendable {
-    /// The symbol of each byte's GPT-2 stand-in character: its token, or a stand-in id past the
-    /// vocabulary when it has none (SmolLM2 lacks a few control characters and bytes that valid
-    /// UTF-8 never holds).
-    let byteTokens: [Int32]
-    let merges: BPEMergeTable
+final class ByteLevelBPE: Sendable {
     /// Ids from here on are symbols whose text is no token: llama.cpp then looks up each byte of
     /// the text as a token of its own and emits those it finds (usually none).
     let vocabularySize: Int32
     /// What each stand-in id (from `vocabularySize` on) emits.
     let standInTokens: [[Int32]]
-    /// Each token's bytes as llama.cpp's `llama_token_to_piece` renders them, for cutting text.
-    private let pieceBytes: [UInt8]
-    private let pieceStarts: [Int32]
     /// Pieces longer than this many bytes merge through a heap (O(n log n)) instead of scanning
     /// every pair per merge (O(n²), faster for the short pieces words make).
-    private(set) var heapThreshold: Int
-    /// Pieces that merge into one token whole, looked up instead of merged.
-    private var wholePieces = WholePieceTable.none
-    /// Whether to look pieces up in `wholePieces` (tests turn it off to prove the merging alone).
-    private(set) var looksUpWholePieces = true
+    let heapThreshold: Int
+    /// Whether to look pieces up among whole pieces (tests turn it off to prove the merging alone).
+    let looksUpWholePieces: Bool
+    /// The vocabulary's tables, shared by the variants tests make.
+    private let tables: Tables
 
-    init(byteTokens: [Int32], merges: BPEMergeTable, vocabularySize: Int32, standInTokens: [[Int32]], pieces: [[UInt8]],
-         heapThreshold: Int = 48) {
-        precondition(byteTokens.count == 256)
-        self.byteTokens = byteTokens
-        self.merges = merges
+    /// The tables the hot loop reads, as raw buffers: a tokenizer is shared by every planning
+    /// thread, and reading Swift arrays out of it would retain and release them on each call,
+    /// two threads bouncing the same reference counts between their caches.
+    final class Tables: @unchecked Sendable {
+        /// The symbol of each byte's GPT-2 stand-in character: its token, or a stand-in id past
+        /// the vocabulary when it has none (SmolLM2 lacks a few control characters and bytes
+        /// that valid UTF-8 never holds).
+        let byteTokens: UnsafeMutablePointer<Int32>
+        /// Each token's bytes as llama.cpp's `llama_token_to_piece` renders them, for cutting
+        /// text; token `t` is `pieceBytes[pieceStarts[t]..<pieceStarts[t + 1]]`.
+        let pieceBytes: UnsafeMutablePointer<UInt8>
+        let pieceStarts: UnsafeMutablePointer<Int32>
+        let pieceCount: Int
+        let merges: BPEMergeTable
+        let mergeLookup: BPEMergeTable.Lookup
+        /// Set once while the tokenizer is built (it needs the merging), never after.
+        fileprivate(set) var wholePieces = WholePieceTable.none
+
+        init(byteTokens: [Int32], merges: BPEMergeTable, pieces: [[UInt8]]) {
+            precondition(byteTokens.count == 256)
+            self.byteTokens = .allocate(capacity: 256)
+            self.byteTokens.initialize(from: byteTokens, count: 256)
+            let total = pieces.reduce(0) { $0 + $1.count }
+            pieceBytes = .allocate(capacity: max(1, total))
+            pieceStarts = .allocate(capacity: pieces.count + 1)
+            var at = 0
+            for (index, piece) in pieces.enumerated() {
+                pieceStarts[index] = Int32(at)
+                (pieceBytes + at).initialize(from: piece, count: piece.count)
+                at += piece.count
+            }
+            pieceStarts[pieces.count] = Int32(at)
+            pieceCount = pieces.count
+            self.merges = merges
+            mergeLookup = merges.lookup
+        }
+
+        deinit {
+            byteTokens.deallocate()
+            pieceBytes.deallocate()
+            pieceStarts.deallocate()
+        }
+
+        /// The bytes of `token` (a real token, below `pieceCount`).
+        @inline(__always)
+        func bytes(of token: Int32) -> UnsafeBufferPointer<UInt8> {
+            let start = Int(pieceStarts[Int(token)]), end = Int(pieceStarts[Int(token) + 1])
+            return UnsafeBufferPointer(start: pieceBytes + start, count: end - start)
+        }
+    }
+
+    convenience init(byteTokens: [Int32], merges: BPEMergeTable, vocabularySize: Int32, standInTokens: [[Int32]],
+                     pieces: [[UInt8]], heapThreshold: Int = 48) {
+        let tables = Tables(byteTokens: byteTokens, merges: merges, pieces: pieces)
+        self.init(tables: tables, vocabularySize: vocabularySize, standInTokens: standInTokens,
+                  heapThreshold: heapThreshold, looksUpWholePieces: true)
+        // Whole pieces are the tokens that merging their own bytes gives back (`merged` never
+        // looks pieces up, so the table can be built by the tokenizer it belongs to).
+        tables.wholePieces = WholePieceTable(pieces: { Array(tables.bytes(of: $0))[...] }, count: vocabularySize) { token, bytes in
+            self.merged(bytes) == [token]
+        }
+    }
+
+    private init(tables: Tables, vocabularySize: Int32, standInTokens: [[Int32]], heapThreshold: Int, looksUpWholePieces: Bool) {
+        self.tables = tables
         self.vocabularySize = vocabularySize
         self.standInTokens = standInTokens
-        var bytes: [UInt8] = []
-        var starts: [Int32] = [0]
-        for piece in pieces {
-            bytes += piece
-            starts.append(Int32(bytes.count))
-        }
-        pieceBytes = bytes
-        pieceStarts = starts
         self.heapThreshold = heapThreshold
-        let tokenizer = self
-        wholePieces = WholePieceTable(pieces: { tokenizer.pieceBytes[Int(starts[Int($0)])..<Int(starts[Int($0) + 1])] },
-                                      count: vocabularySize) { token, bytes in tokenizer.merged(bytes) == [token] }
+        self.looksUpWholePieces = looksUpWholePieces
     }
 
     /// The tokens BPE makes of `bytes` as one piece, without splitting them first.
@@ -54,41 +96,35 @@ struct ByteLevelBPE: Sendable {
         guard !bytes.isEmpty else { return [] }
         var sink = TokenList()
         bytes.withUnsafeBufferPointer { bytes in
-            withExtendedLifetime(merges) {
-                byteTokens.withUnsafeBufferPointer { byteTokens in
-                    if bytes.count > heapThreshold {
-                        mergeLong(bytes, 0, bytes.count, byteTokens, &sink)
-                        return
-                    }
-                    let symbols = UnsafeMutablePointer<Int32>.allocate(capacity: bytes.count)
-                    let pairs = UnsafeMutablePointer<UInt32>.allocate(capacity: bytes.count)
-                    defer {
-                        symbols.deallocate()
-                        pairs.deallocate()
-                    }
-                    let count = Self.mergeShort(bytes, 0, bytes.count, byteTokens, merges.lookup, symbols, pairs)
-                    for index in 0..<count { emit(symbols[index], &sink) }
-                }
+            if bytes.count > heapThreshold {
+                mergeLong(bytes, 0, bytes.count, &sink)
+                return
             }
+            let symbols = UnsafeMutablePointer<Int32>.allocate(capacity: bytes.count)
+            let pairs = UnsafeMutablePointer<UInt32>.allocate(capacity: bytes.count)
+            defer {
+                symbols.deallocate()
+                pairs.deallocate()
+            }
+            let count = Self.mergeShort(bytes, 0, bytes.count, tables.byteTokens, tables.mergeLookup, symbols, pairs)
+            for index in 0..<count { emit(symbols[index], &sink) }
         }
         return sink.tokens
     }
 
     /// How many pieces merge into one token whole (for tests: the shortcut is in use).
-    var wholePieceCount: Int { wholePieces.count }
+    var wholePieceCount: Int { tables.wholePieces.count }
 
-    /// The same tokenizer without the whole-piece shortcut: every piece merged.
-    func withoutWholePieces() -> ByteLevelBPE {
-        var copy = self
-        copy.looksUpWholePieces = false
-        return copy
+    /// The same tokenizer with whole pieces looked up (the default) or not: every piece merged.
+    func lookingUpWholePieces(_ lookUp: Bool) -> ByteLevelBPE {
+        ByteLevelBPE(tables: tables, vocabularySize: vocabularySize, standInTokens: standInTokens,
+                     heapThreshold: heapThreshold, looksUpWholePieces: lookUp)
     }
 
     /// The same tokenizer with another heap threshold (tests prove both merge paths).
     func withHeapThreshold(_ threshold: Int) -> ByteLevelBPE {
-        var copy = self
-        copy.heapThreshold = threshold
-        return copy
+        ByteLevelBPE(tables: tables, vocabularySize: vocabularySize, standInTokens: standInTokens,
+                     heapThreshold: threshold, looksUpWholePieces: looksUpWholePieces)
     }
 
     // MARK: Tokenizing
@@ -139,39 +175,38 @@ struct ByteLevelBPE: Sendable {
     func encode<Output: Sink>(utf8 bytes: UnsafeBufferPointer<UInt8>, into sink: inout Output) {
         guard !bytes.isEmpty else { return }
         sink.reserve(bytes.count / 2 + 8)
-        // One allocation for the merge scratch: each piece's symbols and their pairs' merges.
-        let scratch = UnsafeMutableRawPointer.allocate(byteCount: bytes.count * 8, alignment: 8)
-        defer { scratch.deallocate() }
-        let pairs = scratch.bindMemory(to: UInt32.self, capacity: bytes.count)
-        let symbols = (scratch + bytes.count * 4).bindMemory(to: Int32.self, capacity: bytes.count)
+        // One scratch block (on the stack when small): each piece's symbols and their pairs'
+        // merges, then the splitter's code points.
+        let splitterBytes = SmolLMPreTokenizer.scratchBytes(for: bytes.count)
+        withUnsafeTemporaryAllocation(byteCount: bytes.count * 8 + splitterBytes, alignment: 8) { block in
+            let scratch = block.baseAddress!
+            let pairs = scratch.bindMemory(to: UInt32.self, capacity: bytes.count)
+            let symbols = (scratch + bytes.count * 4).bindMemory(to: Int32.self, capacity: bytes.count)
+            encode(bytes, pairs, symbols, splitter: scratch + bytes.count * 8, into: &sink)
+        }
+    }
+
+    @inline(__always)
+    private func encode<Output: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, _ pairs: UnsafeMutablePointer<UInt32>,
+                                      _ symbols: UnsafeMutablePointer<Int32>, splitter: UnsafeMutableRawPointer,
+                                      into sink: inout Output) {
         let longPiece = heapThreshold
         let wholeLength = looksUpWholePieces ? WholePieceTable.maxLength : 0
-        withExtendedLifetime(merges) {
-            let lookup = merges.lookup
-            byteTokens.withUnsafeBufferPointer { byteTokens in
-            pieceBytes.withUnsafeBufferPointer { pieceBytes in
-            pieceStarts.withUnsafeBufferPointer { pieceStarts in
-            wholePieces.withLookup { whole in
-                func tokenBytes(_ token: Int32) -> UnsafeBufferPointer<UInt8> {
-                    let start = Int(pieceStarts[Int(token)]), end = Int(pieceStarts[Int(token) + 1])
-                    return UnsafeBufferPointer(rebasing: pieceBytes[start..<end])
+        withExtendedLifetime(tables) {
+            let byteTokens = tables.byteTokens, lookup = tables.mergeLookup, whole = tables.wholePieces.lookup
+            let tables = self.tables
+            SmolLMPreTokenizer.split(bytes, scratch: splitter) { start, end in
+                let length = end - start
+                if length == 1 {
+                    emit(byteTokens[Int(bytes[start])], &sink)
+                } else if length <= wholeLength, let token = whole.token(bytes, start, end, tables.bytes(of:)) {
+                    sink.append(token)
+                } else if length <= longPiece {
+                    let count = Self.mergeShort(bytes, start, end, byteTokens, lookup, symbols, pairs)
+                    for index in 0..<count { emit(symbols[index], &sink) }
+                } else {
+                    mergeLong(bytes, start, end, &sink)
                 }
-                SmolLMPreTokenizer.split(bytes) { start, end in
-                    let length = end - start
-                    if length == 1 {
-                        emit(byteTokens[Int(bytes[start])], &sink)
-                    } else if length <= wholeLength, let token = whole.token(bytes, start, end, tokenBytes) {
-                        sink.append(token)
-                    } else if length <= longPiece {
-                        let count = Self.mergeShort(bytes, start, end, byteTokens, lookup, symbols, pairs)
-                        for index in 0..<count { emit(symbols[index], &sink) }
-                    } else {
-                        mergeLong(bytes, start, end, byteTokens, &sink)
-                    }
-                }
-            }
-            }
-            }
             }
         }
     }
@@ -180,7 +215,7 @@ struct ByteLevelBPE: Sendable {
     /// result in `symbols` and returns how many there are.
     @inline(__always)
     private static func mergeShort(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
-                                   _ byteTokens: UnsafeBufferPointer<Int32>, _ merges: BPEMergeTable.Lookup,
+                                   _ byteTokens: UnsafeMutablePointer<Int32>, _ merges: BPEMergeTable.Lookup,
                                    _ symbols: UnsafeMutablePointer<Int32>, _ pairs: UnsafeMutablePointer<UInt32>) -> Int {
         var count = end - start
         for index in 0..<count { symbols[index] = byteTokens[Int(bytes[start + index])] }
@@ -233,8 +268,8 @@ struct ByteLevelBPE: Sendable {
     }
 
     /// Merges one long piece as llama.cpp does: a queue of candidate pairs, stale ones skipped.
-    private func mergeLong<Output: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
-                                         _ byteTokens: UnsafeBufferPointer<Int32>, _ sink: inout Output) {
+    private func mergeLong<Output: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ sink: inout Output) {
+        let byteTokens = tables.byteTokens
         let count = end - start
         var symbols = [Int32](repeating: 0, count: count)
         var next = [Int32](repeating: -1, count: count)
@@ -247,7 +282,7 @@ struct ByteLevelBPE: Sendable {
         }
         var heap: [Candidate] = []
         heap.reserveCapacity(count)
-        let lookup = merges.lookup
+        let lookup = tables.mergeLookup
         func push(_ left: Int32, _ right: Int32) {
             guard left >= 0, right >= 0 else { return }
             let merge = lookup.merge(symbols[Int(left)], symbols[Int(right)])
@@ -305,9 +340,9 @@ struct ByteLevelBPE: Sendable {
     /// The bytes `tokens` stand for, as `llama_token_to_piece` renders them one by one.
     func bytes<Tokens: Sequence>(of tokens: Tokens) -> [UInt8] where Tokens.Element == Int32 {
         var bytes: [UInt8] = []
-        pieceBytes.withUnsafeBufferPointer { all in
-            for token in tokens where token >= 0 && Int(token) + 1 < pieceStarts.count {
-                bytes += all[Int(pieceStarts[Int(token)])..<Int(pieceStarts[Int(token) + 1])]
+        withExtendedLifetime(tables) {
+            for token in tokens where token >= 0 && Int(token) < tables.pieceCount {
+                bytes += tables.bytes(of: token)
             }
         }
         return bytes

@@ -13,14 +13,21 @@ enum SmolLMPreTokenizer {
     /// `bytes` must be valid UTF-8 (every Swift `String` is), so each lead byte tells its length.
     @inline(__always)
     static func split(_ bytes: UnsafeBufferPointer<UInt8>, piece: (Int, Int) -> Void) {
+        withUnsafeTemporaryAllocation(byteCount: scratchBytes(for: bytes.count), alignment: 4) { scratch in
+            split(bytes, scratch: scratch.baseAddress!, piece: piece)
+        }
+    }
+
+    /// The scratch `split(_:scratch:piece:)` needs for `count` bytes.
+    static func scratchBytes(for count: Int) -> Int { (count + 1) * 5 }
+
+    /// `split`, in `scratch` of `scratchBytes(for: bytes.count)` bytes, 4-aligned, instead of memory of its own.
+    @inline(__always)
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableRawPointer, piece: (Int, Int) -> Void) {
         let capacity = bytes.count + 1
         // Per code point: its byte offset (and one past the end), and its `UnicodeFlags`.
-        let offsets = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
-        let flags = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer {
-            offsets.deallocate()
-            flags.deallocate()
-        }
+        let offsets = scratch.bindMemory(to: Int32.self, capacity: capacity)
+        let flags = (scratch + 4 * capacity).bindMemory(to: UInt8.self, capacity: capacity)
         let count = decode(bytes, offsets, flags)
         let offsetBuffer = UnsafeBufferPointer(start: offsets, count: count + 1)
         let flagBuffer = UnsafeBufferPointer(start: flags, count: count)

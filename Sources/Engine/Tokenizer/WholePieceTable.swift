@@ -6,30 +6,70 @@ import Foundation
 /// and the bytes go in only when that gives back the token itself. A piece with those bytes
 /// then has that one token as its BPE result by construction, so the shortcut is exact; it is
 /// not a cache of anything read, only of the vocabulary. Most words of a language the
-/// vocabulary was trained on (" the", " hello") are such pieces.
-struct WholePieceTable: Sendable {
+/// vocabulary was trained on (" the", " hello") are such pieces. Owns its two slot buffers.
+final class WholePieceTable: @unchecked Sendable {
     /// Pieces of up to 7 bytes (most words) are keyed by the bytes themselves, so a lookup reads
     /// one slot and nothing else: at `2 * slot` the key (`shortKey`, 0 when empty), after it the token.
-    private let shortSlots: [UInt64]
-    private let shortShift: UInt64
+    private let shortSlots: UnsafeMutablePointer<UInt64>
+    private let shortCapacity: Int
     /// Longer pieces: per slot the FNV-1a hash of the bytes (upper half) and the token (lower
     /// half), or `empty`; a hit is confirmed against the token's bytes.
-    private let slots: [UInt64]
-    private let shift: UInt64
+    private let slots: UnsafeMutablePointer<UInt64>
+    private let capacity: Int
     private static let empty = UInt64.max
     /// Pieces longer than this are not looked up (few tokens are longer).
     static let maxLength = 24
     /// The longest piece keyed by its bytes.
     static let maxShortLength = 7
+    /// The number of pieces held.
+    let count: Int
 
     /// A table that holds nothing.
-    static let none = WholePieceTable(shortSlots: [0, 0], shortShift: 64, slots: [empty], shift: 64)
+    static let none = WholePieceTable(pieces: { _ in [] }, count: 0) { _, _ in false }
 
-    private init(shortSlots: [UInt64], shortShift: UInt64, slots: [UInt64], shift: UInt64) {
-        self.shortSlots = shortSlots
-        self.shortShift = shortShift
-        self.slots = slots
-        self.shift = shift
+    /// The table of tokens `0..<count` (each with its bytes from `pieces`) that `mergesToItself` accepts.
+    init(pieces: (Int32) -> ArraySlice<UInt8>, count: Int32, mergesToItself: (Int32, ArraySlice<UInt8>) -> Bool) {
+        var long: [(hash: UInt32, token: Int32)] = []
+        var short: [(key: UInt64, token: Int32)] = []
+        for token in 0..<count {
+            let bytes = pieces(token)
+            guard bytes.count >= 2, bytes.count <= Self.maxLength, mergesToItself(token, bytes) else { continue }
+            if bytes.count <= Self.maxShortLength {
+                short.append((bytes.withUnsafeBufferPointer { Self.shortKey($0, 0, $0.count) }, token))
+            } else {
+                long.append((bytes.withUnsafeBufferPointer { Self.hash($0, 0, $0.count) }, token))
+            }
+        }
+        self.count = short.count + long.count
+        shortCapacity = Self.capacity(for: short.count)
+        shortSlots = .allocate(capacity: 2 * shortCapacity)
+        shortSlots.initialize(repeating: 0, count: 2 * shortCapacity)
+        for (key, token) in short {
+            var slot = Self.slot(key, shortCapacity)
+            while shortSlots[2 * slot] != 0 { slot = (slot + 1) & (shortCapacity - 1) }
+            shortSlots[2 * slot] = key
+            shortSlots[2 * slot + 1] = UInt64(UInt32(bitPattern: token))
+        }
+        capacity = Self.capacity(for: long.count)
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: Self.empty, count: capacity)
+        for (hash, token) in long {
+            var slot = Self.slot(UInt64(hash), capacity)
+            while slots[slot] != Self.empty { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = UInt64(hash) << 32 | UInt64(UInt32(bitPattern: token))
+        }
+    }
+
+    deinit {
+        shortSlots.deallocate()
+        slots.deallocate()
+    }
+
+    /// A power of two at least twice `count` (a hash table that is at most half full).
+    private static func capacity(for count: Int) -> Int {
+        var capacity = 16
+        while capacity < count * 2 { capacity *= 2 }
+        return capacity
     }
 
     /// The bytes of a piece of 1 to 7 bytes packed little-endian, its length in the top byte.
@@ -45,47 +85,7 @@ struct WholePieceTable: Sendable {
         return key
     }
 
-    /// The table of `tokens` (each with its bytes) that `mergesToItself` accepts.
-    init(pieces: (Int32) -> ArraySlice<UInt8>, count: Int32, mergesToItself: (Int32, ArraySlice<UInt8>) -> Bool) {
-        var accepted: [(hash: UInt32, token: Int32)] = []
-        var short: [(key: UInt64, token: Int32)] = []
-        for token in 0..<count {
-            let bytes = pieces(token)
-            guard bytes.count >= 2, bytes.count <= Self.maxLength, mergesToItself(token, bytes) else { continue }
-            if bytes.count <= Self.maxShortLength {
-                short.append((bytes.withUnsafeBufferPointer { Self.shortKey($0, 0, $0.count) }, token))
-            } else {
-                accepted.append((bytes.withUnsafeBufferPointer { Self.hash($0, 0, $0.count) }, token))
-            }
-        }
-        var shortCapacity = 16
-        while shortCapacity < short.count * 2 { shortCapacity *= 2 }
-        shortShift = UInt64(64 - shortCapacity.trailingZeroBitCount)
-        var shortSlots = [UInt64](repeating: 0, count: 2 * shortCapacity)
-        for (key, token) in short {
-            var slot = Self.slot(key, shortShift)
-            while shortSlots[2 * slot] != 0 { slot = (slot + 1) & (shortCapacity - 1) }
-            shortSlots[2 * slot] = key
-            shortSlots[2 * slot + 1] = UInt64(UInt32(bitPattern: token))
-        }
-        self.shortSlots = shortSlots
-        var capacity = 16
-        while capacity < accepted.count * 2 { capacity *= 2 }
-        shift = UInt64(64 - capacity.trailingZeroBitCount)
-        var slots = [UInt64](repeating: Self.empty, count: capacity)
-        for (hash, token) in accepted {
-            var slot = Self.slot(hash, shift)
-            while slots[slot] != Self.empty { slot = (slot + 1) & (capacity - 1) }
-            slots[slot] = UInt64(hash) << 32 | UInt64(UInt32(bitPattern: token))
-        }
-        self.slots = slots
-    }
-
-    /// The number of pieces held.
-    var count: Int {
-        slots.reduce(0) { $0 + ($1 == Self.empty ? 0 : 1) } + stride(from: 0, to: shortSlots.count, by: 2).reduce(0) { $0 + (shortSlots[$1] == 0 ? 0 : 1) }
-    }
-
+    /// FNV-1a over `bytes[start..<end]`.
     @inline(__always)
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt32 {
         var hash: UInt32 = 0x811C_9DC5
@@ -98,30 +98,20 @@ struct WholePieceTable: Sendable {
     }
 
     @inline(__always)
-    private static func slot(_ hash: UInt32, _ shift: UInt64) -> Int {
-        slot(UInt64(hash), shift)
+    fileprivate static func slot(_ key: UInt64, _ capacity: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - capacity.trailingZeroBitCount))
     }
 
-    @inline(__always)
-    private static func slot(_ key: UInt64, _ shift: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    }
-
-    /// Calls `body` with a view for hot loops.
-    @inline(__always)
-    func withLookup<R>(_ body: (Lookup) -> R) -> R {
-        slots.withUnsafeBufferPointer { slots in
-            shortSlots.withUnsafeBufferPointer { short in
-                body(Lookup(slots: slots, shift: shift, shortSlots: short, shortShift: shortShift))
-            }
-        }
+    /// A view for hot loops, valid while the table lives: no reference counting per probe.
+    var lookup: Lookup {
+        Lookup(shortSlots: shortSlots, shortCapacity: shortCapacity, slots: slots, capacity: capacity)
     }
 
     struct Lookup {
-        let slots: UnsafeBufferPointer<UInt64>
-        let shift: UInt64
-        let shortSlots: UnsafeBufferPointer<UInt64>
-        let shortShift: UInt64
+        let shortSlots: UnsafePointer<UInt64>
+        let shortCapacity: Int
+        let slots: UnsafePointer<UInt64>
+        let capacity: Int
 
         /// The token that `bytes[start..<end]` is whole, or nil; `tokenBytes(token)` must give
         /// each token's bytes, to tell it from a piece that only shares the hash.
@@ -130,18 +120,16 @@ struct WholePieceTable: Sendable {
                    _ tokenBytes: (Int32) -> UnsafeBufferPointer<UInt8>) -> Int32? {
             if end - start <= WholePieceTable.maxShortLength {
                 let key = WholePieceTable.shortKey(bytes, start, end)
-                let mask = shortSlots.count / 2 - 1
-                var slot = WholePieceTable.slot(key, shortShift)
+                var slot = WholePieceTable.slot(key, shortCapacity)
                 while true {
                     let found = shortSlots[2 * slot]
                     if found == key { return Int32(truncatingIfNeeded: shortSlots[2 * slot + 1]) }
                     if found == 0 { return nil }
-                    slot = (slot + 1) & mask
+                    slot = (slot + 1) & (shortCapacity - 1)
                 }
             }
             let hash = WholePieceTable.hash(bytes, start, end)
-            let mask = slots.count - 1
-            var slot = WholePieceTable.slot(hash, shift)
+            var slot = WholePieceTable.slot(UInt64(hash), capacity)
             while true {
                 let found = slots[slot]
                 if found == WholePieceTable.empty { return nil }
@@ -152,7 +140,7 @@ struct WholePieceTable: Sendable {
                         return token
                     }
                 }
-                slot = (slot + 1) & mask
+                slot = (slot + 1) & (capacity - 1)
             }
         }
     }
