@@ -4,6 +4,7 @@ import Export
 import Foundation
 import Testing
 import TestSupport
+import CLlama
 @testable import Engine
 
 /// The model's vocabulary, loaded once for the suite (vocabulary only: milliseconds).
@@ -221,6 +222,33 @@ private func text(_ scalars: [UInt32]) -> String {
             }
         }
         #expect(checked == 21_000 && summed > 10_000)
+    }
+
+    @Test func aModelWithAnotherPreTokenizerFallsBackToLlamaTokenize() throws {
+        // The same vocabulary under Llama 3's pre-tokenizer (other expressions, whole words kept), as a
+        // vocabulary-only GGUF: llama.cpp loads it; the native tokenizer must refuse it.
+        let model = try model()
+        let directory = try TemporaryDirectory()
+        let path = directory.path("llama3-pre.gguf")
+        let source = try #require(gguf_init_from_file(model.path, gguf_init_params(no_alloc: true, ctx: nil)))
+        defer { gguf_free(source) }
+        let copy = try #require(gguf_init_empty())
+        defer { gguf_free(copy) }
+        gguf_set_kv(copy, source)
+        gguf_set_val_str(copy, "tokenizer.ggml.pre", "llama3")
+        #expect(gguf_write_to_file(copy, path, false))
+        let other = try LlamaModel(path: path, vocabularyOnly: true, nativeTokenizer: true)
+        #expect(other.nativeTokenizer == nil)
+        #expect(other.nativeTokenizerUnavailable?.contains("pre-tokenizer llama3") == true)
+        let texts = ["Order 12345 ships on 2024-06-01.", "It's 3.14159, isn't it?", "  spaced   out  ", "日本語 123"]
+        for text in texts {
+            #expect(other.tokenize(text) == other.llamaTokenize(text))
+            #expect(other.tokenCount(of: SealedText(text)) == other.llamaTokenize(text).count)
+        }
+        // And it is not the smollm split: Llama 3's groups digits by three, keeps a sign with
+        // the word after it and upper-case contractions, and takes a piece that is a token whole.
+        let spaced = ["a  b", "x   y   z", "IT'S  MINE", "(hello)  [world]", "tab\t\tafter", "2024-06-01", "\n\n\nend"]
+        #expect(spaced.contains { other.tokenize($0) != model.tokenize($0) })
     }
 
     @Test func cuttingAndCountingGiveTheSameAnswersEitherWay() throws {
