@@ -1,6 +1,6 @@
 /// A byte-level BPE tokenizer that gives exactly llama.cpp's token ids for plain words, tens of times faster.
 ///
-/// Built only for a vocabulary it was proven on (`ByteLevelBPE.Vocabulary.supports`): GPT-2 style
+/// Built only for a vocabulary it was proven on (`ByteLevelBPE.unsupportedReason`): GPT-2 style
 /// byte-level BPE with the "smollm" pre-tokenizer and no user-defined tokens, which llama.cpp
 /// would split out of plain words. It follows `llm_tokenizer_bpe_session::tokenize`: split with
 /// `SmolLMPreTokenizer`, start each piece with one symbol per byte, then repeatedly merge the
