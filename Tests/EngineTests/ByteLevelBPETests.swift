@@ -256,7 +256,8 @@ private func text(_ scalars: [UInt32]) -> String {
         let model = try model()
         let plain = try LlamaModel(path: model.path, vocabularyOnly: true, nativeTokenizer: false)
         var random = SplitMix64(seed: 5)
-        let words = ["The", " cat", " sat", " on", " 12", " mats", "!", " Don't", " 日本語", " 😀", "\n\n", " é", "  ", "'s"]
+        let words = ["The", " cat", " sat", " on", " 12", " mats", "!", " Don't", " 日本語", " 😀", "\n\n", " é", "  ", "'s",
+                     "\u{FFFD}", "e\u{301}", " \u{FFFD}\u{301}"]
         for _ in 0..<300 {
             var text = ""
             for _ in 0..<Int(random.next() % 200) { text += words[Int(random.next() % UInt64(words.count))] }
@@ -265,6 +266,17 @@ private func text(_ scalars: [UInt32]) -> String {
             for cap in [1, 7, 50, 600] {
                 let a = model.suffix(of: sealed, maxTokens: cap), b = plain.suffix(of: sealed, maxTokens: cap)
                 #expect(a.keptTokens == b.keptTokens && a.totalTokens == b.totalTokens && a.text == b.text)
+            }
+            // The cut text is what Foundation's removal of U+FFFD gives, whichever way it was reached.
+            let native = try #require(model.nativeTokenizer)
+            let tokens = native.tokens(of: text)
+            for cap in [1, 7, 50] where tokens.count > cap {
+                let bytes = native.bytes(of: tokens.suffix(cap))
+                let expected = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{FFFD}", with: "")
+                #expect(model.suffix(of: sealed, maxTokens: cap).text == SealedText(expected))
+                if !LlamaModel.mayHoldReplacement(bytes) {
+                    #expect(!String(decoding: bytes, as: UTF8.self).unicodeScalars.contains("\u{FFFD}"))
+                }
             }
             let request = GenerationRequest(instructions: SealedText("Answer briefly."), prompt: sealed, grammar: nil, maxOutputTokens: 8)
             #expect(model.promptTokenCount(for: request) == plain.promptTokenCount(for: request))
