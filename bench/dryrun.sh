@@ -27,9 +27,9 @@ trap 'rm -rf "$out"' EXIT
 cd "$root"
 swift build -c release --product replay >&2
 replay="$(swift build -c release --show-bin-path)/replay"
-corpus="$cache/generated-$threads-seed7.jsonl.zst"
+corpus="$cache/corpus-$threads-seed7.jsonl.zst"   # the name other bench scripts share
 if [ ! -f "$corpus" ]; then
-  partial="$cache/partial-$threads-seed7.jsonl.zst"   # the name's .zst makes the generator compress
+  partial="$cache/.partial-$$-$threads-seed7.jsonl.zst"   # the name's .zst makes the generator compress
   "$replay" corpus generate --threads "$threads" --seed 7 "$partial" >&2
   mv "$partial" "$corpus"
 fi
