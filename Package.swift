@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
                     exclude: ["FuzzCorpus"], swiftSettings: swift6),  // inputs the tests read by path
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Export", "Corpus", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "ReplayKit", "Replay", "LeakyFixtures", "Privacy"], swiftSettings: swift6 + llamaHeaders),

@@ -16,7 +16,7 @@ public final class ApproximateTokenizer: Tokenizer, Sendable {
 
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
         let total = tokenCount(of: text)
-        guard total > maxTokens else { return TokenCut(text: text, keptTokens: total, totalTokens: total) }
+        guard total > maxTokens else { return TokenCut(text: text, keptTokens: total, totalTokens: total, textTokens: total) }
         let kept = text.withUnsealedText { words -> String in
             var bytes = Array(words.utf8.suffix(maxTokens * Self.bytesPerToken))
             // Do not start inside a multi-byte character.

@@ -15,6 +15,20 @@ public protocol Tokenizer: AnyObject, Sendable {
 
     /// Tokens of a whole request as the model would see it: chat template, instructions, prompt.
     func promptTokenCount(for request: GenerationRequest) -> Int
+
+    /// `promptTokenCount(for: request)` of a request whose prompt is `parts` joined by `separator`,
+    /// reusing `knownCounts[i]` (part i's own `tokenCount`, or nil) where the tokenizer can prove
+    /// the sum exact, so words already counted for a cut are not tokenized again.
+    func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
+                          knownCounts: [Int?]) -> Int
+}
+
+extension Tokenizer {
+    /// Counts the whole request again: exact for any tokenizer, and what one that cannot do better does.
+    public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
+                                 knownCounts: [Int?]) -> Int {
+        promptTokenCount(for: request)
+    }
 }
 
 /// The result of cutting a text to a token budget.
@@ -25,13 +39,18 @@ public struct TokenCut: Sendable {
     public var keptTokens: Int
     /// Tokens in the whole text before the cut.
     public var totalTokens: Int
+    /// `tokenCount(of: text)` when known without counting again (nil otherwise): `keptTokens` when
+    /// nothing was cut; after a cut the kept text can tokenize differently from the tokens kept
+    /// (its first piece may start mid-word), so it is unknown.
+    public var textTokens: Int?
     /// Whether anything was dropped.
     public var wasCut: Bool { keptTokens < totalTokens }
 
-    public init(text: SealedText, keptTokens: Int, totalTokens: Int) {
+    public init(text: SealedText, keptTokens: Int, totalTokens: Int, textTokens: Int? = nil) {
         self.text = text
         self.keptTokens = keptTokens
         self.totalTokens = totalTokens
+        self.textTokens = textTokens
     }
 }
 

@@ -6,8 +6,9 @@ import Synchronization
 /// A loaded GGUF model: owns the `llama_model` and frees it once, after every context made from it.
 ///
 /// Also the tokenizer, since the vocabulary lives in the model. Load with `vocabularyOnly` to
-/// count tokens without reading the weights. Sendable: after loading it is read-only, and
-/// llama.cpp's tokenizer only reads the vocabulary.
+/// count tokens without reading the weights. Plain words go through `ByteLevelBPE` (llama.cpp's
+/// ids, tens of times faster) when the vocabulary is one it was proven on, else `llama_tokenize`.
+/// Sendable: after loading it is read-only, and llama.cpp's tokenizer only reads the vocabulary.
 public final class LlamaModel: Tokenizer, @unchecked Sendable {
     let pointer: OpaquePointer
     let vocab: OpaquePointer
@@ -20,9 +21,20 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     let framingTokens: [[Int32]]
     /// Instructions are a few fixed texts per job and language: their tokens are kept.
     private let instructionCache = Mutex<[SealedText: [Int32]]>([:])
+    /// The native tokenizer for plain words, when the vocabulary is one it was proven on (nil:
+    /// every text goes through `llama_tokenize`). Set once, in `init`.
+    private(set) var nativeTokenizer: ByteLevelBPE?
+    /// Why there is no native tokenizer (nil when there is one): a vocabulary fact, never words.
+    private(set) var nativeTokenizerUnavailable: String?
+
+    /// Set to `llama` to tokenize everything with `llama_tokenize` (to compare the two side by side).
+    public static let tokenizerEnvironmentKey = "REPLAY_TOKENIZER"
 
     /// Loads the model at `path`; `vocabularyOnly` skips the weights (for sizing, not generating).
-    public init(path: String, vocabularyOnly: Bool = false) throws(EngineError) {
+    /// `nativeTokenizer` lets the native tokenizer stand in for llama.cpp's where it is exact
+    /// (unless `REPLAY_TOKENIZER=llama`).
+    public init(path: String, vocabularyOnly: Bool = false,
+                nativeTokenizer: Bool = ProcessInfo.processInfo.environment[LlamaModel.tokenizerEnvironmentKey] != "llama") throws(EngineError) {
         try Self.checkFile(path)
         LlamaBackend.start()
         var params = llama_model_default_params()
@@ -45,6 +57,17 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
              Self.tokenize(framing.parts[1], vocab: vocab, addSpecial: false, special: true),
              Self.tokenize(framing.parts[2], vocab: vocab, addSpecial: false, special: true)]
         } ?? [[], [], []]
+        if !nativeTokenizer {
+            nativeTokenizerUnavailable = "turned off"
+        } else if let vocabulary = ByteLevelBPE.Vocabulary(model: self) {
+            do {
+                self.nativeTokenizer = try ByteLevelBPE(vocabulary: vocabulary)
+            } catch {
+                nativeTokenizerUnavailable = error.reason
+            }
+        } else {
+            nativeTokenizerUnavailable = "the model file's merges could not be read"
+        }
     }
 
     private static func template(of model: OpaquePointer) -> String? {
@@ -85,7 +108,16 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     /// Tokenizes `text`. `special` parses control-token syntax such as `<|im_start|>`: only for
     /// the chat template's own framing, never for a thread's words, so words cannot forge turns.
+    /// Plain words go through the native tokenizer when there is one (the same ids, proven by
+    /// EngineTests), everything else through `llama_tokenize`.
     func tokenize(_ text: String, addSpecial: Bool = false, special: Bool = false) -> [Int32] {
+        if !addSpecial, !special, let nativeTokenizer { return nativeTokenizer.tokens(of: text) }
+        return Self.tokenize(text, vocab: vocab, addSpecial: addSpecial, special: special)
+    }
+
+    /// Tokenizes `text` with `llama_tokenize` whatever else is available: the reference the
+    /// native tokenizer is proven against.
+    func llamaTokenize(_ text: String, addSpecial: Bool = false, special: Bool = false) -> [Int32] {
         Self.tokenize(text, vocab: vocab, addSpecial: addSpecial, special: special)
     }
 
@@ -179,11 +211,19 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     var vocabularySize: Int { Int(llama_vocab_n_tokens(vocab)) }
 
     public func tokenCount(of text: SealedText) -> Int {
-        text.withUnsealedText { tokenize($0).count }
+        text.withUnsealedText { nativeTokenizer?.count(of: $0) ?? tokenize($0).count }
     }
 
     public func promptTokenCount(for request: GenerationRequest) -> Int {
         promptTokens(for: request).count
+    }
+
+    public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
+                                 knownCounts: [Int?]) -> Int {
+        guard framing != nil, let nativeTokenizer else { return promptTokenCount(for: request) }
+        let framingCount = framingTokens.reduce(0) { $0 + $1.count }
+        return framingCount + instructionTokens(request.instructions).count
+            + nativeTokenizer.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
     }
 
     /// The tokens of a whole request: framing parsed for control tokens, words not. Without a
@@ -213,17 +253,38 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
         return hasher.finalizeHex()
     }
 
+    /// Whether decoding `bytes` can give a U+FFFD: they start inside a character, or hold one (EF BF BD).
+    static func mayHoldReplacement(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first else { return false }
+        if first & 0xC0 == 0x80 { return true }
+        return bytes.withUnsafeBufferPointer { bytes in
+            var index = 0
+            while index + 2 < bytes.count {
+                if bytes[index] == 0xEF, bytes[index + 1] == 0xBF, bytes[index + 2] == 0xBD { return true }
+                index += 1
+            }
+            return false
+        }
+    }
+
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
         text.withUnsealedText { words in
             let tokens = tokenize(words)
             guard tokens.count > maxTokens else {
-                return TokenCut(text: text, keptTokens: tokens.count, totalTokens: tokens.count)
+                return TokenCut(text: text, keptTokens: tokens.count, totalTokens: tokens.count, textTokens: tokens.count)
             }
             var bytes: [UInt8] = []
-            for token in tokens.suffix(maxTokens) { bytes += piece(token) }
+            if let nativeTokenizer {
+                bytes = nativeTokenizer.bytes(of: tokens.suffix(maxTokens))
+            } else {
+                for token in tokens.suffix(maxTokens) { bytes += piece(token) }
+            }
             // A cut can fall inside a multi-byte character: drop a broken lead rather than
-            // produce invalid UTF-8.
-            let kept = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{FFFD}", with: "")
+            // produce invalid UTF-8. Without a broken lead or a U+FFFD in the bytes there is
+            // nothing to drop, and Foundation's search (slow, and cluster-aware, so kept as the
+            // rule when there is something) is skipped.
+            let decoded = String(decoding: bytes, as: UTF8.self)
+            let kept = Self.mayHoldReplacement(bytes) ? decoded.replacingOccurrences(of: "\u{FFFD}", with: "") : decoded
             return TokenCut(text: SealedText(kept), keptTokens: maxTokens, totalTokens: tokens.count)
         }
     }

@@ -38,29 +38,39 @@ public struct ChipsJob: Job {
     public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
         var items: [JobItem] = []
         var lastFromPerson: SealedText? = nil
-        for (index, message) in snapshot.messages.enumerated() {
-            guard case .agent(let agent) = message.from else {
-                lastFromPerson = message.text ?? lastFromPerson
+        // Messages are read in place, by index: a copy of a whole record retains each of its
+        // strings, and a dry run plans hundreds of thousands of screens on two threads.
+        let messages = snapshot.messages
+        for index in messages.indices {
+            guard case .agent(let agent) = messages[index].from else {
+                lastFromPerson = messages[index].text ?? lastFromPerson
                 continue
             }
-            guard let screen = message.screen else { continue }
+            guard let screen = messages[index].screen else { continue }
             let attribution = snapshot.attribution(at: index)
             ledger.scanned(attribution)
             guard screen.isChipEligible else { continue }
 
-            let next = snapshot.messages.indices.contains(index + 1) ? snapshot.messages[index + 1] : nil
-            guard supportedLanguages.supports(snapshot.language(of: next ?? message)) else {
+            // The reply's language when there is a next message, else the screen's.
+            let next = index + 1 < messages.endIndex ? index + 1 : nil
+            let language = snapshot.language(of: messages[next ?? index])
+            guard supportedLanguages.supports(language) else {
                 items.append(.unsupportedLanguage(job: .chips, attribution: attribution))
                 continue
             }
             let cut = tokenizer.suffix(of: screen.words, maxTokens: inputCap)
-            let reference = next.flatMap { $0.from == .person ? $0.text : nil }
+            let reference = next.flatMap { messages[$0].from == .person ? messages[$0].text : nil }
+            let parts = Self.promptParts(agent: agent, words: cut.text, lastFromPerson: lastFromPerson)
             let request = GenerationRequest(
-                instructions: Self.instructions(language: snapshot.language(of: next ?? message)),
-                prompt: Self.prompt(agent: agent, words: cut.text, lastFromPerson: lastFromPerson),
+                instructions: Self.instructions(language: language),
+                prompt: SealedText.joined(parts, separator: "\n"),
                 grammar: Replies.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            // The words were counted for the cut: the prompt's size reuses that count.
+            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
+                                                          knownCounts: parts.indices.map { $0 == 1 ? cut.textTokens : nil })
             items.append(JobItem(job: .chips, attribution: attribution, request: request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, reference: reference))
+                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: promptTokens,
+                                 reference: reference))
         }
         return items
     }
@@ -91,12 +101,13 @@ public struct ChipsJob: Job {
             """)
     }
 
-    static func prompt(agent: String, words: SealedText, lastFromPerson: SealedText?) -> SealedText {
+    /// The prompt's parts, to be joined by a newline; the words are the second.
+    static func promptParts(agent: String, words: SealedText, lastFromPerson: SealedText?) -> [SealedText] {
         var parts = [SealedText("\(agent) wrote:"), words]
         if let lastFromPerson {
             parts += [SealedText("\nThe person's last message was:"), lastFromPerson]
         }
         parts.append(SealedText("\nSuggest replies to \(agent)."))
-        return SealedText.joined(parts, separator: "\n")
+        return parts
     }
 }

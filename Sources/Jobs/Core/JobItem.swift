@@ -13,6 +13,9 @@ public struct JobItem: Sendable {
     public var inputTokens: Int
     /// Whether the input words were cut to the job's cap.
     public var inputWasCut: Bool
+    /// The request's whole size in tokens (`Tokenizer.promptTokenCount`) when planning already
+    /// worked it out from the words it counted; nil: count the request.
+    public var promptTokens: Int?
     /// What the person really did next, for the quality proxies; never leaves memory.
     public var reference: SealedText?
     /// Facts the job needs to judge the answer that are not words: member and agent names,
@@ -21,13 +24,15 @@ public struct JobItem: Sendable {
     public var labels: [String: String]
 
     public init(job: JobKind, attribution: Attribution, request: GenerationRequest?, earlyFallback: FallbackReason? = nil,
-                inputTokens: Int, inputWasCut: Bool, reference: SealedText? = nil, labels: [String: String] = [:]) {
+                inputTokens: Int, inputWasCut: Bool, promptTokens: Int? = nil, reference: SealedText? = nil,
+                labels: [String: String] = [:]) {
         self.job = job
         self.attribution = attribution
         self.request = request
         self.earlyFallback = earlyFallback
         self.inputTokens = inputTokens
         self.inputWasCut = inputWasCut
+        self.promptTokens = promptTokens
         self.reference = reference
         self.labels = labels
     }

@@ -58,16 +58,21 @@ public struct DraftJob: Job {
                 continue
             }
             let agent = snapshot.thread.agent ?? message.meta.groupTo ?? snapshot.thread.group?.lead ?? "the agent"
+            let parts = [SealedText("Message:"), text]
             let request = GenerationRequest(
                 instructions: Self.instructions(agent: agent, language: language),
-                prompt: SealedText.joined([SealedText("Message:"), text], separator: "\n"),
+                prompt: SealedText.joined(parts, separator: "\n"),
                 grammar: Draft.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            // The message is the input: counted once, for both sizes.
+            let inputTokens = tokenizer.tokenCount(of: text)
+            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
+                                                          knownCounts: [nil, inputTokens])
             let labels = [
                 "expected": text.withUnsealedText { Self.expectedKind(of: $0) },
                 "ticked": message.meta.draftTicks?.isEmpty == false ? "yes" : "no",
             ]
             items.append(JobItem(job: .draft, attribution: attribution, request: request,
-                                 inputTokens: tokenizer.tokenCount(of: text), inputWasCut: false, labels: labels))
+                                 inputTokens: inputTokens, inputWasCut: false, promptTokens: promptTokens, labels: labels))
         }
         return items
     }

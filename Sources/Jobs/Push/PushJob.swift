@@ -73,14 +73,18 @@ public struct PushJob: Job {
             }
             if replies.count > 1 { ledger.count("batched", attribution) }
             let cut = tokenizer.suffix(of: words, maxTokens: inputCap)
+            let parts = Self.promptParts(words: cut.text, replies: replies.count)
             let request = GenerationRequest(
                 instructions: Self.instructions(language: snapshot.language(of: message)),
-                prompt: Self.prompt(words: cut.text, replies: replies.count),
+                prompt: SealedText.joined(parts, separator: "\n"),
                 grammar: PushLine.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            // The words were counted for the cut: the prompt's size reuses that count.
+            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
+                                                          knownCounts: [nil, cut.textTokens, nil])
             var labels = ["agent": agent]
             labels["language"] = Language.code(of: snapshot.language(of: message))
             items.append(JobItem(job: .push, attribution: attribution, request: request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, labels: labels))
+                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: promptTokens, labels: labels))
         }
         return items
     }
@@ -123,8 +127,9 @@ public struct PushJob: Job {
             """)
     }
 
-    static func prompt(words: SealedText, replies: Int) -> SealedText {
+    /// The prompt's three parts, to be joined by a newline; the words are the second.
+    static func promptParts(words: SealedText, replies: Int) -> [SealedText] {
         let header = replies > 1 ? "The newest \(replies) replies:" : "The reply:"
-        return SealedText.joined([SealedText(header), words, SealedText("\nWrite the line.")], separator: "\n")
+        return [SealedText(header), words, SealedText("\nWrite the line.")]
     }
 }

@@ -89,8 +89,12 @@ public struct RouteJob: Job {
             var labels = ["lead": group.lead, "members": choices.joined(separator: String(Self.nameSeparator))]
             labels["to"] = message.meta.groupTo
             labels["routed"] = message.meta.groupRouted
+            // The prompt is the input: counted once, for both sizes.
+            let inputTokens = tokenizer.tokenCount(of: prompt)
+            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: [prompt], separator: "\n",
+                                                          knownCounts: [inputTokens])
             items.append(JobItem(job: .route, attribution: attribution, request: request,
-                                 inputTokens: tokenizer.tokenCount(of: prompt), inputWasCut: false, labels: labels))
+                                 inputTokens: inputTokens, inputWasCut: false, promptTokens: promptTokens, labels: labels))
         }
         return items
     }

@@ -30,6 +30,8 @@ public final class ReplayRunner {
     private var asked = 0
     /// Threads that plan a dry run's threads in parallel.
     let planningWorkers: Int
+    /// A dry run's planning, overlapping the reader: twice the workers' batches out at most.
+    private lazy var planning = PlanningPipeline(maxInFlight: planningWorkers * 2)
 
     /// A runner over `options` with `model` (nil for `--dry-run`, which needs only a tokenizer).
     public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?, tokenizer: any Tokenizer,
@@ -204,7 +206,7 @@ public final class ReplayRunner {
         return final
     }
 
-    /// Plans a thread, or (in a dry run) sets it aside to be planned with others in parallel.
+    /// Plans a thread, or (in a dry run) sets it aside to be planned with others in the background.
     private func process(_ thread: ThreadSnapshot) {
         guard model == nil, planningWorkers > 1 else {
             absorb(Self.plan(thread, context))
@@ -212,26 +214,27 @@ public final class ReplayRunner {
             return
         }
         pending.append(thread)
-        if pending.count >= 64 { planPending() }
+        if pending.count >= 64 { submitPending() }
     }
 
-    /// Plans the set-aside threads on `planningWorkers` threads and counts them in reading order.
+    /// Sends the set-aside threads to the planning workers, and counts every batch already planned.
     ///
-    /// A dry run is bound by the tokenizer, which each worker runs on its own threads' words;
-    /// merging in order keeps the counts identical to planning one thread at a time.
-    private func planPending() {
+    /// A dry run is bound by the tokenizer, which each worker runs on its own threads' words,
+    /// while this thread goes on reading; batches are counted in reading order, which keeps the
+    /// counts identical to planning one thread at a time.
+    private func submitPending() {
         guard !pending.isEmpty else { return }
-        let threads = pending
         let context = self.context
-        let workers = min(planningWorkers, threads.count)
-        let results = PlannedResults(count: threads.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in stride(from: worker, to: threads.count, by: workers) {
-                results.set(index, Self.plan(threads[index], context))
-            }
-        }
-        for planned in results.inOrder() { absorb(planned) }
+        planning.submit(pending) { Self.plan($0, context) }
         pending.removeAll(keepingCapacity: true)
+        planning.take { batch in batch.forEach(absorb) }
+    }
+
+    /// Plans every set-aside thread and counts them all, in reading order (before a checkpoint,
+    /// and at the end).
+    private func planPending() {
+        submitPending()
+        planning.take(all: true) { batch in batch.forEach(absorb) }
     }
 
     /// Adds a planned thread's counts and queues its requests.
@@ -274,7 +277,8 @@ public final class ReplayRunner {
                     ledger.add(job.unasked(item, reason: .modelUnavailable))
                     continue
                 }
-                let promptTokens = context.tokenizer.promptTokenCount(for: request)
+                // Planning counted most requests from words it had counted already.
+                let promptTokens = item.promptTokens ?? context.tokenizer.promptTokenCount(for: request)
                 let prefill = device.estimatedMilliseconds(promptTokens: promptTokens, outputTokens: 0)
                 let overContext = promptTokens + request.maxOutputTokens > request.contextLimit
                 sizes.add(promptTokens: promptTokens, devicePrefillMilliseconds: prefill,
@@ -318,27 +322,6 @@ struct PlannedThread: Sendable {
     var queued: [JobItem] = []
 }
 
-/// Planned threads written by planning workers, each at its own index, read back in order.
-final class PlannedResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [PlannedThread?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ planned: PlannedThread) {
-        lock.lock()
-        slots[index] = planned
-        lock.unlock()
-    }
-
-    func inOrder() -> [PlannedThread] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
-    }
-}
-
-/// Prompt sizes of a job's requests, known before the model runs (also in a dry run).
 public struct PromptSizing: Sendable, Equatable {
     public var promptTokens = LogHistogram()
     public var devicePrefillMilliseconds = LogHistogram()

@@ -1,0 +1,99 @@
+extension ByteLevelBPE {
+    /// What a model's tokenizer is, as its GGUF metadata and llama.cpp say: enough to decide
+    /// whether the native tokenizer may stand in for llama.cpp's, and to build it.
+    struct Vocabulary: Sendable {
+        /// llama.cpp's vocabulary type: the native tokenizer needs byte-level BPE.
+        var isBPE: Bool
+        /// `tokenizer.ggml.model` ("gpt2" for byte-level BPE).
+        var model: String?
+        /// `tokenizer.ggml.pre`: the pre-tokenizer, "smollm" for SmolLM2.
+        var preTokenizer: String?
+        /// Each token's text as llama.cpp holds it (`llama_vocab_get_text`), in id order.
+        var tokens: [[UInt8]]
+        /// Whether any token is user-defined: llama.cpp splits those out of plain words too.
+        var hasUserDefinedTokens: Bool
+        /// `tokenizer.ggml.merges`, "left right", in rank order.
+        var merges: [[UInt8]]
+        /// Each token's bytes as `llama_token_to_piece` renders them (for cutting text).
+        var pieces: [[UInt8]]
+    }
+
+    /// The pre-tokenizers the native splitter implements exactly (only SmolLM2's, the one proven).
+    static let supportedPreTokenizers: Set<String> = ["smollm"]
+
+    /// Why `vocabulary` cannot be tokenized natively, or nil when it can.
+    static func unsupportedReason(_ vocabulary: Vocabulary) -> String? {
+        guard vocabulary.isBPE, vocabulary.model == "gpt2" else { return "not a GPT-2 byte-level BPE vocabulary" }
+        guard let pre = vocabulary.preTokenizer, supportedPreTokenizers.contains(pre) else {
+            return "pre-tokenizer \(vocabulary.preTokenizer ?? "none") has no native splitter"
+        }
+        guard !vocabulary.hasUserDefinedTokens else { return "user-defined tokens would be split out of words" }
+        guard vocabulary.pieces.count == vocabulary.tokens.count else { return "pieces do not match tokens" }
+        return nil
+    }
+
+    /// Why a vocabulary gets no native tokenizer: a fact about the vocabulary, never about words.
+    struct Unsupported: Error, Equatable {
+        var reason: String
+    }
+
+    /// The native tokenizer for `vocabulary`; throws when it is not one this was proven on, or
+    /// when some merge would make a symbol that is not a token (llama.cpp would then fall back
+    /// to bytes, which this does not do).
+    convenience init(vocabulary: Vocabulary) throws(Unsupported) {
+        if let reason = Self.unsupportedReason(vocabulary) { throw Unsupported(reason: reason) }
+        // llama.cpp's token_to_id map: a text seen twice keeps the later id.
+        var ids: [[UInt8]: Int32] = [:]
+        ids.reserveCapacity(vocabulary.tokens.count)
+        for (id, text) in vocabulary.tokens.enumerated() { ids[text] = Int32(id) }
+        let vocabularySize = Int32(vocabulary.tokens.count)
+        // Texts that are no token get stand-in ids past the vocabulary, so every symbol llama.cpp
+        // could form has an id: a byte without a token, or a merge rule's half or result.
+        var standInTexts: [[UInt8]] = []
+        func id(_ text: [UInt8]) -> Int32 {
+            if let known = ids[text] { return known }
+            let new = vocabularySize + Int32(standInTexts.count)
+            ids[text] = new
+            standInTexts.append(text)
+            return new
+        }
+        let byteTokens = Self.byteCharacters.map { id(Array(String($0).utf8)) }
+
+        // A rule's rank is its place in the whole list, as in llama.cpp's bpe_ranks.
+        var merges: [(left: Int32, right: Int32, merged: Int32)] = []
+        merges.reserveCapacity(vocabulary.merges.count)
+        for rule in vocabulary.merges {
+            // llama.cpp splits at the first space after the first byte; no space: an empty pair,
+            // which no symbol (never empty) meets.
+            guard let space = rule.dropFirst().firstIndex(of: 0x20) else {
+                merges.append((-1, -1, -1))
+                continue
+            }
+            let left = Array(rule[..<space]), right = Array(rule[(space + 1)...])
+            merges.append((id(left), id(right), id(left + right)))
+        }
+        // A symbol with no token: llama.cpp looks each byte of its text up as a one-byte token.
+        let standInTokens = standInTexts.map { text in text.compactMap { ids[[$0]].flatMap { $0 < vocabularySize ? $0 : nil } } }
+        guard let table = BPEMergeTable(merges: merges) else {
+            throw Unsupported(reason: "more than \(BPEMergeTable.limit) tokens or merge rules")
+        }
+        guard table.count > 0 else { throw Unsupported(reason: "no merge rule applies") }
+        self.init(byteTokens: byteTokens, merges: table, vocabularySize: vocabularySize,
+                  standInTokens: standInTokens, pieces: vocabulary.pieces)
+    }
+
+    /// GPT-2's stand-in character for each byte (`bytes_to_unicode`; llama.cpp's
+    /// `unicode_byte_to_utf8_map`): printable Latin-1 as itself, the rest from U+0100 on.
+    static let byteCharacters: [Unicode.Scalar] = {
+        var map = [Unicode.Scalar?](repeating: nil, count: 256)
+        for byte in 0x21...0x7E { map[byte] = Unicode.Scalar(UInt8(byte)) }
+        for byte in 0xA1...0xAC { map[byte] = Unicode.Scalar(UInt8(byte)) }
+        for byte in 0xAE...0xFF { map[byte] = Unicode.Scalar(UInt8(byte)) }
+        var next: UInt32 = 256
+        for byte in 0..<256 where map[byte] == nil {
+            map[byte] = Unicode.Scalar(next)
+            next += 1
+        }
+        return map.map { $0! }
+    }()
+}

@@ -1,0 +1,160 @@
+/// Splits text into the pieces BPE merges within, exactly as llama.cpp does for pre-tokenizer "smollm".
+///
+/// llama.cpp (llama-vocab.cpp, `LLAMA_VOCAB_PRE_TYPE_SMOLLM`) runs two expressions in turn:
+/// `\p{N}` through std::regex, which isolates every number code point, then the GPT-2 expression
+/// `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)` through its own
+/// hand-written splitter (`unicode_regex_split_custom_gpt2`) inside each piece the first left.
+/// This follows that splitter line for line, quirks included (only lower-case contractions;
+/// a whitespace run keeps its last character for the next piece only when something follows
+/// it in the same piece), since any difference changes the token ids.
+enum SmolLMPreTokenizer {
+    /// Calls `piece` with each piece's byte range, in order; the pieces cover `bytes` exactly.
+    ///
+    /// `bytes` must be valid UTF-8 (every Swift `String` is), so each lead byte tells its length.
+    @inline(__always)
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>, piece: (Int, Int) -> Void) {
+        withUnsafeTemporaryAllocation(byteCount: scratchBytes(for: bytes.count), alignment: 4) { scratch in
+            split(bytes, scratch: scratch.baseAddress!, piece: piece)
+        }
+    }
+
+    /// The scratch `split(_:scratch:piece:)` needs for `count` bytes.
+    static func scratchBytes(for count: Int) -> Int { (count + 1) * 5 }
+
+    /// `split`, in `scratch` of `scratchBytes(for: bytes.count)` bytes, 4-aligned, instead of memory of its own.
+    @inline(__always)
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableRawPointer, piece: (Int, Int) -> Void) {
+        let capacity = bytes.count + 1
+        // Per code point: its byte offset (and one past the end), and its `UnicodeFlags`.
+        let offsets = scratch.bindMemory(to: Int32.self, capacity: capacity)
+        let flags = (scratch + 4 * capacity).bindMemory(to: UInt8.self, capacity: capacity)
+        let count = decode(bytes, offsets, flags)
+        let offsetBuffer = UnsafeBufferPointer(start: offsets, count: count + 1)
+        let flagBuffer = UnsafeBufferPointer(start: flags, count: count)
+        var segment = 0
+        for index in 0..<count where flags[index] & UnicodeFlags.isolatedNumber != 0 {
+            if segment < index { splitGPT2(bytes, offsetBuffer, flagBuffer, segment, index, piece) }
+            piece(Int(offsets[index]), Int(offsets[index + 1]))
+            segment = index + 1
+        }
+        if segment < count { splitGPT2(bytes, offsetBuffer, flagBuffer, segment, count, piece) }
+    }
+
+    /// Fills `offsets` and `flags` for `bytes`; returns the number of code points.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ offsets: UnsafeMutablePointer<Int32>,
+                               _ flags: UnsafeMutablePointer<UInt8>) -> Int {
+        UnicodeFlags.table.withUnsafeBufferPointer { table in
+            var at = 0
+            var count = 0
+            let end = bytes.count
+            while at < end {
+                let lead = bytes[at]
+                offsets[count] = Int32(truncatingIfNeeded: at)
+                if lead < 0x80 {
+                    flags[count] = table[Int(lead)]
+                    at += 1
+                    count += 1
+                    continue
+                }
+                var codePoint: UInt32
+                var length: Int
+                if lead < 0xE0 {
+                    codePoint = UInt32(lead & 0x1F)
+                    length = 2
+                } else if lead < 0xF0 {
+                    codePoint = UInt32(lead & 0x0F)
+                    length = 3
+                } else {
+                    codePoint = UInt32(lead & 0x07)
+                    length = 4
+                }
+                length = min(length, end - at)
+                var next = at + 1
+                while next < at + length {
+                    codePoint = codePoint << 6 | UInt32(bytes[next] & 0x3F)
+                    next += 1
+                }
+                flags[count] = codePoint < 0x110000 ? table[Int(codePoint)] : 0
+                at += length
+                count += 1
+            }
+            offsets[count] = Int32(truncatingIfNeeded: end)
+            return count
+        }
+    }
+
+    /// llama.cpp's `unicode_regex_split_custom_gpt2` over code points `start..<end`.
+    @inline(__always)
+    private static func splitGPT2(_ bytes: UnsafeBufferPointer<UInt8>, _ offsets: UnsafeBufferPointer<Int32>,
+                                  _ flags: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+                                  _ piece: (Int, Int) -> Void) {
+        let letter = UnicodeFlags.letter, number = UnicodeFlags.number, whitespace = UnicodeFlags.whitespace
+        /// The code point at `index` when it is the ASCII `byte` (a UTF-8 lead byte is never ASCII).
+        func isASCII(_ index: Int, _ byte: UInt8) -> Bool { index < end && bytes[Int(offsets[index])] == byte }
+        /// Flags inside the piece; 0 (no category at all) outside it, as llama.cpp's `_get_flags`.
+        func flagsAt(_ index: Int) -> UInt8 { index < end ? flags[index] : 0 }
+        var previousEnd = start
+        func add(_ stop: Int) {
+            if stop > previousEnd { piece(Int(offsets[previousEnd]), Int(offsets[stop])) }
+            previousEnd = stop
+        }
+
+        var position = start
+        while position < end {
+            // 's|'t|'re|'ve|'m|'ll|'d
+            if isASCII(position, 0x27), position + 1 < end {
+                let next = bytes[Int(offsets[position + 1])]
+                if next == 0x73 || next == 0x74 || next == 0x6D || next == 0x64 {   // s t m d
+                    position += 2
+                    add(position)
+                    continue
+                }
+                if position + 2 < end {
+                    let after = bytes[Int(offsets[position + 2])]
+                    if (next == 0x72 && after == 0x65) || (next == 0x76 && after == 0x65) || (next == 0x6C && after == 0x6C) {   // re ve ll
+                        position += 3
+                        add(position)
+                        continue
+                    }
+                }
+            }
+            let isSpace = isASCII(position, 0x20)
+            // The flags of what follows an optional leading space; "defined" is llama.cpp's
+            // `as_uint() != 0`, true for every code point inside the piece.
+            let next = isSpace ? flagsAt(position + 1) : flags[position]
+            let nextDefined = isSpace ? position + 1 < end : true
+            if next & letter != 0 {   // ' ?\p{L}+'
+                if isSpace { position += 1 }
+                while flagsAt(position) & letter != 0 { position += 1 }
+                add(position)
+                continue
+            }
+            if next & number != 0 {   // ' ?\p{N}+'
+                if isSpace { position += 1 }
+                while flagsAt(position) & number != 0 { position += 1 }
+                add(position)
+                continue
+            }
+            if next & (whitespace | letter | number) == 0, nextDefined {   // ' ?[^\s\p{L}\p{N}]+'
+                if isSpace { position += 1 }
+                while position < end, flags[position] & (whitespace | letter | number) == 0 { position += 1 }
+                add(position)
+                continue
+            }
+            var spaces = 0
+            while flagsAt(position + spaces) & whitespace != 0 { spaces += 1 }
+            if spaces > 1, position + spaces < end {   // '\s+(?!\S)': the last one goes with what follows
+                position += spaces - 1
+                add(position)
+                continue
+            }
+            if spaces > 0 {   // '\s+'
+                position += spaces
+                add(position)
+                continue
+            }
+            position += 1   // no expression matched
+            add(position)
+        }
+    }
+}

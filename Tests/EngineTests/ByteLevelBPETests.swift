@@ -1,0 +1,320 @@
+import Privacy
+import Corpus
+import Export
+import Foundation
+import Testing
+import TestSupport
+import CLlama
+@testable import Engine
+
+/// The model's vocabulary, loaded once for the suite (vocabulary only: milliseconds).
+private let sharedModel: Result<LlamaModel, EngineError> = {
+    guard let path = DefaultModel.path() else {
+        return .failure(.modelFileUnreadable(path: DefaultModel.cacheDirectory, reason: "run scripts/setup first"))
+    }
+    return Result { () throws(EngineError) in try LlamaModel(path: path, vocabularyOnly: true, nativeTokenizer: true) }
+}()
+
+private func model() throws -> LlamaModel { try sharedModel.get() }
+
+private func native() throws -> ByteLevelBPE {
+    let model = try model()
+    return try #require(model.nativeTokenizer, "no native tokenizer: \(model.nativeTokenizerUnavailable ?? "")")
+}
+
+/// Where two tokenizations of text number `index` part: counts and the first differing place only,
+/// never the text or its ids (they would spell the words).
+private struct Mismatch: CustomStringConvertible {
+    var index: Int
+    var nativeCount: Int
+    var llamaCount: Int
+    var firstDifference: Int
+    var description: String {
+        "text #\(index): native \(nativeCount) tokens, llama.cpp \(llamaCount), first difference at token \(firstDifference)"
+    }
+}
+
+/// Compares the native tokenizer (each merge path) with `llama_tokenize` on every text; returns the mismatches.
+private func mismatches(_ texts: [String], model: LlamaModel, tokenizers: [ByteLevelBPE]) -> [Mismatch] {
+    mismatches(texts.map(SealedText.init), model: model, tokenizers: tokenizers)
+}
+
+private func mismatches(_ texts: [SealedText], model: LlamaModel, tokenizers: [ByteLevelBPE]) -> [Mismatch] {
+    var found: [Mismatch] = []
+    for (index, sealed) in texts.enumerated() {
+        sealed.withUnsealedText { text in
+            let expected = model.llamaTokenize(text)
+            for tokenizer in tokenizers {
+                let got = tokenizer.tokens(of: text)
+                guard got != expected else { continue }
+                let first = zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, expected.count)
+                found.append(Mismatch(index: index, nativeCount: got.count, llamaCount: expected.count, firstDifference: first))
+            }
+        }
+    }
+    return found
+}
+
+/// The native tokenizer as used (whole pieces looked up), and with every piece merged by
+/// scanning, or by the heap.
+private func everyMergePath(_ tokenizer: ByteLevelBPE) -> [ByteLevelBPE] {
+    [tokenizer, tokenizer.lookingUpWholePieces(false).withHeapThreshold(1), tokenizer.lookingUpWholePieces(false).withHeapThreshold(.max)]
+}
+
+/// A text as a Swift string from scalars (all valid: Swift strings are always valid UTF-8).
+private func text(_ scalars: [UInt32]) -> String {
+    var string = String.UnicodeScalarView()
+    for value in scalars { if let scalar = Unicode.Scalar(value) { string.append(scalar) } }
+    return String(string)
+}
+
+@Suite struct ByteLevelBPETests {
+    @Test func theDefaultModelGetsTheNativeTokenizer() throws {
+        let model = try model()
+        #expect(model.nativeTokenizerUnavailable == nil, "\(model.nativeTokenizerUnavailable ?? "")")
+        #expect(model.nativeTokenizer != nil)
+        // Most short tokens are pieces that merge into themselves: the lookup is in use.
+        #expect((model.nativeTokenizer?.wholePieceCount ?? 0) > 20_000)
+        // The environment switch and the parameter turn it off; text then goes to llama_tokenize.
+        let plain = try LlamaModel(path: model.path, vocabularyOnly: true, nativeTokenizer: false)
+        #expect(plain.nativeTokenizer == nil)
+        #expect(plain.nativeTokenizerUnavailable == "turned off")
+        #expect(plain.tokenize("Turned off, it still tokenizes 42 words.") == model.llamaTokenize("Turned off, it still tokenizes 42 words."))
+    }
+
+    @Test func everyASCIICharacterInEveryContextMatchesLlama() throws {
+        let model = try model(), tokenizers = everyMergePath(try native())
+        let contexts: [(String, String)] = [("", ""), ("a", "b"), (" ", ""), ("", " "), ("  ", "x"), ("1", "2"), ("'", "s"),
+                                            ("x'", "ll"), ("\n", "\n"), ("word ", " word"), ("\t \t", "  "), ("é", "漢")]
+        var texts: [String] = []
+        for byte in 0..<128 {
+            let character = String(UnicodeScalar(UInt8(byte)))
+            for (before, after) in contexts {
+                texts.append(before + character + after)
+                texts.append(before + character + character + character + after)
+            }
+        }
+        let found = mismatches(texts, model: model, tokenizers: tokenizers)
+        #expect(found.isEmpty, "\(found.count) of \(texts.count * 3) differ; first: \(found.first.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test func everyCodePointMatchesLlama() throws {
+        // Every scalar once, 256 to a text, each after one of a few neighbours, so that each
+        // category llama.cpp's table assigns is seen next to letters, numbers, spaces and quotes.
+        let model = try model(), tokenizer = try native()
+        let neighbours: [[UInt32]] = [[], [0x20], [0x61], [0x31], [0x27], [0x20, 0x20], [0x0A], [0x3000], [0x301]]
+        var texts: [String] = []
+        var scalars: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF where Unicode.Scalar(value) != nil {
+            scalars += neighbours[Int(value) % neighbours.count]
+            scalars.append(value)
+            if scalars.count >= 256 {
+                texts.append(text(scalars))
+                scalars.removeAll(keepingCapacity: true)
+            }
+        }
+        texts.append(text(scalars))
+        let found = mismatches(texts, model: model, tokenizers: [tokenizer])
+        #expect(texts.count > 4000)
+        #expect(found.isEmpty, "\(found.count) of \(texts.count) differ; first: \(found.first.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test func randomTextsOfTrickyPiecesMatchLlama() throws {
+        let model = try model(), tokenizers = everyMergePath(try native())
+        // Pieces the pre-tokenizer treats specially, drawn at random into texts of 1 to 120 pieces.
+        let pieces: [[UInt32]] = [
+            [0x20], [0x20, 0x20], [0x20, 0x20, 0x20, 0x20], [0x09], [0x0A], [0x0D, 0x0A], [0x0B], [0x0C], [0xA0], [0x85],
+            [0x3000], [0x2028], [0x202F], [0x1680],                                  // whitespace, ASCII and not
+            [0x27], [0x27, 0x73], [0x27, 0x74], [0x27, 0x72, 0x65], [0x27, 0x76, 0x65], [0x27, 0x6D], [0x27, 0x6C, 0x6C],
+            [0x27, 0x64], [0x27, 0x53], [0x27, 0x4C, 0x4C], [0x2019, 0x73],          // contractions, and near misses
+            [0x30], [0x31, 0x32, 0x33], [0x39, 0x39, 0x39, 0x39], [0x663], [0xB2], [0x216B], [0x2460], [0xFF11],   // numbers
+            [0x68, 0x65, 0x6C, 0x6C, 0x6F], [0x54, 0x68, 0x65], [0x61], [0x49], [0x57, 0x6F, 0x72, 0x6C, 0x64],
+            [0x63, 0x61, 0x66, 0x65, 0x301], [0xE9], [0xDF], [0x130], [0x3A3, 0x3C9], [0x416, 0x436],             // letters, marks
+            [0x65E5, 0x672C, 0x8A9E], [0x3072, 0x3089, 0x304C, 0x306A], [0x30AB, 0x30BF], [0xD55C, 0xAD6D], [0x4E00],
+            [0x627, 0x644, 0x639], [0x939, 0x93F, 0x902], [0xE01, 0xE32], [0x5D0, 0x5D1],                       // CJK, other scripts
+            [0x1F600], [0x1F44D, 0x1F3FD], [0x1F468, 0x200D, 0x1F469, 0x200D, 0x1F467], [0x1F1EB, 0x1F1F7], [0x2764, 0xFE0F],
+            [0x2E], [0x2C], [0x21], [0x3F], [0x2026], [0x2014], [0x22], [0x28], [0x29], [0x40], [0x23], [0x24], [0x5F],
+            [0x3002], [0xFF01], [0x7E], [0x60], [0x5C], [0x7C], [0x3C, 0x7C, 0x69, 0x6D, 0x5F, 0x65, 0x6E, 0x64, 0x7C, 0x3E],
+            [0x00], [0x04], [0x06], [0x13], [0x14], [0x16], [0x1D], [0x7F], [0x80], [0x9F],                    // controls (some have no token)
+            [0xFFFD], [0xFFFF], [0xFEFF], [0xE000], [0x10FFFF], [0x40000], [0x80000], [0xE0001], [0x200B], [0x301],
+        ]
+        var random = SplitMix64(seed: 11)
+        var texts: [String] = []
+        for _ in 0..<20_000 {
+            var scalars: [UInt32] = []
+            for _ in 0..<Int(random.next() % 120 + 1) { scalars += pieces[Int(random.next() % UInt64(pieces.count))] }
+            texts.append(text(scalars))
+        }
+        // And some long runs: one piece of hundreds of letters, spaces or symbols.
+        for length in [64, 100, 500, 2_000] {
+            texts.append(String(repeating: "漢字", count: length))
+            texts.append(String(repeating: " ", count: length) + "x")
+            texts.append(String(repeating: "ab", count: length))
+            texts.append(String(repeating: "!?", count: length))
+        }
+        let found = mismatches(texts, model: model, tokenizers: tokenizers)
+        #expect(found.isEmpty, "\(found.count) of \(texts.count * 3) differ; first: \(found.first.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test func everyTextOfTheSampleCorpusMatchesLlama() throws {
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("corpora/sample.jsonl.zst").path
+        let texts = try corpusTexts(sample)
+        #expect(texts.count > 1_000)
+        let found = mismatches(texts, model: try model(), tokenizers: everyMergePath(try native()))
+        #expect(found.isEmpty, "\(found.count) of \(texts.count * 3) differ; first: \(found.first.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test func everyTextOfAGeneratedCorpusInEveryLanguageMatchesLlama() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("generated.jsonl.zst")
+        _ = try CorpusGenerator(threads: 600, seed: 7).write(to: path)
+        var languages: Set<String> = []
+        let texts = try corpusTexts(path, languages: &languages)
+        #expect(languages.count >= 5, "only \(languages.count) languages generated")
+        let found = mismatches(texts, model: try model(), tokenizers: [try native()])
+        #expect(found.isEmpty, "\(found.count) of \(texts.count) differ; first: \(found.first.map(String.init(describing:)) ?? "")")
+    }
+
+    @Test func aVocabularyOfAnotherKindGetsNoNativeTokenizer() throws {
+        let model = try model()
+        let vocabulary = try #require(ByteLevelBPE.Vocabulary(model: model))
+        #expect(ByteLevelBPE.unsupportedReason(vocabulary) == nil)
+        var other = vocabulary
+        for pre in ["llama3", "gpt-2", "qwen2", "default", ""] {
+            other.preTokenizer = pre
+            #expect(throws: ByteLevelBPE.Unsupported.self) { try ByteLevelBPE(vocabulary: other) }
+        }
+        other = vocabulary
+        other.preTokenizer = nil
+        #expect(throws: ByteLevelBPE.Unsupported.self) { try ByteLevelBPE(vocabulary: other) }
+        other = vocabulary
+        other.isBPE = false
+        #expect(throws: ByteLevelBPE.Unsupported.self) { try ByteLevelBPE(vocabulary: other) }
+        other = vocabulary
+        other.model = "llama"
+        #expect(throws: ByteLevelBPE.Unsupported.self) { try ByteLevelBPE(vocabulary: other) }
+        other = vocabulary
+        other.hasUserDefinedTokens = true
+        #expect(throws: ByteLevelBPE.Unsupported.self) { try ByteLevelBPE(vocabulary: other) }
+    }
+
+    @Test func countingJoinedPartsFromKnownCountsEqualsCountingTheJoinedText() throws {
+        // Parts that start and end in every way (whitespace, quotes, digits, letters, nothing),
+        // joined by separators the sum applies to and ones it must not.
+        let tokenizer = try native()
+        let edges = ["", " ", "  ", "\n", "\n\n", "\t", "\u{3000}", "'", "'s", "re", "1", "٣", "a", "é", "漢", "!", "😀", "\u{301}", ".", " x"]
+        let middles = ["", "word", "two words", "it's 12:30", "a\n\nb", "  spaced  out  ", "日本語のテキスト", "x'll"]
+        var random = SplitMix64(seed: 23)
+        func pick(_ list: [String]) -> String { list[Int(random.next() % UInt64(list.count))] }
+        var checked = 0, summed = 0
+        for separator in ["\n", "\n\n", " ", "\t", "\r", "\u{3000}", ":"] {
+            for _ in 0..<3_000 {
+                let parts = (0..<Int(random.next() % 5 + 1)).map { _ in SealedText(pick(edges) + pick(middles) + pick(edges)) }
+                let known = parts.map { part -> Int? in
+                    random.next() % 4 == 0 ? nil : part.withUnsealedText { tokenizer.tokens(of: $0).count }
+                }
+                let expected = SealedText.joined(parts, separator: separator).withUnsealedText { tokenizer.tokens(of: $0).count }
+                let got = tokenizer.tokenCount(joining: parts, separator: separator, knownCounts: known)
+                #expect(got == expected, "separator #\(separator.unicodeScalars.first!.value), \(parts.count) parts: \(got) vs \(expected)")
+                checked += 1
+                if got == expected, known.contains(where: { $0 != nil }) { summed += 1 }
+            }
+        }
+        #expect(checked == 21_000 && summed > 10_000)
+    }
+
+    @Test func aModelWithAnotherPreTokenizerFallsBackToLlamaTokenize() throws {
+        // The same vocabulary under Llama 3's pre-tokenizer (other expressions, whole words kept), as a
+        // vocabulary-only GGUF: llama.cpp loads it; the native tokenizer must refuse it.
+        let model = try model()
+        let directory = try TemporaryDirectory()
+        let path = directory.path("llama3-pre.gguf")
+        let source = try #require(gguf_init_from_file(model.path, gguf_init_params(no_alloc: true, ctx: nil)))
+        defer { gguf_free(source) }
+        let copy = try #require(gguf_init_empty())
+        defer { gguf_free(copy) }
+        gguf_set_kv(copy, source)
+        gguf_set_val_str(copy, "tokenizer.ggml.pre", "llama3")
+        #expect(gguf_write_to_file(copy, path, false))
+        let other = try LlamaModel(path: path, vocabularyOnly: true, nativeTokenizer: true)
+        #expect(other.nativeTokenizer == nil)
+        #expect(other.nativeTokenizerUnavailable?.contains("pre-tokenizer llama3") == true)
+        let texts = ["Order 12345 ships on 2024-06-01.", "It's 3.14159, isn't it?", "  spaced   out  ", "日本語 123"]
+        for text in texts {
+            #expect(other.tokenize(text) == other.llamaTokenize(text))
+            #expect(other.tokenCount(of: SealedText(text)) == other.llamaTokenize(text).count)
+        }
+        // And it is not the smollm split: Llama 3's groups digits by three, keeps a sign with
+        // the word after it and upper-case contractions, and takes a piece that is a token whole.
+        let spaced = ["a  b", "x   y   z", "IT'S  MINE", "(hello)  [world]", "tab\t\tafter", "2024-06-01", "\n\n\nend"]
+        #expect(spaced.contains { other.tokenize($0) != model.tokenize($0) })
+    }
+
+    @Test func cuttingAndCountingGiveTheSameAnswersEitherWay() throws {
+        // The Tokenizer protocol's answers (what a dry run reports) with and without the native tokenizer.
+        let model = try model()
+        let plain = try LlamaModel(path: model.path, vocabularyOnly: true, nativeTokenizer: false)
+        var random = SplitMix64(seed: 5)
+        let words = ["The", " cat", " sat", " on", " 12", " mats", "!", " Don't", " 日本語", " 😀", "\n\n", " é", "  ", "'s",
+                     "\u{FFFD}", "e\u{301}", " \u{FFFD}\u{301}"]
+        for _ in 0..<300 {
+            var text = ""
+            for _ in 0..<Int(random.next() % 200) { text += words[Int(random.next() % UInt64(words.count))] }
+            let sealed = SealedText(text)
+            #expect(model.tokenCount(of: sealed) == plain.tokenCount(of: sealed))
+            for cap in [1, 7, 50, 600] {
+                let a = model.suffix(of: sealed, maxTokens: cap), b = plain.suffix(of: sealed, maxTokens: cap)
+                #expect(a.keptTokens == b.keptTokens && a.totalTokens == b.totalTokens && a.text == b.text)
+            }
+            // The cut text is what Foundation's removal of U+FFFD gives, whichever way it was reached.
+            let native = try #require(model.nativeTokenizer)
+            let tokens = native.tokens(of: text)
+            for cap in [1, 7, 50] where tokens.count > cap {
+                let bytes = native.bytes(of: tokens.suffix(cap))
+                let expected = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\u{FFFD}", with: "")
+                #expect(model.suffix(of: sealed, maxTokens: cap).text == SealedText(expected))
+                if !LlamaModel.mayHoldReplacement(bytes) {
+                    #expect(!String(decoding: bytes, as: UTF8.self).unicodeScalars.contains("\u{FFFD}"))
+                }
+            }
+            let request = GenerationRequest(instructions: SealedText("Answer briefly."), prompt: sealed, grammar: nil, maxOutputTokens: 8)
+            #expect(model.promptTokenCount(for: request) == plain.promptTokenCount(for: request))
+            #expect(model.promptDigest(for: request) == plain.promptDigest(for: request))
+        }
+    }
+}
+
+/// Every text a corpus holds: messages, screens' words (each node's and the whole screen's).
+private func corpusTexts(_ path: String) throws -> [SealedText] {
+    var languages: Set<String> = []
+    return try corpusTexts(path, languages: &languages)
+}
+
+private func corpusTexts(_ path: String, languages: inout Set<String>) throws -> [SealedText] {
+    let reader = try CorpusReader(paths: [path])
+    var texts: [SealedText] = []
+    while let event = reader.next() {
+        guard case .record(.message(let message), _) = event else { continue }
+        if let language = message.lang { languages.insert(language) }
+        if let text = message.text { texts.append(text) }
+        if let screen = message.screen {
+            texts.append(screen.words)
+            for node in screen.nodes { texts += node.words }
+        }
+    }
+    return texts
+}
+
+/// A small seeded generator, so a failure names a text by its index and the run can be repeated.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

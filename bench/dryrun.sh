@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Times the dry run against decompression alone and against llama.cpp's own tokenizer, in one run.
+#
+#   zstd -dc > /dev/null                      the floor: decompression alone
+#   replay flywheel                            the reader (decompress, split, parse, count)
+#   replay --dry-run --job J, J in chips route push draft
+#                                              the reader, each job's planning and exact prompt
+#                                              sizes with the model's tokenizer (native BPE)
+#   REPLAY_TOKENIZER=llama replay --dry-run --job chips
+#                                              the same dry run with every text through
+#                                              llama_tokenize, as before the native tokenizer
+# Prints one table of wall seconds and ratios to zstd -dc, "dry run vs llama.cpp tokenizer: N×",
+# and whether both chips reports hold the same numbers (they must: the native tokenizer gives
+# llama.cpp's exact ids, and only the run's start time and duration may differ).
+#
+# The corpus is generated once (seed 7) into ${XDG_CACHE_HOME:-$HOME/.cache}/replay/bench/ and
+# reused. Run on a quiet machine: every number is wall time.
+#
+# usage: bench/dryrun.sh [THREADS (default 57344)]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+threads=${1:-57344}
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/replay/bench"
+mkdir -p "$cache"
+out=$(mktemp -d "${TMPDIR:-/tmp}/replay-dryrun-bench.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+cd "$root"
+swift build -c release --product replay >&2
+replay="$(swift build -c release --show-bin-path)/replay"
+corpus="$cache/corpus-$threads-seed7.jsonl.zst"   # the name other bench scripts share
+if [ ! -f "$corpus" ]; then
+  partial="$cache/.partial-$$-$threads-seed7.jsonl.zst"   # the name's .zst makes the generator compress
+  "$replay" corpus generate --threads "$threads" --seed 7 "$partial" >&2
+  mv "$partial" "$corpus"
+fi
+
+seconds() {  # wall seconds of "$@", output discarded; fails the bench if the command fails
+  local t0 t1
+  t0=$(date +%s.%N)
+  if ! "$@" >/dev/null 2>"$out/stderr"; then
+    echo "bench/dryrun.sh: failed: $*" >&2
+    cat "$out/stderr" >&2
+    exit 1
+  fi
+  t1=$(date +%s.%N)
+  python3 -c "print(f'{$t1 - $t0:.3f}')"
+}
+
+rows=()
+rows+=("zstd -dc > /dev/null|$(seconds sh -c "zstd -dc '$corpus' > /dev/null")")
+rows+=("replay flywheel|$(seconds "$replay" flywheel --out "$out/flywheel" "$corpus")")
+for job in chips route push draft; do
+  rows+=("replay --dry-run --job $job|$(seconds "$replay" --dry-run --job "$job" --out "$out/dry-$job" "$corpus")")
+done
+rows+=("same, chips, llama.cpp tokenizer|$(seconds env REPLAY_TOKENIZER=llama "$replay" --dry-run --job chips --out "$out/llama-chips" "$corpus")")
+
+bytes=$(zstd -dc "$corpus" | wc -c)
+printf '%s\n' "${rows[@]}" > "$out/rows"
+python3 - "$out" "$threads" "$bytes" <<'PY'
+import json, sys
+out, threads, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rows = [line.rsplit("|", 1) for line in open(f"{out}/rows").read().splitlines()]
+rows = [(name, float(seconds)) for name, seconds in rows]
+floor = rows[0][1]
+native = json.load(open(f"{out}/dry-chips/report.json"))
+llama = json.load(open(f"{out}/llama-chips/report.json"))
+chips = native["jobs"]["chips"]
+print(f"corpus: {threads} threads, {native['corpus']['messages']} messages, {size / 1e6:.0f} MB of JSON Lines, "
+      f"{chips['eligible']} chip-eligible screens")
+print()
+print("| stage | seconds | × zstd -dc |")
+print("|---|---:|---:|")
+for name, seconds in rows:
+    print(f"| {name} | {seconds:.2f} | {seconds / floor:.1f}× |")
+print()
+dry = dict(rows)["replay --dry-run --job chips"]
+slow = dict(rows)["same, chips, llama.cpp tokenizer"]
+print(f"dry run vs llama.cpp tokenizer: {slow / dry:.1f}× ({slow:.2f} s -> {dry:.2f} s, chips)")
+
+def numbers(report):
+    """The report without what differs between two runs of the same dry run: when and how long."""
+    report = json.loads(json.dumps(report))
+    report["run"].pop("started", None)
+    report["run"].pop("seconds", None)
+    report.pop("sandbox", None)
+    return report
+same = numbers(native) == numbers(llama)
+print(f"same numbers in both chips reports: {'yes' if same else 'NO'}")
+sys.exit(0 if same else 1)
+PY
