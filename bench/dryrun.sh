@@ -86,5 +86,17 @@ def numbers(report):
     return report
 same = numbers(native) == numbers(llama)
 print(f"same numbers in both chips reports: {'yes' if same else 'NO'}")
+
+import os
+rows_file = os.environ.get("BENCH_ROWS")
+if rows_file:
+    # Rows for bench/all.sh's single table: the dry run against llama.cpp's tokenizer (the
+    # target), and each job's dry run against the floor (for the record).
+    with open(rows_file, "a") as out:
+        out.write(f"dry run, chips ({threads:,} threads)\t{dry:.2f} s\tthe same with llama.cpp's tokenizer\t{slow:.2f} s\t"
+                  f"{slow / dry:.1f}× faster\t≥ 5×\t{'yes' if slow / dry >= 5 and same else 'no'}\n")
+        for job in ("route", "push", "draft"):
+            seconds = dict(rows)[f"replay --dry-run --job {job}"]
+            out.write(f"dry run, {job}\t{seconds:.2f} s\tzstd -dc (the floor)\t{floor:.2f} s\t{seconds / floor:.1f}× the floor\t–\t–\n")
 sys.exit(0 if same else 1)
 PY
