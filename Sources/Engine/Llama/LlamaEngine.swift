@@ -111,6 +111,11 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
 
     public func promptTokenCount(for request: GenerationRequest) -> Int { model.promptTokenCount(for: request) }
 
+    public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
+                                 knownCounts: [Int?]) -> Int {
+        model.promptTokenCount(for: request, promptParts: parts, separator: separator, knownCounts: knownCounts)
+    }
+
     func promptTokens(for request: GenerationRequest) -> [Int32] { model.promptTokens(for: request) }
 
     /// SHA-256 of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).

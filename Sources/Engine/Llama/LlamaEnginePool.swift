@@ -59,6 +59,11 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
 
     public func promptTokenCount(for request: GenerationRequest) -> Int { model.promptTokenCount(for: request) }
 
+    public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
+                                 knownCounts: [Int?]) -> Int {
+        model.promptTokenCount(for: request, promptParts: parts, separator: separator, knownCounts: knownCounts)
+    }
+
     /// SHA-256 of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
     public func promptDigest(for request: GenerationRequest) -> String { model.promptDigest(for: request) }
 
