@@ -49,6 +49,36 @@ struct JSONDocument {
         }
     }
 
+    /// Calls `body` with the bytes of key token `key` (escapes decoded).
+    func withKey<R>(_ key: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let token = tokens[key]
+        if token.flag {
+            return unescapedBytes(token).withUnsafeBytes(body)
+        }
+        return body(raw(key))
+    }
+
+    /// A token's bytes as written (for a string: between the quotes, escapes not decoded).
+    @inline(__always)
+    func raw(_ index: Int) -> UnsafeRawBufferPointer {
+        let token = tokens[index]
+        return UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.length)])
+    }
+
+    /// Whether `bytes` hold `needle` anywhere.
+    static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        guard count > 0 else { return true }
+        guard bytes.count >= count, let base = bytes.baseAddress else { return false }
+        let first = Int32(needle.utf8Start[0])
+        var offset = 0
+        while offset <= bytes.count - count, let found = memchr(base + offset, first, bytes.count - count + 1 - offset) {
+            if memcmp(found, needle.utf8Start, count) == 0 { return true }
+            offset = UnsafeRawPointer(found) - base + 1
+        }
+        return false
+    }
+
     /// Calls `body` with each element's position and token index.
     func forEachElement<E: Error>(of array: Int, _ body: (Int, Int) throws(E) -> Void) throws(E) {
         let token = tokens[array]

@@ -36,6 +36,45 @@ public final class CorpusReader {
 
     /// The next event, or `nil` once every file has been read.
     public func next() -> ReaderEvent? {
+        switch nextOutcome(words: true) {
+        case nil: return nil
+        case .record(.message(let message), let location)?: return .record(.message(message), location)
+        case .record(.header(let header), let location)?: return .record(.header(header), location)
+        case .record(.thread(let thread), let location)?: return .record(.thread(thread), location)
+        case .record(.outline, _)?: preconditionFailure("an outline was decoded for a full read")
+        case .record(.unknownType, _)?: preconditionFailure("an unknown type is counted, never handed out")
+        case .badLine(let bad)?: return .badLine(bad)
+        case .fileFailed(let error)?: return .fileFailed(error)
+        }
+    }
+
+    /// The next event with messages as outlines (no words: see `MessageOutline`), or `nil` once
+    /// every file has been read.
+    ///
+    /// Every line is checked exactly as `next()` checks it, so the events, bad lines, failures
+    /// and `stats` are the same as a full read's; only the words are never built. For runs that
+    /// count metadata (`replay flywheel`). Calls may be mixed with `next()`, line by line.
+    public func nextOutline() -> OutlineEvent? {
+        switch nextOutcome(words: false) {
+        case nil: return nil
+        case .record(.outline(let outline, _), let location)?: return .record(.message(outline), location)
+        case .record(.header(let header), let location)?: return .record(.header(header), location)
+        case .record(.thread(let thread), let location)?: return .record(.thread(thread), location)
+        case .record(.message, _)?: preconditionFailure("a full message was decoded for an outline read")
+        case .record(.unknownType, _)?: preconditionFailure("an unknown type is counted, never handed out")
+        case .badLine(let bad)?: return .badLine(bad)
+        case .fileFailed(let error)?: return .fileFailed(error)
+        }
+    }
+
+    /// What the next line (or file) came to, either way of reading.
+    private enum Outcome {
+        case record(RecordDecoder.Decoded, SourceLocation)
+        case badLine(BadLine)
+        case fileFailed(ExportError)
+    }
+
+    private func nextOutcome(words: Bool) -> Outcome? {
         while true {
             guard let file = current else {
                 guard nextFileIndex < files.count else { return nil }
@@ -50,7 +89,7 @@ public final class CorpusReader {
                 continue
             }
             let step = file.splitter.nextLine { bytes, number in
-                handleLine(bytes, number: number, in: file)
+                handleLine(bytes, number: number, in: file, words: words)
             }
             switch step {
             case .line(let event?):
@@ -85,15 +124,15 @@ public final class CorpusReader {
     // MARK: - Lines
 
     /// Parses, checks and counts one line; `nil` for a line that is skipped and only counted (unknown type).
-    private func handleLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile) -> ReaderEvent? {
+    private func handleLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile, words: Bool) -> Outcome? {
         file.nonEmptyLines += 1
-        let event = judgeLine(bytes, number: number, in: file)
+        let event = judgeLine(bytes, number: number, in: file, words: words)
         if !file.isRefused { counts.lines += 1 }
         return event
     }
 
     /// Parses and checks one line.
-    private func judgeLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile) -> ReaderEvent? {
+    private func judgeLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile, words: Bool) -> Outcome? {
         let isFirstLine = file.nonEmptyLines == 1
         do throws(JSONSyntaxError) {
             try JSONParser.parse(bytes, into: &tokens)
@@ -101,7 +140,8 @@ public final class CorpusReader {
             return badLine(file, number, error.description)
         }
         let outcome: Result<RecordDecoder.Decoded, LineProblem> = tokens.withUnsafeBufferPointer { tape in
-            let decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tape))
+            var decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tape))
+            decoder.words = words
             do throws(LineProblem) {
                 return .success(try decoder.decode())
             } catch {
@@ -149,10 +189,19 @@ public final class CorpusReader {
                 }
             }
             return .record(.message(message), location)
+        case .success(.outline(let outline, let unknownKinds)):
+            guard outline.thread == file.openThread else {
+                return badLine(file, number, "message for thread \(CorpusReader.quoted(outline.thread)) comes before its thread line")
+            }
+            counts.records += 1
+            file.records += 1
+            counts.messages += 1
+            for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
+            return .record(.outline(outline, unknownKinds: unknownKinds), location)
         }
     }
 
-    private func badLine(_ file: OpenFile, _ number: Int, _ reason: String) -> ReaderEvent {
+    private func badLine(_ file: OpenFile, _ number: Int, _ reason: String) -> Outcome {
         counts.badLines += 1
         return .badLine(BadLine(location: SourceLocation(file: file.name, line: number), reason: reason))
     }

@@ -16,7 +16,9 @@ import Privacy
 public enum Mention {
     /// Whether `text` names one of `members` (names as the export writes them).
     public static func namesMember(_ text: String, members: [String]) -> Bool {
-        guard text.contains("@") else { return false }
+        // Bytes, not Foundation's `contains` (a locale-aware search, per message): an `@`
+        // character is the byte 0x40, and the scan below decides the rest.
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return false }
         let names = members.map { Array($0.lowercased()) }.filter { !$0.isEmpty }
         guard !names.isEmpty else { return false }
         let characters = Array(text.lowercased())
