@@ -75,7 +75,13 @@ public enum ISOWeek {
 
     /// The UTC day of a timestamp, checking every field's range.
     static func utcDay(_ text: String) -> Int? {
-        let b = Array(text.utf8)
+        // Over the string's own bytes: this runs for every message, and a copy into an array
+        // was an allocation each time.
+        var text = text
+        return text.withUTF8(utcDay(bytes:))
+    }
+
+    private static func utcDay(bytes b: UnsafeBufferPointer<UInt8>) -> Int? {
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               let year = number(b[0..<4]), let month = number(b[5..<7]), let day = number(b[8..<10]),
               year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month, year) else { return nil }
@@ -132,7 +138,7 @@ public enum ISOWeek {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+    private static func number<Digits: Collection<UInt8>>(_ digits: Digits) -> Int? {
         var value = 0
         for byte in digits {
             guard isDigit(byte) else { return nil }

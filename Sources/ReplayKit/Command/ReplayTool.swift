@@ -322,7 +322,8 @@ public enum ReplayTool {
         }
         var counter = FlywheelCounter()
         var failures: [ExportError] = []
-        while let event = reader.next() {
+        // Outlines: the flywheel reads metadata, never words, so none are built.
+        while let event = reader.nextOutline() {
             if case .fileFailed(let error) = event { failures.append(error) }
             counter.add(event)
         }
