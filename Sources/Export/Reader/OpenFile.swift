@@ -22,7 +22,12 @@ final class OpenFile {
     /// A name ending in `.zst` promises zstd: a file that does not start with a frame (a gzip
     /// file, an error page saved under that name) is refused here rather than read as text, which
     /// would count every line of it as bad and call the run a success.
-    init(path: String) throws(ExportError) {
+    ///
+    /// With `readAhead`, a regular file's chunks are produced on a thread of their own
+    /// (`ReadAheadChunkSource`); standard input and pipes are read on the caller's thread, since
+    /// a reader stopped early must be able to stop the producer, whose read of a pipe could wait
+    /// for ever.
+    init(path: String, readAhead: Bool = false) throws(ExportError) {
         let file = try InputFile(path: path, chunkSize: OpenFile.chunkSize)
         name = file.name
         let prefix = try file.peek(4)
@@ -30,7 +35,8 @@ final class OpenFile {
         if path.hasSuffix(".zst") && format != .zstd {
             throw .compressedFileIsNotZstd(file: name, leadingBytes: LeadingBytes(prefix))
         }
-        let source: ChunkSource = format == .zstd ? ZstdChunkSource(file: file) : PlainChunkSource(file: file)
-        splitter = LineSplitter(source: source)
+        let isRegularFile = file.isRegularFile
+        let stored: ChunkSource = format == .zstd ? ZstdChunkSource(file: file) : PlainChunkSource(file: file)
+        splitter = LineSplitter(source: readAhead && isRegularFile ? ReadAheadChunkSource(stored) : stored)
     }
 }

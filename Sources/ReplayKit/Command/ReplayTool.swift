@@ -315,7 +315,8 @@ public enum ReplayTool {
     static func flywheel(corpus: [String], outputDirectory: String, diagnostics: (String) -> Void) -> ExitCode {
         let reader: CorpusReader
         do {
-            reader = try CorpusReader(paths: corpus)
+            // Read ahead: decompression on the second core while this one parses.
+            reader = try CorpusReader(paths: corpus, readAhead: true)
         } catch {
             diagnostics("replay: \(error.description)")
             return .input
