@@ -11,9 +11,15 @@ struct BucketTable: Sendable {
 
     private var slotOf: [BucketKey: Int] = [:]
     private var keys: [BucketKey] = []
-    private var buckets: [Bucket] = []
+    /// Every slot's numerators, then denominators, `Metric.allCases.count` each, one flat array
+    /// so counting a message touches no nested array.
+    private var counts: [Int] = []
+    /// Every slot's event count.
+    private var events: [Int] = []
     /// Whether the slot's key is in the table (a removed key's slot stays, empty).
     private var present: [Bool] = []
+
+    private static let metricCount = Metric.allCases.count
 
     /// An empty table (the overall key has its slot, not yet a bucket).
     init() {
@@ -26,29 +32,57 @@ struct BucketTable: Sendable {
         let slot = keys.count
         slotOf[key] = slot
         keys.append(key)
-        buckets.append(Bucket())
+        counts.append(contentsOf: repeatElement(0, count: 2 * BucketTable.metricCount))
+        events.append(0)
         present.append(false)
         return slot
     }
 
+    /// Counts `delta` under the keys of six slots, one per dimension.
+    mutating func apply(_ delta: Delta, to slots: (Int, Int, Int, Int, Int, Int)) {
+        apply(delta, slot: slots.0)
+        apply(delta, slot: slots.1)
+        apply(delta, slot: slots.2)
+        apply(delta, slot: slots.3)
+        apply(delta, slot: slots.4)
+        apply(delta, slot: slots.5)
+    }
+
     /// Counts `delta` under the key of `slot`.
-    mutating func apply(_ delta: Delta, to slot: Int) {
+    private mutating func apply(_ delta: Delta, slot: Int) {
         present[slot] = true
-        buckets[slot].apply(delta)
+        events[slot] += 1
+        let numerators = slot &* 2 &* BucketTable.metricCount
+        let denominators = numerators &+ BucketTable.metricCount
+        counts.withUnsafeMutableBufferPointer { counts in
+            var counted = delta.counted
+            while counted != 0 {
+                counts[denominators &+ counted.trailingZeroBitCount] += 1
+                counted &= counted &- 1
+            }
+            var hits = delta.hits
+            while hits != 0 {
+                counts[numerators &+ hits.trailingZeroBitCount] += 1
+                hits &= hits &- 1
+            }
+            if let (metric, sum) = delta.firstSum { counts[numerators &+ metric] += sum }
+            if let (metric, sum) = delta.secondSum { counts[numerators &+ metric] += sum }
+        }
     }
 
     /// Adds `bucket`'s counts under `key`.
     mutating func add(_ bucket: Bucket, to key: BucketKey) {
         let slot = slot(key)
-        buckets[slot] = present[slot] ? buckets[slot].adding(bucket) : bucket
+        let sum = present[slot] ? self.bucket(slot).adding(bucket) : bucket
+        store(sum, in: slot)
         present[slot] = true
     }
 
     /// Takes `key` out of the table and returns its bucket (nil when it was not in).
     mutating func remove(_ key: BucketKey) -> Bucket? {
         guard let slot = slotOf[key], present[slot] else { return nil }
-        let bucket = buckets[slot]
-        buckets[slot] = Bucket()
+        let bucket = self.bucket(slot)
+        store(Bucket(), in: slot)
         present[slot] = false
         return bucket
     }
@@ -56,12 +90,30 @@ struct BucketTable: Sendable {
     /// The bucket of `key`, if it is in the table.
     subscript(key: BucketKey) -> Bucket? {
         guard let slot = slotOf[key], present[slot] else { return nil }
-        return buckets[slot]
+        return bucket(slot)
+    }
+
+    private func bucket(_ slot: Int) -> Bucket {
+        let numerators = slot * 2 * BucketTable.metricCount
+        let denominators = numerators + BucketTable.metricCount
+        var bucket = Bucket()
+        bucket.numerators = Array(counts[numerators..<denominators])
+        bucket.denominators = Array(counts[denominators..<denominators + BucketTable.metricCount])
+        bucket.events = events[slot]
+        return bucket
+    }
+
+    private mutating func store(_ bucket: Bucket, in slot: Int) {
+        let numerators = slot * 2 * BucketTable.metricCount
+        let denominators = numerators + BucketTable.metricCount
+        counts.replaceSubrange(numerators..<denominators, with: bucket.numerators)
+        counts.replaceSubrange(denominators..<denominators + BucketTable.metricCount, with: bucket.denominators)
+        events[slot] = bucket.events
     }
 
     /// The keys in the table and their buckets, in the order the keys were first seen.
     var entries: [(key: BucketKey, bucket: Bucket)] {
-        keys.indices.filter { present[$0] }.map { (keys[$0], buckets[$0]) }
+        keys.indices.filter { present[$0] }.map { (keys[$0], bucket($0)) }
     }
 
     /// The table as a dictionary.

@@ -163,15 +163,17 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     private mutating func add(_ message: MessageOutline) {
         messages += 1
-        if open?.id != message.thread {
-            closeOpenThread()
-            open = OpenThread(id: message.thread, localeSlot: slot(.locale, nil), isGroup: false,
-                              personAgentSlot: slot(.agent, nil), memberNames: [])
-        }
         // Taken out of `open` while it changes, so its arrays stay uniquely referenced (a copy
         // left behind in `open` would make every append copy them).
-        guard var thread = open else { return }
-        open = nil
+        var taken = open.take()
+        if taken?.id != message.thread {
+            open = taken
+            closeOpenThread()
+            taken = OpenThread(id: message.thread, localeSlot: slot(.locale, nil), isGroup: false,
+                               personAgentSlot: slot(.agent, nil), memberNames: [])
+            open = nil
+        }
+        guard var thread = taken.take() else { return }
         defer { open = thread }
         let locale = message.lang.map { slot(.locale, $0) } ?? thread.localeSlot
         let week = weekSlot(message.at)
@@ -282,8 +284,7 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// Counts the open thread's waiting pushes under the person's previous message (no next one
     /// will come), and forgets them.
     private mutating func closeOpenThread() {
-        guard var thread = open, !thread.waitingPushes.isEmpty else { return }
-        open = nil
+        guard open?.waitingPushes.isEmpty == false, var thread = open.take() else { return }
         let build = thread.lastBuildSlot ?? slot(.build, nil)
         let model = thread.lastModelSlot ?? slot(.model, nil)
         for push in thread.waitingPushes {
@@ -295,12 +296,7 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     private mutating func record(_ delta: Delta, build: Int, model: Int, locale: Int, agent: Int, week: Int) {
         guard !delta.isEmpty else { return }
-        table.apply(delta, to: BucketTable.overallSlot)
-        table.apply(delta, to: build)
-        table.apply(delta, to: model)
-        table.apply(delta, to: locale)
-        table.apply(delta, to: agent)
-        table.apply(delta, to: week)
+        table.apply(delta, to: (BucketTable.overallSlot, build, model, locale, agent, week))
     }
 }
 
@@ -317,22 +313,6 @@ struct Bucket: Equatable, Sendable {
     /// Events counted under the key (a message adds one, or two when it answers a chip screen):
     /// its weight when a dimension is capped.
     var events = 0
-
-    mutating func apply(_ delta: Delta) {
-        events += 1
-        var counted = delta.counted
-        while counted != 0 {
-            denominators[counted.trailingZeroBitCount] += 1
-            counted &= counted - 1
-        }
-        var hits = delta.hits
-        while hits != 0 {
-            numerators[hits.trailingZeroBitCount] += 1
-            hits &= hits - 1
-        }
-        if let (metric, sum) = delta.firstSum { numerators[metric] += sum }
-        if let (metric, sum) = delta.secondSum { numerators[metric] += sum }
-    }
 
     func adding(_ other: Bucket) -> Bucket {
         var sum = self

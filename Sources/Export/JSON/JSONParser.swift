@@ -12,55 +12,94 @@ struct JSONParser {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private var position = 0
+    /// The tape being written, and a copy of its pointer, capacity and count in locals (see
+    /// `TokenTape`): written back to the tape when the parse ends.
+    private let tape: TokenTape
+    private var tokens: UnsafeMutablePointer<JSONToken>
+    private var capacity: Int
+    private var count = 0
 
-    private init(base: UnsafePointer<UInt8>, end: Int) {
+    private init(base: UnsafePointer<UInt8>, end: Int, tape: TokenTape) {
         self.base = base
         self.end = end
+        self.tape = tape
+        tokens = tape.base
+        capacity = tape.capacity
     }
 
-    /// Parses one JSON text from `bytes` into `tokens` (cleared first; capacity kept for reuse).
-    static func parse(_ bytes: UnsafeRawBufferPointer, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
-        tokens.removeAll(keepingCapacity: true)
+    /// Parses one JSON text from `bytes` into `tape` (emptied first; its memory kept for reuse).
+    static func parse(_ bytes: UnsafeRawBufferPointer, into tape: TokenTape) throws(JSONSyntaxError) {
+        tape.reset()
         guard bytes.count < Int(Int32.max) else {
             throw JSONSyntaxError(column: 1, problem: "the line is too long to parse")
         }
         guard let start = bytes.baseAddress, bytes.count > 0 else {
             throw JSONSyntaxError(column: 1, problem: "expected a value, found the end of the line")
         }
-        var parser = JSONParser(base: start.assumingMemoryBound(to: UInt8.self), end: bytes.count)
+        var parser = JSONParser(base: start.assumingMemoryBound(to: UInt8.self), end: bytes.count, tape: tape)
+        defer { tape.count = parser.count }
         parser.skipWhitespace()
-        try parser.parseValue(depth: 0, into: &tokens)
+        try parser.parseValue(depth: 0)
         parser.skipWhitespace()
         if parser.position < parser.end {
             throw parser.error("unexpected data after the value")
         }
     }
 
+    /// Parses one JSON text from `bytes` into `tokens` (for tests and `JSONValue`; the reader
+    /// reuses a `TokenTape`).
+    static func parse(_ bytes: UnsafeRawBufferPointer, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+        let tape = TokenTape()
+        defer { tokens = Array(tape.tokens) }
+        try parse(bytes, into: tape)
+    }
+
+    /// Appends a token; the tape grows (rarely) when full.
+    @inline(__always)
+    private mutating func append(_ token: JSONToken) {
+        if count == capacity { growTape() }
+        (tokens + count).initialize(to: token)
+        count &+= 1
+    }
+
+    @inline(never)
+    private mutating func growTape() {
+        tape.count = count
+        tape.grow()
+        tokens = tape.base
+        capacity = tape.capacity
+    }
+
+    /// `value` as a token field: lines are shorter than `Int32.max` bytes (checked), and a tape
+    /// holds fewer tokens than its line has bytes.
+    @inline(__always)
+    private static func field(_ value: Int) -> Int32 { Int32(truncatingIfNeeded: value) }
+
     // MARK: - Values
 
-    private mutating func parseValue(depth: Int, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) {
         guard position < end else { throw error("expected a value, found the end of the line") }
         switch base[position] {
-        case UInt8(ascii: "{"): try parseObject(depth: depth, into: &tokens)
-        case UInt8(ascii: "["): try parseArray(depth: depth, into: &tokens)
-        case UInt8(ascii: "\""): try parseString(into: &tokens)
-        case UInt8(ascii: "t"): try parseLiteral("true", kind: .true, into: &tokens)
-        case UInt8(ascii: "f"): try parseLiteral("false", kind: .false, into: &tokens)
-        case UInt8(ascii: "n"): try parseLiteral("null", kind: .null, into: &tokens)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber(into: &tokens)
+        case UInt8(ascii: "{"): try parseObject(depth: depth)
+        case UInt8(ascii: "["): try parseArray(depth: depth)
+        case UInt8(ascii: "\""): try parseString()
+        case UInt8(ascii: "t"): try parseLiteral("true", kind: .true)
+        case UInt8(ascii: "f"): try parseLiteral("false", kind: .false)
+        case UInt8(ascii: "n"): try parseLiteral("null", kind: .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber()
         default: throw error("expected a value")
         }
     }
 
-    private mutating func parseObject(depth: Int, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) {
         guard depth < JSONParser.maximumDepth else {
             throw error("nesting is deeper than \(JSONParser.maximumDepth) levels")
         }
-        let index = tokens.count
-        tokens.append(JSONToken(kind: .object, flag: false, start: Int32(position), length: 1, next: 0, count: 0))
+        let index = count
+        append(JSONToken(kind: .object, flag: false, start: JSONParser.field(position), length: 1, next: 0, count: 0))
         position += 1
         skipWhitespace()
-        var count: Int32 = 0
+        var members: Int32 = 0
         if position < end && base[position] == UInt8(ascii: "}") {
             position += 1
         } else {
@@ -68,15 +107,15 @@ struct JSONParser {
                 guard position < end, base[position] == UInt8(ascii: "\"") else {
                     throw error("expected a string key")
                 }
-                try parseString(into: &tokens)
+                try parseString()
                 skipWhitespace()
                 guard position < end, base[position] == UInt8(ascii: ":") else {
                     throw error("expected ':' after an object key")
                 }
                 position += 1
                 skipWhitespace()
-                try parseValue(depth: depth + 1, into: &tokens)
-                count += 1
+                try parseValue(depth: depth + 1)
+                members += 1
                 skipWhitespace()
                 guard position < end else { throw error("expected ',' or '}' in an object, found the end of the line") }
                 let byte = base[position]
@@ -90,25 +129,25 @@ struct JSONParser {
                 throw error("expected ',' or '}' in an object")
             }
         }
-        tokens[index].count = count
-        tokens[index].next = Int32(tokens.count)
+        tokens[index].count = members
+        tokens[index].next = JSONParser.field(count)
     }
 
-    private mutating func parseArray(depth: Int, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) {
         guard depth < JSONParser.maximumDepth else {
             throw error("nesting is deeper than \(JSONParser.maximumDepth) levels")
         }
-        let index = tokens.count
-        tokens.append(JSONToken(kind: .array, flag: false, start: Int32(position), length: 1, next: 0, count: 0))
+        let index = count
+        append(JSONToken(kind: .array, flag: false, start: JSONParser.field(position), length: 1, next: 0, count: 0))
         position += 1
         skipWhitespace()
-        var count: Int32 = 0
+        var elements: Int32 = 0
         if position < end && base[position] == UInt8(ascii: "]") {
             position += 1
         } else {
             while true {
-                try parseValue(depth: depth + 1, into: &tokens)
-                count += 1
+                try parseValue(depth: depth + 1)
+                elements += 1
                 skipWhitespace()
                 guard position < end else { throw error("expected ',' or ']' in an array, found the end of the line") }
                 let byte = base[position]
@@ -122,24 +161,24 @@ struct JSONParser {
                 throw error("expected ',' or ']' in an array")
             }
         }
-        tokens[index].count = count
-        tokens[index].next = Int32(tokens.count)
+        tokens[index].count = elements
+        tokens[index].next = JSONParser.field(count)
     }
 
-    private mutating func parseLiteral(_ word: StaticString, kind: JSONToken.Kind, into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
-        let count = word.utf8CodeUnitCount
+    private mutating func parseLiteral(_ word: StaticString, kind: JSONToken.Kind) throws(JSONSyntaxError) {
+        let length = word.utf8CodeUnitCount
         let expected = word.utf8Start
-        guard end - position >= count else { throw error("invalid literal (expected true, false or null)") }
-        for offset in 0..<count where base[position + offset] != expected[offset] {
+        guard end - position >= length else { throw error("invalid literal (expected true, false or null)") }
+        for offset in 0..<length where base[position + offset] != expected[offset] {
             position += offset
             throw error("invalid literal (expected true, false or null)")
         }
-        tokens.append(JSONToken(kind: kind, flag: false, start: Int32(position), length: Int32(count),
-                                next: Int32(tokens.count + 1), count: 0))
-        position += count
+        append(JSONToken(kind: kind, flag: false, start: JSONParser.field(position), length: JSONParser.field(length),
+                         next: JSONParser.field(count &+ 1), count: 0))
+        position += length
     }
 
-    private mutating func parseNumber(into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
+    private mutating func parseNumber() throws(JSONSyntaxError) {
         let start = position
         var isInteger = true
         if base[position] == UInt8(ascii: "-") { position += 1 }
@@ -169,24 +208,24 @@ struct JSONParser {
             }
             while position < end && isDigit(base[position]) { position += 1 }
         }
-        tokens.append(JSONToken(kind: .number, flag: isInteger, start: Int32(start), length: Int32(position - start),
-                                next: Int32(tokens.count + 1), count: 0))
+        append(JSONToken(kind: .number, flag: isInteger, start: JSONParser.field(start), length: JSONParser.field(position - start),
+                         next: JSONParser.field(count &+ 1), count: 0))
     }
 
     // MARK: - Strings
 
-    private mutating func parseString(into tokens: inout [JSONToken]) throws(JSONSyntaxError) {
-        position += 1  // the opening quote
-        let start = position
+    private mutating func parseString() throws(JSONSyntaxError) {
+        let start = position &+ 1  // after the opening quote
+        // The common string (no escape, no control or non-ASCII byte) ends at the first special
+        // byte; kept in a local, not the stored position, until the string is done.
+        var scan = JSONParser.firstSpecialByte(base, from: start, end: end)
         var hasEscape = false
-        while true {
-            // Fast path: plain ASCII bytes that need no attention, 16 at a time.
-            position = JSONParser.firstSpecialByte(base, from: position, end: end)
-            guard position < end else {
+        while scan >= end || base[scan] != UInt8(ascii: "\"") {
+            position = scan
+            guard scan < end else {
                 throw error("unterminated string", at: start - 1)
             }
-            let byte = base[position]
-            if byte == UInt8(ascii: "\"") { break }
+            let byte = base[scan]
             if byte == UInt8(ascii: "\\") {
                 hasEscape = true
                 try scanEscape()
@@ -195,10 +234,11 @@ struct JSONParser {
             } else {
                 try scanUTF8Sequence()
             }
+            scan = JSONParser.firstSpecialByte(base, from: position, end: end)
         }
-        tokens.append(JSONToken(kind: .string, flag: hasEscape, start: Int32(start), length: Int32(position - start),
-                                next: Int32(tokens.count + 1), count: 0))
-        position += 1  // the closing quote
+        append(JSONToken(kind: .string, flag: hasEscape, start: JSONParser.field(start), length: JSONParser.field(scan &- start),
+                         next: JSONParser.field(count &+ 1), count: 0))
+        position = scan &+ 1  // after the closing quote
     }
 
     /// The offset of the first byte at or after `start` (and before `end`) that a string scan

@@ -15,7 +15,8 @@ public final class CorpusReader {
     private var current: OpenFile?
     /// Counts, plus the byte counts of files already closed.
     private var counts = CorpusStats()
-    private var tokens: [JSONToken] = []
+    private let tape = TokenTape()
+    private let repeated = RepeatedStrings()
 
     /// Whether regular files are decompressed on a thread of their own (`ReadAheadChunkSource`).
     private let readAhead: Bool
@@ -30,7 +31,6 @@ public final class CorpusReader {
     public init(paths: [String], readAhead: Bool = false) throws(ExportError) {
         files = try CorpusPaths.resolve(paths)
         self.readAhead = readAhead
-        tokens.reserveCapacity(256)
     }
 
     /// What has been read so far, exact up to the last event handed out.
@@ -45,16 +45,8 @@ public final class CorpusReader {
 
     /// The next event, or `nil` once every file has been read.
     public func next() -> ReaderEvent? {
-        switch nextOutcome(words: true) {
-        case nil: return nil
-        case .record(.message(let message), let location)?: return .record(.message(message), location)
-        case .record(.header(let header), let location)?: return .record(.header(header), location)
-        case .record(.thread(let thread), let location)?: return .record(.thread(thread), location)
-        case .record(.outline, _)?: preconditionFailure("an outline was decoded for a full read")
-        case .record(.unknownType, _)?: preconditionFailure("an unknown type is counted, never handed out")
-        case .badLine(let bad)?: return .badLine(bad)
-        case .fileFailed(let error)?: return .fileFailed(error)
-        }
+        var sink = PulledEvent()
+        return advance(words: true, into: &sink) ? sink.event : nil
     }
 
     /// The next event with messages as outlines (no words: see `MessageOutline`), or `nil` once
@@ -64,60 +56,60 @@ public final class CorpusReader {
     /// and `stats` are the same as a full read's; only the words are never built. For runs that
     /// count metadata (`replay flywheel`). Calls may be mixed with `next()`, line by line.
     public func nextOutline() -> OutlineEvent? {
-        switch nextOutcome(words: false) {
-        case nil: return nil
-        case .record(.outline(let outline, _), let location)?: return .record(.message(outline), location)
-        case .record(.header(let header), let location)?: return .record(.header(header), location)
-        case .record(.thread(let thread), let location)?: return .record(.thread(thread), location)
-        case .record(.message, _)?: preconditionFailure("a full message was decoded for an outline read")
-        case .record(.unknownType, _)?: preconditionFailure("an unknown type is counted, never handed out")
-        case .badLine(let bad)?: return .badLine(bad)
-        case .fileFailed(let error)?: return .fileFailed(error)
+        var sink = PulledOutline()
+        return advance(words: false, into: &sink) ? sink.event : nil
+    }
+
+    /// Reads every remaining event as outlines (as `nextOutline()` would hand them out, in
+    /// order), handing each to `body` where it is made: nothing is copied on its way.
+    /// `stats` seen from `body` counts the event it is given.
+    public func forEachOutline(_ body: (OutlineEvent) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            var sink = OutlineCallback(body: body)
+            while advance(words: false, into: &sink) {}
         }
     }
 
-    /// What the next line (or file) came to, either way of reading.
-    private enum Outcome {
-        case record(RecordDecoder.Decoded, SourceLocation)
-        case badLine(BadLine)
-        case fileFailed(ExportError)
-    }
-
-    private func nextOutcome(words: Bool) -> Outcome? {
+    /// Reads until one event is handed to `sink`; false once every file has been read.
+    private func advance<Sink: OutcomeSink>(words: Bool, into sink: inout Sink) -> Bool {
         while true {
             guard let file = current else {
-                guard nextFileIndex < files.count else { return nil }
+                guard nextFileIndex < files.count else { return false }
                 let path = files[nextFileIndex]
                 nextFileIndex += 1
                 counts.files += 1
                 do {
                     current = try OpenFile(path: path, readAhead: readAhead)
                 } catch {
-                    return .fileFailed(error)
+                    sink.fileFailed(error)
+                    return true
                 }
                 continue
             }
             let step = file.splitter.nextLine { bytes, number in
-                handleLine(bytes, number: number, in: file, words: words)
+                handleLine(bytes, number: number, in: file, words: words, into: &sink)
             }
             switch step {
-            case .line(let event?):
+            case .line(true):
                 // Closed without adding its bytes: nothing of a refused file is counted.
                 if file.isRefused { current = nil }
-                return event
-            case .line(nil):
+                return true
+            case .line(false):
                 continue
             case .tooLong(let number):
                 counts.lines += 1
                 file.nonEmptyLines += 1
-                return badLine(file, number, "the line is longer than \(LineSplitter.maximumLineLength >> 20) MiB")
+                sink.badLine(badLine(file, number, "the line is longer than \(LineSplitter.maximumLineLength >> 20) MiB"))
+                return true
             case .failed(let error):
                 close(file)
-                return .fileFailed(error)
+                sink.fileFailed(error)
+                return true
             case .end:
                 close(file)
                 if file.nonEmptyLines > 0 && file.records == 0 {
-                    return .fileFailed(.fileHoldsNoRecord(file: file.name, lines: file.nonEmptyLines))
+                    sink.fileFailed(.fileHoldsNoRecord(file: file.name, lines: file.nonEmptyLines))
+                    return true
                 }
             }
         }
@@ -132,62 +124,63 @@ public final class CorpusReader {
 
     // MARK: - Lines
 
-    /// Parses, checks and counts one line; `nil` for a line that is skipped and only counted (unknown type).
-    private func handleLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile, words: Bool) -> Outcome? {
+    /// Parses, checks and counts one line, and hands what it came to to `sink`; false for a
+    /// line that is skipped and only counted (unknown type).
+    ///
+    /// Every count is updated before `sink` is called, so `stats` is exact there.
+    private func handleLine<Sink: OutcomeSink>(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile,
+                                               words: Bool, into sink: inout Sink) -> Bool {
+        let isFirstLine = file.nonEmptyLines == 0
         file.nonEmptyLines += 1
-        let event = judgeLine(bytes, number: number, in: file, words: words)
-        if !file.isRefused { counts.lines += 1 }
-        return event
-    }
-
-    /// Parses and checks one line.
-    private func judgeLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile, words: Bool) -> Outcome? {
-        let isFirstLine = file.nonEmptyLines == 1
+        counts.lines += 1
         do throws(JSONSyntaxError) {
-            try JSONParser.parse(bytes, into: &tokens)
+            try JSONParser.parse(bytes, into: tape)
         } catch {
-            return badLine(file, number, error.description)
+            sink.badLine(badLine(file, number, error.description))
+            return true
         }
-        let outcome: Result<RecordDecoder.Decoded, LineProblem> = tokens.withUnsafeBufferPointer { tape in
-            var decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tape))
-            decoder.words = words
-            do throws(LineProblem) {
-                return .success(try decoder.decode())
-            } catch {
-                // A thread line that is bad closes the open thread, so its messages are not
-                // delivered as if they belonged to the thread before it.
-                if decoder.isThreadLine { file.openThread = nil }
-                return .failure(error)
-            }
+        var decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tape.tokens))
+        decoder.words = words
+        decoder.repeated = repeated
+        let decoded: RecordDecoder.Decoded
+        do throws(LineProblem) {
+            decoded = try decoder.decode()
+        } catch {
+            // A thread line that is bad closes the open thread, so its messages are not
+            // delivered as if they belonged to the thread before it.
+            if decoder.isThreadLine { file.openThread = nil }
+            sink.badLine(badLine(file, number, error.reason))
+            return true
         }
         let location = SourceLocation(file: file.name, line: number)
-        switch outcome {
-        case .failure(let problem):
-            return badLine(file, number, problem.reason)
-        case .success(.unknownType(let name)):
+        switch decoded {
+        case .unknownType(let name):
             counts.unknownTypes[name, default: 0] += 1
-            return nil
-        case .success(.header(let header)):
+            return false
+        case .header(let header):
             guard isFirstLine else {
-                return badLine(file, number, "an export line must be the first line of its file")
+                sink.badLine(badLine(file, number, "an export line must be the first line of its file"))
+                return true
             }
             guard header.version == 1 else {
-                // Its lines may mean something else: the file is refused whole, before any is delivered.
+                // Its lines may mean something else: the file is refused whole, before any is
+                // delivered, and this line is not counted either.
                 file.isRefused = true
-                return .fileFailed(.exportVersionIsNotSupported(file: file.name, version: header.version))
+                counts.lines -= 1
+                sink.fileFailed(.exportVersionIsNotSupported(file: file.name, version: header.version))
+                return true
             }
             counts.records += 1
             file.records += 1
-            return .record(.header(header), location)
-        case .success(.thread(let thread)):
+        case .thread(let thread):
             file.openThread = thread.id
             counts.records += 1
             file.records += 1
             counts.threads += 1
-            return .record(.thread(thread), location)
-        case .success(.message(let message)):
+        case .message(let message):
             guard message.thread == file.openThread else {
-                return badLine(file, number, "message for thread \(CorpusReader.quoted(message.thread)) comes before its thread line")
+                sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(message.thread)) comes before its thread line"))
+                return true
             }
             counts.records += 1
             file.records += 1
@@ -197,22 +190,23 @@ public final class CorpusReader {
                     if case .unknown(let kind) = node { counts.unknownNodes[kind, default: 0] += 1 }
                 }
             }
-            return .record(.message(message), location)
-        case .success(.outline(let outline, let unknownKinds)):
+        case .outline(let outline, let unknownKinds):
             guard outline.thread == file.openThread else {
-                return badLine(file, number, "message for thread \(CorpusReader.quoted(outline.thread)) comes before its thread line")
+                sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(outline.thread)) comes before its thread line"))
+                return true
             }
             counts.records += 1
             file.records += 1
             counts.messages += 1
             for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
-            return .record(.outline(outline, unknownKinds: unknownKinds), location)
         }
+        sink.record(decoded, at: location)
+        return true
     }
 
-    private func badLine(_ file: OpenFile, _ number: Int, _ reason: String) -> Outcome {
+    private func badLine(_ file: OpenFile, _ number: Int, _ reason: String) -> BadLine {
         counts.badLines += 1
-        return .badLine(BadLine(location: SourceLocation(file: file.name, line: number), reason: reason))
+        return BadLine(location: SourceLocation(file: file.name, line: number), reason: reason)
     }
 
     private func close(_ file: OpenFile) {

@@ -22,6 +22,9 @@ struct RecordDecoder {
     /// Whether messages are decoded whole (`message`) or as outlines without words (`outline`).
     /// Either way every field is checked the same, in the same order, with the same reasons.
     var words = true
+    /// Where metadata values that repeat from line to line are made once (`RepeatedStrings`);
+    /// nil makes every string afresh.
+    var repeated: RepeatedStrings?
 
     /// Decodes the line at the root of the document.
     func decode() throws(LineProblem) -> Decoded {
@@ -68,9 +71,9 @@ struct RecordDecoder {
 
     private func thread(_ fields: TopFields) throws(LineProblem) -> ThreadRecord {
         ThreadRecord(id: try requiredString(fields.id, "id"),
-                     agent: try optionalString(fields.agent, "agent"),
+                     agent: try optionalString(fields.agent, "agent", repeats: true),
                      about: try optionalString(fields.about, "about").map(SealedText.init),
-                     locale: try optionalString(fields.locale, "locale"),
+                     locale: try optionalString(fields.locale, "locale", repeats: true),
                      group: try group(fields.group))
     }
 
@@ -82,7 +85,7 @@ struct RecordDecoder {
             if JSONDocument.equal(key, "lead") { lead = value }
             else if JSONDocument.equal(key, "members") { members = value }
         }
-        let leadName = try requiredString(lead, "group.lead")
+        let leadName = try requiredString(lead, "group.lead", repeats: true)
         guard members >= 0 else { throw LineProblem("missing field 'group.members'") }
         try expect(members, .array, "group.members", "an array")
         var list: [GroupMember] = []
@@ -95,41 +98,42 @@ struct RecordDecoder {
                 if JSONDocument.equal(key, "name") { name = value }
                 else if JSONDocument.equal(key, "about") { about = value }
             }
-            list.append(GroupMember(name: try requiredString(name, path + ".name"),
+            list.append(GroupMember(name: try requiredString(name, path + ".name", repeats: true),
                                     about: try optionalString(about, path + ".about").map(SealedText.init) ?? .empty))
         }
         return GroupInfo(lead: leadName, members: list)
     }
 
     private func message(_ fields: TopFields) throws(LineProblem) -> MessageRecord {
-        let from = try requiredString(fields.from, "from")
-        return MessageRecord(thread: try requiredString(fields.thread, "thread"),
+        let from = try requiredString(fields.from, "from", repeats: true)
+        return MessageRecord(thread: try requiredString(fields.thread, "thread", repeats: true),
                              id: try requiredString(fields.id, "id"),
                              at: try optionalString(fields.at, "at") ?? "",
                              from: Sender(from: from),
                              text: try optionalString(fields.text, "text").map(SealedText.init),
                              screen: try screen(fields.screen),
                              push: try push(fields.push),
-                             lang: try optionalString(fields.lang, "lang"),
+                             lang: try optionalString(fields.lang, "lang", repeats: true),
                              meta: try meta(fields.meta))
     }
 
     /// The outline of a message line: the checks of `message(_:)` in its order, without building
     /// the words (only a text holding an `@` is decoded, see `MessageOutline.mentionText`).
     private func messageOutline(_ fields: TopFields) throws(LineProblem) -> Decoded {
-        let from = try requiredString(fields.from, "from")
-        let thread = try requiredString(fields.thread, "thread")
+        let from = try requiredString(fields.from, "from", repeats: true)
+        let thread = try requiredString(fields.thread, "thread", repeats: true)
         let id = try requiredString(fields.id, "id")
         let at = try optionalString(fields.at, "at") ?? ""
         let text = try optionalStringIndex(fields.text, "text")
         let facts = try screenFacts(fields.screen)
-        let outline = MessageOutline(thread: thread, id: id, at: at, from: Sender(from: from),
-                                     hasText: text >= 0, mentionText: mentionText(text),
-                                     hasScreen: facts.present, isChipEligible: facts.isChipEligible,
-                                     push: try push(fields.push),
-                                     lang: try optionalString(fields.lang, "lang"),
-                                     meta: try meta(fields.meta))
-        return .outline(outline, unknownKinds: facts.unknownKinds)
+        let push = try push(fields.push)
+        let lang = try optionalString(fields.lang, "lang", repeats: true)
+        let meta = try meta(fields.meta)
+        return .outline(MessageOutline(thread: thread, id: id, at: at, from: Sender(from: from),
+                                       hasText: text >= 0, mentionText: mentionText(text),
+                                       hasScreen: facts.present, isChipEligible: facts.isChipEligible,
+                                       push: push, lang: lang, meta: meta),
+                        unknownKinds: facts.unknownKinds)
     }
 
     /// The text of string token `index` when it holds an `@`, else nil (also for -1).
@@ -155,15 +159,14 @@ struct RecordDecoder {
             if JSONDocument.equal(key, "kind") { kind = value }
             else if JSONDocument.equal(key, "batch") { batch = value }
         }
-        let kindName = try requiredString(kind, "push.kind")
+        let kindName = try requiredString(kind, "push.kind", repeats: true)
         let count = try optionalInteger(batch, "push.batch") ?? 1
         guard count >= 1 else { throw LineProblem("field 'push.batch' is \(count), expected a count of at least 1") }
         return PushInfo(kind: kindName, batch: count)
     }
 
     private func meta(_ index: Int) throws(LineProblem) -> MessageMeta {
-        var meta = MessageMeta()
-        guard index >= 0, document.kind(index) != .null else { return meta }
+        guard index >= 0, document.kind(index) != .null else { return MessageMeta() }
         try expect(index, .object, "meta", "an object")
         var via = -1, group = -1, offline = -1, ticks = -1, build = -1, model = -1
         document.forEachMember(of: index) { key, value in
@@ -177,10 +180,13 @@ struct RecordDecoder {
             default: break
             }
         }
-        meta.via = try optionalString(via, "meta.via")
-        meta.offline = try optionalBool(offline, "meta.offline") ?? false
-        meta.build = try optionalString(build, "meta.build")
-        meta.model = try optionalString(model, "meta.model")
+        // Each field into a local and the value made once at the end: assigning the fields of
+        // a `var` one by one copied the whole value (six strings) at every step.
+        let viaValue = try optionalString(via, "meta.via", repeats: true)
+        let offlineValue = try optionalBool(offline, "meta.offline") ?? false
+        let buildValue = try optionalString(build, "meta.build", repeats: true)
+        let modelValue = try optionalString(model, "meta.model", repeats: true)
+        var groupTo: String? = nil, groupRouted: String? = nil
         if group >= 0, document.kind(group) != .null {
             try expect(group, .object, "meta.group", "an object")
             var to = -1, routed = -1
@@ -188,9 +194,10 @@ struct RecordDecoder {
                 if JSONDocument.equal(key, "to") { to = value }
                 else if JSONDocument.equal(key, "routed") { routed = value }
             }
-            meta.groupTo = try optionalString(to, "meta.group.to")
-            meta.groupRouted = try optionalString(routed, "meta.group.routed")
+            groupTo = try optionalString(to, "meta.group.to", repeats: true)
+            groupRouted = try optionalString(routed, "meta.group.routed", repeats: true)
         }
+        var draftTicks: [Int]? = nil
         if ticks >= 0, document.kind(ticks) != .null {
             try expect(ticks, .array, "meta.draft_ticks", "an array of integers")
             var list: [Int] = []
@@ -201,9 +208,10 @@ struct RecordDecoder {
                 }
                 list.append(tick)
             }
-            meta.draftTicks = list
+            draftTicks = list
         }
-        return meta
+        return MessageMeta(via: viaValue, groupTo: groupTo, groupRouted: groupRouted, offline: offlineValue,
+                           draftTicks: draftTicks, build: buildValue, model: modelValue)
     }
 
     // MARK: - Screens
@@ -384,8 +392,16 @@ struct RecordDecoder {
     }
 
     private func requiredString(_ index: Int, _ path: @autoclosure () -> String,
-                                allowEmpty: Bool = false) throws(LineProblem) -> String {
-        document.string(try requiredStringIndex(index, path(), allowEmpty: allowEmpty))
+                                allowEmpty: Bool = false, repeats: Bool = false) throws(LineProblem) -> String {
+        let checked = try requiredStringIndex(index, path(), allowEmpty: allowEmpty)
+        return repeats ? repeatedString(checked) : document.string(checked)
+    }
+
+    /// A string token's value through `repeated`, for values that recur (labels, a thread's id);
+    /// one with escapes is made afresh.
+    private func repeatedString(_ index: Int) -> String {
+        guard let repeated, !document.tokens[index].flag else { return document.string(index) }
+        return repeated.string(document.raw(index))
     }
 
     /// `index` once checked to be a string (non-empty unless `allowEmpty`), without decoding it.
@@ -401,9 +417,11 @@ struct RecordDecoder {
         return index
     }
 
-    private func optionalString(_ index: Int, _ path: @autoclosure () -> String) throws(LineProblem) -> String? {
+    private func optionalString(_ index: Int, _ path: @autoclosure () -> String,
+                                repeats: Bool = false) throws(LineProblem) -> String? {
         let checked = try optionalStringIndex(index, path())
-        return checked >= 0 ? document.string(checked) : nil
+        guard checked >= 0 else { return nil }
+        return repeats ? repeatedString(checked) : document.string(checked)
     }
 
     /// `index` once checked to be a string, without decoding it; -1 when absent or null.

@@ -324,7 +324,7 @@ public enum ReplayTool {
         var counter = FlywheelCounter()
         var failures: [ExportError] = []
         // Outlines: the flywheel reads metadata, never words, so none are built.
-        while let event = reader.nextOutline() {
+        reader.forEachOutline { event in
             if case .fileFailed(let error) = event { failures.append(error) }
             counter.add(event)
         }
