@@ -246,16 +246,16 @@ func expectSameReadingEverywhere(_ paths: [String], sourceLocation: Testing.Sour
     }
 
     /// A reader let go in the middle of a file stops its producing thread: when the read-ahead
-    /// source is gone, so is the inner source the thread was driving (it holds it until it
+    /// source is gone, so is the chunk source the thread was driving (it holds it until it
     /// ends), even one that never ends.
     @Test func sourcesLetGoEarlyStopTheirThread() throws {
-        for chunksRead in [0, 1, 5, 40] {
+        for linesRead in [0, 1, 5, 40, 5_000] {
             let ended = EndlessChunkSource.Ended()
             do {
-                let source = ReadAheadChunkSource(EndlessChunkSource(ended))
-                for _ in 0..<chunksRead { _ = try source.nextChunk() }
+                let source = ReadAheadLineSource(LineSplitter(source: EndlessChunkSource(ended)))
+                for _ in 0..<linesRead { _ = source.nextLine { _, _, _ in true } }
             }
-            #expect(ended.value, "after \(chunksRead) chunks")
+            #expect(ended.value, "after \(linesRead) lines")
         }
         // And through a reader, in the middle of a compressed file.
         let directory = try TemporaryDirectory()
@@ -266,28 +266,91 @@ func expectSameReadingEverywhere(_ paths: [String], sourceLocation: Testing.Sour
         }
     }
 
-    /// The read-ahead source hands out the inner source's chunks, counts and failure as they were.
-    @Test(arguments: [0, 1, 3, 9, 100])
-    func readAheadHandsOutTheInnerChunks(failAfter: Int) throws {
-        let payload = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 7) }
+    /// The read-ahead source hands out the steps of splitting and parsing on one thread: the
+    /// same lines, numbers, parses (tokens or reasons), long lines, failure and end, with the
+    /// same counts after each, under chunkings, failures and line limits the fuzz plan sets.
+    @Test(arguments: 0..<64)
+    func readAheadHandsOutTheSameSteps(seed: Int) throws {
+        var generator = Xorshift(seed: UInt64(seed) &+ 1)
+        var text = ""
+        for index in 0..<(seed % 8 == 0 ? 3 : 1_200) {
+            switch generator.next() % 9 {
+            case 0: text += "\n"
+            case 1: text += "not json \(index)\n"
+            case 2: text += #"{"type":"message","thread":"t1","id":"m\#(index)","text":"\#(String(repeating: "é", count: Int(generator.next() % 300)))"}"# + "\r\n"
+            default: text += #"{"type":"message","thread":"t1","id":"m\#(index)","from":"person","meta":{"build":"2.3.0 (512)"}}"# + "\n"
+            }
+        }
+        if seed % 3 == 0 { text += #"{"unterminated":"#  }  // a last line without a line end
+        let payload = Array(text.utf8)
+        let header: [UInt8] = [UInt8(generator.next() & 0xFF), UInt8(generator.next() & 0xFF),
+                               UInt8(generator.next() & 0xFF), UInt8(generator.next() & 0xFF)]
+        let plan = FuzzPlan(header: header)
         try payload.withUnsafeBytes { bytes in
-            // Chunks of 1 to 1021 bytes, then a failure after `failAfter` chunks (100: none).
-            let header: [UInt8] = [failAfter < 100 ? 0x06 : 0x02, 17, 250, UInt8(failAfter & 7)]
-            let plan = FuzzPlan(header: header)
-            let direct = FuzzChunkSource(payload: bytes, plan: plan)
-            let ahead = ReadAheadChunkSource(FuzzChunkSource(payload: bytes, plan: plan))
+            let direct = ParsingLineSource(LineSplitter(source: FuzzChunkSource(payload: bytes, plan: plan),
+                                                        maximumLineLength: plan.maximumLineLength), tape: TokenTape())
+            let ahead = ReadAheadLineSource(LineSplitter(source: FuzzChunkSource(payload: bytes, plan: plan),
+                                                         maximumLineLength: plan.maximumLineLength))
+            var steps = 0
             while true {
-                let expected = Result { () throws(ExportError) in try direct.nextChunk().map(Array.init) }
-                let got = Result { () throws(ExportError) in try ahead.nextChunk().map(Array.init) }
-                #expect(got == expected)
-                #expect(ahead.storedBytes == direct.storedBytes && ahead.producedBytes == direct.producedBytes)
-                guard case .success(.some) = expected else { break }
+                let expected = LineStepRecord(direct)
+                let got = LineStepRecord(ahead)
+                #expect(got == expected, "step \(steps) of seed \(seed)")
+                steps += 1
+                if expected.isLast || steps > 100_000 { break }
             }
         }
     }
 }
 
-/// A source of chunks that never ends, which says when it is deinitialized.
+/// One step of a line source, comparable: the step, the line's bytes and parse, and the counts.
+struct LineStepRecord: Equatable {
+    var step: String
+    var bytes: [UInt8] = []
+    var tokens: [String] = []
+    var syntaxError: String?
+    var storedBytes: Int
+    var producedBytes: Int
+
+    var isLast: Bool { step == "end" || step.hasPrefix("failed") }
+
+    init(_ source: LineSource) {
+        var bytes: [UInt8] = [], tokens: [String] = [], syntaxError: String?
+        let step = source.nextLine { line, _, parsed in
+            bytes = Array(line)
+            switch parsed {
+            case .document(let tape): tokens = tape.map { "\($0.kind) \($0.flag) \($0.start) \($0.length) \($0.next) \($0.count)" }
+            case .invalid(let error): syntaxError = error.description
+            }
+            return true
+        }
+        switch step {
+        case .line: self.step = "line"
+        case .tooLong(let number): self.step = "too long \(number)"
+        case .failed(let error): self.step = "failed \(error)"
+        case .end: self.step = "end"
+        }
+        self.bytes = bytes
+        self.tokens = tokens
+        self.syntaxError = syntaxError
+        storedBytes = source.storedBytes
+        producedBytes = source.producedBytes
+    }
+}
+
+/// A small deterministic generator, so a failing seed can be read again.
+struct Xorshift: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed | 1 }
+    mutating func next() -> UInt64 {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return state
+    }
+}
+
+/// A source of chunks of lines that never ends, which says when it is deinitialized.
 final class EndlessChunkSource: ChunkSource {
     final class Ended: @unchecked Sendable { var value = false }
     private let ended: Ended
@@ -297,7 +360,9 @@ final class EndlessChunkSource: ChunkSource {
 
     init(_ ended: Ended) {
         self.ended = ended
-        chunk.initializeMemory(as: UInt8.self, repeating: 0x0A)
+        // Lines of `{"a":1}`, 512 to a chunk.
+        let line = Array(#"{"a":1}"#.utf8) + [0x0A]
+        for offset in 0..<chunk.count { chunk[offset] = line[offset % line.count] }
     }
 
     deinit {

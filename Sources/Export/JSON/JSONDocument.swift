@@ -140,16 +140,19 @@ struct JSONDocument {
         return strtod(text, nil)
     }
 
-    /// Whether `bytes` spell `expected` exactly.
-    @inline(__always)
     /// Whether `bytes` spell `expected` (for names kept as Strings, such as raw values).
-    static func equal(_ bytes: UnsafeRawBufferPointer, _ expected: String) -> Bool {
+    ///
+    /// Not an overload of `equal(_:_:)`: a string literal would pick this one (String is the
+    /// default literal type) and make and free a String at every comparison.
+    static func equal(_ bytes: UnsafeRawBufferPointer, string expected: String) -> Bool {
         var expected = expected
         return expected.withUTF8 { utf8 in
             bytes.count == utf8.count && (utf8.isEmpty || memcmp(bytes.baseAddress!, utf8.baseAddress!, utf8.count) == 0)
         }
     }
 
+    /// Whether `bytes` spell `expected` exactly.
+    @inline(__always)
     static func equal(_ bytes: UnsafeRawBufferPointer, _ expected: StaticString) -> Bool {
         let count = expected.utf8CodeUnitCount
         guard bytes.count == count else { return false }

@@ -19,17 +19,29 @@ struct JSONParser {
     private var capacity: Int
     private var count = 0
 
+    /// The tape index of this text's root: tokens' `next` are counted from it.
+    private let root: Int
+
     private init(base: UnsafePointer<UInt8>, end: Int, tape: TokenTape) {
         self.base = base
         self.end = end
         self.tape = tape
         tokens = tape.base
         capacity = tape.capacity
+        root = tape.count
+        count = tape.count
     }
 
     /// Parses one JSON text from `bytes` into `tape` (emptied first; its memory kept for reuse).
     static func parse(_ bytes: UnsafeRawBufferPointer, into tape: TokenTape) throws(JSONSyntaxError) {
         tape.reset()
+        try parse(bytes, appendingTo: tape)
+    }
+
+    /// Parses one JSON text from `bytes` onto the end of `tape`, its tokens' `next` counted from
+    /// its own root (so `tape.tokens[root...]` is a document); on failure the tape is as before.
+    /// The read-ahead keeps many lines' tokens in one tape this way.
+    static func parse(_ bytes: UnsafeRawBufferPointer, appendingTo tape: TokenTape) throws(JSONSyntaxError) {
         guard bytes.count < Int(Int32.max) else {
             throw JSONSyntaxError(column: 1, problem: "the line is too long to parse")
         }
@@ -37,13 +49,18 @@ struct JSONParser {
             throw JSONSyntaxError(column: 1, problem: "expected a value, found the end of the line")
         }
         var parser = JSONParser(base: start.assumingMemoryBound(to: UInt8.self), end: bytes.count, tape: tape)
-        defer { tape.count = parser.count }
-        parser.skipWhitespace()
-        try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        if parser.position < parser.end {
-            throw parser.error("unexpected data after the value")
+        do throws(JSONSyntaxError) {
+            parser.skipWhitespace()
+            try parser.parseValue(depth: 0)
+            parser.skipWhitespace()
+            if parser.position < parser.end {
+                throw parser.error("unexpected data after the value")
+            }
+        } catch {
+            tape.count = parser.root
+            throw error
         }
+        tape.count = parser.count
     }
 
     /// Parses one JSON text from `bytes` into `tokens` (for tests and `JSONValue`; the reader
@@ -82,7 +99,7 @@ struct JSONParser {
         switch base[position] {
         case UInt8(ascii: "{"): try parseObject(depth: depth)
         case UInt8(ascii: "["): try parseArray(depth: depth)
-        case UInt8(ascii: "\""): try parseString()
+        case UInt8(ascii: "\""): try string()
         case UInt8(ascii: "t"): try parseLiteral("true", kind: .true)
         case UInt8(ascii: "f"): try parseLiteral("false", kind: .false)
         case UInt8(ascii: "n"): try parseLiteral("null", kind: .null)
@@ -107,14 +124,18 @@ struct JSONParser {
                 guard position < end, base[position] == UInt8(ascii: "\"") else {
                     throw error("expected a string key")
                 }
-                try parseString()
+                try string()
                 skipWhitespace()
                 guard position < end, base[position] == UInt8(ascii: ":") else {
                     throw error("expected ':' after an object key")
                 }
                 position += 1
                 skipWhitespace()
-                try parseValue(depth: depth + 1)
+                if position < end && base[position] == UInt8(ascii: "\"") {
+                    try string()
+                } else {
+                    try parseValue(depth: depth + 1)
+                }
                 members += 1
                 skipWhitespace()
                 guard position < end else { throw error("expected ',' or '}' in an object, found the end of the line") }
@@ -130,7 +151,7 @@ struct JSONParser {
             }
         }
         tokens[index].count = members
-        tokens[index].next = JSONParser.field(count)
+        tokens[index].next = JSONParser.field(count &- root)
     }
 
     private mutating func parseArray(depth: Int) throws(JSONSyntaxError) {
@@ -146,7 +167,11 @@ struct JSONParser {
             position += 1
         } else {
             while true {
-                try parseValue(depth: depth + 1)
+                if position < end && base[position] == UInt8(ascii: "\"") {
+                    try string()
+                } else {
+                    try parseValue(depth: depth + 1)
+                }
                 elements += 1
                 skipWhitespace()
                 guard position < end else { throw error("expected ',' or ']' in an array, found the end of the line") }
@@ -162,7 +187,7 @@ struct JSONParser {
             }
         }
         tokens[index].count = elements
-        tokens[index].next = JSONParser.field(count)
+        tokens[index].next = JSONParser.field(count &- root)
     }
 
     private mutating func parseLiteral(_ word: StaticString, kind: JSONToken.Kind) throws(JSONSyntaxError) {
@@ -174,7 +199,7 @@ struct JSONParser {
             throw error("invalid literal (expected true, false or null)")
         }
         append(JSONToken(kind: kind, flag: false, start: JSONParser.field(position), length: JSONParser.field(length),
-                         next: JSONParser.field(count &+ 1), count: 0))
+                         next: JSONParser.field(count &+ 1 &- root), count: 0))
         position += length
     }
 
@@ -209,11 +234,35 @@ struct JSONParser {
             while position < end && isDigit(base[position]) { position += 1 }
         }
         append(JSONToken(kind: .number, flag: isInteger, start: JSONParser.field(start), length: JSONParser.field(position - start),
-                         next: JSONParser.field(count &+ 1), count: 0))
+                         next: JSONParser.field(count &+ 1 &- root), count: 0))
     }
 
     // MARK: - Strings
 
+    /// A string at `position` (its opening quote): the common case (it ends within 16 bytes,
+    /// with nothing to check inside) done here, inline, anything else by `parseString()` from
+    /// the same place, so errors are the same.
+    @inline(__always)
+    private mutating func string() throws(JSONSyntaxError) {
+        #if _endian(little)
+        let start = position &+ 1
+        if end &- start >= 16 {
+            let lanes = UnsafeRawPointer(base + start).loadUnaligned(as: SIMD16<UInt8>.self)
+            let mask = unsafeBitCast(JSONParser.specialLanes(lanes), to: SIMD2<UInt64>.self)
+            let low = mask[0]
+            let stop = low != 0 ? low.trailingZeroBitCount >> 3 : 8 &+ mask[1].trailingZeroBitCount >> 3
+            if stop < 16 && base[start &+ stop] == UInt8(ascii: "\"") {
+                append(JSONToken(kind: .string, flag: false, start: JSONParser.field(start), length: JSONParser.field(stop),
+                                 next: JSONParser.field(count &+ 1 &- root), count: 0))
+                position = start &+ stop &+ 1
+                return
+            }
+        }
+        #endif
+        try parseString()
+    }
+
+    @inline(never)
     private mutating func parseString() throws(JSONSyntaxError) {
         let start = position &+ 1  // after the opening quote
         // The common string (no escape, no control or non-ASCII byte) ends at the first special
@@ -237,7 +286,7 @@ struct JSONParser {
             scan = JSONParser.firstSpecialByte(base, from: position, end: end)
         }
         append(JSONToken(kind: .string, flag: hasEscape, start: JSONParser.field(start), length: JSONParser.field(scan &- start),
-                         next: JSONParser.field(count &+ 1), count: 0))
+                         next: JSONParser.field(count &+ 1 &- root), count: 0))
         position = scan &+ 1  // after the closing quote
     }
 
@@ -375,6 +424,8 @@ struct JSONParser {
 
     @inline(__always)
     private mutating func skipWhitespace() {
+        // Compact JSON has none: one comparison decides for nearly every call.
+        if position < end && base[position] > 0x20 { return }
         while position < end {
             let byte = base[position]
             if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {

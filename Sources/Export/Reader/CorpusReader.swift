@@ -37,8 +37,8 @@ public final class CorpusReader {
     public var stats: CorpusStats {
         var stats = counts
         if let current {
-            stats.compressedBytes += current.splitter.source.storedBytes
-            stats.decompressedBytes += current.splitter.source.producedBytes
+            stats.compressedBytes += current.lines.storedBytes
+            stats.decompressedBytes += current.lines.producedBytes
         }
         return stats
     }
@@ -79,15 +79,15 @@ public final class CorpusReader {
                 nextFileIndex += 1
                 counts.files += 1
                 do {
-                    current = try OpenFile(path: path, readAhead: readAhead)
+                    current = try OpenFile(path: path, tape: tape, readAhead: readAhead)
                 } catch {
                     sink.fileFailed(error)
                     return true
                 }
                 continue
             }
-            let step = file.splitter.nextLine { bytes, number in
-                handleLine(bytes, number: number, in: file, words: words, into: &sink)
+            let step = file.lines.nextLine { bytes, number, parsed in
+                handleLine(bytes, number: number, parsed: parsed, in: file, words: words, into: &sink)
             }
             switch step {
             case .line(true):
@@ -128,18 +128,20 @@ public final class CorpusReader {
     /// line that is skipped and only counted (unknown type).
     ///
     /// Every count is updated before `sink` is called, so `stats` is exact there.
-    private func handleLine<Sink: OutcomeSink>(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile,
-                                               words: Bool, into sink: inout Sink) -> Bool {
+    private func handleLine<Sink: OutcomeSink>(_ bytes: UnsafeRawBufferPointer, number: Int, parsed: ParsedLine,
+                                               in file: OpenFile, words: Bool, into sink: inout Sink) -> Bool {
         let isFirstLine = file.nonEmptyLines == 0
         file.nonEmptyLines += 1
         counts.lines += 1
-        do throws(JSONSyntaxError) {
-            try JSONParser.parse(bytes, into: tape)
-        } catch {
+        let tokens: UnsafeBufferPointer<JSONToken>
+        switch parsed {
+        case .invalid(let error):
             sink.badLine(badLine(file, number, error.description))
             return true
+        case .document(let document):
+            tokens = document
         }
-        var decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tape.tokens))
+        var decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tokens))
         decoder.words = words
         decoder.repeated = repeated
         let decoded: RecordDecoder.Decoded
@@ -153,7 +155,8 @@ public final class CorpusReader {
             return true
         }
         let location = SourceLocation(file: file.name, line: number)
-        switch decoded {
+        // Consumed: each record is moved on to the sink, never copied.
+        switch consume decoded {
         case .unknownType(let name):
             counts.unknownTypes[name, default: 0] += 1
             return false
@@ -172,11 +175,13 @@ public final class CorpusReader {
             }
             counts.records += 1
             file.records += 1
+            sink.header(header, at: location)
         case .thread(let thread):
             file.openThread = thread.id
             counts.records += 1
             file.records += 1
             counts.threads += 1
+            sink.thread(thread, at: location)
         case .message(let message):
             guard message.thread == file.openThread else {
                 sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(message.thread)) comes before its thread line"))
@@ -190,6 +195,7 @@ public final class CorpusReader {
                     if case .unknown(let kind) = node { counts.unknownNodes[kind, default: 0] += 1 }
                 }
             }
+            sink.message(message, at: location)
         case .outline(let outline, let unknownKinds):
             guard outline.thread == file.openThread else {
                 sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(outline.thread)) comes before its thread line"))
@@ -199,8 +205,8 @@ public final class CorpusReader {
             file.records += 1
             counts.messages += 1
             for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
+            sink.outline(outline, at: location)
         }
-        sink.record(decoded, at: location)
         return true
     }
 
@@ -210,8 +216,8 @@ public final class CorpusReader {
     }
 
     private func close(_ file: OpenFile) {
-        counts.compressedBytes += file.splitter.source.storedBytes
-        counts.decompressedBytes += file.splitter.source.producedBytes
+        counts.compressedBytes += file.lines.storedBytes
+        counts.decompressedBytes += file.lines.producedBytes
         current = nil
     }
 

@@ -1,8 +1,8 @@
-/// The file the reader is in: its line splitter and the per-file state the contract needs.
+/// The file the reader is in: its lines (split and parsed) and the per-file state the contract needs.
 final class OpenFile {
     /// The name used in locations and errors.
     let name: String
-    let splitter: LineSplitter
+    let lines: LineSource
     /// Whether the file is zstd-compressed (told by its magic number).
     let format: StoredFormat
     /// The id of the last valid `thread` line in this file; messages must belong to it.
@@ -23,11 +23,11 @@ final class OpenFile {
     /// file, an error page saved under that name) is refused here rather than read as text, which
     /// would count every line of it as bad and call the run a success.
     ///
-    /// With `readAhead`, a regular file's chunks are produced on a thread of their own
-    /// (`ReadAheadChunkSource`); standard input and pipes are read on the caller's thread, since
-    /// a reader stopped early must be able to stop the producer, whose read of a pipe could wait
-    /// for ever.
-    init(path: String, readAhead: Bool = false) throws(ExportError) {
+    /// Lines are parsed into `tape`. With `readAhead`, a regular file's lines are read, split and
+    /// parsed on a thread of their own (`ReadAheadLineSource`); standard input and pipes are read
+    /// on the caller's thread, since a reader stopped early must be able to stop the producer,
+    /// whose read of a pipe could wait for ever.
+    init(path: String, tape: TokenTape, readAhead: Bool = false) throws(ExportError) {
         let file = try InputFile(path: path, chunkSize: OpenFile.chunkSize)
         name = file.name
         let prefix = try file.peek(4)
@@ -37,6 +37,7 @@ final class OpenFile {
         }
         let isRegularFile = file.isRegularFile
         let stored: ChunkSource = format == .zstd ? ZstdChunkSource(file: file) : PlainChunkSource(file: file)
-        splitter = LineSplitter(source: readAhead && isRegularFile ? ReadAheadChunkSource(stored) : stored)
+        let splitter = LineSplitter(source: stored)
+        lines = readAhead && isRegularFile ? ReadAheadLineSource(splitter) : ParsingLineSource(splitter, tape: tape)
     }
 }

@@ -2,11 +2,17 @@
 ///
 /// The reader's loop is written once, generic over this, so a pulled event (`next()`,
 /// `nextOutline()`) and a callback (`forEachOutline`) come from the same checks; a record is
-/// moved from the decoder into the event it becomes, rather than copied through layers of
-/// wrapping enums (a large share of `replay flywheel` when it was).
+/// moved from the decoder into the event it becomes, one method per kind, rather than copied
+/// through layers of wrapping enums (a large share of `replay flywheel` when it was).
 protocol OutcomeSink {
-    /// A valid line, decoded (never `.unknownType`: those are only counted).
-    mutating func record(_ decoded: consuming RecordDecoder.Decoded, at location: SourceLocation)
+    /// A valid `export` line.
+    mutating func header(_ header: consuming ExportHeader, at location: SourceLocation)
+    /// A valid `thread` line.
+    mutating func thread(_ thread: consuming ThreadRecord, at location: SourceLocation)
+    /// A valid `message` line, decoded whole.
+    mutating func message(_ message: consuming MessageRecord, at location: SourceLocation)
+    /// A valid `message` line, decoded as an outline.
+    mutating func outline(_ outline: consuming MessageOutline, at location: SourceLocation)
     /// A line that was skipped, and why.
     mutating func badLine(_ bad: BadLine)
     /// A file that failed.
@@ -17,41 +23,26 @@ protocol OutcomeSink {
 struct PulledEvent: OutcomeSink {
     var event: ReaderEvent?
 
-    mutating func record(_ decoded: consuming RecordDecoder.Decoded, at location: SourceLocation) {
-        switch consume decoded {
-        case .header(let header): event = .record(.header(header), location)
-        case .thread(let thread): event = .record(.thread(thread), location)
-        case .message(let message): event = .record(.message(message), location)
-        case .outline: preconditionFailure("an outline was decoded for a full read")
-        case .unknownType: preconditionFailure("an unknown type is counted, never handed out")
-        }
+    mutating func header(_ header: consuming ExportHeader, at location: SourceLocation) { event = .record(.header(header), location) }
+    mutating func thread(_ thread: consuming ThreadRecord, at location: SourceLocation) { event = .record(.thread(thread), location) }
+    mutating func message(_ message: consuming MessageRecord, at location: SourceLocation) { event = .record(.message(message), location) }
+    mutating func outline(_ outline: consuming MessageOutline, at location: SourceLocation) {
+        preconditionFailure("an outline was decoded for a full read")
     }
-
     mutating func badLine(_ bad: BadLine) { event = .badLine(bad) }
     mutating func fileFailed(_ error: ExportError) { event = .fileFailed(error) }
-}
-
-/// Turns what the reader decoded without words into the event the outline mode hands out.
-enum OutlineEvents {
-    static func event(_ decoded: consuming RecordDecoder.Decoded, at location: SourceLocation) -> OutlineEvent {
-        switch consume decoded {
-        case .header(let header): return .record(.header(header), location)
-        case .thread(let thread): return .record(.thread(thread), location)
-        case .outline(let outline, _): return .record(.message(outline), location)
-        case .message: preconditionFailure("a full message was decoded for an outline read")
-        case .unknownType: preconditionFailure("an unknown type is counted, never handed out")
-        }
-    }
 }
 
 /// Keeps the one event `CorpusReader.nextOutline()` returns.
 struct PulledOutline: OutcomeSink {
     var event: OutlineEvent?
 
-    mutating func record(_ decoded: consuming RecordDecoder.Decoded, at location: SourceLocation) {
-        event = OutlineEvents.event(decoded, at: location)
+    mutating func header(_ header: consuming ExportHeader, at location: SourceLocation) { event = .record(.header(header), location) }
+    mutating func thread(_ thread: consuming ThreadRecord, at location: SourceLocation) { event = .record(.thread(thread), location) }
+    mutating func message(_ message: consuming MessageRecord, at location: SourceLocation) {
+        preconditionFailure("a full message was decoded for an outline read")
     }
-
+    mutating func outline(_ outline: consuming MessageOutline, at location: SourceLocation) { event = .record(.message(outline), location) }
     mutating func badLine(_ bad: BadLine) { event = .badLine(bad) }
     mutating func fileFailed(_ error: ExportError) { event = .fileFailed(error) }
 }
@@ -60,10 +51,12 @@ struct PulledOutline: OutcomeSink {
 struct OutlineCallback: OutcomeSink {
     let body: (OutlineEvent) -> Void
 
-    mutating func record(_ decoded: consuming RecordDecoder.Decoded, at location: SourceLocation) {
-        body(OutlineEvents.event(decoded, at: location))
+    mutating func header(_ header: consuming ExportHeader, at location: SourceLocation) { body(.record(.header(header), location)) }
+    mutating func thread(_ thread: consuming ThreadRecord, at location: SourceLocation) { body(.record(.thread(thread), location)) }
+    mutating func message(_ message: consuming MessageRecord, at location: SourceLocation) {
+        preconditionFailure("a full message was decoded for an outline read")
     }
-
+    mutating func outline(_ outline: consuming MessageOutline, at location: SourceLocation) { body(.record(.message(outline), location)) }
     mutating func badLine(_ bad: BadLine) { body(.badLine(bad)) }
     mutating func fileFailed(_ error: ExportError) { body(.fileFailed(error)) }
 }

@@ -515,26 +515,28 @@ enum NodeKind: String, CaseIterable {
     /// The kind these key bytes spell, or nil for a kind the format does not define.
     init?(_ key: UnsafeRawBufferPointer) {
         // By length first: this runs for every node of every screen.
-        let kind: NodeKind
         switch key.count {
-        case 3: kind = JSONDocument.equal(key, "say") ? .say : .ask
+        case 3:
+            if JSONDocument.equal(key, "say") { self = .say } else if JSONDocument.equal(key, "ask") { self = .ask } else { return nil }
         case 4:
-            guard let first = key.first else { return nil }
-            switch first {
-            case UInt8(ascii: "c"): kind = .card
-            case UInt8(ascii: "s"): kind = .stat
-            case UInt8(ascii: "l"): kind = .list
-            case UInt8(ascii: "p"): kind = .pick
-            case UInt8(ascii: "f"): kind = .form
-            default: return nil
-            }
-        case 5: kind = .slide
-        case 6: kind = .choose
-        case 7: kind = .picture
-        default: return nil
+            if JSONDocument.equal(key, "card") { self = .card }
+            else if JSONDocument.equal(key, "stat") { self = .stat }
+            else if JSONDocument.equal(key, "list") { self = .list }
+            else if JSONDocument.equal(key, "pick") { self = .pick }
+            else if JSONDocument.equal(key, "form") { self = .form }
+            else { return nil }
+        case 5:
+            guard JSONDocument.equal(key, "slide") else { return nil }
+            self = .slide
+        case 6:
+            guard JSONDocument.equal(key, "choose") else { return nil }
+            self = .choose
+        case 7:
+            guard JSONDocument.equal(key, "picture") else { return nil }
+            self = .picture
+        default:
+            return nil
         }
-        guard JSONDocument.equal(key, kind.rawValue) else { return nil }
-        self = kind
     }
 
     /// Whether a node of this kind gives the person something to tap (`ScreenNode.isTappable`).
