@@ -11,15 +11,15 @@ struct BucketTable: Sendable {
 
     private var slotOf: [BucketKey: Int] = [:]
     private var keys: [BucketKey] = []
-    /// Every slot's numerators, then denominators, `Metric.allCases.count` each, one flat array
-    /// so counting a message touches no nested array.
+    /// Per slot, `stride` integers in one flat array, so counting a message touches no nested
+    /// array: the numerators, the denominators (`Metric.allCases.count` each), the events, and
+    /// 1 when the key is in the table (a removed key's slot stays, empty, with 0).
     private var counts: [Int] = []
-    /// Every slot's event count.
-    private var events: [Int] = []
-    /// Whether the slot's key is in the table (a removed key's slot stays, empty).
-    private var present: [Bool] = []
 
     private static let metricCount = Metric.allCases.count
+    private static let stride = 2 * metricCount + 2
+    private static let eventsOffset = 2 * metricCount
+    private static let presentOffset = 2 * metricCount + 1
 
     /// An empty table (the overall key has its slot, not yet a bucket).
     init() {
@@ -32,88 +32,92 @@ struct BucketTable: Sendable {
         let slot = keys.count
         slotOf[key] = slot
         keys.append(key)
-        counts.append(contentsOf: repeatElement(0, count: 2 * BucketTable.metricCount))
-        events.append(0)
-        present.append(false)
+        counts.append(contentsOf: repeatElement(0, count: BucketTable.stride))
         return slot
     }
 
-    /// Counts `delta` under the keys of six slots, one per dimension.
+    /// Counts `delta` under the keys of six slots, one per dimension, in one pass.
     mutating func apply(_ delta: Delta, to slots: (Int, Int, Int, Int, Int, Int)) {
-        apply(delta, slot: slots.0)
-        apply(delta, slot: slots.1)
-        apply(delta, slot: slots.2)
-        apply(delta, slot: slots.3)
-        apply(delta, slot: slots.4)
-        apply(delta, slot: slots.5)
-    }
-
-    /// Counts `delta` under the key of `slot`.
-    private mutating func apply(_ delta: Delta, slot: Int) {
-        present[slot] = true
-        events[slot] += 1
-        let numerators = slot &* 2 &* BucketTable.metricCount
-        let denominators = numerators &+ BucketTable.metricCount
         counts.withUnsafeMutableBufferPointer { counts in
-            var counted = delta.counted
-            while counted != 0 {
-                counts[denominators &+ counted.trailingZeroBitCount] += 1
-                counted &= counted &- 1
+            guard let base = counts.baseAddress else { return }
+            let slotCount = counts.count / BucketTable.stride
+            func apply(_ slot: Int) {
+                precondition(slot >= 0 && slot < slotCount, "a slot of this table")
+                BucketTable.apply(delta, to: base + slot &* BucketTable.stride)
             }
-            var hits = delta.hits
-            while hits != 0 {
-                counts[numerators &+ hits.trailingZeroBitCount] += 1
-                hits &= hits &- 1
-            }
-            if let (metric, sum) = delta.firstSum { counts[numerators &+ metric] += sum }
-            if let (metric, sum) = delta.secondSum { counts[numerators &+ metric] += sum }
+            apply(slots.0)
+            apply(slots.1)
+            apply(slots.2)
+            apply(slots.3)
+            apply(slots.4)
+            apply(slots.5)
         }
     }
+
+    /// Adds `delta` to one slot's integers.
+    @inline(__always)
+    private static func apply(_ delta: Delta, to numerators: UnsafeMutablePointer<Int>) {
+        let denominators = numerators + metricCount
+        numerators[eventsOffset] += 1
+        numerators[presentOffset] = 1
+        var counted = delta.counted
+        while counted != 0 {
+            denominators[counted.trailingZeroBitCount] += 1
+            counted &= counted &- 1
+        }
+        var hits = delta.hits
+        while hits != 0 {
+            numerators[hits.trailingZeroBitCount] += 1
+            hits &= hits &- 1
+        }
+        if let (metric, sum) = delta.firstSum { numerators[metric] += sum }
+        if let (metric, sum) = delta.secondSum { numerators[metric] += sum }
+    }
+
+    private func isPresent(_ slot: Int) -> Bool { counts[slot * BucketTable.stride + BucketTable.presentOffset] != 0 }
 
     /// Adds `bucket`'s counts under `key`.
     mutating func add(_ bucket: Bucket, to key: BucketKey) {
         let slot = slot(key)
-        let sum = present[slot] ? self.bucket(slot).adding(bucket) : bucket
-        store(sum, in: slot)
-        present[slot] = true
+        store(isPresent(slot) ? self.bucket(slot).adding(bucket) : bucket, in: slot, present: true)
     }
 
     /// Takes `key` out of the table and returns its bucket (nil when it was not in).
     mutating func remove(_ key: BucketKey) -> Bucket? {
-        guard let slot = slotOf[key], present[slot] else { return nil }
+        guard let slot = slotOf[key], isPresent(slot) else { return nil }
         let bucket = self.bucket(slot)
-        store(Bucket(), in: slot)
-        present[slot] = false
+        store(Bucket(), in: slot, present: false)
         return bucket
     }
 
     /// The bucket of `key`, if it is in the table.
     subscript(key: BucketKey) -> Bucket? {
-        guard let slot = slotOf[key], present[slot] else { return nil }
+        guard let slot = slotOf[key], isPresent(slot) else { return nil }
         return bucket(slot)
     }
 
     private func bucket(_ slot: Int) -> Bucket {
-        let numerators = slot * 2 * BucketTable.metricCount
+        let numerators = slot * BucketTable.stride
         let denominators = numerators + BucketTable.metricCount
         var bucket = Bucket()
         bucket.numerators = Array(counts[numerators..<denominators])
         bucket.denominators = Array(counts[denominators..<denominators + BucketTable.metricCount])
-        bucket.events = events[slot]
+        bucket.events = counts[numerators + BucketTable.eventsOffset]
         return bucket
     }
 
-    private mutating func store(_ bucket: Bucket, in slot: Int) {
-        let numerators = slot * 2 * BucketTable.metricCount
+    private mutating func store(_ bucket: Bucket, in slot: Int, present: Bool) {
+        let numerators = slot * BucketTable.stride
         let denominators = numerators + BucketTable.metricCount
         counts.replaceSubrange(numerators..<denominators, with: bucket.numerators)
         counts.replaceSubrange(denominators..<denominators + BucketTable.metricCount, with: bucket.denominators)
-        events[slot] = bucket.events
+        counts[numerators + BucketTable.eventsOffset] = bucket.events
+        counts[numerators + BucketTable.presentOffset] = present ? 1 : 0
     }
 
     /// The keys in the table and their buckets, in the order the keys were first seen.
     var entries: [(key: BucketKey, bucket: Bucket)] {
-        keys.indices.filter { present[$0] }.map { (keys[$0], bucket($0)) }
+        keys.indices.filter(isPresent).map { (keys[$0], bucket($0)) }
     }
 
     /// The table as a dictionary.

@@ -40,7 +40,11 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// Counts every record of the reader's outline mode (`CorpusReader.nextOutline()`): the
     /// same counts as the full events of the same corpus.
     public mutating func add(_ event: OutlineEvent) {
-        if case .record(let record, _) = event { add(record) }
+        switch event {
+        case .record(.message(let message), _): add(message)
+        case .record(.thread(let thread), _): add(thread)
+        case .record(.header, _), .badLine, .fileFailed: break
+        }
     }
 
     /// Counts one record: a thread line opens a thread, a message is counted in the open thread.

@@ -281,7 +281,7 @@ struct JSONParser {
             } else if byte < 0x20 {
                 throw error("control character in a string (it must be escaped)")
             } else {
-                try scanUTF8Sequence()
+                try scanUTF8Run()
             }
             scan = JSONParser.firstSpecialByte(base, from: position, end: end)
         }
@@ -389,6 +389,28 @@ struct JSONParser {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
         default: return nil
+        }
+    }
+
+    /// Checks the multi-byte UTF-8 sequences that follow one another from `position` and moves
+    /// past them: valid 2-byte and common 3-byte sequences (accented letters, kana, kanji) here,
+    /// anything else by `scanUTF8Sequence()` from the same place, so errors are the same. Stops
+    /// at the first ASCII byte, where the vector scan is faster.
+    @inline(__always)
+    private mutating func scanUTF8Run() throws(JSONSyntaxError) {
+        while position < end {
+            let lead = base[position]
+            if lead < 0x80 { return }
+            if lead >= 0xC2 && lead <= 0xDF && end &- position >= 2 && base[position &+ 1] & 0xC0 == 0x80 {
+                position &+= 2
+                continue
+            }
+            if ((lead >= 0xE1 && lead <= 0xEC) || lead >= 0xEE && lead <= 0xEF) && end &- position >= 3
+                && base[position &+ 1] & 0xC0 == 0x80 && base[position &+ 2] & 0xC0 == 0x80 {
+                position &+= 3
+                continue
+            }
+            try scanUTF8Sequence()
         }
     }
 

@@ -9,30 +9,34 @@ import Privacy
 /// wrong type makes it bad with the same reason) and then decodes only what is here. The two
 /// facts are computed by the same rules as from a full record, so `MessageOutline(record)` of a
 /// full record equals the outline the reader delivers for its line (tested).
-public struct MessageOutline: Sendable, Equatable {
+///
+/// A class, immutable: an outline is handed from the decoder through the reader to its user, and
+/// as a struct of a dozen strings every hand-over the optimizer did not turn into a move was a
+/// dozen retains and releases (measured: a whole copy per message); a reference moves as one.
+public final class MessageOutline: Sendable, Equatable {
     /// The id of the thread it belongs to (the open thread; the reader checks).
-    public var thread: String
+    public let thread: String
     /// The message's id (an opaque token).
-    public var id: String
+    public let id: String
     /// When it was sent, as written (ISO 8601); empty when the export left it out.
-    public var at: String
+    public let at: String
     /// Who sent it.
-    public var from: Sender
+    public let from: Sender
     /// Whether it had a `text`.
-    public var hasText: Bool
+    public let hasText: Bool
     /// The text, only when it holds an `@`: then it may name a group member (`Mention`), the one
     /// question counting asks of a person's words. `nil` for a text without `@` or no text.
-    public var mentionText: SealedText?
+    public let mentionText: SealedText?
     /// Whether it had a `screen`.
-    public var hasScreen: Bool
+    public let hasScreen: Bool
     /// Whether that screen is chip-eligible (`Screen.isChipEligible`); false without a screen.
-    public var isChipEligible: Bool
+    public let isChipEligible: Bool
     /// The push sent for an agent's message, if one was.
-    public var push: PushInfo?
+    public let push: PushInfo?
     /// The message's language (BCP 47), overriding the thread's `locale`.
-    public var lang: String?
+    public let lang: String?
     /// The metadata with meaning.
-    public var meta: MessageMeta
+    public let meta: MessageMeta
 
     /// An outline.
     public init(thread: String, id: String, at: String = "", from: Sender, hasText: Bool = false,
@@ -52,12 +56,19 @@ public struct MessageOutline: Sendable, Equatable {
     }
 
     /// The outline of a full record: what the reader's outline mode delivers for the same line.
-    public init(_ record: MessageRecord) {
+    public convenience init(_ record: MessageRecord) {
         let mention = record.text.flatMap { text in text.withUnsealedText(MessageOutline.holdsAt) ? text : nil }
         self.init(thread: record.thread, id: record.id, at: record.at, from: record.from,
                   hasText: record.text != nil, mentionText: mention,
                   hasScreen: record.screen != nil, isChipEligible: record.screen?.isChipEligible ?? false,
                   push: record.push, lang: record.lang, meta: record.meta)
+    }
+
+    /// Equal when every field is.
+    public static func == (a: MessageOutline, b: MessageOutline) -> Bool {
+        a.thread == b.thread && a.id == b.id && a.at == b.at && a.from == b.from && a.hasText == b.hasText
+            && a.mentionText == b.mentionText && a.hasScreen == b.hasScreen && a.isChipEligible == b.isChipEligible
+            && a.push == b.push && a.lang == b.lang && a.meta == b.meta
     }
 
     /// Whether `text` holds an `@` (U+0040): the test that decides whether a text is kept.

@@ -129,10 +129,11 @@ struct RecordDecoder {
         let push = try push(fields.push)
         let lang = try optionalString(fields.lang, "lang", repeats: true)
         let meta = try meta(fields.meta)
-        return .outline(MessageOutline(thread: thread, id: id, at: at, from: Sender(from: from),
-                                       hasText: text >= 0, mentionText: mentionText(text),
-                                       hasScreen: facts.present, isChipEligible: facts.isChipEligible,
-                                       push: push, lang: lang, meta: meta),
+        return .outline(MessageOutline(thread: consume thread, id: consume id, at: consume at,
+                                                    from: Sender(from: consume from),
+                                                    hasText: text >= 0, mentionText: mentionText(text),
+                                                    hasScreen: facts.present, isChipEligible: facts.isChipEligible,
+                                                    push: consume push, lang: consume lang, meta: consume meta),
                         unknownKinds: facts.unknownKinds)
     }
 
@@ -210,8 +211,9 @@ struct RecordDecoder {
             }
             draftTicks = list
         }
-        return MessageMeta(via: viaValue, groupTo: groupTo, groupRouted: groupRouted, offline: offlineValue,
-                           draftTicks: draftTicks, build: buildValue, model: modelValue)
+        return MessageMeta(via: consume viaValue, groupTo: consume groupTo, groupRouted: consume groupRouted,
+                           offline: offlineValue, draftTicks: consume draftTicks, build: consume buildValue,
+                           model: consume modelValue)
     }
 
     // MARK: - Screens
