@@ -178,7 +178,12 @@ public struct FlywheelCounter: Sendable, Equatable {
             open = nil
         }
         guard var thread = taken.take() else { return }
-        defer { open = thread }
+        count(message, in: &thread)
+        // Put back by a move: a `defer` here kept the variable alive and copied it whole.
+        open = consume thread
+    }
+
+    private mutating func count(_ message: MessageOutline, in thread: inout OpenThread) {
         let locale = message.lang.map { slot(.locale, $0) } ?? thread.localeSlot
         let week = weekSlot(message.at)
         switch message.from {
