@@ -29,6 +29,8 @@ struct JSONDocument {
     }
 
     /// Calls `body` with each member's key bytes (escapes decoded) and its value's token index.
+    /// Inlined, so the decoder's per-key closures are too (this runs for every key of every line).
+    @inline(__always)
     func forEachMember<E: Error>(of object: Int, _ body: (UnsafeRawBufferPointer, Int) throws(E) -> Void) throws(E) {
         let token = tokens[object]
         var key = object + 1
@@ -43,7 +45,7 @@ struct JSONDocument {
                 }
                 if let failure { throw failure }
             } else {
-                try body(UnsafeRawBufferPointer(rebasing: bytes[Int(keyToken.start)..<Int(keyToken.start + keyToken.length)]), value)
+                try body(UnsafeRawBufferPointer(start: bytes.baseAddress.map { $0 + Int(keyToken.start) }, count: Int(keyToken.length)), value)
             }
             key = Int(tokens[value].next)
         }
@@ -80,6 +82,7 @@ struct JSONDocument {
     }
 
     /// Calls `body` with each element's position and token index.
+    @inline(__always)
     func forEachElement<E: Error>(of array: Int, _ body: (Int, Int) throws(E) -> Void) throws(E) {
         let token = tokens[array]
         var element = array + 1
