@@ -37,6 +37,31 @@ extension BadLine {
     var comparable: Description { Description(location: location, reason: reason) }
 }
 
+/// One outline event as `trace` records it.
+func traced(_ event: OutlineEvent, stats: CorpusStats) -> TracedEvent {
+    switch event {
+    case .record(.header(let header), let location):
+        return TracedEvent(content: .header(version: header.version), location: location, stats: stats)
+    case .record(.thread(let thread), let location):
+        return TracedEvent(content: .thread(id: thread.id, members: thread.group?.members.map(\.name) ?? []),
+                           location: location, stats: stats)
+    case .record(.message(let message), let location):
+        return TracedEvent(content: .message(message, text: nil, screenWords: nil), location: location, stats: stats)
+    case .badLine(let bad):
+        return TracedEvent(content: .badLine(bad.comparable), location: bad.location, stats: stats)
+    case .fileFailed(let error):
+        return TracedEvent(content: .failed(error), location: nil, stats: stats)
+    }
+}
+
+/// Reads `paths` with `forEachOutline`, recording the stats seen from inside the callback.
+func traceByCallback(_ paths: [String], readAhead: Bool) throws -> [TracedEvent] {
+    let reader = try CorpusReader(paths: paths, readAhead: readAhead)
+    var events: [TracedEvent] = []
+    reader.forEachOutline { event in events.append(traced(event, stats: reader.stats)) }
+    return events
+}
+
 /// Reads `paths` to the end in one of the four ways and records every event.
 func trace(_ paths: [String], outline: Bool, readAhead: Bool) throws -> [TracedEvent] {
     let reader = try CorpusReader(paths: paths, readAhead: readAhead)
@@ -78,8 +103,9 @@ func trace(_ paths: [String], outline: Bool, readAhead: Bool) throws -> [TracedE
     return events
 }
 
-/// The four ways of reading (full or outline, on this thread or read ahead) must agree on every
-/// event, its location, its reason and the counts after it; full reads must deliver the same words.
+/// The ways of reading (full or outline, on this thread or read ahead, pulled or by callback) must
+/// agree on every event, its location, its reason and the counts after it; full reads must
+/// deliver the same words.
 func expectSameReadingEverywhere(_ paths: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> [TracedEvent] {
     let full = try trace(paths, outline: false, readAhead: false)
     let fullAhead = try trace(paths, outline: false, readAhead: true)
@@ -89,6 +115,7 @@ func expectSameReadingEverywhere(_ paths: [String], sourceLocation: Testing.Sour
     let stripped = full.map { $0.withoutWords() }
     #expect(outline == stripped, "outline read", sourceLocation: sourceLocation)
     #expect(outlineAhead == stripped, "outline read, read ahead", sourceLocation: sourceLocation)
+    #expect(try traceByCallback(paths, readAhead: true) == stripped, "forEachOutline, read ahead", sourceLocation: sourceLocation)
     if let index = zip(outline, stripped).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
         // Which event differs, never what it holds.
         Issue.record("the outline read differs first at event \(index) of \(full.count)", sourceLocation: sourceLocation)
