@@ -57,27 +57,33 @@ final class ReadAheadLineSource: LineSource {
 
     func nextLine(_ body: (UnsafeRawBufferPointer, Int, ParsedLine) -> Bool) -> LineSplitter.Step<Bool> {
         if finished { return .end }
-        if batch.map({ next == $0.steps.count }) ?? true {
-            if let batch { queue.giveBack(batch) }
-            batch = queue.take()
+        var current = batch
+        if current.map({ next == $0.steps.count }) ?? true {
+            if let current { queue.giveBack(current) }
+            current = queue.take()
+            batch = current
             next = 0
         }
-        guard let batch else { return .end }
-        let step = batch.steps[next]
-        next += 1
+        guard let current else { return .end }
+        let index = next
+        let step = current.steps[index]
+        next = index &+ 1
         storedBytes = step.storedBytes
         producedBytes = step.producedBytes
         switch step.kind {
-        case .line(let number, let bytes, let tokens):
-            let line = UnsafeRawBufferPointer(start: batch.bytes + bytes.lowerBound, count: bytes.count)
-            let parse: ParsedLine = tokens.map { .document(UnsafeBufferPointer(rebasing: batch.tape.tokens[$0])) }
-                ?? .invalid(step.syntaxError ?? JSONSyntaxError(column: 1, problem: "expected a value"))
-            return .line(body(line, number, parse))
-        case .tooLong(let number):
-            return .tooLong(number: number)
-        case .failed(let error):
+        case .line:
+            let line = UnsafeRawBufferPointer(start: current.bytes + step.start, count: step.count)
+            let tokens = UnsafeBufferPointer(start: current.tape.base + step.tokenStart, count: step.tokenCount)
+            return .line(body(line, step.number, .document(tokens)))
+        case .invalidLine:
+            let line = UnsafeRawBufferPointer(start: current.bytes + step.start, count: step.count)
+            return .line(body(line, step.number, .invalid(current.syntaxErrors[step.rare])))
+        case .tooLong:
+            return .tooLong(number: step.number)
+        case .failed:
             finished = true
-            return .failed(error)
+            guard let failure = current.failure else { preconditionFailure("a failed step keeps its failure") }
+            return .failed(failure)
         case .end:
             finished = true
             return .end
@@ -87,20 +93,28 @@ final class ReadAheadLineSource: LineSource {
 
 /// Lines and their tokens, produced together and handed over together.
 final class LineBatch: @unchecked Sendable {
-    /// One step of the splitter, with the source's counts after it.
+    /// One step of the splitter, with the source's counts after it: plain integers, so handing
+    /// one out copies no reference (the rare reasons and failures are kept beside).
     struct Step {
-        enum Kind {
-            /// A line: its number, its bytes in `bytes`, its tokens in `tape` (nil: not JSON).
-            case line(number: Int, bytes: Range<Int>, tokens: Range<Int>?)
-            case tooLong(number: Int)
-            case failed(ExportError)
+        enum Kind: UInt8 {
+            /// A line that parsed: its bytes and tokens.
+            case line
+            /// A line that is not JSON: its bytes, and its reason in `syntaxErrors[rare]`.
+            case invalidLine
+            case tooLong
+            /// The file failed: the error is `failure`.
+            case failed
             case end
         }
         var kind: Kind
-        /// Why the line is not JSON (for a line whose tokens are nil).
-        var syntaxError: JSONSyntaxError?
-        var storedBytes: Int
-        var producedBytes: Int
+        var number = 0
+        /// The line's bytes in `bytes`.
+        var start = 0, count = 0
+        /// The line's tokens in `tape`.
+        var tokenStart = 0, tokenCount = 0
+        var rare = 0
+        var storedBytes = 0
+        var producedBytes = 0
     }
 
     private(set) var bytes: UnsafeMutableRawPointer
@@ -108,6 +122,10 @@ final class LineBatch: @unchecked Sendable {
     private(set) var byteCount = 0
     let tape = TokenTape(capacity: 16 << 10)
     var steps: [Step] = []
+    /// Why the batch's invalid lines are not JSON, in order.
+    var syntaxErrors: [JSONSyntaxError] = []
+    /// The failure that ended the file, if it did in this batch.
+    var failure: ExportError?
 
     init() {
         byteCapacity = ReadAheadLineSource.batchBytes + (64 << 10)
@@ -121,6 +139,8 @@ final class LineBatch: @unchecked Sendable {
         byteCount = 0
         tape.reset()
         steps.removeAll(keepingCapacity: true)
+        syntaxErrors.removeAll(keepingCapacity: true)
+        failure = nil
         let usual = ReadAheadLineSource.batchBytes + (64 << 10)
         if byteCapacity > 4 * usual {
             bytes.deallocate()
@@ -143,16 +163,18 @@ final class LineBatch: @unchecked Sendable {
         if let source = line.baseAddress { (bytes + start).copyMemory(from: source, byteCount: line.count) }
         byteCount += line.count
         let firstToken = tape.count
-        var tokens: Range<Int>? = nil
-        var syntaxError: JSONSyntaxError? = nil
+        var step = Step(kind: .line, number: number, start: start, count: line.count,
+                        storedBytes: storedBytes, producedBytes: producedBytes)
         do throws(JSONSyntaxError) {
             try JSONParser.parse(UnsafeRawBufferPointer(start: bytes + start, count: line.count), appendingTo: tape)
-            tokens = firstToken..<tape.count
+            step.tokenStart = firstToken
+            step.tokenCount = tape.count - firstToken
         } catch {
-            syntaxError = error
+            step.kind = .invalidLine
+            step.rare = syntaxErrors.count
+            syntaxErrors.append(error)
         }
-        steps.append(Step(kind: .line(number: number, bytes: start..<start + line.count, tokens: tokens),
-                          syntaxError: syntaxError, storedBytes: storedBytes, producedBytes: producedBytes))
+        steps.append(step)
     }
 }
 
@@ -253,24 +275,26 @@ final class LineBatchQueue: @unchecked Sendable {
                 added = true
                 return true
             }
-            let kind: LineBatch.Step.Kind
+            var record = LineBatch.Step(kind: .end, storedBytes: source.storedBytes, producedBytes: source.producedBytes)
             switch step {
             case .line:
                 // The line and its counts were added as it was handed out.
                 assert(added, "the splitter hands out no line without calling back")
                 continue
-            case .tooLong(let number): kind = .tooLong(number: number)
-            case .failed(let error): kind = .failed(error)
-            case .end: kind = .end
-            }
-            batch.steps.append(LineBatch.Step(kind: kind, syntaxError: nil,
-                                              storedBytes: source.storedBytes, producedBytes: source.producedBytes))
-            switch kind {
-            case .failed, .end:
+            case .tooLong(let number):
+                record.kind = .tooLong
+                record.number = number
+                batch.steps.append(record)
+            case .failed(let error):
+                record.kind = .failed
+                batch.failure = error
+                batch.steps.append(record)
                 producing = false
                 return
-            case .line, .tooLong:
-                continue
+            case .end:
+                batch.steps.append(record)
+                producing = false
+                return
             }
         }
     }
