@@ -1,7 +1,8 @@
 /// Reads a corpus of thread exports, one event at a time: records, bad lines and failed files.
 ///
 /// Files are read in order, in fixed-size chunks (zstd through libzstd's streaming API), so memory
-/// stays flat whatever the corpus size. A bad line never stops a file, and a failed file never stops
+/// stays flat whatever the corpus size. Records come whole (`next()`) or, for runs that count
+/// metadata, as outlines without words (`nextOutline()`, `forEachOutline`), checked the same way. A bad line never stops a file, and a failed file never stops
 /// the corpus. The reader enforces the contract in EXPORT_FORMAT.md: `export` only as a file's first
 /// line, messages only after their thread's line, unknown types and node kinds counted rather than
 /// fatal. A file is refused whole, counted only in `files`, when its name ends in `.zst` and it is
@@ -18,16 +19,17 @@ public final class CorpusReader {
     private let tape = TokenTape()
     private let repeated = RepeatedStrings()
 
-    /// Whether regular files are decompressed on a thread of their own (`ReadAheadChunkSource`).
+    /// Whether regular files are read, split and parsed on a thread of their own (`ReadAheadLineSource`).
     private let readAhead: Bool
 
     /// Resolves `paths` (a directory means its `*.jsonl.zst` and `*.jsonl` files in name order, `-`
     /// standard input) and checks they exist; nothing is read until `next()`.
     ///
-    /// With `readAhead`, each regular file is read and decompressed on a second thread, a few
-    /// chunks ahead of the lines being parsed (bounded memory); the events, their order, the
-    /// failures and `stats` are the same as without (tested). For runs whose parsing keeps the
-    /// caller's core busy (`replay flywheel`); a run whose time goes elsewhere gains nothing.
+    /// With `readAhead`, each regular file is read, decompressed, split into lines and parsed on
+    /// a second thread, a few batches ahead of the records being decoded (bounded memory); the
+    /// events, their order, the failures and `stats` are the same as without (tested). For runs
+    /// whose decoding keeps the caller's core busy (`replay flywheel`); a run whose time goes
+    /// elsewhere gains nothing.
     public init(paths: [String], readAhead: Bool = false) throws(ExportError) {
         files = try CorpusPaths.resolve(paths)
         self.readAhead = readAhead

@@ -315,7 +315,8 @@ public enum ReplayTool {
     static func flywheel(corpus: [String], outputDirectory: String, diagnostics: (String) -> Void) -> ExitCode {
         let reader: CorpusReader
         do {
-            // Read ahead: decompression on the second core while this one parses.
+            // Read ahead: reading, decompressing, splitting and parsing on the second core while
+            // this one decodes and counts.
             reader = try CorpusReader(paths: corpus, readAhead: true)
         } catch {
             diagnostics("replay: \(error.description)")
