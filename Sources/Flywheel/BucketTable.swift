@@ -36,42 +36,45 @@ struct BucketTable: Sendable {
         return slot
     }
 
-    /// Counts `delta` under the keys of six slots, one per dimension, in one pass.
+    /// Counts `delta` under the keys of six slots, one per dimension, in one pass: each of the
+    /// delta's bits is found once and added to all six.
     mutating func apply(_ delta: Delta, to slots: (Int, Int, Int, Int, Int, Int)) {
         counts.withUnsafeMutableBufferPointer { counts in
             guard let base = counts.baseAddress else { return }
             let slotCount = counts.count / BucketTable.stride
-            func apply(_ slot: Int) {
+            func start(_ slot: Int) -> UnsafeMutablePointer<Int> {
                 precondition(slot >= 0 && slot < slotCount, "a slot of this table")
-                BucketTable.apply(delta, to: base + slot &* BucketTable.stride)
+                return base + slot &* BucketTable.stride
             }
-            apply(slots.0)
-            apply(slots.1)
-            apply(slots.2)
-            apply(slots.3)
-            apply(slots.4)
-            apply(slots.5)
+            let all = (start(slots.0), start(slots.1), start(slots.2), start(slots.3), start(slots.4), start(slots.5))
+            func add(_ offset: Int, _ amount: Int) {
+                all.0[offset] += amount
+                all.1[offset] += amount
+                all.2[offset] += amount
+                all.3[offset] += amount
+                all.4[offset] += amount
+                all.5[offset] += amount
+            }
+            add(BucketTable.eventsOffset, 1)
+            var counted = delta.counted
+            while counted != 0 {
+                add(BucketTable.metricCount &+ counted.trailingZeroBitCount, 1)
+                counted &= counted &- 1
+            }
+            var hits = delta.hits
+            while hits != 0 {
+                add(hits.trailingZeroBitCount, 1)
+                hits &= hits &- 1
+            }
+            if let (metric, sum) = delta.firstSum { add(metric, sum) }
+            if let (metric, sum) = delta.secondSum { add(metric, sum) }
+            all.0[BucketTable.presentOffset] = 1
+            all.1[BucketTable.presentOffset] = 1
+            all.2[BucketTable.presentOffset] = 1
+            all.3[BucketTable.presentOffset] = 1
+            all.4[BucketTable.presentOffset] = 1
+            all.5[BucketTable.presentOffset] = 1
         }
-    }
-
-    /// Adds `delta` to one slot's integers.
-    @inline(__always)
-    private static func apply(_ delta: Delta, to numerators: UnsafeMutablePointer<Int>) {
-        let denominators = numerators + metricCount
-        numerators[eventsOffset] += 1
-        numerators[presentOffset] = 1
-        var counted = delta.counted
-        while counted != 0 {
-            denominators[counted.trailingZeroBitCount] += 1
-            counted &= counted &- 1
-        }
-        var hits = delta.hits
-        while hits != 0 {
-            numerators[hits.trailingZeroBitCount] += 1
-            hits &= hits &- 1
-        }
-        if let (metric, sum) = delta.firstSum { numerators[metric] += sum }
-        if let (metric, sum) = delta.secondSum { numerators[metric] += sum }
     }
 
     private func isPresent(_ slot: Int) -> Bool { counts[slot * BucketTable.stride + BucketTable.presentOffset] != 0 }

@@ -46,7 +46,7 @@ final class RepeatedStrings {
         }
         let slot = RepeatedStrings.slot(source, count)
         let stored = bytes + slot &* RepeatedStrings.maximumLength
-        if lengths[slot] == count && memcmp(stored, source, count) == 0 {
+        if lengths[slot] == count && RepeatedStrings.same(stored, source, count) {
             return strings[slot]
         }
         let made = String(decoding: raw, as: UTF8.self)
@@ -54,6 +54,15 @@ final class RepeatedStrings {
         lengths[slot] = count
         strings[slot] = made
         return made
+    }
+
+    /// Whether `count` bytes at `a` and `b` are the same: two words for up to 16 bytes (most
+    /// labels), else memcmp.
+    @inline(__always)
+    private static func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        guard count >= 8 && count <= 16 else { return memcmp(a, b, count) == 0 }
+        return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+            && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
     }
 
     /// A slot from the length and the first and last (up to) eight bytes.
