@@ -250,24 +250,64 @@ final class FuzzHarness {
             FuzzHarness.checkValues(document, into: &report)
             let decoder = RecordDecoder(document: document)
             let isThread = decoder.isThreadLine
+            let full: Result<RecordDecoder.Decoded, LineProblem>
             do throws(LineProblem) {
-                switch try decoder.decode() {
-                case .header:
-                    report.records += 1
-                case .thread:
-                    report.records += 1
-                    if !isThread { report.violations.append("decoder: a thread record from a line isThreadLine denies") }
-                case .message:
-                    report.records += 1
-                    if isThread { report.violations.append("decoder: a message record from a line isThreadLine calls a thread") }
-                case .unknownType(let name):
-                    report.unknownTypes += 1
-                    FuzzHarness.checkCountedName(name, into: &report)
-                }
+                full = .success(try decoder.decode())
             } catch {
+                full = .failure(error)
+            }
+            switch full {
+            case .success(.header):
+                report.records += 1
+            case .success(.thread):
+                report.records += 1
+                if !isThread { report.violations.append("decoder: a thread record from a line isThreadLine denies") }
+            case .success(.message):
+                report.records += 1
+                if isThread { report.violations.append("decoder: a message record from a line isThreadLine calls a thread") }
+            case .success(.outline):
+                report.violations.append("decoder: an outline from a decoder asked for words")
+            case .success(.unknownType(let name)):
+                report.unknownTypes += 1
+                FuzzHarness.checkCountedName(name, into: &report)
+            case .failure(let error):
                 report.notRecords += 1
                 FuzzHarness.checkReason(error.reason, "line problem", into: &report)
             }
+            FuzzHarness.checkOutline(document, against: full, into: &report)
+        }
+    }
+
+    /// The outline decoder must agree with the full one on every line: the same bad lines with
+    /// the same reasons, the same kinds of record, and for a message the outline of the full
+    /// record (chip eligibility from bytes, the text kept only when it holds an `@`) and its
+    /// unknown node kinds.
+    private static func checkOutline(_ document: JSONDocument, against full: Result<RecordDecoder.Decoded, LineProblem>,
+                                     into report: inout FuzzReport) {
+        var decoder = RecordDecoder(document: document)
+        decoder.words = false
+        let outline: Result<RecordDecoder.Decoded, LineProblem>
+        do throws(LineProblem) {
+            outline = .success(try decoder.decode())
+        } catch {
+            outline = .failure(error)
+        }
+        switch (full, outline) {
+        case (.failure(let a), .failure(let b)):
+            if a.reason != b.reason { report.violations.append("outline: another reason for a bad line") }
+        case (.success(.header), .success(.header)), (.success(.thread), .success(.thread)):
+            break
+        case (.success(.unknownType(let a)), .success(.unknownType(let b))):
+            if a != b { report.violations.append("outline: another unknown type name") }
+        case (.success(.message(let record)), .success(.outline(let message, let unknownKinds))):
+            if MessageOutline(record) != message {
+                report.violations.append("outline: differs from the outline of the full record")
+            }
+            if (record.screen?.unknownKinds ?? []) != unknownKinds {
+                report.violations.append("outline: other unknown node kinds")
+            }
+        default:
+            report.violations.append("outline: another kind of result than the full decoder's")
         }
     }
 

@@ -51,7 +51,7 @@ extension FlywheelCounter {
                 bucket.numerators[metric.rawValue] = n
                 bucket.denominators[metric.rawValue] = d
             }
-            buckets[key] = buckets[key].map { $0.adding(bucket) } ?? bucket
+            table.add(bucket, to: key)
         }
     }
 

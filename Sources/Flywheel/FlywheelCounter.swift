@@ -7,7 +7,11 @@ import Export
 /// thread's lines together). It keeps integer numerators and denominators per metric and per key
 /// of every dimension, plus the little state of the open thread that the rules need (the previous
 /// message, the person's last build, the pushes waiting for the person's next message). Message text is read for one thing only, whether it names a
-/// group member as `@Name` (`Mention`, the rule the routing job uses); nothing of it is kept. Counters of disjoint sets of threads merge to
+/// group member as `@Name` (`Mention`, the rule the routing job uses); nothing of it is kept.
+///
+/// It counts `MessageOutline`s: a full record is outlined first, so both ways of reading count
+/// by one rule. Per message it works on slot numbers, not strings: each distinct raw build,
+/// model, locale and agent name is labelled (`ReportLabel`) and looked up once, each day's week once. Counters of disjoint sets of threads merge to
 /// exactly the counter of their union, which is how sharded runs combine.
 public struct FlywheelCounter: Sendable, Equatable {
     /// Thread lines counted.
@@ -15,11 +19,14 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// Message lines counted.
     public internal(set) var messages = 0
     /// Numerators and denominators by dimension and key, of everything settled: all but the open
-    /// thread's pushes still waiting for the person's next message (see `settledBuckets`).
+    /// thread's pushes still waiting for the person's next message (see `settledTable`).
     /// Internal, not private: FlywheelCounter+State.swift writes and reads them.
-    var buckets: [BucketKey: Bucket] = [:]
+    var table = BucketTable()
     /// The thread whose messages are arriving.
     private var open: OpenThread?
+    /// The slots of raw metadata values already labelled (`LabelSlots`): not counts, so `==`
+    /// ignores them.
+    private var labels = LabelSlots()
 
     /// An empty counter.
     public init() {}
@@ -30,15 +37,35 @@ public struct FlywheelCounter: Sendable, Equatable {
         if case .record(let record, _) = event { add(record) }
     }
 
+    /// Counts every record of the reader's outline mode (`CorpusReader.nextOutline()`): the
+    /// same counts as the full events of the same corpus.
+    public mutating func add(_ event: OutlineEvent) {
+        switch event {
+        case .record(.message(let message), _): add(message)
+        case .record(.thread(let thread), _): add(thread)
+        case .record(.header, _), .badLine, .fileFailed: break
+        }
+    }
+
     /// Counts one record: a thread line opens a thread, a message is counted in the open thread.
     public mutating func add(_ record: ExportRecord) {
         switch record {
         case .header:
             break
         case .thread(let thread):
-            threads += 1
-            closeOpenThread()
-            open = OpenThread(thread)
+            add(thread)
+        case .message(let message):
+            add(MessageOutline(message))
+        }
+    }
+
+    /// Counts one outlined record, as `add(_: ExportRecord)` counts the full one.
+    public mutating func add(_ record: RecordOutline) {
+        switch record {
+        case .header:
+            break
+        case .thread(let thread):
+            add(thread)
         case .message(let message):
             add(message)
         }
@@ -49,7 +76,7 @@ public struct FlywheelCounter: Sendable, Equatable {
     public mutating func merge(_ other: FlywheelCounter) {
         threads += other.threads
         messages += other.messages
-        buckets.merge(other.settledBuckets) { mine, theirs in mine.adding(theirs) }
+        for (key, bucket) in other.settledTable.entries { table.add(bucket, to: key) }
     }
 
     /// This counter and `other` combined.
@@ -59,10 +86,10 @@ public struct FlywheelCounter: Sendable, Equatable {
         return copy
     }
 
-    /// Counts every event of `reader` into a new counter.
+    /// Counts every event of `reader` into a new counter (reading outlines: no words are built).
     public static func count(_ reader: CorpusReader) -> FlywheelCounter {
         var counter = FlywheelCounter()
-        while let event = reader.next() { counter.add(event) }
+        while let event = reader.nextOutline() { counter.add(event) }
         return counter
     }
 
@@ -77,7 +104,7 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// "(other)" last). The overall dimension always has its one key. Not capped: see `capped`.
     public func keys(_ dimension: MetricDimension) -> [String] {
         if dimension == .overall { return [MetricDimension.overallKey] }
-        return settledBuckets.keys.filter { $0.dimension == dimension }.map(\.key).sorted(by: ReportLabel.precedes)
+        return settledTable.entries.filter { $0.key.dimension == dimension }.map(\.key.key).sorted(by: ReportLabel.precedes)
     }
 
     /// This counter with at most `limit` keys (plus "(other)") in each capped dimension: the keys
@@ -93,13 +120,12 @@ public struct FlywheelCounter: Sendable, Equatable {
         copy.closeOpenThread()
         for dimension in MetricDimension.allCases where dimension.isCapped {
             var weights: [String: Int] = [:]
-            for (key, bucket) in copy.buckets where key.dimension == dimension { weights[key.key] = bucket.events }
+            for (key, bucket) in copy.table.entries where key.dimension == dimension { weights[key.key] = bucket.events }
             let shown = ReportLabel.shown(weights, limit: limit, order: ReportLabel.precedes)
             let other = BucketKey(dimension: dimension, key: MetricDimension.otherKey)
             for key in weights.keys where !shown.contains(key) {
-                let merged = BucketKey(dimension: dimension, key: key)
-                let bucket = copy.buckets.removeValue(forKey: merged)!
-                copy.buckets[other] = copy.buckets[other].map { $0.adding(bucket) } ?? bucket
+                guard let bucket = copy.table.remove(BucketKey(dimension: dimension, key: key)) else { continue }
+                copy.table.add(bucket, to: other)
             }
         }
         return copy
@@ -107,10 +133,7 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     /// The cell of `metric` under `key` of `dimension`; 0 of 0 for a key never seen.
     public func cell(_ metric: Metric, _ dimension: MetricDimension = .overall, _ key: String = MetricDimension.overallKey) -> RateCell {
-        let bucket = settledBuckets[BucketKey(dimension: dimension, key: key)]
-        return RateCell(metric: metric, dimension: dimension, key: key,
-                        numerator: bucket?.numerators[metric.rawValue] ?? 0,
-                        denominator: bucket?.denominators[metric.rawValue] ?? 0)
+        settledTable.cell(metric, dimension, key)
     }
 
     /// Every cell: each metric (in order) under each dimension (in order) and each of its keys.
@@ -120,16 +143,12 @@ public struct FlywheelCounter: Sendable, Equatable {
     public func cells() -> [RateCell] {
         var settled = self
         settled.closeOpenThread()
-        return settled.settledCells()
-    }
-
-    private func settledCells() -> [RateCell] {
-        let keysByDimension = MetricDimension.allCases.map { keys($0) }
+        let keysByDimension = MetricDimension.allCases.map { settled.keys($0) }
         var result: [RateCell] = []
         for metric in Metric.allCases {
             for dimension in MetricDimension.allCases {
                 for key in keysByDimension[dimension.rawValue] {
-                    result.append(cell(metric, dimension, key))
+                    result.append(settled.table.cell(metric, dimension, key))
                 }
             }
         }
@@ -138,21 +157,40 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     // MARK: - Counting
 
-    private mutating func add(_ message: MessageRecord) {
+    private mutating func add(_ thread: ThreadRecord) {
+        threads += 1
+        closeOpenThread()
+        open = OpenThread(id: thread.id, localeSlot: slot(.locale, thread.locale), isGroup: thread.isGroup,
+                          personAgentSlot: slot(.agent, thread.group?.lead ?? thread.agent),
+                          memberNames: thread.group?.members.map(\.name) ?? [])
+    }
+
+    private mutating func add(_ message: MessageOutline) {
         messages += 1
-        if open?.id != message.thread {
+        // Taken out of `open` while it changes, so its arrays stay uniquely referenced (a copy
+        // left behind in `open` would make every append copy them).
+        var taken = open.take()
+        if taken?.id != message.thread {
+            open = taken
             closeOpenThread()
-            open = OpenThread(orphan: message.thread)
+            taken = OpenThread(id: message.thread, localeSlot: slot(.locale, nil), isGroup: false,
+                               personAgentSlot: slot(.agent, nil), memberNames: [])
+            open = nil
         }
-        var thread = open!
-        defer { open = thread }
-        let locale = message.lang.map { ReportLabel(locale: $0).text } ?? thread.locale
-        let week = ISOWeek.label(forTimestamp: message.at) ?? MetricDimension.unknownKey
+        guard var thread = taken.take() else { return }
+        count(message, in: &thread)
+        // Put back by a move: a `defer` here kept the variable alive and copied it whole.
+        open = consume thread
+    }
+
+    private mutating func count(_ message: MessageOutline, in thread: inout OpenThread) {
+        let locale = message.lang.map { slot(.locale, $0) } ?? thread.localeSlot
+        let week = weekSlot(message.at)
         switch message.from {
         case .person:
             let meta = message.meta
-            let build = ReportLabel(build: meta.build).text, model = ReportLabel(model: meta.model).text
-            if let chipAgent = thread.chipAgent {
+            let build = slot(.build, meta.build), model = slot(.model, meta.model)
+            if let chipAgent = thread.chipAgentSlot {
                 var delta = Delta()
                 delta.count(.chipsSuggested, hit: meta.via == "suggested")
                 record(delta, build: build, model: model, locale: locale, agent: chipAgent, week: week)
@@ -168,42 +206,45 @@ public struct FlywheelCounter: Sendable, Equatable {
             if meta.offline {
                 let ticks = meta.draftTicks?.count ?? 0
                 delta.count(.draftUsed, hit: ticks > 0)
-                if ticks > 0 { delta.add(.draftTicksMean, numerator: ticks, denominator: 1) }
+                if ticks > 0 { delta.add(.draftTicksMean, sum: ticks) }
             }
-            record(delta, build: build, model: model, locale: locale, agent: thread.personAgent, week: week)
-            thread.chipAgent = nil
+            record(delta, build: build, model: model, locale: locale, agent: thread.personAgentSlot, week: week)
+            thread.chipAgentSlot = nil
             // The pushes since the person's last message reached the app this message came from.
             for push in thread.waitingPushes {
-                record(push.delta, build: build, model: model, locale: push.locale, agent: push.agent, week: push.week)
+                record(push.delta, build: build, model: model, locale: push.localeSlot, agent: push.agentSlot, week: push.weekSlot)
             }
-            thread.waitingPushes.removeAll()
-            thread.lastBuild = build
-            thread.lastModel = model
+            thread.waitingPushes.removeAll(keepingCapacity: true)
+            thread.lastBuildSlot = build
+            thread.lastModelSlot = model
         case .agent(let name):
-            let agent = ReportLabel(name: name).text
+            let agent = slot(.agent, name)
             if let push = message.push {
                 var delta = Delta()
                 let kind = Metric.pushKind(push.kind), bucket = Metric.batchBucket(push.batch)
-                for metric in [Metric.pushReply, .pushHandoff, .pushQuote, .pushOther] {
+                for metric in FlywheelCounter.pushKinds {
                     delta.count(metric, hit: metric == kind)
                 }
-                for metric in [Metric.pushBatch1, .pushBatch2, .pushBatch3, .pushBatch4, .pushBatch5to9, .pushBatch10Plus] {
+                for metric in FlywheelCounter.pushBatches {
                     delta.count(metric, hit: metric == bucket)
                 }
-                delta.add(.pushBatchMean, numerator: push.batch, denominator: 1)
+                delta.add(.pushBatchMean, sum: push.batch)
                 // Counted under the build and model of the person's next message in the thread,
                 // else their previous one, as the replay's push job attributes it: the export
                 // writes `build` and `model` on person messages only. So it waits.
-                thread.waitingPushes.append(WaitingPush(delta: delta, locale: locale, agent: agent, week: week))
+                thread.waitingPushes.append(WaitingPush(delta: delta, localeSlot: locale, agentSlot: agent, weekSlot: week))
             }
-            thread.chipAgent = message.screen?.isChipEligible == true ? agent : nil
+            thread.chipAgentSlot = message.isChipEligible ? agent : nil
         }
     }
 
+    private static let pushKinds: [Metric] = [.pushReply, .pushHandoff, .pushQuote, .pushOther]
+    private static let pushBatches: [Metric] = [.pushBatch1, .pushBatch2, .pushBatch3, .pushBatch4, .pushBatch5to9, .pushBatch10Plus]
+
     /// Which routing share a group person message counts in (`nil`: none of the four, e.g. a
     /// `routed` value other than "on-device").
-    private func routing(_ message: MessageRecord, in thread: OpenThread) -> Metric? {
-        if let text = message.text, Mention.namesMember(text, members: thread.memberNames) { return .routeNamed }
+    private func routing(_ message: MessageOutline, in thread: OpenThread) -> Metric? {
+        if let text = message.mentionText, Mention.namesMember(text, members: thread.memberNames) { return .routeNamed }
         if message.meta.groupRouted == "on-device" { return .routeGuessedKept }
         if message.meta.groupRouted == nil {
             return message.meta.groupTo == nil ? .routeLead : .routeChose
@@ -211,38 +252,60 @@ public struct FlywheelCounter: Sendable, Equatable {
         return nil
     }
 
+    /// The slot of the label of `raw` under `dimension` (build, model, locale or agent), through
+    /// the dimension's `ReportLabel` rule; labelled once per distinct raw value.
+    private mutating func slot(_ dimension: MetricDimension, _ raw: String?) -> Int {
+        if let slot = labels.slot(dimension, raw) { return slot }
+        let label: String
+        switch dimension {
+        case .build: label = ReportLabel(build: raw).text
+        case .model: label = ReportLabel(model: raw).text
+        case .locale: label = ReportLabel(locale: raw).text
+        case .agent: label = ReportLabel(name: raw).text
+        case .overall, .week: label = MetricDimension.unknownKey
+        }
+        let slot = table.slot(BucketKey(dimension: dimension, key: label))
+        labels.remember(dimension, raw, slot)
+        return slot
+    }
+
+    /// The slot of the ISO week of timestamp `at` ("unknown" when it cannot be read).
+    private mutating func weekSlot(_ at: String) -> Int {
+        let day = ISOWeek.utcDay(at)
+        if let slot = labels.weekSlot(day) { return slot }
+        let slot = table.slot(BucketKey(dimension: .week, key: day.map(ISOWeek.label(forDay:)) ?? MetricDimension.unknownKey))
+        labels.rememberWeek(day, slot)
+        return slot
+    }
+
     /// The buckets with the open thread's waiting pushes counted as if the thread ended now:
     /// under the person's previous message, or "unknown" when there was none.
-    var settledBuckets: [BucketKey: Bucket] {
-        guard open?.waitingPushes.isEmpty == false else { return buckets }
+    var settledBuckets: [BucketKey: Bucket] { settledTable.dictionary }
+
+    /// The table as `settledBuckets` describes it.
+    var settledTable: BucketTable {
+        guard open?.waitingPushes.isEmpty == false else { return table }
         var copy = self
         copy.closeOpenThread()
-        return copy.buckets
+        return copy.table
     }
 
     /// Counts the open thread's waiting pushes under the person's previous message (no next one
     /// will come), and forgets them.
     private mutating func closeOpenThread() {
-        guard var thread = open, !thread.waitingPushes.isEmpty else { return }
+        guard open?.waitingPushes.isEmpty == false, var thread = open.take() else { return }
+        let build = thread.lastBuildSlot ?? slot(.build, nil)
+        let model = thread.lastModelSlot ?? slot(.model, nil)
         for push in thread.waitingPushes {
-            record(push.delta, build: thread.lastBuild ?? MetricDimension.unknownKey,
-                   model: thread.lastModel ?? MetricDimension.unknownKey, locale: push.locale, agent: push.agent, week: push.week)
+            record(push.delta, build: build, model: model, locale: push.localeSlot, agent: push.agentSlot, week: push.weekSlot)
         }
         thread.waitingPushes.removeAll()
         open = thread
     }
 
-    private mutating func record(_ delta: Delta, build: String, model: String, locale: String, agent: String, week: String) {
-        guard !delta.entries.isEmpty else { return }
-        let keys = [BucketKey(dimension: .overall, key: MetricDimension.overallKey),
-                    BucketKey(dimension: .build, key: build),
-                    BucketKey(dimension: .model, key: model),
-                    BucketKey(dimension: .locale, key: locale),
-                    BucketKey(dimension: .agent, key: agent),
-                    BucketKey(dimension: .week, key: week)]
-        for key in keys {
-            buckets[key, default: Bucket()].apply(delta)
-        }
+    private mutating func record(_ delta: Delta, build: Int, model: Int, locale: Int, agent: Int, week: Int) {
+        guard !delta.isEmpty else { return }
+        table.apply(delta, to: (BucketTable.overallSlot, build, model, locale, agent, week))
     }
 }
 
@@ -260,14 +323,6 @@ struct Bucket: Equatable, Sendable {
     /// its weight when a dimension is capped.
     var events = 0
 
-    mutating func apply(_ delta: Delta) {
-        events += 1
-        for (metric, numerator, denominator) in delta.entries {
-            numerators[metric.rawValue] += numerator
-            denominators[metric.rawValue] += denominator
-        }
-    }
-
     func adding(_ other: Bucket) -> Bucket {
         var sum = self
         sum.events += other.events
@@ -279,56 +334,76 @@ struct Bucket: Equatable, Sendable {
     }
 }
 
-/// What one message adds, applied to each of its dimension keys.
+/// What one message adds, applied to each of its dimension keys: per metric, one to the
+/// denominator, and to the numerator one (a hit) or a sum (a mean's).
+///
+/// Bit masks and two inline sums rather than an array: one is made for every message.
 struct Delta: Sendable {
-    var entries: [(Metric, Int, Int)] = []
+    /// Metrics whose denominator grows by one (bit `rawValue`).
+    private(set) var counted: UInt32 = 0
+    /// Of those, the ones whose numerator grows by one.
+    private(set) var hits: UInt32 = 0
+    /// Numerators that grow by a sum (the means), by metric `rawValue`; at most two per message.
+    private(set) var firstSum: (Int, Int)?
+    private(set) var secondSum: (Int, Int)?
 
-    mutating func count(_ metric: Metric, hit: Bool) { entries.append((metric, hit ? 1 : 0, 1)) }
-    mutating func add(_ metric: Metric, numerator: Int, denominator: Int) { entries.append((metric, numerator, denominator)) }
+    /// Whether it adds nothing.
+    var isEmpty: Bool { counted == 0 }
+
+    /// One more of `metric`'s population, and one more of its numerator when `hit`.
+    mutating func count(_ metric: Metric, hit: Bool) {
+        precondition(metric.rawValue < UInt32.bitWidth, "a metric beyond the delta's mask")
+        let bit: UInt32 = 1 << UInt32(metric.rawValue)
+        precondition(counted & bit == 0, "a metric is counted once per message")
+        counted |= bit
+        if hit { hits |= bit }
+    }
+
+    /// One more of `metric`'s population, and `sum` more of its numerator (a mean's sum).
+    mutating func add(_ metric: Metric, sum: Int) {
+        count(metric, hit: false)
+        if firstSum == nil {
+            firstSum = (metric.rawValue, sum)
+        } else {
+            precondition(secondSum == nil, "at most two sums per message")
+            secondSum = (metric.rawValue, sum)
+        }
+    }
 }
 
 /// A push counted once the person's next message (or the thread's end) says which build and
 /// model it reached.
 struct WaitingPush: Sendable {
     let delta: Delta
-    let locale: String
-    let agent: String
-    let week: String
+    let localeSlot: Int
+    let agentSlot: Int
+    let weekSlot: Int
 }
 
-/// What the counter remembers of the thread whose messages are arriving.
+/// What the counter remembers of the thread whose messages are arriving, as bucket slots.
 struct OpenThread: Sendable {
     let id: String
-    /// The thread's locale as a label (`ReportLabel(locale:)`).
-    let locale: String
+    /// The slot of the thread's locale label (`ReportLabel(locale:)`).
+    let localeSlot: Int
     let isGroup: Bool
-    /// The agent a person message is counted under: the thread's agent, or the group's lead.
-    let personAgent: String
+    /// The slot of the agent a person message is counted under: the thread's agent, or the group's lead.
+    let personAgentSlot: Int
     /// The members' names as the export writes them, for `@Name` (`Mention`).
     let memberNames: [String]
-    /// The agent whose chip-eligible screen was the last message, if it was one.
-    var chipAgent: String?
-    /// The build and model version (labels) of the person's last message in this thread, for
+    /// The slot of the agent whose chip-eligible screen was the last message, if it was one.
+    var chipAgentSlot: Int?
+    /// The build and model version slots of the person's last message in this thread, for
     /// pushes that no person message follows; nil before the first.
-    var lastBuild: String?
-    var lastModel: String?
+    var lastBuildSlot: Int?
+    var lastModelSlot: Int?
     /// Pushes waiting for the person's next message, whose build and model they are counted under.
     var waitingPushes: [WaitingPush] = []
 
-    init(_ thread: ThreadRecord) {
-        id = thread.id
-        locale = ReportLabel(locale: thread.locale).text
-        isGroup = thread.isGroup
-        personAgent = ReportLabel(name: thread.group?.lead ?? thread.agent).text
-        memberNames = thread.group?.members.map(\.name) ?? []
-    }
-
-    /// A thread whose line was never seen (a caller feeding messages alone): no locale, no group.
-    init(orphan id: String) {
+    init(id: String, localeSlot: Int, isGroup: Bool, personAgentSlot: Int, memberNames: [String]) {
         self.id = id
-        locale = MetricDimension.unknownKey
-        isGroup = false
-        personAgent = MetricDimension.unknownKey
-        memberNames = []
+        self.localeSlot = localeSlot
+        self.isGroup = isGroup
+        self.personAgentSlot = personAgentSlot
+        self.memberNames = memberNames
     }
 }

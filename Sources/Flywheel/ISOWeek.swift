@@ -75,7 +75,18 @@ public enum ISOWeek {
 
     /// The UTC day of a timestamp, checking every field's range.
     static func utcDay(_ text: String) -> Int? {
-        let b = Array(text.utf8)
+        // Over the string's own bytes: this runs for every message, and a copy into an array
+        // was an allocation each time.
+        var text = text
+        return text.withUTF8(utcDay(bytes:))
+    }
+
+    static func utcDay(bytes b: UnsafeBufferPointer<UInt8>) -> Int? {
+        utcDayOfPlainUTC(b) ?? generalUTCDay(bytes: b)
+    }
+
+    /// The UTC day of any accepted form (the reading `utcDayOfPlainUTC` shortcuts).
+    static func generalUTCDay(bytes b: UnsafeBufferPointer<UInt8>) -> Int? {
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               let year = number(b[0..<4]), let month = number(b[5..<7]), let day = number(b[8..<10]),
               year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month, year) else { return nil }
@@ -122,6 +133,29 @@ public enum ISOWeek {
         return base + (minutes >= 0 ? minutes / 1440 : -((-minutes + 1439) / 1440))
     }
 
+    /// The day of the form nearly every export writes, `2026-09-01T07:02:11Z`, read straight
+    /// from fixed offsets; nil for any other form (the general reading above then decides, and
+    /// gives the same day for this form: tested).
+    @inline(__always)
+    static func utcDayOfPlainUTC(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard b.count == 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
+              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z") else { return nil }
+        func digits(_ at: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in at..<at + count {
+                let digit = b[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int(digit)
+            }
+            return value
+        }
+        guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+              let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month, year),
+              hour <= 23, minute <= 59, second <= 60 else { return nil }
+        return daysFromCivil(year, month, day)
+    }
+
     private static func daysIn(_ month: Int, _ year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
@@ -132,7 +166,7 @@ public enum ISOWeek {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+    private static func number<Digits: Collection<UInt8>>(_ digits: Digits) -> Int? {
         var value = 0
         for byte in digits {
             guard isDigit(byte) else { return nil }

@@ -166,6 +166,34 @@ import Export
         #expect(ISOWeek.label(forTimestamp: timestamp) == label)
     }
 
+    /// The shortcut for `YYYY-MM-DDTHH:MM:SSZ` reads every such timestamp (valid or not) as the
+    /// general reading does.
+    @Test func plainUTCShortcutAgreesWithTheGeneralReading() {
+        var generator = SystemRandomNumberGenerator()
+        var shortcuts = 0
+        for _ in 0..<50_000 {
+            var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int.random(in: 0...2100, using: &generator),
+                              Int.random(in: 0...13, using: &generator), Int.random(in: 0...32, using: &generator),
+                              Int.random(in: 0...25, using: &generator), Int.random(in: 0...61, using: &generator),
+                              Int.random(in: 0...61, using: &generator))
+            if Int.random(in: 0..<10, using: &generator) == 0 {
+                var bytes = Array(text.utf8)
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0x20...0x7E, using: &generator)
+                text = String(decoding: bytes, as: UTF8.self)
+            }
+            var copy = text
+            copy.withUTF8 { bytes in
+                let general = ISOWeek.generalUTCDay(bytes: bytes)
+                if let shortcut = ISOWeek.utcDayOfPlainUTC(bytes) {
+                    shortcuts += 1
+                    #expect(shortcut == general)
+                }
+                #expect(ISOWeek.utcDay(bytes: bytes) == general)
+            }
+        }
+        #expect(shortcuts > 1_000)
+    }
+
     @Test func isoWeekSpanCrossesYears() {
         #expect(ISOWeek.following("2026-W52") == "2026-W53")
         #expect(ISOWeek.following("2026-W53") == "2027-W01")

@@ -49,6 +49,12 @@ final class InputFile {
         buffer.deallocate()
     }
 
+    /// Whether the input is a regular file (not a pipe, terminal or device): its reads end.
+    var isRegularFile: Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Reads the first bytes (at least `count` unless the input is shorter) without consuming them.
     ///
     /// Pipes may deliver fewer bytes per `read` than asked, so this loops; the bytes read are

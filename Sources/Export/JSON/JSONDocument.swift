@@ -29,6 +29,8 @@ struct JSONDocument {
     }
 
     /// Calls `body` with each member's key bytes (escapes decoded) and its value's token index.
+    /// Inlined, so the decoder's per-key closures are too (this runs for every key of every line).
+    @inline(__always)
     func forEachMember<E: Error>(of object: Int, _ body: (UnsafeRawBufferPointer, Int) throws(E) -> Void) throws(E) {
         let token = tokens[object]
         var key = object + 1
@@ -43,13 +45,44 @@ struct JSONDocument {
                 }
                 if let failure { throw failure }
             } else {
-                try body(UnsafeRawBufferPointer(rebasing: bytes[Int(keyToken.start)..<Int(keyToken.start + keyToken.length)]), value)
+                try body(UnsafeRawBufferPointer(start: bytes.baseAddress.map { $0 + Int(keyToken.start) }, count: Int(keyToken.length)), value)
             }
             key = Int(tokens[value].next)
         }
     }
 
+    /// Calls `body` with the bytes of key token `key` (escapes decoded).
+    func withKey<R>(_ key: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let token = tokens[key]
+        if token.flag {
+            return unescapedBytes(token).withUnsafeBytes(body)
+        }
+        return body(raw(key))
+    }
+
+    /// A token's bytes as written (for a string: between the quotes, escapes not decoded).
+    @inline(__always)
+    func raw(_ index: Int) -> UnsafeRawBufferPointer {
+        let token = tokens[index]
+        return UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.length)])
+    }
+
+    /// Whether `bytes` hold `needle` anywhere.
+    static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        guard count > 0 else { return true }
+        guard bytes.count >= count, let base = bytes.baseAddress else { return false }
+        let first = Int32(needle.utf8Start[0])
+        var offset = 0
+        while offset <= bytes.count - count, let found = memchr(base + offset, first, bytes.count - count + 1 - offset) {
+            if memcmp(found, needle.utf8Start, count) == 0 { return true }
+            offset = UnsafeRawPointer(found) - base + 1
+        }
+        return false
+    }
+
     /// Calls `body` with each element's position and token index.
+    @inline(__always)
     func forEachElement<E: Error>(of array: Int, _ body: (Int, Int) throws(E) -> Void) throws(E) {
         let token = tokens[array]
         var element = array + 1
@@ -110,16 +143,19 @@ struct JSONDocument {
         return strtod(text, nil)
     }
 
-    /// Whether `bytes` spell `expected` exactly.
-    @inline(__always)
     /// Whether `bytes` spell `expected` (for names kept as Strings, such as raw values).
-    static func equal(_ bytes: UnsafeRawBufferPointer, _ expected: String) -> Bool {
+    ///
+    /// Not an overload of `equal(_:_:)`: a string literal would pick this one (String is the
+    /// default literal type) and make and free a String at every comparison.
+    static func equal(_ bytes: UnsafeRawBufferPointer, string expected: String) -> Bool {
         var expected = expected
         return expected.withUTF8 { utf8 in
             bytes.count == utf8.count && (utf8.isEmpty || memcmp(bytes.baseAddress!, utf8.baseAddress!, utf8.count) == 0)
         }
     }
 
+    /// Whether `bytes` spell `expected` exactly.
+    @inline(__always)
     static func equal(_ bytes: UnsafeRawBufferPointer, _ expected: StaticString) -> Bool {
         let count = expected.utf8CodeUnitCount
         guard bytes.count == count else { return false }

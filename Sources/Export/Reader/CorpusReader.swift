@@ -1,7 +1,8 @@
 /// Reads a corpus of thread exports, one event at a time: records, bad lines and failed files.
 ///
 /// Files are read in order, in fixed-size chunks (zstd through libzstd's streaming API), so memory
-/// stays flat whatever the corpus size. A bad line never stops a file, and a failed file never stops
+/// stays flat whatever the corpus size. Records come whole (`next()`) or, for runs that count
+/// metadata, as outlines without words (`nextOutline()`, `forEachOutline`), checked the same way. A bad line never stops a file, and a failed file never stops
 /// the corpus. The reader enforces the contract in EXPORT_FORMAT.md: `export` only as a file's first
 /// line, messages only after their thread's line, unknown types and node kinds counted rather than
 /// fatal. A file is refused whole, counted only in `files`, when its name ends in `.zst` and it is
@@ -15,61 +16,102 @@ public final class CorpusReader {
     private var current: OpenFile?
     /// Counts, plus the byte counts of files already closed.
     private var counts = CorpusStats()
-    private var tokens: [JSONToken] = []
+    private let tape = TokenTape()
+    private let repeated = RepeatedStrings()
+
+    /// Whether regular files are read, split and parsed on a thread of their own (`ReadAheadLineSource`).
+    private let readAhead: Bool
 
     /// Resolves `paths` (a directory means its `*.jsonl.zst` and `*.jsonl` files in name order, `-`
     /// standard input) and checks they exist; nothing is read until `next()`.
-    public init(paths: [String]) throws(ExportError) {
+    ///
+    /// With `readAhead`, each regular file is read, decompressed, split into lines and parsed on
+    /// a second thread, a few batches ahead of the records being decoded (bounded memory); the
+    /// events, their order, the failures and `stats` are the same as without (tested). For runs
+    /// whose decoding keeps the caller's core busy (`replay flywheel`); a run whose time goes
+    /// elsewhere gains nothing.
+    public init(paths: [String], readAhead: Bool = false) throws(ExportError) {
         files = try CorpusPaths.resolve(paths)
-        tokens.reserveCapacity(256)
+        self.readAhead = readAhead
     }
 
     /// What has been read so far, exact up to the last event handed out.
     public var stats: CorpusStats {
         var stats = counts
         if let current {
-            stats.compressedBytes += current.splitter.source.storedBytes
-            stats.decompressedBytes += current.splitter.source.producedBytes
+            stats.compressedBytes += current.lines.storedBytes
+            stats.decompressedBytes += current.lines.producedBytes
         }
         return stats
     }
 
     /// The next event, or `nil` once every file has been read.
     public func next() -> ReaderEvent? {
+        var sink = PulledEvent()
+        return advance(words: true, into: &sink) ? sink.event : nil
+    }
+
+    /// The next event with messages as outlines (no words: see `MessageOutline`), or `nil` once
+    /// every file has been read.
+    ///
+    /// Every line is checked exactly as `next()` checks it, so the events, bad lines, failures
+    /// and `stats` are the same as a full read's; only the words are never built. For runs that
+    /// count metadata (`replay flywheel`). Calls may be mixed with `next()`, line by line.
+    public func nextOutline() -> OutlineEvent? {
+        var sink = PulledOutline()
+        return advance(words: false, into: &sink) ? sink.event : nil
+    }
+
+    /// Reads every remaining event as outlines (as `nextOutline()` would hand them out, in
+    /// order), handing each to `body` where it is made: nothing is copied on its way.
+    /// `stats` seen from `body` counts the event it is given.
+    public func forEachOutline(_ body: (OutlineEvent) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            var sink = OutlineCallback(body: body)
+            while advance(words: false, into: &sink) {}
+        }
+    }
+
+    /// Reads until one event is handed to `sink`; false once every file has been read.
+    private func advance<Sink: OutcomeSink>(words: Bool, into sink: inout Sink) -> Bool {
         while true {
             guard let file = current else {
-                guard nextFileIndex < files.count else { return nil }
+                guard nextFileIndex < files.count else { return false }
                 let path = files[nextFileIndex]
                 nextFileIndex += 1
                 counts.files += 1
                 do {
-                    current = try OpenFile(path: path)
+                    current = try OpenFile(path: path, tape: tape, readAhead: readAhead)
                 } catch {
-                    return .fileFailed(error)
+                    sink.fileFailed(error)
+                    return true
                 }
                 continue
             }
-            let step = file.splitter.nextLine { bytes, number in
-                handleLine(bytes, number: number, in: file)
+            let step = file.lines.nextLine { bytes, number, parsed in
+                handleLine(bytes, number: number, parsed: parsed, in: file, words: words, into: &sink)
             }
             switch step {
-            case .line(let event?):
+            case .line(true):
                 // Closed without adding its bytes: nothing of a refused file is counted.
                 if file.isRefused { current = nil }
-                return event
-            case .line(nil):
+                return true
+            case .line(false):
                 continue
             case .tooLong(let number):
                 counts.lines += 1
                 file.nonEmptyLines += 1
-                return badLine(file, number, "the line is longer than \(LineSplitter.maximumLineLength >> 20) MiB")
+                sink.badLine(badLine(file, number, "the line is longer than \(LineSplitter.maximumLineLength >> 20) MiB"))
+                return true
             case .failed(let error):
                 close(file)
-                return .fileFailed(error)
+                sink.fileFailed(error)
+                return true
             case .end:
                 close(file)
                 if file.nonEmptyLines > 0 && file.records == 0 {
-                    return .fileFailed(.fileHoldsNoRecord(file: file.name, lines: file.nonEmptyLines))
+                    sink.fileFailed(.fileHoldsNoRecord(file: file.name, lines: file.nonEmptyLines))
+                    return true
                 }
             }
         }
@@ -84,61 +126,68 @@ public final class CorpusReader {
 
     // MARK: - Lines
 
-    /// Parses, checks and counts one line; `nil` for a line that is skipped and only counted (unknown type).
-    private func handleLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile) -> ReaderEvent? {
+    /// Parses, checks and counts one line, and hands what it came to to `sink`; false for a
+    /// line that is skipped and only counted (unknown type).
+    ///
+    /// Every count is updated before `sink` is called, so `stats` is exact there.
+    private func handleLine<Sink: OutcomeSink>(_ bytes: UnsafeRawBufferPointer, number: Int, parsed: ParsedLine,
+                                               in file: OpenFile, words: Bool, into sink: inout Sink) -> Bool {
+        let isFirstLine = file.nonEmptyLines == 0
         file.nonEmptyLines += 1
-        let event = judgeLine(bytes, number: number, in: file)
-        if !file.isRefused { counts.lines += 1 }
-        return event
-    }
-
-    /// Parses and checks one line.
-    private func judgeLine(_ bytes: UnsafeRawBufferPointer, number: Int, in file: OpenFile) -> ReaderEvent? {
-        let isFirstLine = file.nonEmptyLines == 1
-        do throws(JSONSyntaxError) {
-            try JSONParser.parse(bytes, into: &tokens)
-        } catch {
-            return badLine(file, number, error.description)
+        counts.lines += 1
+        let tokens: UnsafeBufferPointer<JSONToken>
+        switch parsed {
+        case .invalid(let error):
+            sink.badLine(badLine(file, number, error.description))
+            return true
+        case .document(let document):
+            tokens = document
         }
-        let outcome: Result<RecordDecoder.Decoded, LineProblem> = tokens.withUnsafeBufferPointer { tape in
-            let decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tape))
-            do throws(LineProblem) {
-                return .success(try decoder.decode())
-            } catch {
-                // A thread line that is bad closes the open thread, so its messages are not
-                // delivered as if they belonged to the thread before it.
-                if decoder.isThreadLine { file.openThread = nil }
-                return .failure(error)
-            }
+        var decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tokens))
+        decoder.words = words
+        decoder.repeated = repeated
+        let decoded: RecordDecoder.Decoded
+        do throws(LineProblem) {
+            decoded = try decoder.decode()
+        } catch {
+            // A thread line that is bad closes the open thread, so its messages are not
+            // delivered as if they belonged to the thread before it.
+            if decoder.isThreadLine { file.openThread = nil }
+            sink.badLine(badLine(file, number, error.reason))
+            return true
         }
         let location = SourceLocation(file: file.name, line: number)
-        switch outcome {
-        case .failure(let problem):
-            return badLine(file, number, problem.reason)
-        case .success(.unknownType(let name)):
+        // Consumed: each record is moved on to the sink, never copied.
+        switch consume decoded {
+        case .unknownType(let name):
             counts.unknownTypes[name, default: 0] += 1
-            return nil
-        case .success(.header(let header)):
+            return false
+        case .header(let header):
             guard isFirstLine else {
-                return badLine(file, number, "an export line must be the first line of its file")
+                sink.badLine(badLine(file, number, "an export line must be the first line of its file"))
+                return true
             }
             guard header.version == 1 else {
-                // Its lines may mean something else: the file is refused whole, before any is delivered.
+                // Its lines may mean something else: the file is refused whole, before any is
+                // delivered, and this line is not counted either.
                 file.isRefused = true
-                return .fileFailed(.exportVersionIsNotSupported(file: file.name, version: header.version))
+                counts.lines -= 1
+                sink.fileFailed(.exportVersionIsNotSupported(file: file.name, version: header.version))
+                return true
             }
             counts.records += 1
             file.records += 1
-            return .record(.header(header), location)
-        case .success(.thread(let thread)):
+            sink.header(header, at: location)
+        case .thread(let thread):
             file.openThread = thread.id
             counts.records += 1
             file.records += 1
             counts.threads += 1
-            return .record(.thread(thread), location)
-        case .success(.message(let message)):
+            sink.thread(thread, at: location)
+        case .message(let message):
             guard message.thread == file.openThread else {
-                return badLine(file, number, "message for thread \(CorpusReader.quoted(message.thread)) comes before its thread line")
+                sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(message.thread)) comes before its thread line"))
+                return true
             }
             counts.records += 1
             file.records += 1
@@ -148,18 +197,29 @@ public final class CorpusReader {
                     if case .unknown(let kind) = node { counts.unknownNodes[kind, default: 0] += 1 }
                 }
             }
-            return .record(.message(message), location)
+            sink.message(message, at: location)
+        case .outline(let outline, let unknownKinds):
+            guard outline.thread == file.openThread else {
+                sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(outline.thread)) comes before its thread line"))
+                return true
+            }
+            counts.records += 1
+            file.records += 1
+            counts.messages += 1
+            for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
+            sink.outline(outline, at: location)
         }
+        return true
     }
 
-    private func badLine(_ file: OpenFile, _ number: Int, _ reason: String) -> ReaderEvent {
+    private func badLine(_ file: OpenFile, _ number: Int, _ reason: String) -> BadLine {
         counts.badLines += 1
-        return .badLine(BadLine(location: SourceLocation(file: file.name, line: number), reason: reason))
+        return BadLine(location: SourceLocation(file: file.name, line: number), reason: reason)
     }
 
     private func close(_ file: OpenFile) {
-        counts.compressedBytes += file.splitter.source.storedBytes
-        counts.decompressedBytes += file.splitter.source.producedBytes
+        counts.compressedBytes += file.lines.storedBytes
+        counts.decompressedBytes += file.lines.producedBytes
         current = nil
     }
 

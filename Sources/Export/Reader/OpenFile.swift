@@ -1,8 +1,8 @@
-/// The file the reader is in: its line splitter and the per-file state the contract needs.
+/// The file the reader is in: its lines (split and parsed) and the per-file state the contract needs.
 final class OpenFile {
     /// The name used in locations and errors.
     let name: String
-    let splitter: LineSplitter
+    let lines: LineSource
     /// Whether the file is zstd-compressed (told by its magic number).
     let format: StoredFormat
     /// The id of the last valid `thread` line in this file; messages must belong to it.
@@ -22,7 +22,12 @@ final class OpenFile {
     /// A name ending in `.zst` promises zstd: a file that does not start with a frame (a gzip
     /// file, an error page saved under that name) is refused here rather than read as text, which
     /// would count every line of it as bad and call the run a success.
-    init(path: String) throws(ExportError) {
+    ///
+    /// Lines are parsed into `tape`. With `readAhead`, a regular file's lines are read, split and
+    /// parsed on a thread of their own (`ReadAheadLineSource`); standard input and pipes are read
+    /// on the caller's thread, since a reader stopped early must be able to stop the producer,
+    /// whose read of a pipe could wait for ever.
+    init(path: String, tape: TokenTape, readAhead: Bool = false) throws(ExportError) {
         let file = try InputFile(path: path, chunkSize: OpenFile.chunkSize)
         name = file.name
         let prefix = try file.peek(4)
@@ -30,7 +35,9 @@ final class OpenFile {
         if path.hasSuffix(".zst") && format != .zstd {
             throw .compressedFileIsNotZstd(file: name, leadingBytes: LeadingBytes(prefix))
         }
-        let source: ChunkSource = format == .zstd ? ZstdChunkSource(file: file) : PlainChunkSource(file: file)
-        splitter = LineSplitter(source: source)
+        let isRegularFile = file.isRegularFile
+        let stored: ChunkSource = format == .zstd ? ZstdChunkSource(file: file) : PlainChunkSource(file: file)
+        let splitter = LineSplitter(source: stored)
+        lines = readAhead && isRegularFile ? ReadAheadLineSource(splitter) : ParsingLineSource(splitter, tape: tape)
     }
 }

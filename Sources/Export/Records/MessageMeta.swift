@@ -1,5 +1,5 @@
 /// The fields of a message's free-form `meta` that mean something to the jobs.
-public struct MessageMeta: Sendable {
+public struct MessageMeta: Sendable, Equatable {
     /// `"suggested"` when the person tapped a reply chip; `"typed"` or absent otherwise.
     public var via: String?
     /// `meta.group.to`: the member the message went to.

@@ -11,11 +11,20 @@ struct RecordDecoder {
         case header(ExportHeader)
         case thread(ThreadRecord)
         case message(MessageRecord)
+        /// A message line decoded without its words (`words` false), and the names of its
+        /// screen's unknown node kinds, one per node, in order.
+        case outline(MessageOutline, unknownKinds: [String])
         /// A line whose `type` this reader does not know, by its countable name.
         case unknownType(String)
     }
 
     let document: JSONDocument
+    /// Whether messages are decoded whole (`message`) or as outlines without words (`outline`).
+    /// Either way every field is checked the same, in the same order, with the same reasons.
+    var words = true
+    /// Where metadata values that repeat from line to line are made once (`RepeatedStrings`);
+    /// nil makes every string afresh.
+    var repeated: RepeatedStrings?
 
     /// Decodes the line at the root of the document.
     func decode() throws(LineProblem) -> Decoded {
@@ -28,7 +37,9 @@ struct RecordDecoder {
         guard document.kind(fields.type) == .string else {
             throw LineProblem("field 'type' is \(document.typeName(fields.type)), expected a string")
         }
-        if document.stringEquals(fields.type, "message") { return .message(try message(fields)) }
+        if document.stringEquals(fields.type, "message") {
+            return words ? .message(try message(fields)) : try messageOutline(fields)
+        }
         if document.stringEquals(fields.type, "thread") { return .thread(try thread(fields)) }
         if document.stringEquals(fields.type, "export") { return .header(try header(fields)) }
         let token = document.tokens[fields.type]
@@ -60,9 +71,9 @@ struct RecordDecoder {
 
     private func thread(_ fields: TopFields) throws(LineProblem) -> ThreadRecord {
         ThreadRecord(id: try requiredString(fields.id, "id"),
-                     agent: try optionalString(fields.agent, "agent"),
+                     agent: try optionalString(fields.agent, "agent", repeats: true),
                      about: try optionalString(fields.about, "about").map(SealedText.init),
-                     locale: try optionalString(fields.locale, "locale"),
+                     locale: try optionalString(fields.locale, "locale", repeats: true),
                      group: try group(fields.group))
     }
 
@@ -74,7 +85,7 @@ struct RecordDecoder {
             if JSONDocument.equal(key, "lead") { lead = value }
             else if JSONDocument.equal(key, "members") { members = value }
         }
-        let leadName = try requiredString(lead, "group.lead")
+        let leadName = try requiredString(lead, "group.lead", repeats: true)
         guard members >= 0 else { throw LineProblem("missing field 'group.members'") }
         try expect(members, .array, "group.members", "an array")
         var list: [GroupMember] = []
@@ -87,23 +98,58 @@ struct RecordDecoder {
                 if JSONDocument.equal(key, "name") { name = value }
                 else if JSONDocument.equal(key, "about") { about = value }
             }
-            list.append(GroupMember(name: try requiredString(name, path + ".name"),
+            list.append(GroupMember(name: try requiredString(name, path + ".name", repeats: true),
                                     about: try optionalString(about, path + ".about").map(SealedText.init) ?? .empty))
         }
         return GroupInfo(lead: leadName, members: list)
     }
 
     private func message(_ fields: TopFields) throws(LineProblem) -> MessageRecord {
-        let from = try requiredString(fields.from, "from")
-        return MessageRecord(thread: try requiredString(fields.thread, "thread"),
+        let from = try requiredString(fields.from, "from", repeats: true)
+        return MessageRecord(thread: try requiredString(fields.thread, "thread", repeats: true),
                              id: try requiredString(fields.id, "id"),
                              at: try optionalString(fields.at, "at") ?? "",
                              from: Sender(from: from),
                              text: try optionalString(fields.text, "text").map(SealedText.init),
                              screen: try screen(fields.screen),
                              push: try push(fields.push),
-                             lang: try optionalString(fields.lang, "lang"),
+                             lang: try optionalString(fields.lang, "lang", repeats: true),
                              meta: try meta(fields.meta))
+    }
+
+    /// The outline of a message line: the checks of `message(_:)` in its order, without building
+    /// the words (only a text holding an `@` is decoded, see `MessageOutline.mentionText`).
+    private func messageOutline(_ fields: TopFields) throws(LineProblem) -> Decoded {
+        let from = try requiredString(fields.from, "from", repeats: true)
+        let thread = try requiredString(fields.thread, "thread", repeats: true)
+        let id = try requiredString(fields.id, "id")
+        let at = try optionalString(fields.at, "at") ?? ""
+        let text = try optionalStringIndex(fields.text, "text")
+        let facts = try screenFacts(fields.screen)
+        let push = try push(fields.push)
+        let lang = try optionalString(fields.lang, "lang", repeats: true)
+        let meta = try meta(fields.meta)
+        return .outline(MessageOutline(thread: consume thread, id: consume id, at: consume at,
+                                                    from: Sender(from: consume from),
+                                                    hasText: text >= 0, mentionText: mentionText(text),
+                                                    hasScreen: facts.present, isChipEligible: facts.isChipEligible,
+                                                    push: consume push, lang: consume lang, meta: consume meta),
+                        unknownKinds: facts.unknownKinds)
+    }
+
+    /// The text of string token `index` when it holds an `@`, else nil (also for -1).
+    ///
+    /// The raw bytes decide without decoding unless the string has escapes that could spell
+    /// one (`\u0040`); then the decoded text decides, so the answer is exactly
+    /// `MessageOutline.holdsAt` of the text.
+    private func mentionText(_ index: Int) -> SealedText? {
+        guard index >= 0 else { return nil }
+        let token = document.tokens[index]
+        let raw = document.raw(index)
+        let hasAt = raw.contains(UInt8(ascii: "@"))
+        guard hasAt || (token.flag && JSONDocument.contains(raw, "u0040")) else { return nil }
+        let text = document.string(index)
+        return MessageOutline.holdsAt(text) ? SealedText(text) : nil
     }
 
     private func push(_ index: Int) throws(LineProblem) -> PushInfo? {
@@ -114,15 +160,14 @@ struct RecordDecoder {
             if JSONDocument.equal(key, "kind") { kind = value }
             else if JSONDocument.equal(key, "batch") { batch = value }
         }
-        let kindName = try requiredString(kind, "push.kind")
+        let kindName = try requiredString(kind, "push.kind", repeats: true)
         let count = try optionalInteger(batch, "push.batch") ?? 1
         guard count >= 1 else { throw LineProblem("field 'push.batch' is \(count), expected a count of at least 1") }
         return PushInfo(kind: kindName, batch: count)
     }
 
     private func meta(_ index: Int) throws(LineProblem) -> MessageMeta {
-        var meta = MessageMeta()
-        guard index >= 0, document.kind(index) != .null else { return meta }
+        guard index >= 0, document.kind(index) != .null else { return MessageMeta() }
         try expect(index, .object, "meta", "an object")
         var via = -1, group = -1, offline = -1, ticks = -1, build = -1, model = -1
         document.forEachMember(of: index) { key, value in
@@ -136,10 +181,13 @@ struct RecordDecoder {
             default: break
             }
         }
-        meta.via = try optionalString(via, "meta.via")
-        meta.offline = try optionalBool(offline, "meta.offline") ?? false
-        meta.build = try optionalString(build, "meta.build")
-        meta.model = try optionalString(model, "meta.model")
+        // Each field into a local and the value made once at the end: assigning the fields of
+        // a `var` one by one copied the whole value (six strings) at every step.
+        let viaValue = try optionalString(via, "meta.via", repeats: true)
+        let offlineValue = try optionalBool(offline, "meta.offline") ?? false
+        let buildValue = try optionalString(build, "meta.build", repeats: true)
+        let modelValue = try optionalString(model, "meta.model", repeats: true)
+        var groupTo: String? = nil, groupRouted: String? = nil
         if group >= 0, document.kind(group) != .null {
             try expect(group, .object, "meta.group", "an object")
             var to = -1, routed = -1
@@ -147,9 +195,10 @@ struct RecordDecoder {
                 if JSONDocument.equal(key, "to") { to = value }
                 else if JSONDocument.equal(key, "routed") { routed = value }
             }
-            meta.groupTo = try optionalString(to, "meta.group.to")
-            meta.groupRouted = try optionalString(routed, "meta.group.routed")
+            groupTo = try optionalString(to, "meta.group.to", repeats: true)
+            groupRouted = try optionalString(routed, "meta.group.routed", repeats: true)
         }
+        var draftTicks: [Int]? = nil
         if ticks >= 0, document.kind(ticks) != .null {
             try expect(ticks, .array, "meta.draft_ticks", "an array of integers")
             var list: [Int] = []
@@ -160,9 +209,11 @@ struct RecordDecoder {
                 }
                 list.append(tick)
             }
-            meta.draftTicks = list
+            draftTicks = list
         }
-        return meta
+        return MessageMeta(via: consume viaValue, groupTo: consume groupTo, groupRouted: consume groupRouted,
+                           offline: offlineValue, draftTicks: consume draftTicks, build: consume buildValue,
+                           model: consume modelValue)
     }
 
     // MARK: - Screens
@@ -173,36 +224,97 @@ struct RecordDecoder {
         var nodes: [ScreenNode] = []
         nodes.reserveCapacity(document.count(index))
         try document.forEachElement(of: index) { (position, element) throws(LineProblem) in
-            nodes.append(try node(element, position: position))
+            nodes.append(build(try checkNode(element, position: position)))
         }
         return Screen(nodes: nodes)
     }
 
-    private func node(_ index: Int, position: Int) throws(LineProblem) -> ScreenNode {
+    /// What an outline keeps of a screen: whether there was one, its chip eligibility, and its
+    /// unknown node kinds.
+    struct ScreenFacts {
+        var present = false
+        var isChipEligible = false
+        var unknownKinds: [String] = []
+    }
+
+    /// The screen's nodes checked as `screen(_:)` checks them, and the facts an outline keeps;
+    /// only the last `say`'s bytes are looked at, and only when nothing is tappable.
+    private func screenFacts(_ index: Int) throws(LineProblem) -> ScreenFacts {
+        var facts = ScreenFacts()
+        guard index >= 0, document.kind(index) != .null else { return facts }
+        try expect(index, .array, "screen", "an array of nodes")
+        facts.present = true
+        var hasTappable = false
+        var lastSay = -1
+        try document.forEachElement(of: index) { (position, element) throws(LineProblem) in
+            let node = try checkNode(element, position: position)
+            guard let kind = node.kind else {
+                facts.unknownKinds.append(node.unknownName)
+                return
+            }
+            if kind == .say { lastSay = node.first }
+            if kind.isTappable { hasTappable = true }
+        }
+        facts.isChipEligible = !hasTappable && lastSay >= 0 && endsWithQuestion(lastSay)
+        return facts
+    }
+
+    /// `Screen.endsWithQuestion` of string token `index`, from its bytes when they alone decide.
+    ///
+    /// They decide when the string has no escapes and its end is ASCII: trailing spaces, then
+    /// the last other byte, and the byte before it (a non-ASCII scalar before "?" could be one
+    /// that joins it into one character). Anything else is decoded and given to the rule itself.
+    private func endsWithQuestion(_ index: Int) -> Bool {
+        if !document.tokens[index].flag {
+            let raw = document.raw(index)
+            var end = raw.count
+            while end > 0 && raw[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            if end == 0 { return false }
+            let last = raw[end - 1]
+            if last < 0x80 && (end == 1 || raw[end - 2] < 0x80) { return last == UInt8(ascii: "?") }
+        }
+        return Screen.endsWithQuestion(document.string(index))
+    }
+
+    /// A node whose shape was checked: its kind and the token indices of its fields, which is
+    /// all `build` needs (or, for an unknown kind, its countable name).
+    struct CheckedNode {
+        var kind: NodeKind?
+        var unknownName = ""
+        /// say: the text; card: title; stat: label; list: title; choose/pick: prompt (-1 if absent).
+        var first = -1
+        /// card: body; stat: value; list: items; choose/pick: options.
+        var second = -1
+        /// stat: unit (-1 if absent).
+        var third = -1
+    }
+
+    /// Checks one node, with the reasons and in the order the format's table implies.
+    private func checkNode(_ index: Int, position: Int) throws(LineProblem) -> CheckedNode {
         guard document.kind(index) == .object else {
             throw LineProblem("field 'screen[\(position)]' is \(document.typeName(index)), expected an object with one key (the node's kind)")
         }
         guard document.count(index) == 1 else {
             throw LineProblem("field 'screen[\(position)]' is an object with \(document.count(index)) keys, expected exactly one (the node's kind)")
         }
-        var kind: NodeKind? = nil
-        var name = CountedName.other
-        var value = -1
-        document.forEachMember(of: index) { key, member in
-            kind = NodeKind(key)
-            name = kind?.rawValue ?? CountedName.sanitized(key)
-            value = member
+        var node = CheckedNode()
+        // The one member: the key follows the object's token, the value follows the key.
+        let keyIndex = index + 1
+        let value = Int(document.tokens[keyIndex].next)
+        document.withKey(keyIndex) { key in
+            node.kind = NodeKind(key)
+            if node.kind == nil { node.unknownName = CountedName.sanitized(key) }
         }
+        guard let kind = node.kind else { return node }
         func path(_ field: String? = nil) -> String {
-            "screen[\(position)].\(name)" + (field.map { "." + $0 } ?? "")
+            "screen[\(position)].\(kind.rawValue)" + (field.map { "." + $0 } ?? "")
         }
-        guard let kind else { return .unknown(kind: name) }
         switch kind {
         case .say:
             guard document.kind(value) == .string else {
                 throw LineProblem("field '\(path())' is \(document.typeName(value)), expected a string")
             }
-            return .say(SealedText(document.string(value)))
+            node.first = value
         case .card:
             try expect(value, .object, path(), "an object")
             var title = -1, body = -1
@@ -210,8 +322,8 @@ struct RecordDecoder {
                 if JSONDocument.equal(key, "title") { title = member }
                 else if JSONDocument.equal(key, "body") { body = member }
             }
-            return .card(title: SealedText(try requiredString(title, path("title"), allowEmpty: true)),
-                         body: SealedText(try requiredString(body, path("body"), allowEmpty: true)))
+            node.first = try requiredStringIndex(title, path("title"), allowEmpty: true)
+            node.second = try requiredStringIndex(body, path("body"), allowEmpty: true)
         case .stat:
             try expect(value, .object, path(), "an object")
             var label = -1, figure = -1, unit = -1
@@ -220,9 +332,9 @@ struct RecordDecoder {
                 else if JSONDocument.equal(key, "value") { figure = member }
                 else if JSONDocument.equal(key, "unit") { unit = member }
             }
-            return .stat(label: SealedText(try requiredString(label, path("label"), allowEmpty: true)),
-                         value: SealedText(try requiredString(figure, path("value"), allowEmpty: true)),
-                         unit: try optionalString(unit, path("unit")).map(SealedText.init))
+            node.first = try requiredStringIndex(label, path("label"), allowEmpty: true)
+            node.second = try requiredStringIndex(figure, path("value"), allowEmpty: true)
+            node.third = try optionalStringIndex(unit, path("unit"))
         case .list:
             try expect(value, .object, path(), "an object")
             var title = -1, items = -1
@@ -230,11 +342,11 @@ struct RecordDecoder {
                 if JSONDocument.equal(key, "title") { title = member }
                 else if JSONDocument.equal(key, "items") { items = member }
             }
-            let heading = try optionalString(title, path("title")).map(SealedText.init)
-            return .list(title: heading, items: try strings(items, path("items")).map(SealedText.init))
-        case .picture:
+            node.first = try optionalStringIndex(title, path("title"))
+            _ = try stringCount(items, path("items"))
+            node.second = items
+        case .picture, .ask, .form, .slide:
             try expect(value, .object, path(), "an object")
-            return .picture
         case .choose, .pick:
             try expect(value, .object, path(), "an object")
             var prompt = -1, options = -1
@@ -242,19 +354,33 @@ struct RecordDecoder {
                 if JSONDocument.equal(key, "prompt") { prompt = member }
                 else if JSONDocument.equal(key, "options") { options = member }
             }
-            let question = try optionalString(prompt, path("prompt")).map(SealedText.init)
-            let count = try stringCount(options, path("options"))
-            if case .choose = kind { return .choose(prompt: question, optionCount: count) }
-            return .pick(prompt: question, optionCount: count)
-        case .ask:
-            try expect(value, .object, path(), "an object")
-            return .ask
-        case .form:
-            try expect(value, .object, path(), "an object")
-            return .form
-        case .slide:
-            try expect(value, .object, path(), "an object")
-            return .slide
+            node.first = try optionalStringIndex(prompt, path("prompt"))
+            _ = try stringCount(options, path("options"))
+            node.second = options
+        }
+        return node
+    }
+
+    /// The node a checked node is, its words sealed.
+    private func build(_ node: CheckedNode) -> ScreenNode {
+        guard let kind = node.kind else { return .unknown(kind: node.unknownName) }
+        func sealed(_ index: Int) -> SealedText { SealedText(document.string(index)) }
+        func optionalSealed(_ index: Int) -> SealedText? { index >= 0 ? sealed(index) : nil }
+        switch kind {
+        case .say: return .say(sealed(node.first))
+        case .card: return .card(title: sealed(node.first), body: sealed(node.second))
+        case .stat: return .stat(label: sealed(node.first), value: sealed(node.second), unit: optionalSealed(node.third))
+        case .list:
+            var items: [SealedText] = []
+            items.reserveCapacity(document.count(node.second))
+            document.forEachElement(of: node.second) { _, element in items.append(sealed(element)) }
+            return .list(title: optionalSealed(node.first), items: items)
+        case .picture: return .picture
+        case .choose: return .choose(prompt: optionalSealed(node.first), optionCount: document.count(node.second))
+        case .pick: return .pick(prompt: optionalSealed(node.first), optionCount: document.count(node.second))
+        case .ask: return .ask
+        case .form: return .form
+        case .slide: return .slide
         }
     }
 
@@ -268,7 +394,21 @@ struct RecordDecoder {
     }
 
     private func requiredString(_ index: Int, _ path: @autoclosure () -> String,
-                                allowEmpty: Bool = false) throws(LineProblem) -> String {
+                                allowEmpty: Bool = false, repeats: Bool = false) throws(LineProblem) -> String {
+        let checked = try requiredStringIndex(index, path(), allowEmpty: allowEmpty)
+        return repeats ? repeatedString(checked) : document.string(checked)
+    }
+
+    /// A string token's value through `repeated`, for values that recur (labels, a thread's id);
+    /// one with escapes is made afresh.
+    private func repeatedString(_ index: Int) -> String {
+        guard let repeated, !document.tokens[index].flag else { return document.string(index) }
+        return repeated.string(document.raw(index))
+    }
+
+    /// `index` once checked to be a string (non-empty unless `allowEmpty`), without decoding it.
+    private func requiredStringIndex(_ index: Int, _ path: @autoclosure () -> String,
+                                     allowEmpty: Bool = false) throws(LineProblem) -> Int {
         guard index >= 0 else { throw LineProblem("missing field '\(path())'") }
         guard document.kind(index) == .string else {
             throw LineProblem("field '\(path())' is \(document.typeName(index)), expected a string")
@@ -276,14 +416,22 @@ struct RecordDecoder {
         if !allowEmpty && document.tokens[index].length == 0 {
             throw LineProblem("field '\(path())' is an empty string, expected a name or id")
         }
-        return document.string(index)
+        return index
     }
 
-    private func optionalString(_ index: Int, _ path: @autoclosure () -> String) throws(LineProblem) -> String? {
-        guard index >= 0 else { return nil }
+    private func optionalString(_ index: Int, _ path: @autoclosure () -> String,
+                                repeats: Bool = false) throws(LineProblem) -> String? {
+        let checked = try optionalStringIndex(index, path())
+        guard checked >= 0 else { return nil }
+        return repeats ? repeatedString(checked) : document.string(checked)
+    }
+
+    /// `index` once checked to be a string, without decoding it; -1 when absent or null.
+    private func optionalStringIndex(_ index: Int, _ path: @autoclosure () -> String) throws(LineProblem) -> Int {
+        guard index >= 0 else { return -1 }
         switch document.kind(index) {
-        case .string: return document.string(index)
-        case .null: return nil
+        case .string: return index
+        case .null: return -1
         default: throw LineProblem("field '\(path())' is \(document.typeName(index)), expected a string")
         }
     }
@@ -310,20 +458,6 @@ struct RecordDecoder {
     private func describeNonInteger(_ index: Int) -> String {
         guard document.kind(index) == .number else { return document.typeName(index) }
         return document.tokens[index].flag ? "an integer out of range" : "a number with a fraction or exponent"
-    }
-
-    private func strings(_ index: Int, _ path: @autoclosure () -> String) throws(LineProblem) -> [String] {
-        guard index >= 0 else { throw LineProblem("missing field '\(path())'") }
-        try expect(index, .array, path(), "an array of strings")
-        var result: [String] = []
-        result.reserveCapacity(document.count(index))
-        try document.forEachElement(of: index) { (position, element) throws(LineProblem) in
-            guard document.kind(element) == .string else {
-                throw LineProblem("field '\(path())[\(position)]' is \(document.typeName(element)), expected a string")
-            }
-            result.append(document.string(element))
-        }
-        return result
     }
 
     /// The number of strings in a required array of strings, without decoding them.
@@ -377,12 +511,41 @@ private struct TopFields {
 }
 
 /// A screen node kind the format defines; its raw value is the key as written.
-private enum NodeKind: String, CaseIterable {
+enum NodeKind: String, CaseIterable {
     case say, card, stat, list, picture, choose, pick, ask, form, slide
 
     /// The kind these key bytes spell, or nil for a kind the format does not define.
     init?(_ key: UnsafeRawBufferPointer) {
-        guard let known = Self.allCases.first(where: { JSONDocument.equal(key, $0.rawValue) }) else { return nil }
-        self = known
+        // By length first: this runs for every node of every screen.
+        switch key.count {
+        case 3:
+            if JSONDocument.equal(key, "say") { self = .say } else if JSONDocument.equal(key, "ask") { self = .ask } else { return nil }
+        case 4:
+            if JSONDocument.equal(key, "card") { self = .card }
+            else if JSONDocument.equal(key, "stat") { self = .stat }
+            else if JSONDocument.equal(key, "list") { self = .list }
+            else if JSONDocument.equal(key, "pick") { self = .pick }
+            else if JSONDocument.equal(key, "form") { self = .form }
+            else { return nil }
+        case 5:
+            guard JSONDocument.equal(key, "slide") else { return nil }
+            self = .slide
+        case 6:
+            guard JSONDocument.equal(key, "choose") else { return nil }
+            self = .choose
+        case 7:
+            guard JSONDocument.equal(key, "picture") else { return nil }
+            self = .picture
+        default:
+            return nil
+        }
+    }
+
+    /// Whether a node of this kind gives the person something to tap (`ScreenNode.isTappable`).
+    var isTappable: Bool {
+        switch self {
+        case .choose, .pick, .ask, .form, .slide: return true
+        case .say, .card, .stat, .list, .picture: return false
+        }
     }
 }

@@ -41,9 +41,16 @@ public struct Screen: Sendable {
     /// because then the person answers by tapping, not with a chip.
     public var isChipEligible: Bool {
         guard !hasTappable, let say = lastSay else { return false }
-        return say.withUnsealedText { text in
-            guard let last = text.last(where: { !$0.isWhitespace }) else { return false }
-            return last == "?" || last == "\u{FF1F}"
-        }
+        return say.withUnsealedText(Screen.endsWithQuestion)
+    }
+
+    /// Whether `text`'s last character that is not white space is "?" or "？" (U+FF1F): the rule
+    /// for a `say`, written once for full screens and for the reader's outlines.
+    ///
+    /// Characters, not scalars: "?" followed by a combining mark is another character, and a
+    /// space followed by one is white space.
+    static func endsWithQuestion(_ text: String) -> Bool {
+        guard let last = text.last(where: { !$0.isWhitespace }) else { return false }
+        return last == "?" || last == "\u{FF1F}"
     }
 }

@@ -319,14 +319,17 @@ public enum ReplayTool {
     static func flywheel(corpus: [String], outputDirectory: String, diagnostics: (String) -> Void) -> ExitCode {
         let reader: CorpusReader
         do {
-            reader = try CorpusReader(paths: corpus)
+            // Read ahead: reading, decompressing, splitting and parsing on the second core while
+            // this one decodes and counts.
+            reader = try CorpusReader(paths: corpus, readAhead: true)
         } catch {
             diagnostics("replay: \(error.description)")
             return .input
         }
         var counter = FlywheelCounter()
         var failures: [ExportError] = []
-        while let event = reader.next() {
+        // Outlines: the flywheel reads metadata, never words, so none are built.
+        reader.forEachOutline { event in
             if case .fileFailed(let error) = event { failures.append(error) }
             counter.add(event)
         }

@@ -1,0 +1,301 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file's lines read, decompressed, split and parsed on a thread of their own, handed over in
+/// order in batches: the second core does that much of the work while this one decodes records.
+///
+/// The producing thread drives the file's `LineSplitter` exactly as `ParsingLineSource` would
+/// and records each step (a line's bytes, number and parse; a line too long; a failure; the end)
+/// with the source's byte counts right after it, so the consumer sees the same steps and the
+/// same counts at each step as reading on one thread. Memory is bounded: `batchCount` batches of
+/// about `batchBytes` of lines and their tokens, reused. The consumer letting go of the source
+/// stops the thread and waits for it; only regular files are read ahead (see `OpenFile`), whose
+/// reads end.
+final class ReadAheadLineSource: LineSource {
+    /// Batches produced ahead at most.
+    static let batchCount = 4
+    /// A batch is handed over once its lines hold this many bytes (or at the file's end).
+    static let batchBytes = 256 << 10
+
+    private let queue: LineBatchQueue
+    private var thread: pthread_t?
+    private var batch: LineBatch?
+    private var next = 0
+    private var finished = false
+    private(set) var storedBytes = 0
+    private(set) var producedBytes = 0
+
+    /// Starts splitting and parsing `splitter`'s lines; from here on only the producing thread
+    /// touches `splitter`.
+    init(_ splitter: LineSplitter) {
+        queue = LineBatchQueue(splitter: splitter, batchCount: ReadAheadLineSource.batchCount)
+        let context = Unmanaged.passRetained(queue).toOpaque()
+        var handle = pthread_t()
+        let started = pthread_create(&handle, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<LineBatchQueue>.fromOpaque(context).takeRetainedValue().produce()
+            return nil
+        }, context)
+        if started == 0 {
+            thread = handle
+        } else {
+            // No thread (resources exhausted): produce on demand on this one instead.
+            Unmanaged<LineBatchQueue>.fromOpaque(context).release()
+            queue.produceOnDemand = true
+        }
+    }
+
+    deinit {
+        queue.cancel()
+        if let thread { pthread_join(thread, nil) }
+    }
+
+    func nextLine(_ body: (UnsafeRawBufferPointer, Int, ParsedLine) -> Bool) -> LineSplitter.Step<Bool> {
+        if finished { return .end }
+        var current = batch
+        if current.map({ next == $0.steps.count }) ?? true {
+            if let current { queue.giveBack(current) }
+            current = queue.take()
+            batch = current
+            next = 0
+        }
+        guard let current else { return .end }
+        let index = next
+        let step = current.steps[index]
+        next = index &+ 1
+        storedBytes = step.storedBytes
+        producedBytes = step.producedBytes
+        switch step.kind {
+        case .line:
+            let line = UnsafeRawBufferPointer(start: current.bytes + step.start, count: step.count)
+            let tokens = UnsafeBufferPointer(start: current.tape.base + step.tokenStart, count: step.tokenCount)
+            return .line(body(line, step.number, .document(tokens)))
+        case .invalidLine:
+            let line = UnsafeRawBufferPointer(start: current.bytes + step.start, count: step.count)
+            return .line(body(line, step.number, .invalid(current.syntaxErrors[step.rare])))
+        case .tooLong:
+            return .tooLong(number: step.number)
+        case .failed:
+            finished = true
+            guard let failure = current.failure else { preconditionFailure("a failed step keeps its failure") }
+            return .failed(failure)
+        case .end:
+            finished = true
+            return .end
+        }
+    }
+}
+
+/// Lines and their tokens, produced together and handed over together.
+final class LineBatch: @unchecked Sendable {
+    /// One step of the splitter, with the source's counts after it: plain integers, so handing
+    /// one out copies no reference (the rare reasons and failures are kept beside).
+    struct Step {
+        enum Kind: UInt8 {
+            /// A line that parsed: its bytes and tokens.
+            case line
+            /// A line that is not JSON: its bytes, and its reason in `syntaxErrors[rare]`.
+            case invalidLine
+            case tooLong
+            /// The file failed: the error is `failure`.
+            case failed
+            case end
+        }
+        var kind: Kind
+        var number = 0
+        /// The line's bytes in `bytes`.
+        var start = 0, count = 0
+        /// The line's tokens in `tape`.
+        var tokenStart = 0, tokenCount = 0
+        var rare = 0
+        var storedBytes = 0
+        var producedBytes = 0
+    }
+
+    private(set) var bytes: UnsafeMutableRawPointer
+    private(set) var byteCapacity: Int
+    private(set) var byteCount = 0
+    let tape = TokenTape(capacity: 16 << 10)
+    var steps: [Step] = []
+    /// Why the batch's invalid lines are not JSON, in order.
+    var syntaxErrors: [JSONSyntaxError] = []
+    /// The failure that ended the file, if it did in this batch.
+    var failure: ExportError?
+
+    init() {
+        byteCapacity = ReadAheadLineSource.batchBytes + (64 << 10)
+        bytes = .allocate(byteCount: byteCapacity, alignment: 16)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// Empties the batch for reuse, giving back the room one huge line made.
+    func reset() {
+        byteCount = 0
+        tape.reset()
+        steps.removeAll(keepingCapacity: true)
+        syntaxErrors.removeAll(keepingCapacity: true)
+        failure = nil
+        let usual = ReadAheadLineSource.batchBytes + (64 << 10)
+        if byteCapacity > 4 * usual {
+            bytes.deallocate()
+            byteCapacity = usual
+            bytes = .allocate(byteCount: byteCapacity, alignment: 16)
+        }
+    }
+
+    /// Copies a line in and parses it onto the tape.
+    func addLine(_ line: UnsafeRawBufferPointer, number: Int, storedBytes: Int, producedBytes: Int) {
+        if byteCount + line.count > byteCapacity {
+            let larger = max(byteCapacity * 2, byteCount + line.count)
+            let moved = UnsafeMutableRawPointer.allocate(byteCount: larger, alignment: 16)
+            moved.copyMemory(from: bytes, byteCount: byteCount)
+            bytes.deallocate()
+            bytes = moved
+            byteCapacity = larger
+        }
+        let start = byteCount
+        if let source = line.baseAddress { (bytes + start).copyMemory(from: source, byteCount: line.count) }
+        byteCount += line.count
+        let firstToken = tape.count
+        var step = Step(kind: .line, number: number, start: start, count: line.count,
+                        storedBytes: storedBytes, producedBytes: producedBytes)
+        do throws(JSONSyntaxError) {
+            try JSONParser.parse(UnsafeRawBufferPointer(start: bytes + start, count: line.count), appendingTo: tape)
+            step.tokenStart = firstToken
+            step.tokenCount = tape.count - firstToken
+        } catch {
+            step.kind = .invalidLine
+            step.rare = syntaxErrors.count
+            syntaxErrors.append(error)
+        }
+        steps.append(step)
+    }
+}
+
+/// The batches the consumer and the producing thread share, behind one mutex.
+final class LineBatchQueue: @unchecked Sendable {
+    /// Set when no thread could be started: `take()` produces the next batch itself.
+    var produceOnDemand = false
+
+    /// Touched only by the producing thread (or by `take()` when producing on demand).
+    private let splitter: LineSplitter
+    private var producing = true
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let changed: UnsafeMutablePointer<pthread_cond_t>
+    // Under `mutex`:
+    private var free: [LineBatch]
+    private var ready: [LineBatch] = []
+    private var cancelled = false
+
+    init(splitter: LineSplitter, batchCount: Int) {
+        self.splitter = splitter
+        free = (0..<batchCount).map { _ in LineBatch() }
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        changed = .allocate(capacity: 1)
+        changed.initialize(to: pthread_cond_t())
+        pthread_cond_init(changed, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(changed)
+        changed.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// The producing thread: batches of steps, in order, until the file's end, a failure, or
+    /// `cancel()`.
+    func produce() {
+        while producing, let batch = waitForFreeBatch() {
+            fill(batch)
+            pthread_mutex_lock(mutex)
+            ready.append(batch)
+            pthread_cond_broadcast(changed)
+            pthread_mutex_unlock(mutex)
+        }
+    }
+
+    /// The next batch, waiting for it; nil once production has ended and all were taken.
+    func take() -> LineBatch? {
+        if produceOnDemand {
+            guard producing, let batch = free.popLast() else { return nil }
+            fill(batch)
+            return batch
+        }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while ready.isEmpty { pthread_cond_wait(changed, mutex) }
+        return ready.removeFirst()
+    }
+
+    /// Returns a consumed batch to the producer.
+    func giveBack(_ batch: LineBatch) {
+        if produceOnDemand {
+            free.append(batch)
+            return
+        }
+        pthread_mutex_lock(mutex)
+        free.append(batch)
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Tells the producer to stop at its next batch.
+    func cancel() {
+        pthread_mutex_lock(mutex)
+        cancelled = true
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(mutex)
+    }
+
+    private func waitForFreeBatch() -> LineBatch? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !cancelled && free.isEmpty { pthread_cond_wait(changed, mutex) }
+        return cancelled ? nil : free.removeLast()
+    }
+
+    /// Splits and parses lines into `batch` until it holds `batchBytes`, or the file ends or fails.
+    private func fill(_ batch: LineBatch) {
+        batch.reset()
+        let source = splitter.source
+        while batch.byteCount < ReadAheadLineSource.batchBytes {
+            var added = false
+            let step = splitter.nextLine { bytes, number in
+                batch.addLine(bytes, number: number, storedBytes: source.storedBytes, producedBytes: source.producedBytes)
+                added = true
+                return true
+            }
+            var record = LineBatch.Step(kind: .end, storedBytes: source.storedBytes, producedBytes: source.producedBytes)
+            switch step {
+            case .line:
+                // The line and its counts were added as it was handed out.
+                assert(added, "the splitter hands out no line without calling back")
+                continue
+            case .tooLong(let number):
+                record.kind = .tooLong
+                record.number = number
+                batch.steps.append(record)
+            case .failed(let error):
+                record.kind = .failed
+                batch.failure = error
+                batch.steps.append(record)
+                producing = false
+                return
+            case .end:
+                batch.steps.append(record)
+                producing = false
+                return
+            }
+        }
+    }
+}

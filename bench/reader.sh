@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The reader's ratios, measured side by side in one run (issue 11, points 1 and 4).
+#
+#   zstd -dc > /dev/null                     the floor: decompression alone
+#   zstd -dc | python3 json_loads.py         json.loads on every line (bench/peers/json_loads.py)
+#   python3 flywheel_count.py                what a user would script: the same chip, routing,
+#                                            draft and push counts from meta (bench/peers/)
+#   replay flywheel                          the reader and the flywheel counts
+#
+# Each time is the best of 3 wall times. Peak RSS of `replay flywheel` is measured at 1k, 10k
+# and 100k threads (it must stay flat). Corpora are generated once (seed 7) into a cache outside
+# the clone. A check on stderr compares the Python script's counts with replay's metrics.json
+# (messages, chips, routing, drafts, pushes). Only counts, times and sizes are printed.
+#
+# usage: bench/reader.sh [THREADS (default 57344)]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+threads=${1:-57344}
+[[ $threads =~ ^[0-9]+$ ]] || { echo "usage: bench/reader.sh [THREADS]" >&2; exit 2; }
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/replay/bench
+mkdir -p "$cache"
+work=$(mktemp -d "${TMPDIR:-/tmp}/replay-bench-reader.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+cd "$root"
+swift build -c release --product replay >&2
+replay="$(swift build -c release --show-bin-path)/replay"
+
+corpus_for() {  # the cached corpus of $1 threads, generated if missing
+  local file="$cache/corpus-$1-seed7.jsonl.zst"
+  if [[ ! -s $file ]]; then
+    # Written under another name ending in .zst (the generator compresses by the name), then
+    # renamed, so an interrupted run leaves no half corpus behind.
+    local partial="${file%.jsonl.zst}.partial.jsonl.zst"
+    "$replay" corpus generate --threads "$1" --seed 7 "$partial" >&2
+    mv "$partial" "$file"
+  fi
+  echo "$file"
+}
+corpus=$(corpus_for "$threads")
+rss_sizes=(1024 10240 102400)
+for size in "${rss_sizes[@]}"; do corpus_for "$size" > /dev/null; done
+
+python3 - "$root" "$replay" "$corpus" "$work" "$threads" "${rss_sizes[@]/#/$cache/corpus-}" <<'PY'
+import json, os, resource, subprocess, sys, time
+root, replay, corpus, work, threads = sys.argv[1:6]
+rss_corpora = [path + "-seed7.jsonl.zst" for path in sys.argv[6:]]
+peers = os.path.join(root, "bench", "peers")
+quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+def best_of_3(make_command):
+    """The best wall time of three runs, and the CPU time (user + system, all processes of the
+    command) of that run; `make_command(run)` gives the argv or shell string."""
+    runs = []
+    for run in range(3):
+        command = make_command(run)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, shell=isinstance(command, str), check=True, **quiet)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        runs.append((wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
+    return min(runs)
+
+def out(name):
+    return os.path.join(work, name)
+
+rows = [
+    ("zstd -dc > /dev/null", best_of_3(lambda _: f"zstd -dc '{corpus}' > /dev/null")),
+    ("zstd -dc \\| python3 json_loads.py", best_of_3(lambda _: f"zstd -dc '{corpus}' | python3 '{peers}/json_loads.py'")),
+    ("python3 flywheel_count.py (meta counts)",
+     best_of_3(lambda run: ["python3", f"{peers}/flywheel_count.py", corpus, out(f"counts-{run}.json")])),
+    ("replay flywheel", best_of_3(lambda run: [replay, "flywheel", "--out", out(f"flywheel-{run}"), corpus])),
+]
+
+def peak_rss_kb(path, name):
+    report = out(name + ".time")
+    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report, replay, "flywheel", "--out", out(name), path],
+                   check=True, **quiet)
+    return int(open(report).read().split()[-1])
+
+rss = [(path, peak_rss_kb(path, f"rss-{index}")) for index, path in enumerate(rss_corpora)]
+
+# The counts must agree, or the comparison means nothing (counts only, to stderr).
+metrics = json.load(open(out("flywheel-0") + "/metrics.json"))
+cells = {m["metric"]: m["cells"]["all"][0] for m in metrics["metrics"]}
+ours = json.load(open(out("counts-0.json")))
+pairs = [("messages", metrics["totals"]["messages"], ours.get("messages", 0)),
+         ("chips.suggested", cells["chips.suggested"]["numerator"], ours.get("chips.suggested", 0)),
+         ("chips eligible replies", cells["chips.suggested"]["denominator"], ours.get("chips.eligible", 0))]
+for name in ("route.named", "route.guessed_kept", "route.chose", "route.lead", "draft.used"):
+    pairs.append((name, cells[name]["numerator"], ours.get(name, 0)))
+pairs += [("group person messages", cells["route.named"]["denominator"], ours.get("route.messages", 0)),
+          ("offline messages", cells["draft.used"]["denominator"], ours.get("draft.offline", 0)),
+          ("push.kind.reply", cells["push.kind.reply"]["numerator"], ours.get("push.reply", 0))]
+agree = all(a == b for _, a, b in pairs)
+for name, a, b in pairs:
+    print(f"check: {name}: replay {a}, python {b}{'' if a == b else '  <- DIFFERENT'}", file=sys.stderr)
+print(f"check: counts {'agree' if agree else 'DIFFER'}", file=sys.stderr)
+
+size = int(subprocess.run(f"zstd -dc '{corpus}' | wc -c", shell=True, check=True, capture_output=True).stdout)
+floor, floor_cpu = rows[0][1]
+load = os.getloadavg()[0]
+print(f"corpus: {threads} threads, {metrics['totals']['messages']} messages, {size / 1e6:.0f} MB of JSON Lines, "
+      f"{os.path.getsize(corpus) / 1e6:.0f} MB zstd; best of 3 wall times, {os.cpu_count()} cores, "
+      f"load average {load:.1f} at the end (other work on the machine slows the two-thread reader most)")
+print()
+print("| stage | wall | vs zstd -dc | CPU (user+sys) | vs zstd -dc |")
+print("|---|---:|---:|---:|---:|")
+for name, (seconds, cpu) in rows:
+    print(f"| `{name}` | {seconds:.2f} s | {seconds / floor:.1f}x | {cpu:.2f} s | {cpu / floor_cpu:.1f}x |")
+(python_s, python_cpu), (replay_s, replay_cpu) = rows[2][1], rows[3][1]
+print(f"| **replay flywheel vs the Python counting script** | | **{python_s / replay_s:.1f}x faster** | | "
+      f"**{python_cpu / replay_cpu:.1f}x less CPU** |")
+for path, kb in rss:
+    label = os.path.basename(path).split("-")[1]
+    print(f"| peak RSS of `replay flywheel`, {int(label):,} threads | {kb / 1024:.0f} MB | | | |")
+print()
+print(f"targets: >= 10x faster than the Python script ({python_s / replay_s:.1f}x wall), "
+      f"<= 3x zstd -dc ({replay_s / floor:.1f}x), RSS flat ({', '.join(f'{kb // 1024} MB' for _, kb in rss)}); "
+      f"counts {'agree' if agree else 'DIFFER'}")
+PY
