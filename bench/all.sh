@@ -10,7 +10,7 @@
 # $BENCH_ROWS; this prints them together at the end. Numbers mean most on a quiet machine: the
 # stages are CPU-bound, and a ratio is only fair when both sides ran under the same load.
 #
-# usage: bench/all.sh [--quick]
+# usage: bench/all.sh [--quick]     (BENCH_MODEL_THREADS: threads of the sample for the model stage, default 60)
 #        --quick: smaller corpora and fewer threads of the sample (a smoke run, not a measurement)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,7 +29,7 @@ if [ "$quick" = 1 ]; then
 else
   bench/reader.sh || status=1
   bench/dryrun.sh || status=1
-  bench/model.sh || status=1
+  bench/model.sh "${BENCH_MODEL_THREADS:-60}" || status=1
 fi
 
 echo
