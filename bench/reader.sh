@@ -126,7 +126,7 @@ if rows_file:
     rss_mb = [kb / 1024 for _, kb in rss]
     flat = max(rss_mb) <= 1.5 * min(rss_mb)
     with open(rows_file, "a") as out:
-        out.write(f"reader: replay flywheel ({threads:,} threads)\t{replay_s:.2f} s\ta Python script counting the same\t"
+        out.write(f"reader: replay flywheel ({int(threads):,} threads)\t{replay_s:.2f} s\ta Python script counting the same\t"
                   f"{python_s:.2f} s\t{python_s / replay_s:.1f}× faster\t≥ 10×\t{'yes' if python_s / replay_s >= 10 and agree else 'no'}\n")
         out.write(f"reader: replay flywheel\t{replay_s:.2f} s\tzstd -dc (the floor)\t{floor:.2f} s\t"
                   f"{replay_s / floor:.1f}× the floor\t≤ 3×\t{'yes' if replay_s / floor <= 3 else 'no'}\n")
