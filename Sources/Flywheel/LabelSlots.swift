@@ -10,14 +10,12 @@ struct LabelSlots: Sendable {
     /// of ever-new builds cannot grow memory.
     static let capacity = 4096
 
-    private var build = SlotCache()
-    private var model = SlotCache()
-    private var locale = SlotCache()
-    private var agent = SlotCache()
-    private var lastDay: Int?? = .none
-    private var lastWeekSlot = 0
-    private var weeks: [Int: Int] = [:]
-    private var unknownWeekSlot: Int?
+    private var build = SlotCache<String>()
+    private var model = SlotCache<String>()
+    private var locale = SlotCache<String>()
+    private var agent = SlotCache<String>()
+    /// Per day (days since 1970), its week's slot.
+    private var weeks = SlotCache<Int>()
 
     /// The remembered slot of `raw` under `dimension`, if any.
     mutating func slot(_ dimension: MetricDimension, _ raw: String?) -> Int? {
@@ -42,35 +40,21 @@ struct LabelSlots: Sendable {
     }
 
     /// The remembered week slot of `day` (days since 1970; nil for an unreadable timestamp).
-    mutating func weekSlot(_ day: Int?) -> Int? {
-        if let lastDay, lastDay == day { return lastWeekSlot }
-        guard let slot = day.map({ weeks[$0] }) ?? unknownWeekSlot else { return nil }
-        lastDay = .some(day)
-        lastWeekSlot = slot
-        return slot
-    }
+    mutating func weekSlot(_ day: Int?) -> Int? { weeks.slot(day) }
 
     /// Remembers that `day`'s week is counted in `slot`.
-    mutating func rememberWeek(_ day: Int?, _ slot: Int) {
-        lastDay = .some(day)
-        lastWeekSlot = slot
-        guard let day else {
-            unknownWeekSlot = slot
-            return
-        }
-        if weeks.count >= LabelSlots.capacity { weeks.removeAll(keepingCapacity: true) }
-        weeks[day] = slot
-    }
+    mutating func rememberWeek(_ day: Int?, _ slot: Int) { weeks.remember(day, slot) }
 }
 
-/// One dimension's remembered raw values: the last one (most messages repeat it) and a map.
-private struct SlotCache: Sendable {
-    private var last: String?? = .none
+/// One dimension's remembered raw values (or days): the last one (most messages repeat it), the
+/// slot of a missing value, and a bounded map.
+private struct SlotCache<Key: Hashable & Sendable>: Sendable {
+    private var last: Key?? = .none
     private var lastSlot = 0
     private var missingSlot: Int?
-    private var slots: [String: Int] = [:]
+    private var slots: [Key: Int] = [:]
 
-    mutating func slot(_ raw: String?) -> Int? {
+    mutating func slot(_ raw: Key?) -> Int? {
         if let last, last == raw { return lastSlot }
         guard let slot = raw.map({ slots[$0] }) ?? missingSlot else { return nil }
         last = .some(raw)
@@ -78,7 +62,7 @@ private struct SlotCache: Sendable {
         return slot
     }
 
-    mutating func remember(_ raw: String?, _ slot: Int) {
+    mutating func remember(_ raw: Key?, _ slot: Int) {
         last = .some(raw)
         lastSlot = slot
         guard let raw else {
