@@ -8,7 +8,7 @@ import TestSupport
 /// `--resume`: a run killed after a checkpoint, restarted, counts what a run never killed counts;
 /// a checkpoint of another corpus, options, model or shard is refused; one cut short is passed over.
 @Suite struct ResumeTests {
-    /// The built binary, killed with SIGKILL once its first checkpoint file exists, then resumed.
+    /// The built binary, killed with SIGKILL once a checkpoint is complete, then resumed.
     @Test func aKilledRunResumesToTheSameCounts() throws {
         let directory = try TemporaryDirectory(prefix: "resume")
         let corpus = directory.path("generated.jsonl.zst")
@@ -23,9 +23,12 @@ import TestSupport
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let first = killedOut + "/" + OutputDirectory.checkpointName(1)
+        // Killed once a checkpoint reads whole: the file exists a moment before its closing
+        // `"complete": true` is written, and a kill in that moment leaves nothing to resume from.
         let deadline = Date().addingTimeInterval(120)
-        while !FileManager.default.fileExists(atPath: first), process.isRunning, Date() < deadline { usleep(1000) }
+        while OutputDirectory(killedOut).newestCompleteCheckpoint().state == nil, process.isRunning, Date() < deadline {
+            usleep(1000)
+        }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal, "the run ended before it could be killed")
