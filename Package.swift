@@ -39,18 +39,21 @@ let package = Package(
         .systemLibrary(name: "CZstd", path: "Sources/CZstd"),
         .systemLibrary(name: "CLlama", path: "Sources/CLlama"),
         .target(name: "CSandbox"),
+        .target(name: "CSpawn"),
         .systemLibrary(name: "CXattr", path: "Sources/CXattr"),
 
         // Libraries, lowest first. Privacy is the floor every module that touches words stands on;
         // Audit (the sandbox and the auditor) sits above the pipeline it judges, used by the command layer.
         .target(name: "Privacy", swiftSettings: swift6),
+        // Child programs with their own waits and time limits (the auditor's trace, the tests' tools).
+        .target(name: "Spawn", dependencies: ["CSpawn", "Privacy"], swiftSettings: swift6),
         .target(name: "Export", dependencies: ["CZstd", "Privacy"], swiftSettings: swift6),
         .target(name: "Corpus", dependencies: ["CZstd", "Export", "Privacy"], swiftSettings: swift6),
         .target(name: "Engine", dependencies: ["CLlama", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders, linkerSettings: llamaLibraries),
         .target(name: "Jobs", dependencies: ["Export", "Engine", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         .target(name: "Flywheel", dependencies: ["Export", "Privacy"], swiftSettings: swift6),
-        .target(name: "Audit", dependencies: ["CSandbox", "CXattr", "Privacy"], swiftSettings: swift6),
+        .target(name: "Audit", dependencies: ["CSandbox", "CXattr", "Privacy", "Spawn"], swiftSettings: swift6),
         .target(name: "ReplayKit", dependencies: ["Export", "Corpus", "Engine", "Jobs", "Flywheel", "Audit", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
 
@@ -62,16 +65,17 @@ let package = Package(
         .executableTarget(name: "LeakyFixtures", dependencies: ["Audit", "CXattr", "Privacy"], swiftSettings: swift6),
 
         // Test-only: temporary directories, subprocesses and built products, shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swift6),
+        .target(name: "TestSupport", dependencies: ["Spawn"], path: "Tests/TestSupport", swiftSettings: swift6),
+        .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Audit", "Privacy", "SandboxProbe", "LeakyFixtures"], swiftSettings: swift6),
+        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Privacy", "SandboxProbe", "LeakyFixtures"], swiftSettings: swift6),
         .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
                     exclude: ["FuzzCorpus"], swiftSettings: swift6),  // inputs the tests read by path
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Export", "Corpus", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6 + llamaHeaders),
-        .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "ReplayKit", "Replay", "LeakyFixtures", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Replay", "LeakyFixtures", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests.
         .testTarget(name: "ClusterTests", dependencies: ["TestSupport"], swiftSettings: swift6),
     ]

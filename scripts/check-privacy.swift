@@ -63,7 +63,7 @@ let functions: [String: Effect] = {
 let types: [String: Effect] = [
     "FileHandle": .file,
     "OutputStream": .stream, "TextOutputStream": .stream,
-    "Process": .process, "NSTask": .process,
+    "Process": .process, "NSTask": .process, "ChildProcess": .process,
     "URLSession": .network, "URLSessionConfiguration": .network, "URLRequest": .network,
     "NSURLConnection": .network, "NWConnection": .network, "NWListener": .network, "NWBrowser": .network,
     "CFSocket": .network,
@@ -135,14 +135,16 @@ let allowed: [Allowance] = {
     allow("Sources/Corpus/CorpusGenerator.swift", [".write"], "writes the synthetic corpus: invented words, never an export's")
     allow("Sources/Corpus/ZstdWriter.swift", [".write", "write"], "compresses the synthetic corpus into its output file")
     allow("Sources/Corpus/OutputFile.swift", ["open", "write"], "the synthetic corpus's output file")
-    allow("Sources/Audit/Auditor/Auditor.swift", ["Process", "FileHandle"],
+    allow("Sources/Audit/Auditor/Auditor.swift", ["ChildProcess"],
           "runs the audited command under strace, its output captured to files in the audit's own directory")
     allow("Sources/Audit/Auditor/Auditor.swift", ["createDirectory", "createFile", "mkdtemp", ".write"],
           "the audit's directory, its capture files and temporary-folder markers, and the call to AuditVerdict.write")
-    allow("Sources/Audit/Auditor/LeakScanner.swift", ["Process", "FileHandle", ".write"],
+    allow("Sources/Audit/Auditor/LeakScanner.swift", ["ChildProcess"],
           "pipes a zstd or gzip file the run left through `zstd -dc` or `gzip -dc` to scan it; the bytes go to the tool and back, nowhere else")
     allow("Sources/Audit/Auditor/AuditVerdict.swift", [".write(to:)"],
           "audit.sarif and audit-junit.xml: rule ids, file names, lines and byte offsets, never what the run wrote")
+    allow("Sources/Spawn/ChildProcess.swift", ["ChildProcess", "posix_spawn", "posix_spawnp", "write"],
+          "the one spawner: runs the program, arguments, environment and input its caller gives (each caller is itself checked here); write feeds that input to the child's pipe")
     allow("Sources/SandboxProbe/", ["*"],
           "test-only program: it tries every write and socket on purpose and reports which the kernel allowed")
     allow("Sources/LeakyFixtures/", ["*"],

@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 import Testing
 @testable import Audit
 import Privacy
@@ -70,15 +71,13 @@ import Privacy
     }
 
     @Test func aSignalToAnotherProcessIsCaught() throws {
-        let sleeper = Process()
-        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        sleeper.arguments = ["20"]
-        try sleeper.run()
-        defer { kill(sleeper.processIdentifier, SIGKILL); sleeper.waitUntilExit() }
+        // Killed and reaped when the test lets go of it.
+        let sleeper = try ChildProcess("/bin/sleep", ["20"])
         let run = LeakyFixtureRun.audit("signal", [String(sleeper.processIdentifier)])
         defer { run.remove() }
         #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.signalToOtherProcess])
+        withExtendedLifetime(sleeper) {}
     }
 
     /// The verdict of every leaky run names rules and places, never the canary or the words.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// One run of the SandboxProbe executable in fresh directories, with what it printed per attempt.
 ///
@@ -29,16 +30,10 @@ struct SandboxProbeRun {
         let listener = try LoopbackListener(directory: outside)
         let datagrams = try UnixDatagramListener(directory: outside)
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--allowed", allowed, "--outside", outside, "--port", String(listener.tcpPort),
-                             "--abstract", listener.abstractName, "--unix-path", listener.unixPath, "--unix-datagram", datagrams.path] + flags
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let probe = try Subprocess.run(executable.path, ["--allowed", allowed, "--outside", outside, "--port", String(listener.tcpPort),
+                                        "--abstract", listener.abstractName, "--unix-path", listener.unixPath,
+                                        "--unix-datagram", datagrams.path] + flags)
+        let data = probe.standardOutput
         withExtendedLifetime((listener, datagrams)) {}
 
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
@@ -48,7 +43,7 @@ struct SandboxProbeRun {
             if parts.count == 2 { outcomes[parts[0]] = parts[1] }
         }
         let outsideNames = Set((try? FileManager.default.contentsOfDirectory(atPath: outside)) ?? [])
-        return SandboxProbeRun(status: process.terminationStatus, outcomes: outcomes, lines: lines, allowed: allowed,
+        return SandboxProbeRun(status: probe.signalled ? 128 + probe.status : probe.status, outcomes: outcomes, lines: lines, allowed: allowed,
                                outsideNames: outsideNames)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Audit
 import Privacy
 
@@ -134,11 +135,14 @@ struct Channel: Sendable, CustomTestStringConvertible {
     }
 
     /// Why redirecting is the default: Foundation's `Process` hands every child one end of a socket
-    /// pair (to learn when it ends), so a probe started by this test has a writable socket open.
-    @Test func foundationProcessHandsItsChildASocket() throws {
+    /// pair (to learn when it ends), so a `replay` started that way has a writable socket open and
+    /// refusing would stop it. Spawn's `ChildProcess` hands a child its three streams only, so a
+    /// probe it starts has nothing to refuse and confines itself even when asked to refuse.
+    @Test func aChildOfChildProcessHasNoWriterToRefuse() throws {
         let run = try SandboxProbeRun.run(["--refuse-writers"])
-        #expect(run.status == 3)
-        #expect(run.outcomes["confine-failed"]?.contains(", a socket, is open for writing") == true)
+        #expect(run.status == 0, "\(run.lines)")
+        #expect(run.outcomes["confine-failed"] == nil)
+        #expect(run.outcomes["write-outside"] != nil, "the probe went on after confining itself")
     }
 
     /// Landlock alone denies TCP and file writes, but not UDP, UNIX sockets or metadata: the reason
@@ -217,15 +221,9 @@ struct Channel: Sendable, CustomTestStringConvertible {
         let outside = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-probe-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: outside) }
-        let process = Process()
-        process.executableURL = SandboxProbeRun.executable
-        process.arguments = ["--allowed", missing, "--outside", outside, "--port", "1"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 3)
+        let probe = try Subprocess.run(SandboxProbeRun.executable.path, ["--allowed", missing, "--outside", outside, "--port", "1"])
+        let text = probe.output
+        #expect(probe.status == 3 && !probe.signalled)
         #expect(text.contains("confine-failed Writes beneath \(missing) could not be allowed"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// scripts/check-privacy as a test, so CI gates on it: no target prints, writes, runs a process,
 /// changes the environment, logs or reaches the network outside the allowed writers.
@@ -13,23 +14,16 @@ import Testing
 
     /// Runs the script (with `--root` when given, and this PATH when given); its exit status and stdout.
     static func check(root: String? = nil, path: String? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // With PATH replaced, name python by a path that needs no PATH (a pyenv shim would).
         let python = path == nil || !FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "python3" : "/usr/bin/python3"
-        process.arguments = [python, packageRoot + "/scripts/check-privacy"] + (root.map { ["--root", $0] } ?? [])
+        var environment: [String: String]?
         if let path {
-            var environment = ProcessInfo.processInfo.environment
-            environment["PATH"] = path
-            process.environment = environment
+            environment = ProcessInfo.processInfo.environment
+            environment?["PATH"] = path
         }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let check = try Subprocess.run("/usr/bin/env", [python, packageRoot + "/scripts/check-privacy"] + (root.map { ["--root", $0] } ?? []),
+                                       environment: environment)
+        return (check.status, check.output)
     }
 
     /// A package root in a temporary folder holding `files` (path from the root: contents).

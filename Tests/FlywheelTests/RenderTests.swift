@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 import Testing
 @testable import Flywheel
 
@@ -75,24 +76,9 @@ import Testing
                          "--screenshot=" + png, "--window-size=1200,2000"]
         if dark { arguments += ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"] }
         arguments.append(URL(fileURLWithPath: page).absoluteString)
-        let process = Process()
-        if let strace {
-            process.executableURL = URL(fileURLWithPath: strace)
-            process.arguments = ["-f", "-qq", "-e", "trace=connect", "-o", trace, chromium!] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: chromium!)
-            process.arguments = arguments
-        }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(90)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        if process.isRunning {
-            process.terminate()
-            Issue.record("chromium did not finish within 90 s")
-        }
-        process.waitUntilExit()
+        let command = strace.map { [$0, "-f", "-qq", "-e", "trace=connect", "-o", trace, chromium!] } ?? [chromium!]
+        let browser = try ChildProcess(command[0], Array(command.dropFirst()) + arguments)
+        if browser.wait(timeout: 90).timedOut { Issue.record("chromium did not finish within 90 s") }
         let data = try Data(contentsOf: URL(fileURLWithPath: png))
         // "connect(fd, {sa_family=AF_INET, …}, 16) = 0" minus the pid and fd, so runs compare.
         let connects = strace == nil ? nil : Set((try String(contentsOfFile: trace, encoding: .utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Code that tries to print, interpolate, describe or encode a SealedText does not compile.
 ///
@@ -25,18 +26,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("snippet.swift")
         try Data("import Privacy\nimport Foundation\nlet sealed = SealedText(\"made-up words\")\n\(body)\n".utf8).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-I", buildDirectory + "/Modules",
+        let typecheck = try Subprocess.run("/usr/bin/env", ["swiftc", "-typecheck", "-I", buildDirectory + "/Modules",
                              "-Xcc", "-fmodule-map-file=" + buildDirectory + "/CSandbox.build/module.modulemap",
-                             "-I", packageRoot + "/Sources/CSandbox/include", file.path]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus == 0, output.split(separator: "\n").filter { $0.contains("error:") }.joined(separator: "\n"))
+                             "-I", packageRoot + "/Sources/CSandbox/include", file.path])
+        let output = typecheck.output + typecheck.errors
+        return (typecheck.status == 0 && !typecheck.signalled, output.split(separator: "\n").filter { $0.contains("error:") }.joined(separator: "\n"))
     }
 
     @Test func theAllowedUsesCompile() throws {

@@ -3,6 +3,7 @@ import Foundation
 import Privacy
 @testable import ReplayKit
 import Testing
+import Spawn
 import TestSupport
 
 /// `--resume`: a run killed after a checkpoint, restarted, counts what a run never killed counts;
@@ -17,21 +18,15 @@ import TestSupport
         let killedOut = directory.path("killed"), wholeOut = directory.path("whole")
         let arguments = ["--dry-run", "--resume", "--checkpoint-every", "5", "--out", killedOut, corpus]
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: replay)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(replay, arguments)
         // Killed once a checkpoint reads whole: the file exists a moment before its closing
         // `"complete": true` is written, and a kill in that moment leaves nothing to resume from.
         let deadline = Date().addingTimeInterval(120)
         while OutputDirectory(killedOut).newestCompleteCheckpoint().state == nil, process.isRunning, Date() < deadline {
             usleep(1000)
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal, "the run ended before it could be killed")
+        process.send(SIGKILL)
+        #expect(process.wait(timeout: 60).signalled, "the run ended before it could be killed")
         #expect(!FileManager.default.fileExists(atPath: killedOut + "/state.json"))
         let written = OutputDirectory(killedOut).checkpointSequences()
         #expect(!written.isEmpty)

@@ -1,9 +1,12 @@
 import Foundation
+import Spawn
 
 /// Runs a program to completion for a test: its exit status and what it printed.
 ///
-/// Standard output and standard error are read on their own threads, so a program that fills
-/// one pipe while the test reads the other cannot deadlock.
+/// Through Spawn's `ChildProcess`, never Foundation's `Process`: each run waits for its own
+/// child, and none waits forever. A program still running after `timeout` seconds is killed with
+/// its process group and the run throws `Subprocess.TimedOut`, so a hang fails its test by name
+/// instead of stalling the whole suite.
 public struct Subprocess: Sendable {
     /// The exit status (or the signal number, when `signalled`).
     public var status: Int32
@@ -17,51 +20,39 @@ public struct Subprocess: Sendable {
     /// Standard error as UTF-8 text.
     public var errors: String { String(decoding: standardError, as: UTF8.self) }
 
+    /// How long a test's program may run unless the test says otherwise: far beyond the longest
+    /// (an audited replay of the sample, minutes on a loaded machine), far below CI's limit.
+    public static let defaultTimeout: Double = 1200
+
+    /// A program that outlived its time limit and was killed.
+    public struct TimedOut: Error, CustomStringConvertible {
+        public var command: [String]
+        public var seconds: Double
+        /// The end of what it wrote on standard error before it was killed.
+        public var lastErrors: String
+        public var description: String {
+            "\(command.joined(separator: " ")) did not finish within \(Int(seconds)) s and was killed; "
+                + "its standard error ended with: \(lastErrors)"
+        }
+    }
+
     /// Runs `executable` (a path) with `arguments`, `input` on its standard input.
     public static func run(_ executable: String, _ arguments: [String] = [], input: Data? = nil,
-                           environment: [String: String]? = nil, directory: String? = nil) throws -> Subprocess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let stdin = input.map { _ in Pipe() }
-        process.standardInput = stdin ?? FileHandle.nullDevice
-        try process.run()
-        let collected = Collected()
-        let group = DispatchGroup()
-        for (pipe, isOutput) in [(output, true), (errors, false)] {
-            DispatchQueue.global().async(group: group) {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.set(data, output: isOutput)
-            }
+                           environment: [String: String]? = nil, directory: String? = nil,
+                           timeout: Double = defaultTimeout) throws -> Subprocess {
+        let ended = try ChildProcess.run(executable, arguments, environment: environment, directory: directory,
+                                         input: input.map { .bytes($0) } ?? .null, timeout: timeout)
+        if ended.timedOut {
+            throw TimedOut(command: [executable] + arguments, seconds: timeout,
+                           lastErrors: String(String(decoding: ended.standardError, as: UTF8.self).suffix(2000)))
         }
-        if let stdin, let input {
-            try? stdin.fileHandleForWriting.write(contentsOf: input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        group.wait()
-        process.waitUntilExit()
-        return Subprocess(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                          standardOutput: collected.output, standardError: collected.errors)
+        return Subprocess(status: ended.status, signalled: ended.signalled,
+                          standardOutput: ended.standardOutput, standardError: ended.standardError)
     }
 
     /// Runs a program found in PATH (through /usr/bin/env).
-    public static func run(tool: String, _ arguments: [String] = [], input: Data? = nil) throws -> Subprocess {
-        try run("/usr/bin/env", [tool] + arguments, input: input)
-    }
-
-    private final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var output = Data()
-        private(set) var errors = Data()
-        func set(_ data: Data, output isOutput: Bool) {
-            lock.lock()
-            if isOutput { output = data } else { errors = data }
-            lock.unlock()
-        }
+    public static func run(tool: String, _ arguments: [String] = [], input: Data? = nil,
+                           timeout: Double = defaultTimeout) throws -> Subprocess {
+        try run("/usr/bin/env", [tool] + arguments, input: input, timeout: timeout)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Privacy
+import Spawn
 
 /// Runs a command under observation and proves, or disproves, that none of the words it was given
 /// or its model wrote left it: `replay audit`.
@@ -134,28 +135,20 @@ public enum Auditor {
         environment[AuditEnvironment.salt] = AuditSecret.hex(salt)
         environment[AuditEnvironment.hashes] = hashesPath
         environment[AuditEnvironment.out] = childDirectory
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: strace)
-        process.arguments = ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "0", "-e", "trace=" + tracedCalls.joined(separator: ","),
-                             "-o", tracePath, "--", program] + plan.command.dropFirst()
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: plan.workingDirectory)
-        guard let stdout = FileHandle(forWritingAtPath: stdoutPath), let stderr = FileHandle(forWritingAtPath: stderrPath) else {
-            result.problems.append(.launchFailed(reason: "the private capture files could not be opened"))
-            return
-        }
-        process.standardOutput = stdout
-        process.standardError = stderr
+        // Through Spawn's ChildProcess, never Foundation's Process: see ChildProcess for why.
+        let traced: Termination
         do {
-            try process.run()
+            traced = try ChildProcess.run(
+                strace,
+                ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "0", "-e", "trace=" + tracedCalls.joined(separator: ","),
+                 "-o", tracePath, "--", program] + plan.command.dropFirst(),
+                environment: environment, directory: plan.workingDirectory,
+                input: .inherit, output: .file(stdoutPath), errors: .file(stderrPath))
         } catch {
-            result.problems.append(.launchFailed(reason: reason(error)))
+            result.problems.append(.launchFailed(reason: error.description))
             return
         }
-        process.waitUntilExit()
-        try? stdout.close()
-        try? stderr.close()
-        let status = process.terminationStatus
+        let status = traced.status
         result.commandStatus = status
 
         // Observe.
@@ -166,7 +159,7 @@ public enum Auditor {
             result.problems.append(.traceEmpty(status: status))
             return
         }
-        if process.terminationReason == .uncaughtSignal {
+        if traced.signalled {
             result.problems.append(.commandKilled(signal: status))
         } else if status != 0 {
             result.problems.append(.commandFailed(status: status))

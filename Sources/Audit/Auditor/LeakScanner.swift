@@ -1,5 +1,6 @@
 import Foundation
 import Privacy
+import Spawn
 
 /// Looks for the canary and for model outputs in bytes a run wrote, and says where, never what.
 ///
@@ -157,29 +158,12 @@ public struct LeakScanner: Sendable {
         else { return nil }
         let tool = ["/usr/bin/" + format, "/bin/" + format].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let tool else { return (format, []) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-dc"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        // A tool that stops reading early (a corrupt file some other program left in /tmp) must
-        // fail this one scan, not kill the auditor with SIGPIPE: the write then fails with EPIPE.
-        signal(SIGPIPE, SIG_IGN)
-        guard (try? process.run()) != nil else { return (format, []) }
-        // Feed on another thread so a large output cannot deadlock against a full input pipe.
-        let writer = Thread {
-            try? input.fileHandleForWriting.write(contentsOf: Data(bytes))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        var result = Data()
-        while result.count < decompressedLimit, let chunk = try? output.fileHandleForReading.read(upToCount: 1 << 16), !chunk.isEmpty {
-            result.append(chunk)
-        }
-        if result.count >= decompressedLimit { process.terminate() }
-        process.waitUntilExit()
+        // The bytes are written as the tool reads and its output read at once, so neither pipe
+        // can fill against the other; a tool that stops reading early (a corrupt file some other
+        // program left in /tmp) fails this one scan: the write fails, nothing is killed by SIGPIPE.
+        let ended = try? ChildProcess.run(tool, ["-dc"], input: .bytes(Data(bytes)), errors: .null,
+                                          outputLimit: decompressedLimit)
+        let result = ended?.standardOutput ?? Data()
         return (format, [UInt8](result.prefix(decompressedLimit)))
     }
 

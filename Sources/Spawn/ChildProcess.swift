@@ -1,0 +1,331 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#endif
+import CSpawn
+import Foundation
+import Privacy
+
+/// A program run as a child of this process: spawned with only the descriptors it is given, in a
+/// process group of its own, waited for by its own pid, and killed (with its group) once it
+/// outlives the time it was given.
+///
+/// Foundation's `Process` on Linux learns that a child ended on one manager thread shared by every
+/// child of the process: the thread calls a blocking `waitpid` once the child's end of a private
+/// socket closes. A child that closes its inherited descriptors early and goes on (a confined
+/// `replay`, a daemon) parks that thread until it ends, and every other child's end waits behind
+/// it; its descriptor clean-up is a list made before the spawn, which a descriptor another thread
+/// opens meanwhile slips through. Here each wait is the caller's own, every descriptor this type
+/// makes is close-on-exec, and the child closes everything from 3 up as it starts. With a time
+/// limit nothing waits forever: a hung child becomes a `timedOut` termination.
+///
+/// One thread owns an instance. The child is reaped exactly once (here), so its pid cannot be
+/// reused while this object can still signal it; letting go of an instance that was never waited
+/// for kills the child's group and reaps it.
+public final class ChildProcess {
+    /// What the child reads on standard input.
+    public enum Input: Sendable {
+        /// /dev/null.
+        case null
+        /// These bytes, then end of file (written as the child reads; SIGPIPE is then ignored by
+        /// this process, so a child that stops reading early fails the write, not this process).
+        case bytes(Data)
+        /// This process's own standard input.
+        case inherit
+    }
+
+    /// Where one of the child's output streams goes.
+    public enum Output: Sendable {
+        /// /dev/null.
+        case null
+        /// A pipe this process reads while waiting (see `wait`).
+        case capture
+        /// A file, created (mode 0600) or emptied.
+        case file(String)
+        /// This process's own stream.
+        case inherit
+    }
+
+    /// The child's pid, also its process group's id.
+    public let processIdentifier: pid_t
+    /// The program's path as given.
+    public let program: String
+
+    private var inputPipe: Int32 = -1
+    private var pendingInput: Data
+    private var inputOffset = 0
+    private var outputPipe: Int32 = -1
+    private var errorPipe: Int32 = -1
+    private var ended: Termination?
+
+    /// Starts `program` (a path, or a name looked up in PATH) with `arguments`.
+    ///
+    /// `environment` nil passes this process's own; `directory` nil runs in this one's.
+    public init(_ program: String, _ arguments: [String] = [], environment: [String: String]? = nil,
+                directory: String? = nil, input: Input = .null, output: Output = .null,
+                errors: Output = .null) throws(SpawnError) {
+        self.program = program
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        // The child's ends, closed here once it has its copies.
+        var childEnds: [Int32] = []
+        var ownEnds: [Int32] = []
+        func fail(_ error: SpawnError) -> SpawnError {
+            for descriptor in childEnds + ownEnds { close(descriptor) }
+            return error
+        }
+
+        switch input {
+        case .null:
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            pendingInput = Data()
+        case .inherit:
+            pendingInput = Data()
+        case .bytes(let bytes):
+            guard let (read, write) = Self.pipe() else { throw fail(.pipeCouldNotBeMade(reason: .current)) }
+            childEnds.append(read)
+            ownEnds.append(write)
+            posix_spawn_file_actions_adddup2(&actions, read, 0)
+            _ = fcntl(write, F_SETFL, fcntl(write, F_GETFL) | O_NONBLOCK)
+            signal(SIGPIPE, SIG_IGN)
+            inputPipe = write
+            pendingInput = bytes
+        }
+        for (target, stream) in [(Int32(1), output), (Int32(2), errors)] {
+            switch stream {
+            case .null:
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
+            case .capture:
+                guard let (read, write) = Self.pipe() else { throw fail(.pipeCouldNotBeMade(reason: .current)) }
+                childEnds.append(write)
+                ownEnds.append(read)
+                posix_spawn_file_actions_adddup2(&actions, write, target)
+                if target == 1 { outputPipe = read } else { errorPipe = read }
+            case .file(let path):
+                posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .inherit:
+                break
+            }
+        }
+        var result = cspawn_close_from(&actions, 3)
+        if result != 0 { throw fail(.spawnCouldNotBePrepared(step: "close from 3", reason: SystemError(result))) }
+        if let directory {
+            result = cspawn_change_directory(&actions, directory)
+            if result != 0 { throw fail(.spawnCouldNotBePrepared(step: "change directory", reason: SystemError(result))) }
+        }
+
+        // Its own process group (so a time limit kills what it started too), no blocked signal,
+        // and the default action for the signals this process may ignore or catch.
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGCHLD, SIGTSTP,
+                       SIGTTIN, SIGTTOU, SIGXFSZ] {
+            sigaddset(&defaults, number)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var pid = pid_t()
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { $0.map { strdup($0.key + "=" + $0.value) } + [nil] }
+        defer {
+            argv.forEach { free($0) }
+            envp?.forEach { free($0) }
+        }
+        let spawn = program.contains("/") ? posix_spawn : posix_spawnp
+        result = argv.withUnsafeBufferPointer { argvBuffer -> Int32 in
+            guard let envp else { return spawn(&pid, program, &actions, &attributes, argvBuffer.baseAddress!, environ) }
+            return envp.withUnsafeBufferPointer { envpBuffer in
+                spawn(&pid, program, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+            }
+        }
+        if result != 0 { throw fail(.programCouldNotStart(program: program, reason: SystemError(result))) }
+        for descriptor in childEnds { close(descriptor) }
+        processIdentifier = pid
+    }
+
+    deinit {
+        if ended == nil {
+            kill(-processIdentifier, SIGKILL)
+            kill(processIdentifier, SIGKILL)
+            _ = reap(blocking: true)
+        }
+        for descriptor in [inputPipe, outputPipe, errorPipe] where descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Runs `program` to its end: `wait(timeout:outputLimit:)` on a new child.
+    public static func run(_ program: String, _ arguments: [String] = [], environment: [String: String]? = nil,
+                           directory: String? = nil, input: Input = .null, output: Output = .capture,
+                           errors: Output = .capture, timeout: Double? = nil,
+                           outputLimit: Int = .max) throws(SpawnError) -> Termination {
+        try ChildProcess(program, arguments, environment: environment, directory: directory, input: input,
+                         output: output, errors: errors).wait(timeout: timeout, outputLimit: outputLimit)
+    }
+
+    /// Whether the child is still running (reaping it if it has ended).
+    public var isRunning: Bool {
+        if ended == nil { _ = reap(blocking: false) }
+        return ended == nil
+    }
+
+    /// Sends `signal` to the child, unless it has already been reaped.
+    public func send(_ signal: Int32) {
+        if isRunning { kill(processIdentifier, signal) }
+    }
+
+    /// Writes the input, reads the captured streams and waits for the child to end.
+    ///
+    /// Past `timeout` seconds, or once captured standard output holds `outputLimit` bytes, the
+    /// child's process group is killed. Once the child has ended, streams still held open by
+    /// something it left behind are read for a moment more, then closed.
+    public func wait(timeout: Double? = nil, outputLimit: Int = .max) -> Termination {
+        if let ended { return ended }
+        let deadline = timeout.map { Self.now() + $0 }
+        var output = Data(), errors = Data()
+        var timedOut = false, truncated = false
+        var endedAt: Double?
+        while true {
+            if endedAt == nil, reap(blocking: false) { endedAt = Self.now() }
+            let open = [inputPipe, outputPipe, errorPipe].filter { $0 >= 0 }
+            if open.isEmpty, ended != nil { break }
+            if let endedAt, Self.now() - endedAt > 0.25 {
+                closeStreams()
+                break
+            }
+            if let deadline, !timedOut, Self.now() >= deadline {
+                killGroup()
+                timedOut = true
+            }
+            if open.isEmpty {
+                if deadline == nil || timedOut {
+                    _ = reap(blocking: true)
+                } else {
+                    usleep(5_000)
+                }
+                continue
+            }
+            var polled = open.map { pollfd(fd: $0, events: Int16($0 == inputPipe ? POLLOUT : POLLIN), revents: 0) }
+            let ready = poll(&polled, nfds_t(polled.count), endedAt == nil ? 50 : 10)
+            if ready <= 0 { continue }
+            for entry in polled where entry.revents != 0 {
+                if entry.fd == inputPipe {
+                    writeInput()
+                } else if entry.fd == outputPipe {
+                    if !readAvailable(from: &outputPipe, into: &output) { continue }
+                    if output.count >= outputLimit {
+                        truncated = true
+                        output.removeSubrange(outputLimit...)
+                        killGroup()
+                        close(outputPipe)
+                        outputPipe = -1
+                    }
+                } else {
+                    _ = readAvailable(from: &errorPipe, into: &errors)
+                }
+            }
+        }
+        var termination = ended ?? Termination(waitStatus: 0)
+        termination.timedOut = timedOut
+        termination.outputTruncated = truncated
+        termination.standardOutput = output
+        termination.standardError = errors
+        ended = termination
+        return termination
+    }
+
+    // MARK: Streams
+
+    /// Reads what `descriptor` holds now into `data`; at its end closes it and sets it to -1.
+    /// Returns whether the descriptor is still open.
+    private func readAvailable(from descriptor: inout Int32, into data: inout Data) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            data.append(contentsOf: buffer[0..<count])
+            return true
+        }
+        if count < 0, errno == EINTR || errno == EAGAIN { return true }
+        close(descriptor)
+        descriptor = -1
+        return false
+    }
+
+    /// Writes as much pending input as the pipe takes; closes it when all is written or the child
+    /// stopped reading.
+    private func writeInput() {
+        while inputOffset < pendingInput.count {
+            let written = pendingInput.withUnsafeBytes { bytes in
+                write(inputPipe, bytes.baseAddress! + inputOffset, bytes.count - inputOffset)
+            }
+            if written > 0 {
+                inputOffset += written
+                continue
+            }
+            if written < 0, errno == EINTR { continue }
+            if written < 0, errno == EAGAIN { return }
+            break
+        }
+        close(inputPipe)
+        inputPipe = -1
+    }
+
+    private func closeStreams() {
+        for descriptor in [inputPipe, outputPipe, errorPipe] where descriptor >= 0 { close(descriptor) }
+        inputPipe = -1
+        outputPipe = -1
+        errorPipe = -1
+    }
+
+    // MARK: The child
+
+    /// Reaps the child if it has ended (or waits until it does); returns whether it was reaped.
+    private func reap(blocking: Bool) -> Bool {
+        if ended != nil { return true }
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(processIdentifier, &status, blocking ? 0 : WNOHANG)
+            if result == processIdentifier {
+                ended = Termination(waitStatus: status)
+                return true
+            }
+            if result < 0, errno == EINTR { continue }
+            if result < 0 {
+                // Reaped elsewhere (a SIGCHLD set to be ignored): nothing to read back.
+                ended = Termination(waitStatus: 0)
+                return true
+            }
+            return false
+        }
+    }
+
+    /// Kills the child's process group (and the child, should it have left the group).
+    private func killGroup() {
+        guard ended == nil else { return }
+        kill(-processIdentifier, SIGKILL)
+        kill(processIdentifier, SIGKILL)
+    }
+
+    /// A pipe whose ends are both close-on-exec, so no other child inherits either.
+    private static func pipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [-1, -1]
+        guard cspawn_pipe(&ends) == 0 else { return nil }
+        return (ends[0], ends[1])
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// How a child program ended, and what it printed where that was captured.
+public struct Termination: Sendable {
+    /// The exit status, or the signal number when `signalled`.
+    public var status: Int32
+    /// Whether a signal ended the program (including the kill of a time limit).
+    public var signalled: Bool
+    /// Whether the program outlived its time limit and was killed, with its process group.
+    public var timedOut = false
+    /// Whether captured output reached its limit, the rest unread and the program killed.
+    public var outputTruncated = false
+    /// Standard output, when captured.
+    public var standardOutput = Data()
+    /// Standard error, when captured.
+    public var standardError = Data()
+
+    /// Whether the program exited by itself with status 0.
+    public var succeeded: Bool { !signalled && !timedOut && status == 0 }
+
+    /// Reads a `waitpid` status word (the W* macros, which Swift cannot import).
+    init(waitStatus: Int32) {
+        let signal = waitStatus & 0x7f
+        if signal == 0 {
+            status = (waitStatus >> 8) & 0xff
+            signalled = false
+        } else {
+            status = signal
+            signalled = true
+        }
+    }
+}

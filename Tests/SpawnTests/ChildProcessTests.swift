@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Foundation
+import Privacy
+import Spawn
+import Testing
+
+/// `ChildProcess`: what a child is given and not given, how it ends, and that no wait is endless.
+@Suite struct ChildProcessTests {
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = Date()
+        try body()
+        return Date().timeIntervalSince(start)
+    }
+
+    @Test func outputErrorsAndStatusAreKeptApart() throws {
+        let ended = try ChildProcess.run("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"])
+        #expect(String(decoding: ended.standardOutput, as: UTF8.self) == "out\n")
+        #expect(String(decoding: ended.standardError, as: UTF8.self) == "err\n")
+        #expect(ended.status == 3)
+        #expect(!ended.signalled && !ended.timedOut && !ended.succeeded)
+    }
+
+    @Test func aSignalThatEndsTheChildIsReportedAsOne() throws {
+        let ended = try ChildProcess.run("/bin/sh", ["-c", "kill -TERM $$"])
+        #expect(ended.signalled)
+        #expect(ended.status == SIGTERM)
+    }
+
+    /// A megabyte each way through both pipes at once: neither side can block the other.
+    @Test func inputAndOutputLargerThanAPipeDoNotDeadlock() throws {
+        let input = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let ended = try ChildProcess.run("/bin/sh", ["-c", "tee /dev/stderr"], input: .bytes(input), timeout: 60)
+        #expect(ended.succeeded)
+        #expect(ended.standardOutput == input)
+        #expect(ended.standardError == input)
+    }
+
+    /// The time limit kills the whole group: a grandchild holding the output pipe goes too.
+    @Test func aChildPastItsTimeIsKilledWithItsGroup() throws {
+        var ended: Termination?
+        let elapsed = try Self.seconds {
+            ended = try ChildProcess.run("/bin/sh", ["-c", "sleep 60 & sleep 60"], timeout: 0.5)
+        }
+        #expect(ended?.timedOut == true)
+        #expect(ended?.signalled == true)
+        #expect(elapsed < 30, "the wait went on after the kill: \(elapsed) s")
+    }
+
+    /// A child that ends while something it started in another session keeps its output open is
+    /// over once it ends, not once that other program does.
+    @Test func theWaitEndsWithTheChildNotWithWhatItLeftBehind() throws {
+        var ended: Termination?
+        let elapsed = try Self.seconds {
+            ended = try ChildProcess.run("/bin/sh", ["-c", "setsid sleep 20 & echo done"], timeout: 60)
+        }
+        #expect(ended?.succeeded == true)
+        #expect(String(decoding: ended?.standardOutput ?? Data(), as: UTF8.self) == "done\n")
+        #expect(elapsed < 15, "waited for the program left behind: \(elapsed) s")
+    }
+
+    /// A descriptor this process holds without close-on-exec (as Foundation's and C libraries'
+    /// often are) does not reach the child: it sees 0, 1 and 2 only.
+    @Test func theChildHasOnlyItsThreeStreams() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        // ls's own listing of the directory is the fourth (3); anything more was inherited.
+        let ended = try ChildProcess.run("/bin/sh", ["-c", "exec ls /proc/self/fd"])
+        let descriptors = String(decoding: ended.standardOutput, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(ended.succeeded)
+        #expect(descriptors.sorted() == ["0", "1", "2", "3"], "inherited: \(descriptors)")
+    }
+
+    @Test func theDirectoryAndEnvironmentAreTheGivenOnes() throws {
+        let directory = FileManager.default.temporaryDirectory.resolvingSymlinksInPath().path
+        let ended = try ChildProcess.run("/bin/sh", ["-c", "pwd; echo \"$GIVEN\"; echo \"${HOME:-none}\""],
+                                         environment: ["GIVEN": "yes"], directory: directory)
+        #expect(String(decoding: ended.standardOutput, as: UTF8.self) == directory + "\nyes\nnone\n")
+    }
+
+    /// A name without a slash is looked up in PATH; a path that is not there is an error naming it.
+    @Test func programsAreFoundOrTheErrorNamesThem() throws {
+        #expect(try ChildProcess.run("true").succeeded)
+        let missing = "/nonexistent/program-\(UUID().uuidString)"
+        #expect(throws: SpawnError.programCouldNotStart(program: missing, reason: SystemError(ENOENT))) {
+            try ChildProcess.run(missing)
+        }
+    }
+
+    @Test func outputStopsAtItsLimitAndTheChildIsKilled() throws {
+        let ended = try ChildProcess.run("/usr/bin/yes", output: .capture, errors: .null, timeout: 60, outputLimit: 100_000)
+        #expect(ended.outputTruncated)
+        #expect(ended.standardOutput.count == 100_000)
+        #expect(ended.signalled)
+    }
+
+    /// This process ignoring SIGPIPE (as it does once input is written) is not passed on: a
+    /// pipeline's writer still ends quietly when its reader stops.
+    @Test func ignoredSignalsAreNotInherited() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let ended = try ChildProcess.run("/bin/sh", ["-c", "yes | head -n 1 > /dev/null"], timeout: 60)
+        #expect(ended.succeeded)
+        #expect(ended.standardError.isEmpty, "yes saw a broken pipe instead of SIGPIPE")
+    }
+
+    @Test func outputToAFileAndAWatchedChild() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)").path
+        defer { unlink(path) }
+        let child = try ChildProcess("/bin/sh", ["-c", "echo written; exec sleep 60"], output: .file(path))
+        #expect(child.isRunning)
+        var waited = 0
+        while (try? String(contentsOfFile: path, encoding: .utf8)) != "written\n", waited < 3000 {
+            usleep(10_000)
+            waited += 10
+        }
+        child.send(SIGKILL)
+        let ended = child.wait(timeout: 30)
+        #expect(ended.signalled && ended.status == SIGKILL)
+        #expect(!child.isRunning)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "written\n")
+        var status = stat()
+        #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o600)
+    }
+}
