@@ -134,6 +134,18 @@ import Privacy
         #expect(FileManager.default.fileExists(atPath: run.root + "/other/audit.sarif"))
     }
 
+    /// Past its time limit the command is killed with everything it started, and the audit says so.
+    @Test func aCommandPastTheTimeLimitIsKilledAndCannotPass() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("audit-limit-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let start = Date()
+        let result = Auditor.run(command: ["/bin/sh", "-c", "sleep 60 & sleep 60"], outDirectory: root, timeLimit: 1)
+        #expect(Date().timeIntervalSince(start) < 30)
+        #expect(result.verdict == .couldNotRun)
+        #expect(result.problems == [.commandTimedOut(seconds: 1)])
+        #expect(FileManager.default.fileExists(atPath: root + "/audit.sarif"))
+    }
+
     @Test func missingStraceCannotRun() {
         let run = LeakyFixtureRun.audit("clean", strace: "/nonexistent/strace")
         defer { run.remove() }

@@ -31,7 +31,9 @@ struct LeakyFixtureRun {
         try! FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         let auditDirectory = root + "/audit"
         let command = [executable, mode] + arguments.map { $0.replacingOccurrences(of: "{outside}", with: outside) }
-        let result = Auditor.run(command: command, outDirectory: auditDirectory, isReplay: isReplay, strace: strace)
+        // A fixture that hangs fails its test instead of holding the suite.
+        let result = Auditor.run(command: command, outDirectory: auditDirectory, isReplay: isReplay, strace: strace,
+                                 timeLimit: 600)
         let sarifData = FileManager.default.contents(atPath: auditDirectory + "/audit.sarif") ?? Data()
         let sarif = ((try? JSONSerialization.jsonObject(with: sarifData)) as? [String: Any]) ?? [:]
         let junit = String(decoding: FileManager.default.contents(atPath: auditDirectory + "/audit-junit.xml") ?? Data(), as: UTF8.self)

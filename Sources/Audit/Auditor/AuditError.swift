@@ -23,6 +23,8 @@ public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
     case commandFailed(status: Int32)
     /// The audited command was killed by a signal.
     case commandKilled(signal: Int32)
+    /// The audited command outlived the audit's time limit and was killed, with all it started.
+    case commandTimedOut(seconds: Double)
     /// A `replay` run must leave the hashes file; without it outputs cannot be recognised.
     case hashesMissing(path: String)
     /// The audited run could not write its hashes file.
@@ -52,6 +54,8 @@ public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
             "The audited command failed (exit \(status)), so its run proves nothing."
         case .commandKilled(let signal):
             "The audited command was killed by signal \(signal), so its run proves nothing."
+        case .commandTimedOut(let seconds):
+            "The audited command was still running after \(Int(seconds)) s, the audit's time limit, and was killed, so its run proves nothing."
         case .hashesMissing(let path):
             "The run left no output fingerprints at \(path): the audit cannot recognise model outputs (is this replay built with the audit tap?)."
         case .hashesNotWritten(let path, let reason):

@@ -58,10 +58,13 @@ public enum Auditor {
         public var strace: String?
         /// The working directory the command starts in (default: the auditor's).
         public var workingDirectory: String
+        /// Seconds after which the command (with strace and all it started) is killed; nil waits.
+        public var timeLimit: Double?
 
         public init(command: [String], auditDirectory: String, childDirectory: String? = nil,
                     environment: [String: String] = ProcessInfo.processInfo.environment, isReplay: Bool = false,
-                    strace: String? = nil, workingDirectory: String = FileManager.default.currentDirectoryPath) {
+                    strace: String? = nil, workingDirectory: String = FileManager.default.currentDirectoryPath,
+                    timeLimit: Double? = nil) {
             self.command = command
             self.auditDirectory = auditDirectory
             self.childDirectory = childDirectory ?? auditDirectory + "/run"
@@ -69,6 +72,7 @@ public enum Auditor {
             self.isReplay = isReplay
             self.strace = strace
             self.workingDirectory = workingDirectory
+            self.timeLimit = timeLimit
         }
     }
 
@@ -76,8 +80,9 @@ public enum Auditor {
     /// `outDirectory`.
     public static func run(command: [String], outDirectory: String,
                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                           isReplay: Bool = false, strace: String? = nil) -> AuditResult {
-        run(Plan(command: command, auditDirectory: outDirectory, environment: environment, isReplay: isReplay, strace: strace))
+                           isReplay: Bool = false, strace: String? = nil, timeLimit: Double? = nil) -> AuditResult {
+        run(Plan(command: command, auditDirectory: outDirectory, environment: environment, isReplay: isReplay, strace: strace,
+                 timeLimit: timeLimit))
     }
 
     /// Audits as `plan` says; always writes the verdict files when the audit directory exists.
@@ -143,7 +148,7 @@ public enum Auditor {
                 ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "0", "-e", "trace=" + tracedCalls.joined(separator: ","),
                  "-o", tracePath, "--", program] + plan.command.dropFirst(),
                 environment: environment, directory: plan.workingDirectory,
-                input: .inherit, output: .file(stdoutPath), errors: .file(stderrPath))
+                input: .inherit, output: .file(stdoutPath), errors: .file(stderrPath), timeout: plan.timeLimit)
         } catch {
             result.problems.append(.launchFailed(reason: error.description))
             return
@@ -159,7 +164,9 @@ public enum Auditor {
             result.problems.append(.traceEmpty(status: status))
             return
         }
-        if traced.signalled {
+        if traced.timedOut, let limit = plan.timeLimit {
+            result.problems.append(.commandTimedOut(seconds: limit))
+        } else if traced.signalled {
             result.problems.append(.commandKilled(signal: status))
         } else if status != 0 {
             result.problems.append(.commandFailed(status: status))
