@@ -32,7 +32,10 @@ import Testing
     /// requests sent in calls of `perCall` (the runner's flush), and the engine's statistics.
     static func answers(_ options: LlamaEngine.Options, sequences: Int = 4, perCall: Int = 8) throws -> ([Answer], EngineStatistics) {
         let path = try #require(DefaultModel.path(), "run scripts/setup first")
-        let engine = try LlamaEngine(modelPath: path, sequences: sequences, contextPerSequence: 1536, options: options)
+        // One thread: the suite runs beside others, and a context's threads stall each other at
+        // every barrier when a core is taken (answers do not depend on the thread count).
+        let engine = try LlamaEngine(modelPath: path, sequences: sequences, contextPerSequence: 1536, threads: 1,
+                                     options: options)
         let requests = JobShapes.requests
         var answers: [Answer] = []
         var start = 0

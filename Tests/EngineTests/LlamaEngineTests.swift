@@ -8,7 +8,7 @@ private let sharedEngine: Result<LlamaEngine, EngineError> = {
     guard let path = DefaultModel.path() else {
         return .failure(.modelFileUnreadable(path: DefaultModel.cacheDirectory, reason: "run scripts/setup first"))
     }
-    return Result { () throws(EngineError) in try LlamaEngine(modelPath: path, sequences: 4, contextPerSequence: 1024) }
+    return Result { () throws(EngineError) in try LlamaEngine(modelPath: path, sequences: 4, contextPerSequence: 1024, threads: 1) }
 }()
 
 private func engine() throws -> LlamaEngine { try sharedEngine.get() }

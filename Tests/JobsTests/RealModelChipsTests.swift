@@ -10,7 +10,7 @@ import Testing
         guard let path = DefaultModel.path() else {
             return .failure(.modelFileUnreadable(path: DefaultModel.cacheDirectory, reason: "run scripts/setup first"))
         }
-        return Result { () throws(EngineError) in try LlamaEngine(modelPath: path, sequences: 4, contextPerSequence: 2048) }
+        return Result { () throws(EngineError) in try LlamaEngine(modelPath: path, sequences: 4, contextPerSequence: 2048, threads: 1) }
     }()
 
     @Test func chipsFromTheRealModelFitTheirGuides() throws {
