@@ -12,10 +12,13 @@ public final class CorpusReader {
     /// The files to read, in order: the paths given, with directories replaced by their shards.
     public let files: [String]
 
-    private var nextFileIndex = 0
-    private var current: OpenFile?
+    // Unchecked exclusivity: touched for every line, and never while an access to the same
+    // property is under way (each update ends before a sink or callback is called); the dynamic
+    // checks were a share of `replay flywheel`'s decoding thread.
+    @exclusivity(unchecked) private var nextFileIndex = 0
+    @exclusivity(unchecked) private var current: OpenFile?
     /// Counts, plus the byte counts of files already closed.
-    private var counts = CorpusStats()
+    @exclusivity(unchecked) private var counts = CorpusStats()
     private let tape = TokenTape()
     private let repeated = RepeatedStrings()
 
