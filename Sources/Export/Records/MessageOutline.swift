@@ -19,7 +19,9 @@ public final class MessageOutline: Sendable, Equatable {
     /// The message's id (an opaque token).
     public let id: String
     /// When it was sent, as written (ISO 8601); empty when the export left it out.
-    public let at: String
+    public var at: String { atText.string }
+    /// `at`, kept inline (`InlineText`): counting reads only its bytes (`withAtBytes`).
+    private let atText: InlineText
     /// Who sent it.
     public let from: Sender
     /// Whether it had a `text`.
@@ -39,12 +41,20 @@ public final class MessageOutline: Sendable, Equatable {
     public let meta: MessageMeta
 
     /// An outline.
-    public init(thread: String, id: String, at: String = "", from: Sender, hasText: Bool = false,
-                mentionText: SealedText? = nil, hasScreen: Bool = false, isChipEligible: Bool = false,
-                push: PushInfo? = nil, lang: String? = nil, meta: MessageMeta = MessageMeta()) {
+    public convenience init(thread: String, id: String, at: String = "", from: Sender, hasText: Bool = false,
+                            mentionText: SealedText? = nil, hasScreen: Bool = false, isChipEligible: Bool = false,
+                            push: PushInfo? = nil, lang: String? = nil, meta: MessageMeta = MessageMeta()) {
+        self.init(thread: thread, id: id, atText: InlineText(at), from: from, hasText: hasText, mentionText: mentionText,
+                  hasScreen: hasScreen, isChipEligible: isChipEligible, push: push, lang: lang, meta: meta)
+    }
+
+    /// An outline whose `at` is kept as the decoder read it.
+    init(thread: String, id: String, atText: InlineText, from: Sender, hasText: Bool,
+         mentionText: SealedText?, hasScreen: Bool, isChipEligible: Bool,
+         push: PushInfo?, lang: String?, meta: MessageMeta) {
         self.thread = thread
         self.id = id
-        self.at = at
+        self.atText = atText
         self.from = from
         self.hasText = hasText
         self.mentionText = mentionText
@@ -62,6 +72,11 @@ public final class MessageOutline: Sendable, Equatable {
                   hasText: record.text != nil, mentionText: mention,
                   hasScreen: record.screen != nil, isChipEligible: record.screen?.isChipEligible ?? false,
                   push: record.push, lang: record.lang, meta: record.meta)
+    }
+
+    /// Runs `body` with the UTF-8 bytes of `at`, without making it a `String`.
+    public func withAtBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try atText.withBytes(body)
     }
 
     /// Equal when every field is.

@@ -123,13 +123,13 @@ struct RecordDecoder {
         let from = try requiredString(fields.from, "from", repeats: true)
         let thread = try requiredString(fields.thread, "thread", repeats: true)
         let id = try requiredString(fields.id, "id")
-        let at = try optionalString(fields.at, "at") ?? ""
+        let at = try inlineText(fields.at, "at")
         let text = try optionalStringIndex(fields.text, "text")
         let facts = try screenFacts(fields.screen)
         let push = try push(fields.push)
         let lang = try optionalString(fields.lang, "lang", repeats: true)
         let meta = try meta(fields.meta)
-        return .outline(MessageOutline(thread: consume thread, id: consume id, at: consume at,
+        return .outline(MessageOutline(thread: consume thread, id: consume id, atText: consume at,
                                                     from: Sender(from: consume from),
                                                     hasText: text >= 0, mentionText: mentionText(text),
                                                     hasScreen: facts.present, isChipEligible: facts.isChipEligible,
@@ -424,6 +424,15 @@ struct RecordDecoder {
         let checked = try optionalStringIndex(index, path())
         guard checked >= 0 else { return nil }
         return repeats ? repeatedString(checked) : document.string(checked)
+    }
+
+    /// An optional string as `optionalString` checks and reads it (empty when absent or null),
+    /// kept inline when short (`InlineText`); one without escapes is not decoded.
+    private func inlineText(_ index: Int, _ path: @autoclosure () -> String) throws(LineProblem) -> InlineText {
+        let checked = try optionalStringIndex(index, path())
+        guard checked >= 0 else { return InlineText(validUTF8: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        if document.tokens[checked].flag { return InlineText(document.string(checked)) }
+        return InlineText(validUTF8: document.raw(checked))
     }
 
     /// `index` once checked to be a string, without decoding it; -1 when absent or null.
