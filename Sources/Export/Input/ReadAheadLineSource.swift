@@ -274,12 +274,16 @@ final class LineBatchQueue: @unchecked Sendable {
 
     /// Splits and parses lines into `batch` until it holds `batchBytes`, or the file ends or fails.
     private func fill(_ batch: LineBatch) {
-        // Both outlive the loop (the queue holds the splitter, the caller the batch): not
-        // retained and released for every line by the closure below.
-        unowned(unsafe) let batch = batch
-        unowned(unsafe) let source = splitter.source
+        let source = splitter.source
         batch.reset()
         while batch.byteCount < ReadAheadLineSource.batchBytes {
+            // Most lines lie in one chunk: taken without a closure, whose captures cost a
+            // retain and release of the batch and the source per line (atomic, on objects the
+            // other thread touches too). The source's counts are those right after the line.
+            if let (line, number) = splitter.nextLineInChunk() {
+                batch.addLine(line, number: number, storedBytes: source.storedBytes, producedBytes: source.producedBytes)
+                continue
+            }
             var added = false
             let step = splitter.nextLine { bytes, number in
                 batch.addLine(bytes, number: number, storedBytes: source.storedBytes, producedBytes: source.producedBytes)
