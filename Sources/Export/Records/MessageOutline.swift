@@ -17,7 +17,9 @@ public final class MessageOutline: Sendable, Equatable {
     /// The id of the thread it belongs to (the open thread; the reader checks).
     public let thread: String
     /// The message's id (an opaque token).
-    public let id: String
+    public var id: String { idText.string }
+    /// `id`, kept inline (`InlineText`): new on every message, and never read by counting.
+    private let idText: InlineText
     /// When it was sent, as written (ISO 8601); empty when the export left it out.
     public var at: String { atText.string }
     /// `at`, kept inline (`InlineText`): counting reads only its bytes (`withAtBytes`).
@@ -44,16 +46,16 @@ public final class MessageOutline: Sendable, Equatable {
     public convenience init(thread: String, id: String, at: String = "", from: Sender, hasText: Bool = false,
                             mentionText: SealedText? = nil, hasScreen: Bool = false, isChipEligible: Bool = false,
                             push: PushInfo? = nil, lang: String? = nil, meta: MessageMeta = MessageMeta()) {
-        self.init(thread: thread, id: id, atText: InlineText(at), from: from, hasText: hasText, mentionText: mentionText,
+        self.init(thread: thread, idText: InlineText(id), atText: InlineText(at), from: from, hasText: hasText, mentionText: mentionText,
                   hasScreen: hasScreen, isChipEligible: isChipEligible, push: push, lang: lang, meta: meta)
     }
 
-    /// An outline whose `at` is kept as the decoder read it.
-    init(thread: String, id: String, atText: InlineText, from: Sender, hasText: Bool,
+    /// An outline whose `id` and `at` are kept as the decoder read them.
+    init(thread: String, idText: InlineText, atText: InlineText, from: Sender, hasText: Bool,
          mentionText: SealedText?, hasScreen: Bool, isChipEligible: Bool,
          push: PushInfo?, lang: String?, meta: MessageMeta) {
         self.thread = thread
-        self.id = id
+        self.idText = idText
         self.atText = atText
         self.from = from
         self.hasText = hasText

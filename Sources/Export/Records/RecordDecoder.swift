@@ -122,14 +122,14 @@ struct RecordDecoder {
     private func messageOutline(_ fields: TopFields) throws(LineProblem) -> Decoded {
         let from = try requiredString(fields.from, "from", repeats: true)
         let thread = try requiredString(fields.thread, "thread", repeats: true)
-        let id = try requiredString(fields.id, "id")
+        let id = try requiredInlineText(fields.id, "id")
         let at = try inlineText(fields.at, "at")
         let text = try optionalStringIndex(fields.text, "text")
         let facts = try screenFacts(fields.screen)
         let push = try push(fields.push)
         let lang = try optionalString(fields.lang, "lang", repeats: true)
         let meta = try meta(fields.meta)
-        return .outline(MessageOutline(thread: consume thread, id: consume id, atText: consume at,
+        return .outline(MessageOutline(thread: consume thread, idText: consume id, atText: consume at,
                                                     from: Sender(from: consume from),
                                                     hasText: text >= 0, mentionText: mentionText(text),
                                                     hasScreen: facts.present, isChipEligible: facts.isChipEligible,
@@ -424,6 +424,14 @@ struct RecordDecoder {
         let checked = try optionalStringIndex(index, path())
         guard checked >= 0 else { return nil }
         return repeats ? repeatedString(checked) : document.string(checked)
+    }
+
+    /// A required string as `requiredString` checks and reads it, kept inline when short
+    /// (`InlineText`); one without escapes is not decoded.
+    private func requiredInlineText(_ index: Int, _ path: @autoclosure () -> String) throws(LineProblem) -> InlineText {
+        let checked = try requiredStringIndex(index, path())
+        if document.tokens[checked].flag { return InlineText(document.string(checked)) }
+        return InlineText(validUTF8: document.raw(checked))
     }
 
     /// An optional string as `optionalString` checks and reads it (empty when absent or null),
