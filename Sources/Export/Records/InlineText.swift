@@ -10,50 +10,45 @@ struct InlineText: Sendable {
     /// The most bytes kept inline.
     static let capacity = 24
 
-    private enum Storage: Sendable {
-        /// The bytes in order from the first word's first byte; the rest zero.
-        case inline(UInt64, UInt64, UInt64, count: UInt8)
-        case string(String)
-    }
-
-    private let storage: Storage
+    /// The bytes in order from the first word's first byte, the rest zero (when `long` is nil).
+    private let first: UInt64, second: UInt64, third: UInt64
+    private let count: UInt8
+    /// The text when it is longer than `capacity`. Plain fields rather than an enum: reading
+    /// the bytes is then a test and a copy, where switching over an enum holding a `String`
+    /// copied and destroyed the enum on every read (measured).
+    private let long: String?
 
     /// The text of `bytes`, which must be valid UTF-8 (a parsed string without escapes is).
     init(validUTF8 bytes: UnsafeRawBufferPointer) {
-        guard bytes.count <= InlineText.capacity, let source = bytes.baseAddress else {
-            storage = .string(String(decoding: bytes, as: UTF8.self))
-            return
-        }
         var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
-        storage = .inline(words.0, words.1, words.2, count: UInt8(bytes.count))
+        if bytes.count <= InlineText.capacity, let source = bytes.baseAddress {
+            withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
+            long = nil
+        } else {
+            long = bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        }
+        (first, second, third) = words
+        count = long == nil ? UInt8(bytes.count) : 0
     }
 
     /// The text of `string`.
     init(_ string: String) {
         var string = string
-        let inline: InlineText? = string.withUTF8 { bytes in
-            bytes.count <= InlineText.capacity ? InlineText(validUTF8: UnsafeRawBufferPointer(bytes)) : nil
-        }
-        storage = inline?.storage ?? .string(string)
+        self = string.withUTF8 { InlineText(validUTF8: UnsafeRawBufferPointer($0)) }
     }
 
     /// The text as a `String`.
     var string: String {
-        switch storage {
-        case .string(let string): return string
-        case .inline: return withBytes { String(decoding: $0, as: UTF8.self) }
-        }
+        if let long { return long }
+        return withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Runs `body` with the text's UTF-8 bytes, valid only during `body`.
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        switch storage {
-        case .inline(let first, let second, let third, let count):
-            let words = (first, second, third)
-            return try withUnsafeBytes(of: words) { try body(UnsafeRawBufferPointer(rebasing: $0.prefix(Int(count)))) }
-        case .string(var string):
-            return try string.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
-        }
+    @inline(__always)
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if var long { return long.withUTF8 { body(UnsafeRawBufferPointer($0)) } }
+        var words = (first, second, third)
+        let count = Int(self.count)
+        return withUnsafeBytes(of: &words) { body(UnsafeRawBufferPointer(start: $0.baseAddress, count: count)) }
     }
 }

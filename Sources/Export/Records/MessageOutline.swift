@@ -76,9 +76,11 @@ public final class MessageOutline: Sendable, Equatable {
                   push: record.push, lang: record.lang, meta: record.meta)
     }
 
-    /// Runs `body` with the UTF-8 bytes of `at`, without making it a `String`.
-    public func withAtBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try atText.withBytes(body)
+    /// Runs `body` with the UTF-8 bytes of `at`, without making it a `String`, and returns
+    /// what it returns (counting asks for a slot number). Not generic: a generic method here is
+    /// not specialized for its caller in another module, and cost more than the String it saves.
+    public func withAtBytes(_ body: (UnsafeRawBufferPointer) -> Int) -> Int {
+        atText.withBytes(body)
     }
 
     /// Equal when every field is.
