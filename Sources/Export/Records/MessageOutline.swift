@@ -50,10 +50,11 @@ public final class MessageOutline: Sendable, Equatable {
                   hasScreen: hasScreen, isChipEligible: isChipEligible, push: push, lang: lang, meta: meta)
     }
 
-    /// An outline whose `id` and `at` are kept as the decoder read them.
-    init(thread: String, idText: InlineText, atText: InlineText, from: Sender, hasText: Bool,
-         mentionText: SealedText?, hasScreen: Bool, isChipEligible: Bool,
-         push: PushInfo?, lang: String?, meta: MessageMeta) {
+    /// An outline whose `id` and `at` are kept as the decoder read them; the values are taken
+    /// over, not copied (one outline is made per message).
+    init(thread: consuming String, idText: InlineText, atText: InlineText, from: consuming Sender, hasText: Bool,
+         mentionText: consuming SealedText?, hasScreen: Bool, isChipEligible: Bool,
+         push: consuming PushInfo?, lang: consuming String?, meta: consuming MessageMeta) {
         self.thread = thread
         self.idText = idText
         self.atText = atText

@@ -24,7 +24,20 @@ struct RecordDecoder {
     var words = true
     /// Where metadata values that repeat from line to line are made once (`RepeatedStrings`);
     /// nil makes every string afresh.
-    var repeated: RepeatedStrings?
+    var repeated: RepeatedStrings? {
+        get { repeatedReference?.takeUnretainedValue() }
+        set { repeatedReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `repeated`, not retained: the decoder is a value copied into every closure and call of a
+    /// line's decoding, and a strong reference made each copy a retain and a release (measured:
+    /// one pair per repeated string made). Whoever sets `repeated` keeps it alive for as long as
+    /// the decoder is used (the reader owns it).
+    private var repeatedReference: Unmanaged<RepeatedStrings>?
+
+    /// A decoder of the line at the root of `document`, decoding words, with no `repeated`.
+    init(document: JSONDocument) {
+        self.document = document
+    }
 
     /// Decodes the line at the root of the document.
     func decode() throws(LineProblem) -> Decoded {
@@ -402,8 +415,8 @@ struct RecordDecoder {
     /// A string token's value through `repeated`, for values that recur (labels, a thread's id);
     /// one with escapes is made afresh.
     private func repeatedString(_ index: Int) -> String {
-        guard let repeated, !document.tokens[index].flag else { return document.string(index) }
-        return repeated.string(document.raw(index))
+        guard let repeatedReference, !document.tokens[index].flag else { return document.string(index) }
+        return repeatedReference._withUnsafeGuaranteedRef { $0.string(document.raw(index)) }
     }
 
     /// `index` once checked to be a string (non-empty unless `allowEmpty`), without decoding it.
