@@ -276,14 +276,18 @@ final class LineBatchQueue: @unchecked Sendable {
     private func fill(_ batch: LineBatch) {
         let source = splitter.source
         batch.reset()
+        // The source's counts change only when the splitter reads a chunk, which
+        // `nextLineInChunk` never does: read once here and after each `nextLine`, not per line.
+        var storedBytes = source.storedBytes, producedBytes = source.producedBytes
         while batch.byteCount < ReadAheadLineSource.batchBytes {
             // Most lines lie in one chunk: taken without a closure, whose captures cost a
             // retain and release of the batch and the source per line (atomic, on objects the
             // other thread touches too). The source's counts are those right after the line.
             if let (line, number) = splitter.nextLineInChunk() {
-                batch.addLine(line, number: number, storedBytes: source.storedBytes, producedBytes: source.producedBytes)
+                batch.addLine(line, number: number, storedBytes: storedBytes, producedBytes: producedBytes)
                 continue
             }
+            defer { (storedBytes, producedBytes) = (source.storedBytes, source.producedBytes) }
             var added = false
             let step = splitter.nextLine { bytes, number in
                 batch.addLine(bytes, number: number, storedBytes: source.storedBytes, producedBytes: source.producedBytes)
