@@ -34,11 +34,15 @@ final class ReadAheadLineSource: LineSource {
     @exclusivity(unchecked) private var finished = false
     @exclusivity(unchecked) private(set) var storedBytes = 0
     @exclusivity(unchecked) private(set) var producedBytes = 0
+    /// Where this thread parses the lines the producer left to it (`LineBatchQueue.deferred`).
+    private let tape = TokenTape()
 
     /// Starts splitting and parsing `splitter`'s lines; from here on only the producing thread
-    /// touches `splitter`.
-    init(_ splitter: LineSplitter) {
+    /// touches `splitter`. `deferring` fixes how many lines of every 16 the consumer parses
+    /// (0...16, for tests); by default the threads share the parsing as they keep up.
+    init(_ splitter: LineSplitter, deferring: Int? = nil) {
         queue = LineBatchQueue(splitter: splitter, batchCount: ReadAheadLineSource.batchCount)
+        if let deferring { queue.fixDeferral(deferring) }
         let context = Unmanaged.passRetained(queue).toOpaque()
         var handle = pthread_t()
         let started = pthread_create(&handle, nil, { context in
@@ -81,6 +85,15 @@ final class ReadAheadLineSource: LineSource {
             let line = UnsafeRawBufferPointer(start: current.bytes + step.start, count: step.count)
             let tokens = UnsafeBufferPointer(start: current.tape.base + step.tokenStart, count: step.tokenCount)
             return .line(body(line, step.number, .document(tokens)))
+        case .unparsedLine:
+            // Parsed here, exactly as the producer would have: the same tokens or the same error.
+            let line = UnsafeRawBufferPointer(start: current.bytes + step.start, count: step.count)
+            do throws(JSONSyntaxError) {
+                try JSONParser.parse(line, into: tape)
+            } catch {
+                return .line(body(line, step.number, .invalid(error)))
+            }
+            return .line(body(line, step.number, .document(tape.tokens)))
         case .invalidLine:
             let line = UnsafeRawBufferPointer(start: current.bytes + step.start, count: step.count)
             return .line(body(line, step.number, .invalid(current.syntaxErrors[step.rare])))
@@ -107,6 +120,8 @@ final class LineBatch: @unchecked Sendable {
             case line
             /// A line that is not JSON: its bytes, and its reason in `syntaxErrors[rare]`.
             case invalidLine
+            /// A line left for the consumer to parse: its bytes only.
+            case unparsedLine
             case tooLong
             /// The file failed: the error is `failure`.
             case failed
@@ -157,8 +172,9 @@ final class LineBatch: @unchecked Sendable {
         }
     }
 
-    /// Copies a line in and parses it onto the tape.
-    func addLine(_ line: UnsafeRawBufferPointer, number: Int, storedBytes: Int, producedBytes: Int) {
+    /// Copies a line in and parses it onto the tape, or leaves it for the consumer to parse
+    /// (`parse` false).
+    func addLine(_ line: UnsafeRawBufferPointer, number: Int, storedBytes: Int, producedBytes: Int, parse: Bool = true) {
         if byteCount + line.count > byteCapacity {
             let larger = max(byteCapacity * 2, byteCount + line.count)
             let moved = UnsafeMutableRawPointer.allocate(byteCount: larger, alignment: 16)
@@ -173,6 +189,11 @@ final class LineBatch: @unchecked Sendable {
         let firstToken = tape.count
         var step = Step(kind: .line, number: number, start: start, count: line.count,
                         storedBytes: storedBytes, producedBytes: producedBytes)
+        guard parse else {
+            step.kind = .unparsedLine
+            steps.append(step)
+            return
+        }
         do throws(JSONSyntaxError) {
             try JSONParser.parse(UnsafeRawBufferPointer(start: bytes + start, count: line.count), appendingTo: tape)
             step.tokenStart = firstToken
@@ -194,6 +215,19 @@ final class LineBatchQueue: @unchecked Sendable {
     /// Touched only by the producing thread (or by `take()` when producing on demand).
     private let splitter: LineSplitter
     private var producing = true
+    /// Of every 16 lines, how many the producer leaves unparsed for the consumer (0...8).
+    ///
+    /// Parsing is most of the producer's work and the consumer's decoding is about as much, so
+    /// which thread is the slower depends on the corpus and the machine; the wall time is the
+    /// slower one's. The producer moves a sixteenth of the parsing over each time it hands a
+    /// batch to a consumer that had nothing left (the consumer is waiting), and takes one back
+    /// each time it has to wait for a free batch itself. Which thread parses a line changes
+    /// nothing of what is handed out (the same parser, the same tokens or error). Only the
+    /// producing thread reads and writes it (changed under the mutex, where the queue is seen).
+    private var deferred = 0
+    private var lineIndex = 0
+    /// Whether `deferred` was fixed (`fixDeferral`) rather than adapted.
+    private var deferralIsFixed = false
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let changed: UnsafeMutablePointer<pthread_cond_t>
@@ -220,12 +254,22 @@ final class LineBatchQueue: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// Leaves `count` lines of every 16 (0...16) to the consumer, whatever the threads' pace;
+    /// before the producer starts.
+    func fixDeferral(_ count: Int) {
+        pthread_mutex_lock(mutex)
+        deferred = min(max(count, 0), 16)
+        deferralIsFixed = true
+        pthread_mutex_unlock(mutex)
+    }
+
     /// The producing thread: batches of steps, in order, until the file's end, a failure, or
     /// `cancel()`.
     func produce() {
         while producing, let batch = waitForFreeBatch() {
             fill(batch)
             pthread_mutex_lock(mutex)
+            if ready.isEmpty && deferred < 8 && !deferralIsFixed { deferred += 1 }
             ready.append(batch)
             pthread_cond_broadcast(changed)
             pthread_mutex_unlock(mutex)
@@ -268,6 +312,7 @@ final class LineBatchQueue: @unchecked Sendable {
     private func waitForFreeBatch() -> LineBatch? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
+        if free.isEmpty && deferred > 0 && !deferralIsFixed { deferred -= 1 }
         while !cancelled && free.isEmpty { pthread_cond_wait(changed, mutex) }
         return cancelled ? nil : free.removeLast()
     }
@@ -284,7 +329,9 @@ final class LineBatchQueue: @unchecked Sendable {
             // retain and release of the batch and the source per line (atomic, on objects the
             // other thread touches too). The source's counts are those right after the line.
             if let (line, number) = splitter.nextLineInChunk() {
-                batch.addLine(line, number: number, storedBytes: storedBytes, producedBytes: producedBytes)
+                lineIndex &+= 1
+                batch.addLine(line, number: number, storedBytes: storedBytes, producedBytes: producedBytes,
+                              parse: lineIndex & 15 >= deferred)
                 continue
             }
             defer { (storedBytes, producedBytes) = (source.storedBytes, source.producedBytes) }
