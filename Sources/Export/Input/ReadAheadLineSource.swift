@@ -31,6 +31,11 @@ final class ReadAheadLineSource: LineSource {
     /// The next step of `batch`, and how many steps it holds (0 without a batch).
     @exclusivity(unchecked) private var next = 0
     @exclusivity(unchecked) private var stepCount = 0
+    /// `batch`'s steps, bytes and tokens, while it is held: read for every line through these
+    /// rather than through the batch, which cost a retain and release of it per line.
+    @exclusivity(unchecked) private var steps = UnsafePointer<LineBatch.Step>(bitPattern: 0)
+    @exclusivity(unchecked) private var bytes = UnsafeRawPointer(bitPattern: 0)
+    @exclusivity(unchecked) private var tokens = UnsafePointer<JSONToken>(bitPattern: 0)
     @exclusivity(unchecked) private var finished = false
     @exclusivity(unchecked) private(set) var storedBytes = 0
     @exclusivity(unchecked) private(set) var producedBytes = 0
@@ -70,24 +75,26 @@ final class ReadAheadLineSource: LineSource {
             if let used = batch { queue.giveBack(used) }
             batch = queue.take()
             next = 0
-            stepCount = batch?.steps.count ?? 0
+            stepCount = batch?.stepCount ?? 0
+            steps = batch.map { UnsafePointer($0.stepBase) }
+            bytes = batch.map { UnsafeRawPointer($0.bytes) }
+            tokens = batch.map { UnsafePointer($0.tape.base) }
         }
-        // Kept alive by `batch` until the next call: not retained for every line.
-        guard let taken = batch else { return .end }
-        unowned(unsafe) let current = taken
+        // Held by `batch` until the next call; nil only when production ended without an end step.
+        guard let steps, let bytes, let tokens else { return .end }
         let index = next
-        let step = current.steps[index]
+        let step = steps[index]
         next = index &+ 1
         storedBytes = step.storedBytes
         producedBytes = step.producedBytes
         switch step.kind {
         case .line:
-            let line = UnsafeRawBufferPointer(start: current.bytes + step.start, count: step.count)
-            let tokens = UnsafeBufferPointer(start: current.tape.base + step.tokenStart, count: step.tokenCount)
-            return .line(body(line, step.number, .document(tokens)))
+            let line = UnsafeRawBufferPointer(start: bytes + step.start, count: step.count)
+            let lineTokens = UnsafeBufferPointer(start: tokens + step.tokenStart, count: step.tokenCount)
+            return .line(body(line, step.number, .document(lineTokens)))
         case .unparsedLine:
             // Parsed here, exactly as the producer would have: the same tokens or the same error.
-            let line = UnsafeRawBufferPointer(start: current.bytes + step.start, count: step.count)
+            let line = UnsafeRawBufferPointer(start: bytes + step.start, count: step.count)
             do throws(JSONSyntaxError) {
                 try JSONParser.parse(line, into: tape)
             } catch {
@@ -95,13 +102,14 @@ final class ReadAheadLineSource: LineSource {
             }
             return .line(body(line, step.number, .document(tape.tokens)))
         case .invalidLine:
-            let line = UnsafeRawBufferPointer(start: current.bytes + step.start, count: step.count)
+            let line = UnsafeRawBufferPointer(start: bytes + step.start, count: step.count)
+            guard let current = batch else { preconditionFailure("a step comes from the batch held") }
             return .line(body(line, step.number, .invalid(current.syntaxErrors[step.rare])))
         case .tooLong:
             return .tooLong(number: step.number)
         case .failed:
             finished = true
-            guard let failure = current.failure else { preconditionFailure("a failed step keeps its failure") }
+            guard let failure = batch?.failure else { preconditionFailure("a failed step keeps its failure") }
             return .failed(failure)
         case .end:
             finished = true
@@ -144,7 +152,11 @@ final class LineBatch: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var byteCapacity: Int
     @exclusivity(unchecked) private(set) var byteCount = 0
     let tape = TokenTape(capacity: 16 << 10)
-    @exclusivity(unchecked) var steps: [Step] = []
+    /// The steps, in a buffer of the batch's own rather than an array, so the consumer can
+    /// read them through a pointer while it holds the batch.
+    @exclusivity(unchecked) private(set) var stepBase: UnsafeMutablePointer<Step>
+    @exclusivity(unchecked) private(set) var stepCount = 0
+    @exclusivity(unchecked) private var stepCapacity = 1024
     /// Why the batch's invalid lines are not JSON, in order.
     var syntaxErrors: [JSONSyntaxError] = []
     /// The failure that ended the file, if it did in this batch.
@@ -153,15 +165,32 @@ final class LineBatch: @unchecked Sendable {
     init() {
         byteCapacity = ReadAheadLineSource.batchBytes + (64 << 10)
         bytes = .allocate(byteCount: byteCapacity, alignment: 16)
+        stepBase = .allocate(capacity: stepCapacity)
     }
 
-    deinit { bytes.deallocate() }
+    deinit {
+        bytes.deallocate()
+        stepBase.deallocate()
+    }
+
+    /// Appends a step (trivial values: nothing to deinitialize later).
+    func appendStep(_ step: Step) {
+        if stepCount == stepCapacity {
+            let larger = UnsafeMutablePointer<Step>.allocate(capacity: stepCapacity * 2)
+            larger.moveInitialize(from: stepBase, count: stepCount)
+            stepBase.deallocate()
+            stepBase = larger
+            stepCapacity *= 2
+        }
+        (stepBase + stepCount).initialize(to: step)
+        stepCount += 1
+    }
 
     /// Empties the batch for reuse, giving back the room one huge line made.
     func reset() {
         byteCount = 0
         tape.reset()
-        steps.removeAll(keepingCapacity: true)
+        stepCount = 0
         syntaxErrors.removeAll(keepingCapacity: true)
         failure = nil
         let usual = ReadAheadLineSource.batchBytes + (64 << 10)
@@ -191,7 +220,7 @@ final class LineBatch: @unchecked Sendable {
                         storedBytes: storedBytes, producedBytes: producedBytes)
         guard parse else {
             step.kind = .unparsedLine
-            steps.append(step)
+            appendStep(step)
             return
         }
         do throws(JSONSyntaxError) {
@@ -203,7 +232,7 @@ final class LineBatch: @unchecked Sendable {
             step.rare = syntaxErrors.count
             syntaxErrors.append(error)
         }
-        steps.append(step)
+        appendStep(step)
     }
 }
 
@@ -350,15 +379,15 @@ final class LineBatchQueue: @unchecked Sendable {
             case .tooLong(let number):
                 record.kind = .tooLong
                 record.number = number
-                batch.steps.append(record)
+                batch.appendStep(record)
             case .failed(let error):
                 record.kind = .failed
                 batch.failure = error
-                batch.steps.append(record)
+                batch.appendStep(record)
                 producing = false
                 return
             case .end:
-                batch.steps.append(record)
+                batch.appendStep(record)
                 producing = false
                 return
             }

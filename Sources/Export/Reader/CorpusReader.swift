@@ -91,8 +91,12 @@ public final class CorpusReader {
                 }
                 continue
             }
-            let step = file.lines.nextLine { bytes, number, parsed in
-                handleLine(bytes, number: number, parsed: parsed, in: file, words: words, into: &sink)
+            // Read through a guaranteed reference (`current` holds the file throughout): the
+            // closure's capture of the strong `file` cost a retain and a release per line.
+            let step = Unmanaged.passUnretained(file)._withUnsafeGuaranteedRef { file in
+                file.lines.nextLine { bytes, number, parsed in
+                    handleLine(bytes, number: number, parsed: parsed, in: file, words: words, into: &sink)
+                }
             }
             switch step {
             case .line(true):
