@@ -249,7 +249,7 @@ final class LineBatchQueue: @unchecked Sendable {
     /// Parsing is most of the producer's work and the consumer's decoding is about as much, so
     /// which thread is the slower depends on the corpus and the machine; the wall time is the
     /// slower one's. The producer moves a sixteenth of the parsing over each time it hands a
-    /// batch to a consumer that had nothing left (the consumer is waiting), and takes one back
+    /// batch to a consumer that had to wait for one (`consumerWaited`), and takes one back
     /// each time it has to wait for a free batch itself. Which thread parses a line changes
     /// nothing of what is handed out (the same parser, the same tokens or error). Only the
     /// producing thread reads and writes it (changed under the mutex, where the queue is seen).
@@ -257,6 +257,8 @@ final class LineBatchQueue: @unchecked Sendable {
     private var lineIndex = 0
     /// Whether `deferred` was fixed (`fixDeferral`) rather than adapted.
     private var deferralIsFixed = false
+    /// Under `mutex`: the consumer found no batch ready and waited, since the last batch handed over.
+    private var consumerWaited = false
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let changed: UnsafeMutablePointer<pthread_cond_t>
@@ -298,7 +300,8 @@ final class LineBatchQueue: @unchecked Sendable {
         while producing, let batch = waitForFreeBatch() {
             fill(batch)
             pthread_mutex_lock(mutex)
-            if ready.isEmpty && deferred < 8 && !deferralIsFixed { deferred += 1 }
+            if consumerWaited && deferred < 8 && !deferralIsFixed { deferred += 1 }
+            consumerWaited = false
             ready.append(batch)
             pthread_cond_broadcast(changed)
             pthread_mutex_unlock(mutex)
@@ -314,6 +317,7 @@ final class LineBatchQueue: @unchecked Sendable {
         }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
+        if ready.isEmpty { consumerWaited = true }
         while ready.isEmpty { pthread_cond_wait(changed, mutex) }
         return ready.removeFirst()
     }
