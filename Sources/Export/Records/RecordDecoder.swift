@@ -23,7 +23,8 @@ struct RecordDecoder {
     /// Either way every field is checked the same, in the same order, with the same reasons.
     var words = true
     /// Where metadata values that repeat from line to line are made once (`RepeatedStrings`);
-    /// nil makes every string afresh.
+    /// nil makes every string afresh. Not retained (see `repeatedReference`): the caller must
+    /// keep it alive while the decoder is in use.
     var repeated: RepeatedStrings? {
         get { repeatedReference?.takeUnretainedValue() }
         set { repeatedReference = newValue.map { Unmanaged.passUnretained($0) } }
