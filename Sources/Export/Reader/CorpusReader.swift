@@ -153,6 +153,21 @@ public final class CorpusReader {
         var decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tokens))
         decoder.words = words
         decoder.repeated = repeated
+        if !words {
+            // Message lines, nearly all of an outline read, straight to the sink: through
+            // `Decoded` the outline was copied, retained and released on the way.
+            // Bound straight from the call: kept in a variable first, the pair was copied out
+            // of it (a retain) and the variable destroyed (a release).
+            do throws(LineProblem) {
+                if let (outline, unknownKinds) = try decoder.messageOutlineIfMessage() {
+                    return outlineDecoded(outline, unknownKinds: unknownKinds, number: number, in: file, into: &sink)
+                }
+            } catch {
+                // A message line: not a thread line, so the open thread stays open.
+                sink.badLine(badLine(file, number, error.reason))
+                return true
+            }
+        }
         let decoded: RecordDecoder.Decoded
         do throws(LineProblem) {
             decoded = try decoder.decode()
@@ -206,16 +221,23 @@ public final class CorpusReader {
             }
             sink.message(message, at: location)
         case .outline(let outline, let unknownKinds):
-            guard outline.thread == file.openThread else {
-                sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(outline.thread)) comes before its thread line"))
-                return true
-            }
-            counts.records += 1
-            file.records += 1
-            counts.messages += 1
-            for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
-            sink.outline(outline, at: location)
+            return outlineDecoded(outline, unknownKinds: unknownKinds, number: number, in: file, into: &sink)
         }
+        return true
+    }
+
+    /// Checks, counts and hands to `sink` a message line decoded as an outline.
+    private func outlineDecoded<Sink: OutcomeSink>(_ outline: consuming MessageOutline, unknownKinds: [String], number: Int,
+                                                   in file: OpenFile, into sink: inout Sink) -> Bool {
+        guard outline.thread == file.openThread else {
+            sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(outline.thread)) comes before its thread line"))
+            return true
+        }
+        counts.records += 1
+        file.records += 1
+        counts.messages += 1
+        for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
+        sink.outline(outline, at: SourceLocation(file: file.name, line: number))
         return true
     }
 

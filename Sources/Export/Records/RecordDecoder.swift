@@ -52,7 +52,9 @@ struct RecordDecoder {
             throw LineProblem("field 'type' is \(document.typeName(fields.type)), expected a string")
         }
         if document.stringEquals(fields.type, "message") {
-            return words ? .message(try message(fields)) : try messageOutline(fields)
+            if words { return .message(try message(fields)) }
+            let (outline, unknownKinds) = try messageOutline(fields)
+            return .outline(outline, unknownKinds: unknownKinds)
         }
         if document.stringEquals(fields.type, "thread") { return .thread(try thread(fields)) }
         if document.stringEquals(fields.type, "export") { return .header(try header(fields)) }
@@ -133,7 +135,23 @@ struct RecordDecoder {
 
     /// The outline of a message line: the checks of `message(_:)` in its order, without building
     /// the words (only a text holding an `@` is decoded, see `MessageOutline.mentionText`).
-    private func messageOutline(_ fields: TopFields) throws(LineProblem) -> Decoded {
+    /// The outline of a message line and its unknown node kinds, decoded and checked exactly
+    /// as `decode()` does with `words` false; nil for a line that is not an object whose `type`
+    /// is the string "message" (`decode()` then decides what it is, with the same checks).
+    ///
+    /// For outline reads: `Decoded` is large (it can hold a full record), and handing an
+    /// outline out through it copied the enum and retained and released the outline per message.
+    func messageOutlineIfMessage() throws(LineProblem) -> (MessageOutline, unknownKinds: [String])? {
+        guard document.kind(0) == .object else { return nil }
+        var fields = TopFields()
+        document.forEachMember(of: 0) { key, value in fields.note(key, value) }
+        guard fields.type >= 0, document.kind(fields.type) == .string, document.stringEquals(fields.type, "message") else {
+            return nil
+        }
+        return try messageOutline(fields)
+    }
+
+    private func messageOutline(_ fields: TopFields) throws(LineProblem) -> (MessageOutline, unknownKinds: [String]) {
         let from = try requiredString(fields.from, "from", repeats: true)
         let thread = try requiredString(fields.thread, "thread", repeats: true)
         let id = try requiredInlineText(fields.id, "id")
@@ -143,12 +161,12 @@ struct RecordDecoder {
         let push = try push(fields.push)
         let lang = try optionalString(fields.lang, "lang", repeats: true)
         let meta = try meta(fields.meta)
-        return .outline(MessageOutline(thread: consume thread, idText: consume id, atText: consume at,
-                                                    from: Sender(from: consume from),
-                                                    hasText: text >= 0, mentionText: mentionText(text),
-                                                    hasScreen: facts.present, isChipEligible: facts.isChipEligible,
-                                                    push: consume push, lang: consume lang, meta: consume meta),
-                        unknownKinds: facts.unknownKinds)
+        return (MessageOutline(thread: consume thread, idText: consume id, atText: consume at,
+                               from: Sender(from: consume from),
+                               hasText: text >= 0, mentionText: mentionText(text),
+                               hasScreen: facts.present, isChipEligible: facts.isChipEligible,
+                               push: consume push, lang: consume lang, meta: consume meta),
+                unknownKinds: facts.unknownKinds)
     }
 
     /// The text of string token `index` when it holds an `@`, else nil (also for -1).
