@@ -185,14 +185,14 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     private mutating func count(_ message: MessageOutline, in thread: inout OpenThread) {
         let locale = message.lang.map { slot(.locale, $0) } ?? thread.localeSlot
-        let week = weekSlot(message.at)
+        let week = message.withAtBytes { weekSlot($0) }
         switch message.from {
         case .person:
-            let meta = message.meta
-            let build = slot(.build, meta.build), model = slot(.model, meta.model)
+            // Read through `message`, not copied out: a copy of `meta` retained its six fields.
+            let build = slot(.build, message.meta.build), model = slot(.model, message.meta.model)
             if let chipAgent = thread.chipAgentSlot {
                 var delta = Delta()
-                delta.count(.chipsSuggested, hit: meta.via == "suggested")
+                delta.count(.chipsSuggested, hit: message.meta.via == "suggested")
                 record(delta, build: build, model: model, locale: locale, agent: chipAgent, week: week)
             }
             var delta = Delta()
@@ -203,8 +203,8 @@ public struct FlywheelCounter: Sendable, Equatable {
                 delta.count(.routeChose, hit: route == .routeChose)
                 delta.count(.routeLead, hit: route == .routeLead)
             }
-            if meta.offline {
-                let ticks = meta.draftTicks?.count ?? 0
+            if message.meta.offline {
+                let ticks = message.meta.draftTicks?.count ?? 0
                 delta.count(.draftUsed, hit: ticks > 0)
                 if ticks > 0 { delta.add(.draftTicksMean, sum: ticks) }
             }
@@ -270,8 +270,8 @@ public struct FlywheelCounter: Sendable, Equatable {
     }
 
     /// The slot of the ISO week of timestamp `at` ("unknown" when it cannot be read).
-    private mutating func weekSlot(_ at: String) -> Int {
-        let day = ISOWeek.utcDay(at)
+    private mutating func weekSlot(_ at: UnsafeRawBufferPointer) -> Int {
+        let day = ISOWeek.utcDay(bytes: at.assumingMemoryBound(to: UInt8.self))
         if let slot = labels.weekSlot(day) { return slot }
         let slot = table.slot(BucketKey(dimension: .week, key: day.map(ISOWeek.label(forDay:)) ?? MetricDimension.unknownKey))
         labels.rememberWeek(day, slot)

@@ -22,18 +22,18 @@ enum HTMLText {
     /// A share as a percentage with one decimal ("42.0%"), or "no data".
     static func percent(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "no data" }
-        return String(format: "%.1f%%", value * 100)
+        return DecimalText.fixed(value * 100, digits: 1) + "%"
     }
 
     /// A mean with two decimals, or "no data".
     static func mean(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "no data" }
-        return String(format: "%.2f", value)
+        return DecimalText.fixed(value, digits: 2)
     }
 
     /// An SVG coordinate with one decimal.
     static func coordinate(_ value: Double) -> String {
-        String(format: "%.1f", value)
+        DecimalText.fixed(value, digits: 1)
     }
 
     /// `text` cut to `limit` characters, ending in "…" when cut.

@@ -47,6 +47,6 @@ public enum MetricsCSV {
 
     static func decimal(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "" }
-        return String(format: "%.6f", value)
+        return DecimalText.fixed(value, digits: 6)
     }
 }

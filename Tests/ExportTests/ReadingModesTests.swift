@@ -295,9 +295,14 @@ func expectSameReadingEverywhere(_ paths: [String], sourceLocation: Testing.Sour
 
     /// The read-ahead source hands out the steps of splitting and parsing on one thread: the
     /// same lines, numbers, parses (tokens or reasons), long lines, failure and end, with the
-    /// same counts after each, under chunkings, failures and line limits the fuzz plan sets.
+    /// same counts after each, under chunkings, failures and line limits the fuzz plan sets;
+    /// whichever thread parses the lines (the consumer parses some, all or none of them).
     @Test(arguments: 0..<64)
     func readAheadHandsOutTheSameSteps(seed: Int) throws {
+        for deferring in [nil, 0, 5, 16] { try readAheadHandsOutTheSameSteps(seed: seed, deferring: deferring) }
+    }
+
+    func readAheadHandsOutTheSameSteps(seed: Int, deferring: Int?) throws {
         var generator = Xorshift(seed: UInt64(seed) &+ 1)
         var text = ""
         for index in 0..<(seed % 8 == 0 ? 3 : 1_200) {
@@ -317,12 +322,13 @@ func expectSameReadingEverywhere(_ paths: [String], sourceLocation: Testing.Sour
             let direct = ParsingLineSource(LineSplitter(source: FuzzChunkSource(payload: bytes, plan: plan),
                                                         maximumLineLength: plan.maximumLineLength), tape: TokenTape())
             let ahead = ReadAheadLineSource(LineSplitter(source: FuzzChunkSource(payload: bytes, plan: plan),
-                                                         maximumLineLength: plan.maximumLineLength))
+                                                         maximumLineLength: plan.maximumLineLength),
+                                            deferring: deferring)
             var steps = 0
             while true {
                 let expected = LineStepRecord(direct)
                 let got = LineStepRecord(ahead)
-                #expect(got == expected, "step \(steps) of seed \(seed)")
+                #expect(got == expected, "step \(steps) of seed \(seed), deferring \(deferring.map(String.init) ?? "adaptively")")
                 steps += 1
                 if expected.isLast || steps > 100_000 { break }
             }

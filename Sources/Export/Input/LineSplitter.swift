@@ -30,13 +30,15 @@ final class LineSplitter {
 
     let source: ChunkSource
     /// The number of the last line seen (empty lines included).
-    private(set) var lineNumber = 0
+    // Unchecked exclusivity: read and written for every line, never while another access to
+    // the same property is under way (`body` does not call back into the splitter).
+    @exclusivity(unchecked) private(set) var lineNumber = 0
     private let maximumLineLength: Int
-    private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
-    private var position = 0
-    private var pending: [UInt8] = []
-    private var pendingTooLong = false
-    private var sourceEnded = false
+    @exclusivity(unchecked) private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var pendingTooLong = false
+    @exclusivity(unchecked) private var sourceEnded = false
 
     init(source: ChunkSource, maximumLineLength: Int = LineSplitter.maximumLineLength) {
         self.source = source
@@ -108,6 +110,29 @@ final class LineSplitter {
                 return .failed(error)
             }
         }
+    }
+
+    /// The next non-empty line and its number when it lies wholly in the current chunk and
+    /// nothing is gathered or pending, handed out in place without a closure; the bytes are
+    /// valid until the next call. `nil` when `nextLine` must take the next step instead (the
+    /// chunk's end, a line crossing chunks or too long, the source's end or failure): the lines
+    /// and numbers handed out, taken either way, are the same as `nextLine`'s alone.
+    func nextLineInChunk() -> (UnsafeRawBufferPointer, Int)? {
+        guard pending.isEmpty && !pendingTooLong else { return nil }
+        while position < chunk.count {
+            let start = chunk.baseAddress! + position
+            let remaining = chunk.count - position
+            guard let newline = memchr(start, 0x0A, remaining) else { return nil }
+            let length = UnsafeRawPointer(newline) - start
+            let line = LineSplitter.trimmed(UnsafeRawBufferPointer(start: start, count: length))
+            // Left for `nextLine` to report, from the same place.
+            if line.count > maximumLineLength { return nil }
+            position += length + 1
+            lineNumber += 1
+            if line.isEmpty { continue }
+            return (line, lineNumber)
+        }
+        return nil
     }
 
     /// Hands the gathered line to `body` and clears it; `nil` when the line was empty.

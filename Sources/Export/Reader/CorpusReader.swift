@@ -12,10 +12,13 @@ public final class CorpusReader {
     /// The files to read, in order: the paths given, with directories replaced by their shards.
     public let files: [String]
 
-    private var nextFileIndex = 0
-    private var current: OpenFile?
+    // Unchecked exclusivity: touched for every line, and never while an access to the same
+    // property is under way (each update ends before a sink or callback is called); the dynamic
+    // checks were a share of `replay flywheel`'s decoding thread.
+    @exclusivity(unchecked) private var nextFileIndex = 0
+    @exclusivity(unchecked) private var current: OpenFile?
     /// Counts, plus the byte counts of files already closed.
-    private var counts = CorpusStats()
+    @exclusivity(unchecked) private var counts = CorpusStats()
     private let tape = TokenTape()
     private let repeated = RepeatedStrings()
 
@@ -88,8 +91,12 @@ public final class CorpusReader {
                 }
                 continue
             }
-            let step = file.lines.nextLine { bytes, number, parsed in
-                handleLine(bytes, number: number, parsed: parsed, in: file, words: words, into: &sink)
+            // Read through a guaranteed reference (`current` holds the file throughout): the
+            // closure's capture of the strong `file` cost a retain and a release per line.
+            let step = Unmanaged.passUnretained(file)._withUnsafeGuaranteedRef { file in
+                file.lines.nextLine { bytes, number, parsed in
+                    handleLine(bytes, number: number, parsed: parsed, in: file, words: words, into: &sink)
+                }
             }
             switch step {
             case .line(true):
@@ -146,6 +153,21 @@ public final class CorpusReader {
         var decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tokens))
         decoder.words = words
         decoder.repeated = repeated
+        if !words {
+            // Message lines, nearly all of an outline read, straight to the sink: through
+            // `Decoded` the outline was copied, retained and released on the way.
+            // Bound straight from the call: kept in a variable first, the pair was copied out
+            // of it (a retain) and the variable destroyed (a release).
+            do throws(LineProblem) {
+                if let (outline, unknownKinds) = try decoder.messageOutlineIfMessage() {
+                    return outlineDecoded(outline, unknownKinds: unknownKinds, number: number, in: file, into: &sink)
+                }
+            } catch {
+                // A message line: not a thread line, so the open thread stays open.
+                sink.badLine(badLine(file, number, error.reason))
+                return true
+            }
+        }
         let decoded: RecordDecoder.Decoded
         do throws(LineProblem) {
             decoded = try decoder.decode()
@@ -199,16 +221,23 @@ public final class CorpusReader {
             }
             sink.message(message, at: location)
         case .outline(let outline, let unknownKinds):
-            guard outline.thread == file.openThread else {
-                sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(outline.thread)) comes before its thread line"))
-                return true
-            }
-            counts.records += 1
-            file.records += 1
-            counts.messages += 1
-            for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
-            sink.outline(outline, at: location)
+            return outlineDecoded(outline, unknownKinds: unknownKinds, number: number, in: file, into: &sink)
         }
+        return true
+    }
+
+    /// Checks, counts and hands to `sink` a message line decoded as an outline.
+    private func outlineDecoded<Sink: OutcomeSink>(_ outline: consuming MessageOutline, unknownKinds: [String], number: Int,
+                                                   in file: OpenFile, into sink: inout Sink) -> Bool {
+        guard outline.thread == file.openThread else {
+            sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(outline.thread)) comes before its thread line"))
+            return true
+        }
+        counts.records += 1
+        file.records += 1
+        counts.messages += 1
+        for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
+        sink.outline(outline, at: SourceLocation(file: file.name, line: number))
         return true
     }
 

@@ -5,14 +5,15 @@ final class OpenFile {
     let lines: LineSource
     /// Whether the file is zstd-compressed (told by its magic number).
     let format: StoredFormat
+    // Unchecked exclusivity, as `CorpusReader`'s own: the reader updates these for every line.
     /// The id of the last valid `thread` line in this file; messages must belong to it.
-    var openThread: String?
+    @exclusivity(unchecked) var openThread: String?
     /// Non-empty lines seen so far (an `export` line is valid only as the first).
-    var nonEmptyLines = 0
+    @exclusivity(unchecked) var nonEmptyLines = 0
     /// Records delivered from this file: a file with lines and none is not an export.
-    var records = 0
+    @exclusivity(unchecked) var records = 0
     /// Whether the file was refused whole (another export version): nothing more of it is read.
-    var isRefused = false
+    @exclusivity(unchecked) var isRefused = false
 
     /// The chunk size for reading stored bytes: 128 KiB, or libzstd's recommended input size if larger.
     static let chunkSize = max(128 << 10, ZstdChunkSource.recommendedInputSize)

@@ -19,8 +19,13 @@ public struct MessageMeta: Sendable, Equatable {
     public var sentFromChip: Bool { via == "suggested" }
 
     /// Metadata; the defaults say nothing.
-    public init(via: String? = nil, groupTo: String? = nil, groupRouted: String? = nil, offline: Bool = false,
-                draftTicks: [Int]? = nil, build: String? = nil, model: String? = nil) {
+    ///
+    /// The values are taken over (`consuming`), not copied: the decoder makes one of these for
+    /// every message, and borrowed parameters cost a retain of each string here and a release
+    /// of it in the caller.
+    public init(via: consuming String? = nil, groupTo: consuming String? = nil, groupRouted: consuming String? = nil,
+                offline: Bool = false, draftTicks: consuming [Int]? = nil, build: consuming String? = nil,
+                model: consuming String? = nil) {
         self.via = via
         self.groupTo = groupTo
         self.groupRouted = groupRouted

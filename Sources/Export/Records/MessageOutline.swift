@@ -17,9 +17,13 @@ public final class MessageOutline: Sendable, Equatable {
     /// The id of the thread it belongs to (the open thread; the reader checks).
     public let thread: String
     /// The message's id (an opaque token).
-    public let id: String
+    public var id: String { idText.string }
+    /// `id`, kept inline (`InlineText`): new on every message, and never read by counting.
+    private let idText: InlineText
     /// When it was sent, as written (ISO 8601); empty when the export left it out.
-    public let at: String
+    public var at: String { atText.string }
+    /// `at`, kept inline (`InlineText`): counting reads only its bytes (`withAtBytes`).
+    private let atText: InlineText
     /// Who sent it.
     public let from: Sender
     /// Whether it had a `text`.
@@ -39,12 +43,21 @@ public final class MessageOutline: Sendable, Equatable {
     public let meta: MessageMeta
 
     /// An outline.
-    public init(thread: String, id: String, at: String = "", from: Sender, hasText: Bool = false,
-                mentionText: SealedText? = nil, hasScreen: Bool = false, isChipEligible: Bool = false,
-                push: PushInfo? = nil, lang: String? = nil, meta: MessageMeta = MessageMeta()) {
+    public convenience init(thread: String, id: String, at: String = "", from: Sender, hasText: Bool = false,
+                            mentionText: SealedText? = nil, hasScreen: Bool = false, isChipEligible: Bool = false,
+                            push: PushInfo? = nil, lang: String? = nil, meta: MessageMeta = MessageMeta()) {
+        self.init(thread: thread, idText: InlineText(id), atText: InlineText(at), from: from, hasText: hasText, mentionText: mentionText,
+                  hasScreen: hasScreen, isChipEligible: isChipEligible, push: push, lang: lang, meta: meta)
+    }
+
+    /// An outline whose `id` and `at` are kept as the decoder read them; the values are taken
+    /// over, not copied (one outline is made per message).
+    init(thread: consuming String, idText: InlineText, atText: InlineText, from: consuming Sender, hasText: Bool,
+         mentionText: consuming SealedText?, hasScreen: Bool, isChipEligible: Bool,
+         push: consuming PushInfo?, lang: consuming String?, meta: consuming MessageMeta) {
         self.thread = thread
-        self.id = id
-        self.at = at
+        self.idText = idText
+        self.atText = atText
         self.from = from
         self.hasText = hasText
         self.mentionText = mentionText
@@ -62,6 +75,13 @@ public final class MessageOutline: Sendable, Equatable {
                   hasText: record.text != nil, mentionText: mention,
                   hasScreen: record.screen != nil, isChipEligible: record.screen?.isChipEligible ?? false,
                   push: record.push, lang: record.lang, meta: record.meta)
+    }
+
+    /// Runs `body` with the UTF-8 bytes of `at`, without making it a `String`, and returns
+    /// what it returns (counting asks for a slot number). Not generic: a generic method here is
+    /// not specialized for its caller in another module, and cost more than the String it saves.
+    public func withAtBytes(_ body: (UnsafeRawBufferPointer) -> Int) -> Int {
+        atText.withBytes(body)
     }
 
     /// Equal when every field is.

@@ -23,8 +23,22 @@ struct RecordDecoder {
     /// Either way every field is checked the same, in the same order, with the same reasons.
     var words = true
     /// Where metadata values that repeat from line to line are made once (`RepeatedStrings`);
-    /// nil makes every string afresh.
-    var repeated: RepeatedStrings?
+    /// nil makes every string afresh. Not retained (see `repeatedReference`): the caller must
+    /// keep it alive while the decoder is in use.
+    var repeated: RepeatedStrings? {
+        get { repeatedReference?.takeUnretainedValue() }
+        set { repeatedReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `repeated`, not retained: the decoder is a value copied into every closure and call of a
+    /// line's decoding, and a strong reference made each copy a retain and a release (measured:
+    /// one pair per repeated string made). Whoever sets `repeated` keeps it alive for as long as
+    /// the decoder is used (the reader owns it).
+    private var repeatedReference: Unmanaged<RepeatedStrings>?
+
+    /// A decoder of the line at the root of `document`, decoding words, with no `repeated`.
+    init(document: JSONDocument) {
+        self.document = document
+    }
 
     /// Decodes the line at the root of the document.
     func decode() throws(LineProblem) -> Decoded {
@@ -38,7 +52,9 @@ struct RecordDecoder {
             throw LineProblem("field 'type' is \(document.typeName(fields.type)), expected a string")
         }
         if document.stringEquals(fields.type, "message") {
-            return words ? .message(try message(fields)) : try messageOutline(fields)
+            if words { return .message(try message(fields)) }
+            let (outline, unknownKinds) = try messageOutline(fields)
+            return .outline(outline, unknownKinds: unknownKinds)
         }
         if document.stringEquals(fields.type, "thread") { return .thread(try thread(fields)) }
         if document.stringEquals(fields.type, "export") { return .header(try header(fields)) }
@@ -119,22 +135,38 @@ struct RecordDecoder {
 
     /// The outline of a message line: the checks of `message(_:)` in its order, without building
     /// the words (only a text holding an `@` is decoded, see `MessageOutline.mentionText`).
-    private func messageOutline(_ fields: TopFields) throws(LineProblem) -> Decoded {
+    /// The outline of a message line and its unknown node kinds, decoded and checked exactly
+    /// as `decode()` does with `words` false; nil for a line that is not an object whose `type`
+    /// is the string "message" (`decode()` then decides what it is, with the same checks).
+    ///
+    /// For outline reads: `Decoded` is large (it can hold a full record), and handing an
+    /// outline out through it copied the enum and retained and released the outline per message.
+    func messageOutlineIfMessage() throws(LineProblem) -> (MessageOutline, unknownKinds: [String])? {
+        guard document.kind(0) == .object else { return nil }
+        var fields = TopFields()
+        document.forEachMember(of: 0) { key, value in fields.note(key, value) }
+        guard fields.type >= 0, document.kind(fields.type) == .string, document.stringEquals(fields.type, "message") else {
+            return nil
+        }
+        return try messageOutline(fields)
+    }
+
+    private func messageOutline(_ fields: TopFields) throws(LineProblem) -> (MessageOutline, unknownKinds: [String]) {
         let from = try requiredString(fields.from, "from", repeats: true)
         let thread = try requiredString(fields.thread, "thread", repeats: true)
-        let id = try requiredString(fields.id, "id")
-        let at = try optionalString(fields.at, "at") ?? ""
+        let id = try requiredInlineText(fields.id, "id")
+        let at = try inlineText(fields.at, "at")
         let text = try optionalStringIndex(fields.text, "text")
         let facts = try screenFacts(fields.screen)
         let push = try push(fields.push)
         let lang = try optionalString(fields.lang, "lang", repeats: true)
         let meta = try meta(fields.meta)
-        return .outline(MessageOutline(thread: consume thread, id: consume id, at: consume at,
-                                                    from: Sender(from: consume from),
-                                                    hasText: text >= 0, mentionText: mentionText(text),
-                                                    hasScreen: facts.present, isChipEligible: facts.isChipEligible,
-                                                    push: consume push, lang: consume lang, meta: consume meta),
-                        unknownKinds: facts.unknownKinds)
+        return (MessageOutline(thread: consume thread, idText: consume id, atText: consume at,
+                               from: Sender(from: consume from),
+                               hasText: text >= 0, mentionText: mentionText(text),
+                               hasScreen: facts.present, isChipEligible: facts.isChipEligible,
+                               push: consume push, lang: consume lang, meta: consume meta),
+                unknownKinds: facts.unknownKinds)
     }
 
     /// The text of string token `index` when it holds an `@`, else nil (also for -1).
@@ -402,8 +434,8 @@ struct RecordDecoder {
     /// A string token's value through `repeated`, for values that recur (labels, a thread's id);
     /// one with escapes is made afresh.
     private func repeatedString(_ index: Int) -> String {
-        guard let repeated, !document.tokens[index].flag else { return document.string(index) }
-        return repeated.string(document.raw(index))
+        guard let repeatedReference, !document.tokens[index].flag else { return document.string(index) }
+        return repeatedReference._withUnsafeGuaranteedRef { $0.string(document.raw(index)) }
     }
 
     /// `index` once checked to be a string (non-empty unless `allowEmpty`), without decoding it.
@@ -424,6 +456,23 @@ struct RecordDecoder {
         let checked = try optionalStringIndex(index, path())
         guard checked >= 0 else { return nil }
         return repeats ? repeatedString(checked) : document.string(checked)
+    }
+
+    /// A required string as `requiredString` checks and reads it, kept inline when short
+    /// (`InlineText`); one without escapes is not decoded.
+    private func requiredInlineText(_ index: Int, _ path: @autoclosure () -> String) throws(LineProblem) -> InlineText {
+        let checked = try requiredStringIndex(index, path())
+        if document.tokens[checked].flag { return InlineText(document.string(checked)) }
+        return InlineText(validUTF8: document.raw(checked))
+    }
+
+    /// An optional string as `optionalString` checks and reads it (empty when absent or null),
+    /// kept inline when short (`InlineText`); one without escapes is not decoded.
+    private func inlineText(_ index: Int, _ path: @autoclosure () -> String) throws(LineProblem) -> InlineText {
+        let checked = try optionalStringIndex(index, path())
+        guard checked >= 0 else { return InlineText(validUTF8: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        if document.tokens[checked].flag { return InlineText(document.string(checked)) }
+        return InlineText(validUTF8: document.raw(checked))
     }
 
     /// `index` once checked to be a string, without decoding it; -1 when absent or null.
