@@ -5,7 +5,8 @@ import TestSupport
 
 /// The model stage's speed-ups change no answer on the sample corpus: every job's requests,
 /// planned from the sample's threads exactly as a replay plans them, are answered by the engine
-/// as it ships (prefix cache, forced-token jump, continuous batching, lanes side by side) and by
+/// as it ships (matrix-product attention with 512-token chunks, prefix cache, continuous
+/// batching, lanes side by side) and by
 /// the plain engine (each of those off, one lane), and every answer's digest and token count is
 /// the same. `replay bench-model --digests` prints digests and counts only, so nothing of a
 /// thread's words passes through the test; a mismatch is reported by request index.
@@ -30,7 +31,8 @@ import TestSupport
         #expect(differing.isEmpty, "\(job): answers differ at requests \(differing)")
         // The shipped engine did use its speed-ups, or the comparison proves nothing.
         let summary = try #require(shipped.errors.split(separator: "\n").first { $0.hasPrefix("summary\t") })
-        #expect(summary.contains("lanes=2") && summary.contains("prefix=on") && summary.contains("jump=on"))
+        #expect(summary.contains("lanes=2") && summary.contains("prefix=on") && summary.contains("chunk=512")
+                && summary.contains("attention=matmul"))
     }
 
     /// The `prompt` and `output` lines of a bench-model run: digests and counts, by request.

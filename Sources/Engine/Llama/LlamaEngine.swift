@@ -11,14 +11,17 @@ import Foundation
 ///
 /// **The same answer however requests are batched.** llama.cpp's CPU kernels choose their
 /// arithmetic by the shape of each evaluation: the output layer (Q8_0 here) is a dot product per
-/// row for one row and tinyBLAS for two or more; attention is split across threads for a single
-/// token alone, tiled for 64 or more rows, and a row at a time otherwise, which is exact to the
-/// order of the cells only. Greedy decoding of a small model meets near-ties often enough that
+/// row for one row and tinyBLAS for two or more; flash attention is split across threads for a
+/// single token alone, tiled for 64 or more rows, and a row at a time otherwise, which is exact to
+/// the order of the cells only. Greedy decoding of a small model meets near-ties often enough that
 /// these last-bit differences change answers (1 or 2 of 13 chips answers changed with the batch
-/// in the engine before this). So every evaluation here holds 2 to 63 tokens per sequence (a
-/// companion token in sequence 0 when only one sequence generates), asks for 2 or more rows of
-/// logits, and each sequence has a KV buffer of its own whose cells stay in position order.
-/// Then a token's numbers depend on its own sequence only, and each speed-up below is exact:
+/// in the engine before this). So every evaluation here holds 2 or more tokens (a companion token
+/// in sequence 0 when only one sequence generates), asks for 2 or more rows of logits, and each
+/// sequence has a KV buffer of its own whose cells stay in position order. Attention is matrix
+/// products and a softmax by default (`Options.Attention.matmul`): a product's every element is
+/// summed in the same order whatever the number of rows, so a prompt goes in chunks of up to 512
+/// tokens; with flash attention chunks stay under 64. Then a token's numbers depend on its own
+/// sequence only, and each speed-up below is exact:
 ///
 /// - **Prefix cache.** The chat framing and a job's instructions (per job and language) are
 ///   evaluated once; their keys and values are kept and put into each new sequence, which then
@@ -26,10 +29,12 @@ import Foundation
 ///   sequence in flight, or with a prompt answered earlier in the same call when a later request
 ///   shares more than instructions with it (a group's member list, for routing). Only framing and
 ///   instructions outlive a call: no thread's words stay in the cache.
-/// - **Forced-token jump.** Every output of a grammar starts the same way (`{"replies":["`): the
-///   tokens the model wrote there before go in with the prompt's last chunk, and each is kept
-///   only while it is greedy decoding's own pick at its place (one evaluation instead of one per
-///   token). When the grammar allows nothing but the end, the sequence ends without another.
+/// - **Forced-token jump** (flash attention only). Every output of a grammar starts the same way
+///   (`{"replies":["`): the tokens the model wrote there before go in with the prompt's last chunk,
+///   and each is kept only while it is greedy decoding's own pick at its place (one evaluation
+///   instead of one per token). When the grammar allows nothing but the end, the sequence ends
+///   without another. With matrix-product attention a token among a prompt's rows takes another
+///   kernel than one generated alone in its sequence (one row), so there the jump is off.
 /// - **Continuous batching.** A finished sequence's place goes to the next request at once.
 ///
 /// One lock serialises use of the context, which llama.cpp does not allow from two threads at once.
@@ -95,8 +100,8 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
                                        threads: threadCount, batchThreads: threadCount, flashAttention: nil, cacheType: options.cacheType)
         } else {
             context = try LlamaContext(model: model, sequences: sequences + 1, contextPerSequence: contextPerSequence,
-                                       batchTokens: 512, threads: threadCount, batchThreads: threadCount,
-                                       flashAttention: true, cacheType: options.cacheType)
+                                       batchTokens: Options.maximumChunk, threads: threadCount, batchThreads: threadCount,
+                                       flashAttention: options.attention == .flash, cacheType: options.cacheType)
         }
         self.batch = LlamaBatch(capacity: context.batchCapacity)
         self.info = ModelInfo(

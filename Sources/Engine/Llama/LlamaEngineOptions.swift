@@ -11,6 +11,16 @@ extension LlamaEngine {
             case q8_0
         }
 
+        /// How attention is computed.
+        public enum Attention: String, Sendable, CaseIterable {
+            /// llama.cpp's flash attention: a row at a time below 64 rows, tiled from 64, so a
+            /// sequence's chunks must stay under 64 tokens for its answers not to depend on them.
+            case flash
+            /// Matrix products and a softmax (flash attention off): the same arithmetic for a
+            /// token however many rows share the evaluation, so prompts go in large chunks.
+            case matmul
+        }
+
         /// Evaluate the part a request shares with an earlier one (the chat framing and the job's
         /// instructions, per job and language; further when prompts agree further, as a group's
         /// member list does for routing) once, keep its keys and values, and put them in each new
@@ -19,14 +29,19 @@ extension LlamaEngine {
         /// Append the tokens every output of the grammar started with so far (the opening the
         /// grammar fixes, `{"replies":["`) together with the prompt, keeping each only while it is
         /// greedy decoding's own pick at its place; end a sequence without evaluating its last
-        /// token when the grammar allows nothing but the end. Token for token the same answer.
+        /// token when the grammar allows nothing but the end. Token for token the same answer with
+        /// flash attention only: with matrix-product attention a token evaluated among the
+        /// prompt's rows takes another kernel than the same token generated alone in its sequence.
         public var forcedTokenJump: Bool
         /// Give a finished sequence's place to the next request at once, instead of waiting for
         /// the whole round of `sequences` requests to finish.
         public var continuousBatching: Bool
-        /// Prompt tokens of one sequence per evaluation, 4 to 63: at 64 llama.cpp's attention
-        /// switches to a tiled kernel whose rounding depends on the batch (see `LlamaEngine`).
+        /// Prompt tokens of one sequence per evaluation: 4 to 63 with flash attention (at 64 it
+        /// switches to a tiled kernel whose rounding depends on the batch, see `LlamaEngine`), 4 to
+        /// `maximumChunk` with matrix-product attention.
         public var chunkTokens: Int
+        /// How attention is computed.
+        public var attention: Attention
         /// Threads for evaluation; nil means one per active processor.
         public var threads: Int?
         /// The KV cache's element type: f16 (the default) or q8_0, which halves the cache but
@@ -38,38 +53,62 @@ extension LlamaEngine {
         /// other options do not apply. For comparison only.
         public var legacy: Bool
 
-        public init(prefixCache: Bool = true, forcedTokenJump: Bool = true, continuousBatching: Bool = true,
-                    chunkTokens: Int = 63, threads: Int? = nil, cacheType: CacheType = .f16, legacy: Bool = false) {
-            precondition((4...63).contains(chunkTokens), "chunks of 4 to 63 tokens keep attention's arithmetic batch-independent")
+        /// The largest chunk: one evaluation's batch.
+        public static let maximumChunk = 512
+
+        /// The chunk sizes `attention` keeps batch-independent.
+        public static func chunkRange(_ attention: Attention) -> ClosedRange<Int> {
+            attention == .flash ? 4...63 : 4...maximumChunk
+        }
+
+        public init(prefixCache: Bool = true, forcedTokenJump: Bool = false, continuousBatching: Bool = true,
+                    chunkTokens: Int = maximumChunk, threads: Int? = nil, cacheType: CacheType = .f16,
+                    attention: Attention = .matmul, legacy: Bool = false) {
+            precondition(Self.chunkRange(attention).contains(chunkTokens),
+                         "chunks of 4 to 63 tokens keep flash attention's arithmetic batch-independent")
+            precondition(legacy || !forcedTokenJump || attention == .flash, "the forced-token jump is exact with flash attention only")
             self.prefixCache = prefixCache
             self.forcedTokenJump = forcedTokenJump
             self.continuousBatching = continuousBatching
             self.chunkTokens = chunkTokens
             self.threads = threads
             self.cacheType = cacheType
+            self.attention = attention
             self.legacy = legacy
         }
 
-        /// Every speed-up on, with the settings measured best on the reference machine.
+        /// The shipped settings: matrix-product attention, llama.cpp's own default, so answers
+        /// are the ones a user's llama.cpp script gets (every answer of the model benchmark equal
+        /// to llama-cpp-python's, where flash attention matched 33 of 50 chips answers), prompts
+        /// in whole-batch chunks of 512 tokens, the prefix cache and continuous batching; not the
+        /// jump, which would change answers with this attention. As fast as `flash` on a quiet
+        /// two-core machine (chips over 30 threads of the sample: 24.8 s against 24.6 s).
         public static let standard = Options()
+
+        /// Every speed-up that is exact with flash attention, the jump included.
+        public static let flash = Options(forcedTokenJump: true, chunkTokens: 63, attention: .flash)
 
         /// Batch-independent evaluation with every speed-up off: one request's prompt after the
         /// other's, rounds of `sequences`, every token sampled. The reference the tests hold the
-        /// speed-ups to.
+        /// speed-ups to (`attention=flash` after it for the flash engine's).
         public static let plain = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false)
 
         /// The engine before issue 11 (see `legacy`).
         public static let legacyEngine = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false, legacy: true)
 
-        /// Options from `key=value` pairs separated by commas, over `standard` (or over `plain` or
-        /// `legacy` when the list starts with that word): `prefix`, `jump`, `continuous` (on/off),
-        /// `chunk`, `threads` (numbers), `cache` (f16/q8_0). For benchmarks and tests; nil when a
-        /// pair is not understood.
+        /// Options from `key=value` pairs separated by commas, over `standard` (or over `flash`,
+        /// `plain` or `legacy` when the list starts with that word): `prefix`, `jump`, `continuous`
+        /// (on/off), `chunk`, `threads` (numbers), `cache` (f16/q8_0), `attention` (flash/matmul).
+        /// For benchmarks and tests; nil when a pair is not understood, or the options would not
+        /// be exact (a chunk over 63 with flash attention, or the jump without it). Choosing flash
+        /// attention without a chunk caps the chunk at 63.
         public init?(parsing text: String) {
             var options = Options.standard
+            var chunkGiven = false
             for (index, item) in text.split(separator: ",").enumerated() {
                 let pair = item.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
-                if index == 0 && pair.count == 1, let preset = ["standard": Options.standard, "plain": .plain, "legacy": .legacyEngine][pair[0]] {
+                if index == 0 && pair.count == 1,
+                   let preset = ["standard": Options.standard, "flash": .flash, "plain": .plain, "legacy": .legacyEngine][pair[0]] {
                     options = preset
                     continue
                 }
@@ -81,12 +120,19 @@ extension LlamaEngine {
                 case "prefix": guard let flag else { return nil }; options.prefixCache = flag
                 case "jump": guard let flag else { return nil }; options.forcedTokenJump = flag
                 case "continuous": guard let flag else { return nil }; options.continuousBatching = flag
-                case "chunk": guard let number, (4...63).contains(number) else { return nil }; options.chunkTokens = number
+                case "chunk":
+                    guard let number, (4...Self.maximumChunk).contains(number) else { return nil }
+                    options.chunkTokens = number
+                    chunkGiven = true
+                case "attention": guard let kind = Attention(rawValue: value) else { return nil }; options.attention = kind
                 case "threads": guard let number, number > 0 else { return nil }; options.threads = number
                 case "cache": guard let type = CacheType(rawValue: value) else { return nil }; options.cacheType = type
                 default: return nil
                 }
             }
+            if !chunkGiven && options.attention == .flash { options.chunkTokens = min(options.chunkTokens, 63) }
+            guard options.legacy || Self.chunkRange(options.attention).contains(options.chunkTokens),
+                  options.legacy || !options.forcedTokenJump || options.attention == .flash else { return nil }
             self = options
         }
 
@@ -98,6 +144,7 @@ extension LlamaEngine {
                          "continuous=\(onOff(continuousBatching))", "chunk=\(chunkTokens)"]
             if let threads { parts.append("threads=\(threads)") }
             parts.append("cache=\(cacheType.rawValue)")
+            parts.append("attention=\(attention.rawValue)")
             return parts.joined(separator: ",")
         }
     }
