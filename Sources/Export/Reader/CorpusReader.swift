@@ -207,13 +207,7 @@ public final class CorpusReader {
             counts.threads += 1
             sink.thread(thread, at: location)
         case .message(let message):
-            guard message.thread == file.openThread else {
-                sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(message.thread)) comes before its thread line"))
-                return true
-            }
-            counts.records += 1
-            file.records += 1
-            counts.messages += 1
+            guard countsMessage(of: message.thread, number: number, in: file, into: &sink) else { return true }
             if let screen = message.screen {
                 for node in screen.nodes {
                     if case .unknown(let kind) = node { counts.unknownNodes[kind, default: 0] += 1 }
@@ -229,15 +223,23 @@ public final class CorpusReader {
     /// Checks, counts and hands to `sink` a message line decoded as an outline.
     private func outlineDecoded<Sink: OutcomeSink>(_ outline: consuming MessageOutline, unknownKinds: [String], number: Int,
                                                    in file: OpenFile, into sink: inout Sink) -> Bool {
-        guard outline.thread == file.openThread else {
-            sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(outline.thread)) comes before its thread line"))
-            return true
+        guard countsMessage(of: outline.thread, number: number, in: file, into: &sink) else { return true }
+        for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
+        sink.outline(outline, at: SourceLocation(file: file.name, line: number))
+        return true
+    }
+
+    /// Counts a message line of the open thread; one of another thread is reported as a bad line
+    /// instead (false), whether it was decoded in full or as an outline.
+    private func countsMessage<Sink: OutcomeSink>(of thread: String, number: Int, in file: OpenFile,
+                                                  into sink: inout Sink) -> Bool {
+        guard thread == file.openThread else {
+            sink.badLine(badLine(file, number, "message for thread \(CorpusReader.quoted(thread)) comes before its thread line"))
+            return false
         }
         counts.records += 1
         file.records += 1
         counts.messages += 1
-        for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
-        sink.outline(outline, at: SourceLocation(file: file.name, line: number))
         return true
     }
 
