@@ -163,8 +163,8 @@ public struct LeakScanner: Sendable {
         // program left in /tmp) fails this one scan: the write fails, nothing is killed by SIGPIPE.
         let ended = try? ChildProcess.run(tool, ["-dc"], input: .bytes(Data(bytes)), errors: .null,
                                           outputLimit: decompressedLimit)
-        let result = ended?.standardOutput ?? Data()
-        return (format, [UInt8](result.prefix(decompressedLimit)))
+        // The output stops at the limit (the tool is killed there).
+        return (format, [UInt8](ended?.standardOutput ?? Data()))
     }
 
     /// The 1-based line of a byte offset.
