@@ -141,7 +141,7 @@ enum ModelBenchCommand {
         let statistics = [
             "decodes=\(stats.decodeCalls)", "evaluated=\(stats.tokensEvaluated)", "sampled=\(stats.tokensSampled)",
             "shared=\(stats.promptTokensShared)", "draft=\(stats.draftTokensAccepted)/\(stats.draftTokensProposed)",
-            "ends-skipped=\(stats.endStepsSkipped)", "moves=\(stats.sequenceMoves)", "waits=\(stats.prefillWaits)",
+            "ends-skipped=\(stats.endStepsSkipped)", "moves=\(stats.sequenceMoves)", "waits=\(stats.prefillWaits)", "lent=\(stats.decodesOnLentThreads)",
             "masks=\(stats.vocabularyMasks)", "masks-reused=\(stats.allowedSetsReused)",
             String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9),
             String(format: "prefill-s=%.2f", stats.prefillNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)",
