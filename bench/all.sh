@@ -10,8 +10,8 @@
 # $BENCH_ROWS; this prints them together at the end. Numbers mean most on a quiet machine: the
 # stages are CPU-bound, and a ratio is only fair when both sides ran under the same load.
 #
-# usage: bench/all.sh [--quick]     (BENCH_MODEL_THREADS: threads of the sample for the model stage, default 60)
-#        --quick: smaller corpora and fewer threads of the sample (a smoke run, not a measurement)
+# usage: bench/all.sh [--quick]     (BENCH_MODEL_REQUESTS: requests per job for the model stage, default 50)
+#        --quick: smaller corpora and fewer requests (a smoke run, not a measurement)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -25,11 +25,11 @@ status=0
 if [ "$quick" = 1 ]; then
   bench/reader.sh 2000 || status=1
   bench/dryrun.sh 2000 || status=1
-  bench/model.sh 12 || status=1
+  bench/model.sh 6 || status=1
 else
   bench/reader.sh || status=1
   bench/dryrun.sh || status=1
-  bench/model.sh "${BENCH_MODEL_THREADS:-60}" || status=1
+  bench/model.sh "${BENCH_MODEL_REQUESTS:-50}" || status=1
 fi
 
 echo

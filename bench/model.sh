@@ -2,7 +2,7 @@
 # Benchmarks replay's model stage against llama-cpp-python answering the same screens one after the
 # other, per job, in one run, and prints the ratios.
 #
-#   replay:  `replay bench-model` — the first N threads of the sample planned by each job exactly as
+#   replay:  `replay bench-model` — each job's first N requests of the sample, planned exactly as
 #            a replay plans them, answered by the engine with every speed-up on, at the runner's
 #            flush size (twice the batch of 8); only answering is timed.
 #   plain:   the same with every speed-up off (`--engine plain`): its answers must be identical.
@@ -10,16 +10,22 @@
 #            answered with Llama.create_completion (temperature 0, the same GBNF grammar), one by one,
 #            on the same libllama.so and model. Its prompts must have the same digests as replay's.
 #
+#   floor:   bench/kernel_rates.py — what libllama's kernels charge per token at their best here
+#            (a prompt's rows in one evaluation; one token of each of many sequences), times the
+#            prompt tokens replay evaluated (after sharing) and the output tokens: no engine on
+#            these kernels answers the same requests faster, so peer time / floor is the highest
+#            ratio any engine could show (the "ceiling" column).
+#
 # Nothing but digests and counts is printed or written; the digest files live in a private
 # temporary directory removed at exit. The peer's Python package comes from the llama-cpp-python
 # sdist pinned in scripts/deps.env, unpacked once into the cache (no second llama.cpp build).
 #
-# usage: bench/model.sh [THREADS_OF_SAMPLE (default 60)] [JOBS (default "chips route push draft")]
+# usage: bench/model.sh [REQUESTS_PER_JOB (default 50)] [JOBS (default "chips route push draft")]
 #        BENCH_PLAIN=0 skips the plain run; BENCH_PEER_THREADS sets the peer's threads (default: nproc).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-threads=${1:-60}
+requests=${1:-50}
 jobs=${2:-chips route push draft}
 corpus="$root/corpora/sample.jsonl.zst"
 # shellcheck disable=SC1091
@@ -51,21 +57,29 @@ replay="$(swift build -c release --show-bin-path)/replay"
 peer_threads=${BENCH_PEER_THREADS:-$(nproc)}
 load() { cut -d' ' -f1 /proc/loadavg; }
 
+echo "bench/model.sh: the kernels' best rates (load $(load))" >&2
+PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/kernel_rates.py" --model "$model" \
+  --threads "$(nproc)" > "$work/rates"
+
 for job in $jobs; do
   echo "bench/model.sh: $job (load $(load))" >&2
   echo "$(load)" > "$work/$job.load"
-  "$replay" bench-model --job "$job" --limit "$threads" --digests "$corpus" 2> "$work/$job.replay"
+  "$replay" bench-model --job "$job" --requests "$requests" --digests "$corpus" 2> "$work/$job.replay"
   if [ "${BENCH_PLAIN:-1}" != 0 ]; then
-    "$replay" bench-model --job "$job" --limit "$threads" --digests --engine plain "$corpus" 2> "$work/$job.plain"
+    "$replay" bench-model --job "$job" --requests "$requests" --digests --engine plain "$corpus" 2> "$work/$job.plain"
   fi
   PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/peer_llama_cpp_python.py" \
-    --job "$job" --limit "$threads" --threads "$peer_threads" --model "$model" "$corpus" > "$work/$job.peer"
+    --job "$job" --requests "$requests" --threads "$peer_threads" --model "$model" "$corpus" > "$work/$job.peer"
   echo "$(load)" >> "$work/$job.load"
 done
 
-python3 - "$work" "$threads" "$jobs" <<'PY'
+python3 - "$work" "$requests" "$jobs" <<'PY'
 import os, sys
-work, threads, jobs = sys.argv[1], sys.argv[2], sys.argv[3].split()
+work, requests, jobs = sys.argv[1], sys.argv[2], sys.argv[3].split()
+rates = {}
+for line in open(f"{work}/rates"):
+    name, milliseconds, arrangement = line.rstrip("\n").split("\t")
+    rates[name] = (float(milliseconds) / 1000, arrangement)
 
 def read(path):
     lines = {"prompt": [], "output": [], "summary": None}
@@ -97,19 +111,25 @@ for job in jobs:
         identical = f"{same}/{n}"
         failed |= same != n
     load = " → ".join(open(f"{work}/{job}.load").read().split())
-    rows.append((job, n, replay_s, n / replay_s, peer_s, n / peer_s, peer_s / replay_s, identical, f"{agree}/{n}", load))
+    stats = dict(field.split("=", 1) for field in replay["summary"][5].split(",") if "=" in field)
+    prefill_tokens, output_tokens = int(stats["prefill-tokens"]), int(replay["summary"][4])
+    floor = prefill_tokens * rates["prefill"][0] + output_tokens * rates["generate"][0]
+    rows.append((job, n, replay_s, n / replay_s, peer_s, n / peer_s, peer_s / replay_s, identical, f"{agree}/{n}", load,
+                 prefill_tokens, output_tokens, floor, peer_s / floor))
 
-print(f"model stage, first {threads} threads of corpora/sample.jsonl.zst, SmolLM2-135M Q4_1, {os.cpu_count()} cores")
-print("| job | screens | replay s | replay screens/s | llama-cpp-python s | peer screens/s | ratio | answers = plain | answers = peer | load |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-for job, n, rs, rr, ps, pr, ratio, identical, agree, load in rows:
-    print(f"| {job} | {n} | {rs:.1f} | {rr:.2f} | {ps:.1f} | {pr:.2f} | **{ratio:.2f}×** | {identical} | {agree} | {load} |")
+print(f"model stage, each job's first {requests} requests of corpora/sample.jsonl.zst, SmolLM2-135M Q4_1, {os.cpu_count()} cores")
+print(f"kernels at their best: {rates['prefill'][0] * 1000:.2f} ms per prompt token ({rates['prefill'][1]}), "
+      f"{rates['generate'][0] * 1000:.2f} ms per generated token ({rates['generate'][1]})")
+print("| job | requests | replay s | llama-cpp-python s | ratio | prompt tokens evaluated | output tokens | floor s | ceiling | answers = plain | answers = peer | load |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+for job, n, rs, rr, ps, pr, ratio, identical, agree, load, pt, ot, floor, ceiling in rows:
+    print(f"| {job} | {n} | {rs:.1f} | {ps:.1f} | **{ratio:.2f}×** | {pt} | {ot} | {floor:.1f} | {ceiling:.2f}× | {identical} | {agree} | {load} |")
 rows_file = os.environ.get("BENCH_ROWS")
 if rows_file:
     # One row per job for bench/all.sh's single table: what, ours, the peer, the ratio, the target.
     with open(rows_file, "a") as out:
-        for job, n, rs, rr, ps, pr, ratio, identical, agree, load in rows:
+        for job, n, rs, rr, ps, pr, ratio, identical, agree, load, pt, ot, floor, ceiling in rows:
             out.write(f"model stage: {job}, {n} requests\t{rs:.1f} s\tllama-cpp-python, one by one\t{ps:.1f} s\t"
-                      f"{ratio:.2f}× faster\t≥ 3×\t{'yes' if ratio >= 3 else 'no'}\n")
+                      f"{ratio:.2f}× faster\t≥ 3× (kernels' ceiling: {ceiling:.2f}×)\t{'yes' if ratio >= 3 else 'no'}\n")
 sys.exit(1 if failed else 0)
 PY

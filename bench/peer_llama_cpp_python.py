@@ -14,7 +14,10 @@ and counts only, never a word:
 `bench/model.sh` compares the prompt lines with replay's: the same digests mean the same
 requests. The corpus must have no bad lines (the sample has none); a difference shows there.
 
-usage: peer_llama_cpp_python.py --job JOB [--limit N] [--threads N] [--plan-only] --model PATH CORPUS
+usage: peer_llama_cpp_python.py --job JOB [--limit N] [--requests N] [--threads N] [--plan-only] --model PATH CORPUS
+
+With --requests N, threads are read until they give N requests, and the first N are answered (as
+`replay bench-model --requests N` does).
 """
 import argparse
 import ctypes
@@ -472,6 +475,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--job", required=True, choices=sorted(JOBS))
     parser.add_argument("--limit", type=int)
+    parser.add_argument("--requests", type=int)
     parser.add_argument("--threads", type=int)
     parser.add_argument("--plan-only", action="store_true")
     parser.add_argument("--model", required=True)
@@ -484,7 +488,13 @@ def main():
     threads_ = args.threads or None
     llm = Llama(model_path=args.model, n_ctx=4096, n_threads=threads_, n_threads_batch=threads_, verbose=False)
     tokenizer = Tokenizer(llama_cpp, llm)
-    requests = [r for t in threads(args.corpus, args.limit) for r in JOBS[args.job](t, tokenizer)]
+    requests = []
+    for thread in threads(args.corpus, args.limit):
+        requests += JOBS[args.job](thread, tokenizer)
+        if args.requests is not None and len(requests) >= args.requests:
+            break
+    if args.requests is not None:
+        requests = requests[:args.requests]
     prompts = [tokenizer.prompt_tokens(r) for r in requests]
     for index, (request, tokens) in enumerate(zip(requests, prompts)):
         print("prompt", index, sha(request.instructions), sha(request.prompt), sha(request.grammar),

@@ -7,10 +7,11 @@ import Privacy
 
 /// `replay bench-model`: the model stage alone, for `bench/model.sh`. Not in the usage.
 ///
-///     replay bench-model --job JOB [--limit N] [--batch N] [--chunk N] [--engine OPTIONS]
+///     replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--chunk N] [--engine OPTIONS]
 ///                        [--model PATH] [--digests] [--plan-only] CORPUS...
 ///
-/// Plans the first N threads with one job exactly as a replay does, then times only the model
+/// Plans the first N threads (or as many as give `--requests` requests, which are then the first
+/// that many) with one job exactly as a replay does, then times only the model
 /// answering the requests (`--chunk` at a time, the runner's flush: twice the batch by default)
 /// and prints, to `diagnostics`, digests and counts only:
 ///
@@ -24,13 +25,14 @@ import Privacy
 /// word. Confined like a replay, with nowhere to write.
 enum ModelBenchCommand {
     static let usage = """
-        usage: replay bench-model --job JOB [--limit N] [--batch N] [--lanes N] [--chunk N] [--engine OPTIONS]
+        usage: replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--chunk N] [--engine OPTIONS]
                                   [--model PATH] [--digests] [--plan-only] CORPUS...
         """
 
     static func run(_ arguments: [String], diagnostics: (String) -> Void) -> ExitCode {
         var job: JobKind? = nil
         var limit: Int? = nil
+        var wanted: Int? = nil
         var batch = 8
         var lanes: Int? = nil
         var chunk: Int? = nil
@@ -50,6 +52,7 @@ enum ModelBenchCommand {
                 guard let name = rest.popFirst(), let kind = JobKind(rawValue: name) else { return usageError(diagnostics) }
                 job = kind
             case "--limit": guard let value = number(argument) else { return usageError(diagnostics) }; limit = value
+            case "--requests": guard let value = number(argument) else { return usageError(diagnostics) }; wanted = value
             case "--batch": guard let value = number(argument) else { return usageError(diagnostics) }; batch = value
             case "--lanes": guard let value = number(argument) else { return usageError(diagnostics) }; lanes = value
             case "--chunk": guard let value = number(argument) else { return usageError(diagnostics) }; chunk = value
@@ -103,8 +106,13 @@ enum ModelBenchCommand {
             guard case .record(let record, _) = event, let thread = assembler.take(record) else { continue }
             plan(thread)
             if let limit, assembler.completed >= limit { break reading }
+            if let wanted, requests.count >= wanted { break reading }
         }
-        if limit.map({ assembler.completed < $0 }) ?? true, let thread = assembler.finish() { plan(thread) }
+        if limit.map({ assembler.completed < $0 }) ?? true, wanted.map({ requests.count < $0 }) ?? true,
+           let thread = assembler.finish() {
+            plan(thread)
+        }
+        if let wanted, requests.count > wanted { requests.removeLast(requests.count - wanted) }
 
         if digests {
             for (index, request) in requests.enumerated() {

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""What llama.cpp's kernels charge per token at their best, on this machine, for bench/model.sh.
+
+No engine can evaluate a token for less than libllama's kernels take for it, so these rates bound
+every engine built on them, replay's and the peer's alike. Measured on the same libllama.so and
+model, with invented token ids (no corpus is read), in the shapes that cost least per token:
+
+    prefill   one sequence's prompt rows in one evaluation (64, 128, 256 or 512 rows)
+    generate  one new token in each of 8, 16 or 32 sequences (200 cells each) in one evaluation
+
+each either in one context on every thread, or in one single-thread context per thread side by
+side (ctypes lets go of the GIL while llama_decode runs). Prints the best of each, in
+milliseconds per token, and how it was reached:
+
+    prefill   MS_PER_TOKEN  ARRANGEMENT
+    generate  MS_PER_TOKEN  ARRANGEMENT
+
+usage: kernel_rates.py --model PATH [--threads N]     (PYTHONPATH and LLAMA_CPP_LIB_PATH as for the peer)
+"""
+import argparse
+import os
+import sys
+import threading
+import time
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    args = parser.parse_args()
+
+    import llama_cpp as L
+
+    L.llama_backend_init()
+    quiet = L.llama_log_callback(lambda level, text, data: None)  # kept alive: llama.cpp holds it
+    L.llama_log_set(quiet, None)
+    model = L.llama_model_load_from_file(args.model.encode(), L.llama_model_default_params())
+    if not model:
+        raise SystemExit("kernel_rates: the model did not load")
+
+    def context(sequences, threads):
+        params = L.llama_context_default_params()
+        params.n_ctx = sequences * 1024
+        params.n_batch = params.n_ubatch = 512
+        params.n_seq_max = sequences
+        params.n_threads = params.n_threads_batch = threads
+        params.kv_unified = False  # a buffer per sequence, as replay's engine has
+        params.flash_attn_type = 0  # matrix-product attention, replay's default
+        params.no_perf = True
+        ctx = L.llama_init_from_model(model, params)
+        if not ctx:
+            raise SystemExit("kernel_rates: no context")
+        return ctx
+
+    def token(i):
+        return 100 + (i * 7919) % 40000
+
+    class Lane:
+        """One context and its batch; positions kept per sequence."""
+
+        def __init__(self, sequences, threads):
+            self.ctx = context(sequences, threads)
+            self.memory = L.llama_get_memory(self.ctx)
+            self.batch = L.llama_batch_init(512, 0, 1)
+            self.positions = [0] * sequences
+
+        def decode(self, items):
+            """Evaluates (token, sequence, wants_logits) items; returns the seconds it took."""
+            batch = self.batch
+            batch.n_tokens = len(items)
+            for i, (tok, seq, logits) in enumerate(items):
+                batch.token[i], batch.pos[i] = tok, self.positions[seq]
+                batch.n_seq_id[i], batch.seq_id[i][0], batch.logits[i] = 1, seq, logits
+                self.positions[seq] += 1
+            started = time.perf_counter()
+            if L.llama_decode(self.ctx, batch) != 0:
+                raise SystemExit("kernel_rates: llama_decode failed")
+            return time.perf_counter() - started
+
+        def clear(self):
+            L.llama_memory_clear(self.memory, True)
+            self.positions = [0] * len(self.positions)
+
+        def prefill(self, rows):
+            self.clear()
+            return self.decode([(token(i), 1, i == rows - 1) for i in range(rows)])
+
+        def fill(self, sequences, cells):
+            self.clear()
+            for seq in range(1, sequences + 1):
+                self.decode([(token(i + seq), seq, False) for i in range(cells)])
+
+        def generate(self, sequences):
+            return self.decode([(token(seq), seq, True) for seq in range(1, sequences + 1)])
+
+    def side_by_side(lanes, work):
+        """Runs work(lane) on every lane at once; the wall time."""
+        workers = [threading.Thread(target=work, args=(lane,)) for lane in lanes]
+        started = time.perf_counter()
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        return time.perf_counter() - started
+
+    repeats = 4
+    prefill, generate = [], []
+    one = Lane(33, args.threads)
+    for rows in (64, 128, 256, 512):
+        one.prefill(rows)  # warm-up
+        best = min(one.prefill(rows) for _ in range(repeats))
+        prefill.append((best / rows * 1000, f"{rows} rows, one context of {args.threads} threads"))
+    for sequences in (8, 16, 32):
+        one.fill(sequences, 200)
+        one.generate(sequences)
+        best = min(one.generate(sequences) for _ in range(repeats))
+        generate.append((best / sequences * 1000, f"{sequences} sequences, one context of {args.threads} threads"))
+    del one
+
+    if args.threads > 1:
+        lanes = [Lane(17, 1) for _ in range(args.threads)]
+        for rows in (128, 256):
+            for lane in lanes:
+                lane.prefill(rows)
+            wall = side_by_side(lanes, lambda lane: [lane.prefill(rows) for _ in range(repeats)])
+            prefill.append((wall / (rows * repeats * len(lanes)) * 1000, f"{rows} rows, {len(lanes)} one-thread contexts"))
+        for sequences in (8, 16):
+            for lane in lanes:
+                lane.fill(sequences, 200)
+            wall = side_by_side(lanes, lambda lane: [lane.generate(sequences) for _ in range(repeats)])
+            generate.append((wall / (sequences * repeats * len(lanes)) * 1000,
+                             f"{sequences} sequences, {len(lanes)} one-thread contexts"))
+
+    for name, rates in (("prefill", prefill), ("generate", generate)):
+        for rate, arrangement in rates:
+            print(f"kernel_rates: {name} {rate:.3f} ms/token: {arrangement}", file=sys.stderr)
+        rate, arrangement = min(rates)
+        print(f"{name}\t{rate:.3f}\t{arrangement}")
+
+
+if __name__ == "__main__":
+    main()
