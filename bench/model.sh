@@ -12,9 +12,10 @@
 #
 #   floor:   bench/kernel_rates.py — what libllama's kernels charge per token at their best here
 #            (a prompt's rows in one evaluation; one token of each of many sequences), times the
-#            prompt tokens replay evaluated (after sharing) and the output tokens: no engine on
-#            these kernels answers the same requests faster, so peer time / floor is the highest
-#            ratio any engine could show (the "ceiling" column).
+#            fewest prompt tokens any engine must evaluate (the nodes of the trie of the prompts'
+#            tokens: only a shared prefix can be evaluated once) and the output tokens: no engine
+#            on these kernels answers the same requests faster, so peer time / floor is the
+#            highest ratio any engine could show (the "ceiling" column).
 #
 # Nothing but digests and counts is printed or written; the digest files live in a private
 # temporary directory removed at exit. The peer's Python package comes from the llama-cpp-python
@@ -113,14 +114,15 @@ for job in jobs:
     load = " → ".join(open(f"{work}/{job}.load").read().split())
     stats = dict(field.split("=", 1) for field in replay["summary"][5].split(",") if "=" in field)
     prefill_tokens, output_tokens = int(stats["prefill-tokens"]), int(replay["summary"][4])
-    floor = prefill_tokens * rates["prefill"][0] + output_tokens * rates["generate"][0]
+    fewest = int(stats["fewest-prompt-tokens"])
+    floor = fewest * rates["prefill"][0] + output_tokens * rates["generate"][0]
     rows.append((job, n, replay_s, n / replay_s, peer_s, n / peer_s, peer_s / replay_s, identical, f"{agree}/{n}", load,
-                 prefill_tokens, output_tokens, floor, peer_s / floor))
+                 f"{prefill_tokens} / {fewest}", output_tokens, floor, peer_s / floor))
 
 print(f"model stage, each job's first {requests} requests of corpora/sample.jsonl.zst, SmolLM2-135M Q4_1, {os.cpu_count()} cores")
 print(f"kernels at their best: {rates['prefill'][0] * 1000:.2f} ms per prompt token ({rates['prefill'][1]}), "
       f"{rates['generate'][0] * 1000:.2f} ms per generated token ({rates['generate'][1]})")
-print("| job | requests | replay s | llama-cpp-python s | ratio | prompt tokens evaluated | output tokens | floor s | ceiling | answers = plain | answers = peer | load |")
+print("| job | requests | replay s | llama-cpp-python s | ratio | prompt tokens evaluated / fewest possible | output tokens | floor s | ceiling | answers = plain | answers = peer | load |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for job, n, rs, rr, ps, pr, ratio, identical, agree, load, pt, ot, floor, ceiling in rows:
     print(f"| {job} | {n} | {rs:.1f} | {ps:.1f} | **{ratio:.2f}×** | {pt} | {ot} | {floor:.1f} | {ceiling:.2f}× | {identical} | {agree} | {load} |")

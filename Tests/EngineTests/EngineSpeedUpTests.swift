@@ -153,6 +153,21 @@ import Testing
         #expect(second.decodeCalls == 0)
     }
 
+    /// bench/model.sh's floor counts a prefix that prompts share once, and every other token.
+    @Test func theFewestPromptTokensCountASharedPrefixOnce() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let pool = try LlamaEnginePool(modelPath: path, lanes: 1, sequences: 1, contextPerSequence: 256, threads: 1)
+        // Two English chips requests of one agent: the same framing and instructions, other words.
+        let (a, b) = (JobShapes.requests[0], JobShapes.requests[3])
+        let (tokensA, tokensB) = (pool.lanes[0].promptTokens(for: a), pool.lanes[0].promptTokens(for: b))
+        let common = commonPrefix(tokensA, tokensB)
+        #expect(common > 0 && common < min(tokensA.count, tokensB.count))
+        #expect(pool.fewestPromptTokens(for: [a]) == tokensA.count)
+        #expect(pool.fewestPromptTokens(for: [a, a]) == tokensA.count)
+        #expect(pool.fewestPromptTokens(for: [a, b]) == tokensA.count + tokensB.count - common)
+        #expect(pool.fewestPromptTokens(for: []) == 0)
+    }
+
     @Test(arguments: [
         ([5, 5, 5, 5], 2, [0..<2, 2..<4]),
         ([1, 1, 1, 30], 2, [0..<3, 3..<4]),

@@ -71,6 +71,30 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     /// SHA-256 of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
     public func promptDigest(for request: GenerationRequest) -> String { model.promptDigest(for: request) }
 
+    /// The fewest prompt tokens any engine must evaluate to answer `requests` exactly: the nodes of
+    /// the trie of their prompts' tokens. A token's keys and values depend on every token before
+    /// it, so only a prefix that prompts share can be evaluated once. For benchmarks' floors.
+    public func fewestPromptTokens(for requests: [GenerationRequest]) -> Int {
+        struct Edge: Hashable {
+            let parent: Int
+            let token: Int32
+        }
+        var nodes: [Edge: Int] = [:]
+        for request in requests {
+            var node = 0
+            for token in model.promptTokens(for: request) {
+                let edge = Edge(parent: node, token: token)
+                if let known = nodes[edge] {
+                    node = known
+                } else {
+                    node = nodes.count + 1
+                    nodes[edge] = node
+                }
+            }
+        }
+        return nodes.count
+    }
+
     /// Splits the requests into one run of neighbours per lane, of about equal work, and answers
     /// them at once; the outcomes come back in the requests' order.
     ///
