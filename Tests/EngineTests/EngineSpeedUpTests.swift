@@ -153,6 +153,22 @@ import Testing
         #expect(second.decodeCalls == 0)
     }
 
+    /// Lanes share kept framing and instructions: a lane that never evaluated a job's
+    /// instructions starts from the cells another lane kept, and answers as the reference does.
+    @Test func aLaneStartsFromTheInstructionsAnotherLaneKept() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let pool = try LlamaEnginePool(modelPath: path, lanes: 2, sequences: 2, contextPerSequence: 1536, threads: 2)
+        let requests = JobShapes.requests
+        // English chips for one agent: the same framing and instructions.
+        var answers = pool.respond(to: [requests[0]]).map(Answer.init)
+        #expect(pool.lanes[1].statistics.decodeCalls == 0, "a lone request is answered by the first lane")
+        answers += pool.respond(to: [requests[3], requests[9]]).map(Answer.init)
+        #expect(pool.lanes[1].statistics.decodeCalls > 0, "the second request went to the second lane")
+        #expect(pool.lanes[1].statistics.promptTokensShared > 0, "which started from the first lane's instructions")
+        let (expected, _) = try Self.reference.get()
+        #expect(answers == [expected[0], expected[3], expected[9]])
+    }
+
     /// bench/model.sh's floor counts a prefix that prompts share once, and every other token.
     @Test func theFewestPromptTokensCountASharedPrefixOnce() throws {
         let path = try #require(DefaultModel.path(), "run scripts/setup first")

@@ -54,8 +54,9 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     public let info: ModelInfo
     /// Where the engine's time went so far: timings and counts only.
     public internal(set) var statistics = EngineStatistics()
-    /// Framing and instructions, evaluated: kept across calls (they hold no thread's words).
-    private var instructionPrefixes: [KeptPrefix] = []
+    /// Framing and instructions, evaluated: kept across calls (they hold no thread's words), and
+    /// shared with the other lanes of a pool.
+    let instructionPrefixes: InstructionPrefixCache
     /// Prompts answered in this call that a later request of it shares more than instructions with.
     private var recentPrompts: [KeptPrefix] = []
     private var useCounter = 0
@@ -93,7 +94,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     /// than its own once other lanes have finished); only with matrix-product attention, whose
     /// numbers do not depend on the thread count.
     init(model: LlamaModel, sequences: Int, contextPerSequence: Int, threads: Int, options: Options,
-         laneThreads: LaneThreads? = nil) throws(EngineError) {
+         laneThreads: LaneThreads? = nil, instructionPrefixes: InstructionPrefixCache? = nil) throws(EngineError) {
         precondition(sequences >= 1 && contextPerSequence >= 64)
         let modelPath = model.path
         guard model.framing != nil else { throw .modelHasNoChatTemplate(path: modelPath) }
@@ -113,6 +114,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         }
         self.batch = LlamaBatch(capacity: context.batchCapacity)
         self.ownThreads = threadCount
+        self.instructionPrefixes = instructionPrefixes ?? InstructionPrefixCache(limit: Self.instructionPrefixLimit)
         self.laneThreads = options.legacy || options.attention != .matmul ? nil : laneThreads
         self.info = ModelInfo(
             name: model.metadata("general.name") ?? URL(fileURLWithPath: modelPath).lastPathComponent,
@@ -291,26 +293,26 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     private func share(into slot: inout Slot, id: Int, run: Run) {
         let tokens = slot.prompt
         var best = 0
-        var source: (kept: KeptPrefix?, id: Int?) = (nil, nil)
-        var keptIndex: (instructions: Bool, index: Int)? = nil
-        for (i, kept) in instructionPrefixes.enumerated() {
-            let length = commonPrefix(kept.tokens, tokens)
-            if length > best { best = length; source = (kept, nil); keptIndex = (true, i) }
+        var source: (state: [UInt8]?, id: Int?) = (nil, nil)
+        var recentIndex: Int? = nil
+        if let (length, kept) = instructionPrefixes.longest(for: tokens) {
+            best = length
+            source = (kept.state, nil)
         }
         for (i, kept) in recentPrompts.enumerated() {
             let length = commonPrefix(kept.tokens, tokens)
-            if length > best { best = length; source = (kept, nil); keptIndex = (false, i) }
+            if length > best { best = length; source = (kept.state, nil); recentIndex = i }
         }
         for (other, flight) in run.slots.enumerated() where other != id {
             guard let flight, flight.failure == nil else { continue }
             let length = commonPrefix(flight.prompt.prefix(flight.cursor), tokens)
-            if length > best { best = length; source = (nil, other); keptIndex = nil }
+            if length > best { best = length; source = (nil, other); recentIndex = nil }
         }
         // At least two prompt tokens are evaluated: one chunk of two or more, ending in the logits.
         let shared = min(best, tokens.count - 2)
         guard shared >= slot.cursor + 2 else { return }
         let started = ContinuousClock.now
-        let state = source.kept?.state ?? context.save(sequence: source.id!)
+        let state = source.state ?? context.save(sequence: source.id!)
         guard context.restore(state, into: id) else {
             // Cannot happen with a buffer per sequence; start the prompt over rather than answer wrong.
             context.remove(sequence: id)
@@ -320,10 +322,9 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         }
         context.remove(sequence: id, from: shared)
         statistics.stateNanoseconds += started.nanosecondsSince
-        if let keptIndex {
+        if let recentIndex {
             useCounter += 1
-            if keptIndex.instructions { instructionPrefixes[keptIndex.index].lastUse = useCounter }
-            else { recentPrompts[keptIndex.index].lastUse = useCounter }
+            recentPrompts[recentIndex].lastUse = useCounter
         }
         statistics.promptTokensShared += shared - slot.cursor
         slot.cursor = shared
@@ -450,10 +451,10 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         guard status == 0 else { return }
         if options.prefixCache && !slot.offeredPrefix && slot.cursor >= boundary {
             slot.offeredPrefix = true
-            if slot.cursor == boundary && boundary > 0 {
+            let prefix = Array(slot.prompt.prefix(boundary))
+            if slot.cursor == boundary && boundary > 0 && !instructionPrefixes.contains(prefix) {
                 let started = ContinuousClock.now
-                keep(Array(slot.prompt.prefix(boundary)), state: context.save(sequence: id), in: &instructionPrefixes,
-                     limit: Self.instructionPrefixLimit)
+                instructionPrefixes.keep(prefix, state: context.save(sequence: id))
                 statistics.stateNanoseconds += started.nanosecondsSince
             }
         }
@@ -551,7 +552,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
 
     /// Whether a later request of this call shares more of `slot`'s prompt than its instructions.
     private func worthKeeping(_ slot: Slot, upcoming: ArraySlice<Prepared>) -> Bool {
-        let covered = max(slot.instructionPrefix, instructionPrefixes.map { commonPrefix($0.tokens, slot.prompt) }.max() ?? 0)
+        let covered = max(slot.instructionPrefix, instructionPrefixes.longestMatch(for: slot.prompt))
         return upcoming.prefix(Self.lookahead).contains { commonPrefix($0.tokens, slot.prompt) >= covered + 16 }
     }
 

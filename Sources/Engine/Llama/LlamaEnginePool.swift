@@ -30,10 +30,12 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         laneOptions.threads = max(1, threadCount / laneCount)
         let perLane = max(1, (sequences + laneCount - 1) / laneCount)
         let shared = LaneThreads(total: threadCount)
+        let prefixes = InstructionPrefixCache(limit: LlamaEngine.instructionPrefixLimit)
         var engines: [LlamaEngine] = []
         for _ in 0..<laneCount {
             engines.append(try LlamaEngine(model: model, sequences: perLane, contextPerSequence: contextPerSequence,
-                                           threads: threadCount, options: laneOptions, laneThreads: shared))
+                                           threads: threadCount, options: laneOptions, laneThreads: shared,
+                                           instructionPrefixes: prefixes))
         }
         self.laneThreads = shared
         self.model = model
