@@ -134,23 +134,7 @@ import Testing
         }
         try Self.expectSame(answers, "two lanes")
         #expect(pool.lanes.allSatisfy { $0.statistics.decodeCalls > 0 }, "both lanes answered")
-        #expect(pool.statistics.decodesOnLentThreads > 0, "the lane answering last took the other's thread")
         #expect(pool.statistics.decodeCalls == pool.lanes.map(\.statistics.decodeCalls).reduce(0, +))
-    }
-
-    /// A call too small to split runs on every thread of the pool: the thread count changes no
-    /// answer (with matrix-product attention each element is summed by one thread in one order).
-    @Test func aLoneLaneOnEveryThreadGivesTheSameAnswers() throws {
-        let path = try #require(DefaultModel.path(), "run scripts/setup first")
-        let pool = try LlamaEnginePool(modelPath: path, lanes: 2, sequences: 4, contextPerSequence: 1536, threads: 2)
-        var answers: [Answer] = []
-        for request in JobShapes.requests {
-            answers += pool.respond(to: [request]).map(Answer.init)
-        }
-        try Self.expectSame(answers, "one lane on two threads")
-        let (first, second) = (pool.lanes[0].statistics, pool.lanes[1].statistics)
-        #expect(first.decodeCalls > 0 && first.decodesOnLentThreads == first.decodeCalls, "every evaluation on both threads")
-        #expect(second.decodeCalls == 0)
     }
 
     /// Lanes share kept framing and instructions: a lane that never evaluated a job's

@@ -73,15 +73,6 @@ final class LlamaContext {
         bytes.withUnsafeBufferPointer { llama_state_seq_set_data(pointer, $0.baseAddress, $0.count, Int32(sequence)) } > 0
     }
 
-    /// The threads the next evaluation runs on.
-    var threads: Int { Int(llama_n_threads(pointer)) }
-
-    /// Runs later evaluations on `count` threads. A product's every element is still summed by one
-    /// thread in one order, so the numbers do not change (with matrix-product attention).
-    func setThreads(_ count: Int) {
-        llama_set_n_threads(pointer, Int32(count), Int32(count))
-    }
-
     /// Evaluates `batch`; 0 on success, llama_decode's status otherwise.
     func decode(_ batch: LlamaBatch) -> Int32 {
         llama_decode(pointer, batch.raw)

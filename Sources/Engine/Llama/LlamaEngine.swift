@@ -46,9 +46,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     private let byteIndex: LlamaModel.ByteIndex?
     let context: LlamaContext
     let batch: LlamaBatch
-    /// The threads the engine was given, and the pool's threads it may take more of (see `LaneThreads`).
-    private let ownThreads: Int
-    private let laneThreads: LaneThreads?
     /// How the engine evaluates.
     public let options: Options
     public let info: ModelInfo
@@ -89,12 +86,9 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
 
     /// An engine over an already loaded `model`, which several engines may share: the weights
     /// are read-only, and each engine has its own context (`LlamaEnginePool`).
-    ///
-    /// With `laneThreads`, each evaluation runs on the engine's share of the pool's threads (more
-    /// than its own once other lanes have finished); only with matrix-product attention, whose
-    /// numbers do not depend on the thread count.
+    /// Lanes of a pool share `instructionPrefixes`.
     init(model: LlamaModel, sequences: Int, contextPerSequence: Int, threads: Int, options: Options,
-         laneThreads: LaneThreads? = nil, instructionPrefixes: InstructionPrefixCache? = nil) throws(EngineError) {
+         instructionPrefixes: InstructionPrefixCache? = nil) throws(EngineError) {
         precondition(sequences >= 1 && contextPerSequence >= 64)
         let modelPath = model.path
         guard model.framing != nil else { throw .modelHasNoChatTemplate(path: modelPath) }
@@ -113,9 +107,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
                                        flashAttention: options.attention == .flash, cacheType: options.cacheType)
         }
         self.batch = LlamaBatch(capacity: context.batchCapacity)
-        self.ownThreads = threadCount
         self.instructionPrefixes = instructionPrefixes ?? InstructionPrefixCache(limit: Self.instructionPrefixLimit)
-        self.laneThreads = options.legacy || options.attention != .matmul ? nil : laneThreads
         self.info = ModelInfo(
             name: model.metadata("general.name") ?? URL(fileURLWithPath: modelPath).lastPathComponent,
             description: model.summary, path: modelPath, parameters: model.parameterCount,
@@ -466,11 +458,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     /// Evaluates the batch; each `(slot, tokens)` share is charged its part of the time. On
     /// failure those sequences fail with llama_decode's status.
     private func evaluate(shares: [(Int, Int)], slots: inout [Slot?]) -> Int32 {
-        if let laneThreads {
-            let share = laneThreads.share
-            if share != context.threads { context.setThreads(share) }
-            if share > ownThreads { statistics.decodesOnLentThreads += 1 }
-        }
         let started = ContinuousClock.now
         let status = context.decode(batch)
         let nanoseconds = started.nanosecondsSince
@@ -775,8 +762,6 @@ public struct EngineStatistics: Sendable, Equatable {
     /// `tokensEvaluated` is generation).
     public var prefillNanoseconds = 0.0
     public var prefillTokens = 0
-    /// Evaluations that ran on more threads than the lane's own, lent by lanes that had finished.
-    public var decodesOnLentThreads = 0
 }
 
 extension ContinuousClock.Instant {

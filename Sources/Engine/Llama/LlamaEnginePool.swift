@@ -13,8 +13,6 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     /// The engines, each with its own context and threads; they share the weights.
     let lanes: [LlamaEngine]
     private let model: LlamaModel
-    /// The pool's threads, shared out among the lanes answering at each moment.
-    private let laneThreads: LaneThreads
     public let info: ModelInfo
 
     /// Loads the model at `modelPath` once and starts `lanes` engines over it (nil: one per
@@ -29,15 +27,12 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         var laneOptions = options
         laneOptions.threads = max(1, threadCount / laneCount)
         let perLane = max(1, (sequences + laneCount - 1) / laneCount)
-        let shared = LaneThreads(total: threadCount)
         let prefixes = InstructionPrefixCache(limit: LlamaEngine.instructionPrefixLimit)
         var engines: [LlamaEngine] = []
         for _ in 0..<laneCount {
             engines.append(try LlamaEngine(model: model, sequences: perLane, contextPerSequence: contextPerSequence,
-                                           threads: threadCount, options: laneOptions, laneThreads: shared,
-                                           instructionPrefixes: prefixes))
+                                           threads: threadCount, options: laneOptions, instructionPrefixes: prefixes))
         }
-        self.laneThreads = shared
         self.model = model
         self.lanes = engines
         var info = engines[0].info
@@ -101,21 +96,17 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     /// them at once; the outcomes come back in the requests' order.
     ///
     /// Neighbours stay together because requests next to each other share the most (a group's
-    /// member list for routing), which a lane evaluates once. A lane that finishes lends its
-    /// threads to those still answering, and a call too small to split runs on all of them.
+    /// member list for routing), which a lane evaluates once. Each lane keeps its own threads
+    /// to the end of the call: lending a finished lane's core to another would make that lane's
+    /// threads meet at every barrier, and on a loaded machine one such run took 253 s where lanes
+    /// that kept their own took 20–21 s (push, 20 threads of the sample, two busy programs beside it).
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         let parts = Self.split(requests.map(Self.estimatedWork), into: lanes.count)
-        let laneThreads = self.laneThreads
-        laneThreads.enter(max(1, parts.count))
-        guard parts.count > 1 else {
-            defer { laneThreads.leave() }
-            return lanes[0].respond(to: requests)
-        }
+        guard parts.count > 1 else { return lanes[0].respond(to: requests) }
         let results = Mutex<[[GenerationOutcome]]>(Array(repeating: [], count: parts.count))
         let lanes = self.lanes
         DispatchQueue.concurrentPerform(iterations: parts.count) { index in
             let answers = lanes[index].respond(to: Array(requests[parts[index]]))
-            laneThreads.leave()
             results.withLock { $0[index] = answers }
         }
         return results.withLock { $0.flatMap { $0 } }
@@ -175,6 +166,5 @@ extension EngineStatistics {
         allowedSetsReused += other.allowedSetsReused
         prefillNanoseconds += other.prefillNanoseconds
         prefillTokens += other.prefillTokens
-        decodesOnLentThreads += other.decodesOnLentThreads
     }
 }

@@ -149,7 +149,7 @@ enum ModelBenchCommand {
         let statistics = [
             "decodes=\(stats.decodeCalls)", "evaluated=\(stats.tokensEvaluated)", "sampled=\(stats.tokensSampled)",
             "shared=\(stats.promptTokensShared)", "draft=\(stats.draftTokensAccepted)/\(stats.draftTokensProposed)",
-            "ends-skipped=\(stats.endStepsSkipped)", "moves=\(stats.sequenceMoves)", "waits=\(stats.prefillWaits)", "lent=\(stats.decodesOnLentThreads)",
+            "ends-skipped=\(stats.endStepsSkipped)", "moves=\(stats.sequenceMoves)", "waits=\(stats.prefillWaits)",
             "masks=\(stats.vocabularyMasks)", "masks-reused=\(stats.allowedSetsReused)",
             String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9),
             String(format: "prefill-s=%.2f", stats.prefillNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)", "fewest-prompt-tokens=\(engine.fewestPromptTokens(for: requests))",
