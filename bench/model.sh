@@ -4,7 +4,7 @@
 #
 #   replay:  `replay bench-model` — each job's first N requests of the sample, planned exactly as
 #            a replay plans them, answered by the engine with every speed-up on, at the runner's
-#            flush size (twice the batch of 8); only answering is timed.
+#            call size (`ReplayRunner.requestsPerCall`); only answering is timed.
 #   plain:   the same with every speed-up off (`--engine plain`): its answers must be identical.
 #   peer:    bench/peer_llama_cpp_python.py — the same requests rebuilt from the corpus in Python,
 #            answered with Llama.create_completion (temperature 0, the same GBNF grammar), one by one,

@@ -12,7 +12,7 @@ import Privacy
 ///
 /// Plans the first N threads (or as many as give `--requests` requests, which are then the first
 /// that many) with one job exactly as a replay does, then times only the model
-/// answering the requests (`--chunk` at a time, the runner's flush: twice the batch by default)
+/// answering the requests (`--chunk` at a time, by default as many as the runner sends in one call)
 /// and prints, to `diagnostics`, digests and counts only:
 ///
 ///     prompt  INDEX  SHA256(instructions)  SHA256(prompt)  SHA256(grammar)  SHA256(token ids)  TOKENS
@@ -125,7 +125,7 @@ enum ModelBenchCommand {
             diagnostics("planned\t\(job.rawValue)\t\(requests.count)")
             return .success
         }
-        let perCall = chunk ?? engine.info.batchSize * 2
+        let perCall = chunk ?? ReplayRunner.requestsPerCall(batchSize: engine.info.batchSize)
         var outcomes: [GenerationOutcome] = []
         let started = ContinuousClock.now
         var start = 0
