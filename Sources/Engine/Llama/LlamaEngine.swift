@@ -53,10 +53,9 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     public internal(set) var statistics = EngineStatistics()
     /// Framing and instructions, evaluated: kept across calls (they hold no thread's words), and
     /// shared with the other lanes of a pool.
-    let instructionPrefixes: InstructionPrefixCache
+    let instructionPrefixes: KeptPrefixes
     /// Prompts answered in this call that a later request of it shares more than instructions with.
-    private var recentPrompts: [KeptPrefix] = []
-    private var useCounter = 0
+    private let recentPrompts = KeptPrefixes(limit: LlamaEngine.recentPromptLimit)
     /// Prompts of thread words kept in the cache now (0 between calls).
     var keptPromptCount: Int { recentPrompts.count }
     /// Per grammar: the start every output had so far, to go in with the prompt.
@@ -88,7 +87,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     /// are read-only, and each engine has its own context (`LlamaEnginePool`).
     /// Lanes of a pool share `instructionPrefixes`.
     init(model: LlamaModel, sequences: Int, contextPerSequence: Int, threads: Int, options: Options,
-         instructionPrefixes: InstructionPrefixCache? = nil) throws(EngineError) {
+         instructionPrefixes: KeptPrefixes? = nil) throws(EngineError) {
         precondition(sequences >= 1 && contextPerSequence >= 64)
         let modelPath = model.path
         guard model.framing != nil else { throw .modelHasNoChatTemplate(path: modelPath) }
@@ -107,7 +106,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
                                        flashAttention: options.attention == .flash, cacheType: options.cacheType)
         }
         self.batch = LlamaBatch(capacity: context.batchCapacity)
-        self.instructionPrefixes = instructionPrefixes ?? InstructionPrefixCache(limit: Self.instructionPrefixLimit)
+        self.instructionPrefixes = instructionPrefixes ?? KeptPrefixes(limit: Self.instructionPrefixLimit)
         self.info = ModelInfo(
             name: model.metadata("general.name") ?? URL(fileURLWithPath: modelPath).lastPathComponent,
             description: model.summary, path: modelPath, parameters: model.parameterCount,
@@ -171,13 +170,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             return GenerationOutcome(output: output, promptTokens: prompt.count, outputTokens: outputTokens,
                                      hostMilliseconds: hostNanoseconds / 1_000_000, minimumTokenProbability: minimumProbability)
         }
-    }
-
-    /// Evaluated keys and values of a prompt's first tokens, kept to put into new sequences.
-    private struct KeptPrefix {
-        let tokens: [Int32]
-        let state: [UInt8]
-        var lastUse: Int
     }
 
     /// What every output of a grammar started with so far, and the last bytes of those that ended.
@@ -286,19 +278,13 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         let tokens = slot.prompt
         var best = 0
         var source: (state: [UInt8]?, id: Int?) = (nil, nil)
-        var recentIndex: Int? = nil
-        if let (length, kept) = instructionPrefixes.longest(for: tokens) {
-            best = length
-            source = (kept.state, nil)
-        }
-        for (i, kept) in recentPrompts.enumerated() {
-            let length = commonPrefix(kept.tokens, tokens)
-            if length > best { best = length; source = (kept.state, nil); recentIndex = i }
+        for kept in [instructionPrefixes, recentPrompts] {
+            if let (length, entry) = kept.longest(for: tokens), length > best { best = length; source = (entry.state, nil) }
         }
         for (other, flight) in run.slots.enumerated() where other != id {
             guard let flight, flight.failure == nil else { continue }
             let length = commonPrefix(flight.prompt.prefix(flight.cursor), tokens)
-            if length > best { best = length; source = (nil, other); recentIndex = nil }
+            if length > best { best = length; source = (nil, other) }
         }
         // At least two prompt tokens are evaluated: one chunk of two or more, ending in the logits.
         let shared = min(best, tokens.count - 2)
@@ -314,10 +300,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         }
         context.remove(sequence: id, from: shared)
         statistics.stateNanoseconds += started.nanosecondsSince
-        if let recentIndex {
-            useCounter += 1
-            recentPrompts[recentIndex].lastUse = useCounter
-        }
         statistics.promptTokensShared += shared - slot.cursor
         slot.cursor = shared
         slot.position = shared
@@ -342,16 +324,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         if samplers.count >= 64 { samplers.removeAll() }
         samplers[text] = parsed
         return LlamaGrammar(copying: parsed)
-    }
-
-    /// Keeps evaluated prefix cells, evicting the least recently used beyond `limit`.
-    private func keep(_ tokens: [Int32], state: [UInt8], in list: inout [KeptPrefix], limit: Int) {
-        guard !state.isEmpty, !list.contains(where: { $0.tokens == tokens }) else { return }
-        if list.count >= limit, let oldest = list.indices.min(by: { list[$0].lastUse < list[$1].lastUse }) {
-            list.remove(at: oldest)
-        }
-        useCounter += 1
-        list.append(KeptPrefix(tokens: tokens, state: state, lastUse: useCounter))
     }
 
     // MARK: - Evaluating
@@ -521,7 +493,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             if options.prefixCache, slot.cursor == slot.prompt.count, worthKeeping(slot, upcoming: upcoming) {
                 let started = ContinuousClock.now
                 context.remove(sequence: id, from: slot.prompt.count)
-                keep(slot.prompt, state: context.save(sequence: id), in: &recentPrompts, limit: Self.recentPromptLimit)
+                recentPrompts.keep(slot.prompt, state: context.save(sequence: id))
                 statistics.stateNanoseconds += started.nanosecondsSince
             }
             context.remove(sequence: id)

@@ -27,7 +27,7 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         var laneOptions = options
         laneOptions.threads = max(1, threadCount / laneCount)
         let perLane = max(1, (sequences + laneCount - 1) / laneCount)
-        let prefixes = InstructionPrefixCache(limit: LlamaEngine.instructionPrefixLimit)
+        let prefixes = KeptPrefixes(limit: LlamaEngine.instructionPrefixLimit)
         var engines: [LlamaEngine] = []
         for _ in 0..<laneCount {
             engines.append(try LlamaEngine(model: model, sequences: perLane, contextPerSequence: contextPerSequence,

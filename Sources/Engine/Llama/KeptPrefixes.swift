@@ -1,14 +1,15 @@
 import Synchronization
 
-/// Evaluated chat framing and instructions, kept to put into new sequences, shared by every lane
-/// of a pool.
+/// Evaluated prompt prefixes with their cells, kept to put into new sequences; the least
+/// recently used goes first.
 ///
-/// A job's instructions differ per agent and language; each lane evaluating each of them once
-/// was a cost paid once per lane (over 50 drafts, a third of the prompt tokens evaluated). The
-/// cells are the same numbers in every lane (evaluation depends on neither the batch nor the
-/// thread count), so one lane's kept prefix serves the others. Holds no thread's words: only
-/// framing and instructions are kept here. The least recently used entry goes first.
-final class InstructionPrefixCache: Sendable {
+/// An engine keeps two: framing and instructions across calls, shared by every lane of a pool
+/// (each lane evaluating every agent's and language's instructions itself was a third of the
+/// prompt tokens over 50 drafts; the cells are the same numbers in every lane, as evaluation
+/// depends on neither the batch nor the thread count), and the prompts of one call that a later
+/// request of it shares more than instructions with, emptied when the call ends so that no
+/// thread's words stay. Under a lock, for the shared one.
+final class KeptPrefixes: Sendable {
     /// One kept prefix: its tokens and the cells `LlamaContext.save` gave for them.
     struct Entry {
         let tokens: [Int32]
@@ -49,7 +50,8 @@ final class InstructionPrefixCache: Sendable {
         entries.withLock { $0.list.map { commonPrefix($0.tokens, tokens) }.max() ?? 0 }
     }
 
-    /// Whether `tokens` are kept already (another lane may have kept them first).
+    /// Whether `tokens` are kept already (another lane may have kept them first): saving a
+    /// sequence's cells costs a copy of them, which `keep` would then drop.
     func contains(_ tokens: [Int32]) -> Bool {
         entries.withLock { $0.list.contains { $0.tokens == tokens } }
     }
@@ -70,4 +72,9 @@ final class InstructionPrefixCache: Sendable {
 
     /// The number of prefixes kept.
     var count: Int { entries.withLock { $0.list.count } }
+
+    /// Forgets every kept prefix.
+    func removeAll() {
+        entries.withLock { $0.list.removeAll() }
+    }
 }
