@@ -27,6 +27,9 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// The slots of raw metadata values already labelled (`LabelSlots`): not counts, so `==`
     /// ignores them.
     private var labels = LabelSlots()
+    /// The last message's date, read once while it repeats (`ISOWeek.utcDay(bytes:memo:)`): a
+    /// cache, not a count, so `==` ignores it.
+    private var dateMemo = ISOWeek.PlainDateMemo()
 
     /// An empty counter.
     public init() {}
@@ -271,7 +274,7 @@ public struct FlywheelCounter: Sendable, Equatable {
 
     /// The slot of the ISO week of timestamp `at` ("unknown" when it cannot be read).
     private mutating func weekSlot(_ at: UnsafeRawBufferPointer) -> Int {
-        let day = ISOWeek.utcDay(bytes: at.assumingMemoryBound(to: UInt8.self))
+        let day = ISOWeek.utcDay(bytes: at.assumingMemoryBound(to: UInt8.self), memo: &dateMemo)
         if let slot = labels.weekSlot(day) { return slot }
         let slot = table.slot(BucketKey(dimension: .week, key: day.map(ISOWeek.label(forDay:)) ?? MetricDimension.unknownKey))
         labels.rememberWeek(day, slot)

@@ -156,6 +156,48 @@ public enum ISOWeek {
         return daysFromCivil(year, month, day)
     }
 
+    /// The date of the last plain-form timestamp read (`utcDay(bytes:memo:)`): its first ten
+    /// bytes and its day.
+    struct PlainDateMemo: Sendable {
+        fileprivate var date: (UInt64, UInt16)?
+        fileprivate var day = 0
+
+        /// Nothing read yet.
+        init() {}
+    }
+
+    /// `utcDay(bytes:)`, the date of a plain-form timestamp (`utcDayOfPlainUTC`) read once
+    /// while it repeats: messages come in time order, most on the day of the one before, and
+    /// reading and checking the date was most of the counter's cost per message. The time of
+    /// day is checked every time, so the answer is the same for every timestamp.
+    static func utcDay(bytes b: UnsafeBufferPointer<UInt8>, memo: inout PlainDateMemo) -> Int? {
+        guard b.count == 20, let base = b.baseAddress else { return utcDay(bytes: b) }
+        let raw = UnsafeRawPointer(base)
+        let date = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+        if let last = memo.date, last == date, plainTimeIsValid(b) { return memo.day }
+        guard let day = utcDayOfPlainUTC(b) else { return generalUTCDay(bytes: b) }
+        memo.date = date
+        memo.day = day
+        return day
+    }
+
+    /// Whether the time of day of a 20-byte timestamp is as `utcDayOfPlainUTC` accepts it
+    /// (`Thh:mm:ssZ` in range).
+    private static func plainTimeIsValid(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+              b[19] == UInt8(ascii: "Z"),
+              let hour = twoDigits(b, 11), let minute = twoDigits(b, 14), let second = twoDigits(b, 17) else { return false }
+        return hour <= 23 && minute <= 59 && second <= 60
+    }
+
+    /// The number two decimal digits at `at` spell, nil unless both are digits.
+    @inline(__always)
+    private static func twoDigits(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int? {
+        let tens = b[at] &- UInt8(ascii: "0"), ones = b[at &+ 1] &- UInt8(ascii: "0")
+        guard tens < 10 && ones < 10 else { return nil }
+        return Int(tens) &* 10 &+ Int(ones)
+    }
+
     private static func daysIn(_ month: Int, _ year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

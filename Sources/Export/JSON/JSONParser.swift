@@ -24,6 +24,10 @@ struct JSONParser {
     /// The tape index of this text's root: tokens' `next` are counted from it.
     private let root: Int
 
+    // Positions, counts and depths step with wrapping arithmetic (`&+=`) in the loops that run
+    // for every value: they stay below the line's length, checked to be under `Int32.max`, and
+    // depths below `maximumDepth`, so the overflow checks were branches that could never fire.
+
     private init(base: UnsafePointer<UInt8>, end: Int, tape: TokenTape) {
         self.base = base
         self.end = end
@@ -116,11 +120,11 @@ struct JSONParser {
         }
         let index = count
         append(JSONToken(kind: .object, flag: false, start: JSONParser.field(position), length: 1, next: 0, count: 0))
-        position += 1
+        position &+= 1
         skipWhitespace()
         var members: Int32 = 0
         if position < end && base[position] == UInt8(ascii: "}") {
-            position += 1
+            position &+= 1
         } else {
             while true {
                 guard position < end, base[position] == UInt8(ascii: "\"") else {
@@ -131,24 +135,20 @@ struct JSONParser {
                 guard position < end, base[position] == UInt8(ascii: ":") else {
                     throw error("expected ':' after an object key")
                 }
-                position += 1
+                position &+= 1
                 skipWhitespace()
-                if position < end && base[position] == UInt8(ascii: "\"") {
-                    try string()
-                } else {
-                    try parseValue(depth: depth + 1)
-                }
-                members += 1
+                try nestedValue(depth: depth &+ 1)
+                members &+= 1
                 skipWhitespace()
                 guard position < end else { throw error("expected ',' or '}' in an object, found the end of the line") }
                 let byte = base[position]
-                position += 1
+                position &+= 1
                 if byte == UInt8(ascii: ",") {
                     skipWhitespace()
                     continue
                 }
                 if byte == UInt8(ascii: "}") { break }
-                position -= 1
+                position &-= 1
                 throw error("expected ',' or '}' in an object")
             }
         }
@@ -162,34 +162,45 @@ struct JSONParser {
         }
         let index = count
         append(JSONToken(kind: .array, flag: false, start: JSONParser.field(position), length: 1, next: 0, count: 0))
-        position += 1
+        position &+= 1
         skipWhitespace()
         var elements: Int32 = 0
         if position < end && base[position] == UInt8(ascii: "]") {
-            position += 1
+            position &+= 1
         } else {
             while true {
-                if position < end && base[position] == UInt8(ascii: "\"") {
-                    try string()
-                } else {
-                    try parseValue(depth: depth + 1)
-                }
-                elements += 1
+                try nestedValue(depth: depth &+ 1)
+                elements &+= 1
                 skipWhitespace()
                 guard position < end else { throw error("expected ',' or ']' in an array, found the end of the line") }
                 let byte = base[position]
-                position += 1
+                position &+= 1
                 if byte == UInt8(ascii: ",") {
                     skipWhitespace()
                     continue
                 }
                 if byte == UInt8(ascii: "]") { break }
-                position -= 1
+                position &-= 1
                 throw error("expected ',' or ']' in an array")
             }
         }
         tokens[index].count = elements
         tokens[index].next = JSONParser.field(count &- root)
+    }
+
+    /// A member's or element's value: a string (inline) or an object (the screens' nodes,
+    /// `meta`, `push`) straight away, anything else through `parseValue`'s dispatch, which is
+    /// then a call and a switch fewer for most values; the errors are `parseValue`'s.
+    @inline(__always)
+    private mutating func nestedValue(depth: Int) throws(JSONSyntaxError) {
+        let first = position < end ? base[position] : 0
+        if first == UInt8(ascii: "\"") {
+            try string()
+        } else if first == UInt8(ascii: "{") {
+            try parseObject(depth: depth)
+        } else {
+            try parseValue(depth: depth)
+        }
     }
 
     private mutating func parseLiteral(_ word: StaticString, kind: JSONToken.Kind) throws(JSONSyntaxError) {
@@ -208,32 +219,32 @@ struct JSONParser {
     private mutating func parseNumber() throws(JSONSyntaxError) {
         let start = position
         var isInteger = true
-        if base[position] == UInt8(ascii: "-") { position += 1 }
+        if base[position] == UInt8(ascii: "-") { position &+= 1 }
         guard position < end, isDigit(base[position]) else { throw error("invalid number: expected a digit") }
         if base[position] == UInt8(ascii: "0") {
-            position += 1
+            position &+= 1
             if position < end && isDigit(base[position]) { throw error("invalid number: leading zero") }
         } else {
-            while position < end && isDigit(base[position]) { position += 1 }
+            while position < end && isDigit(base[position]) { position &+= 1 }
         }
         if position < end && base[position] == UInt8(ascii: ".") {
             isInteger = false
-            position += 1
+            position &+= 1
             guard position < end, isDigit(base[position]) else {
                 throw error("invalid number: expected a digit after '.'")
             }
-            while position < end && isDigit(base[position]) { position += 1 }
+            while position < end && isDigit(base[position]) { position &+= 1 }
         }
         if position < end && (base[position] | 0x20) == UInt8(ascii: "e") {
             isInteger = false
-            position += 1
+            position &+= 1
             if position < end && (base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-")) {
-                position += 1
+                position &+= 1
             }
             guard position < end, isDigit(base[position]) else {
                 throw error("invalid number: expected a digit in the exponent")
             }
-            while position < end && isDigit(base[position]) { position += 1 }
+            while position < end && isDigit(base[position]) { position &+= 1 }
         }
         append(JSONToken(kind: .number, flag: isInteger, start: JSONParser.field(start), length: JSONParser.field(position - start),
                          next: JSONParser.field(count &+ 1 &- root), count: 0))
@@ -242,10 +253,12 @@ struct JSONParser {
     // MARK: - Strings
 
     /// A string at `position` (its opening quote): the common case (it ends within 16 bytes,
-    /// with nothing to check inside) done here, inline, anything else by `parseString()` from
-    /// the same place, so errors are the same.
+    /// with nothing to check inside) done here, inline, anything else by `parseString(plain:)`
+    /// from the same place, so errors are the same; it is told how many bytes were seen to be
+    /// plain here, so a long string's first 16 bytes are not looked at twice.
     @inline(__always)
     private mutating func string() throws(JSONSyntaxError) {
+        var plain = 0
         #if _endian(little)
         let start = position &+ 1
         if end &- start >= 16 {
@@ -259,17 +272,20 @@ struct JSONParser {
                 position = start &+ stop &+ 1
                 return
             }
+            plain = stop
         }
         #endif
-        try parseString()
+        try parseString(plain: plain)
     }
 
+    /// The string at `position` (its opening quote), whose first `plain` bytes are known to be
+    /// none of the bytes `firstSpecialByte` stops at.
     @inline(never)
-    private mutating func parseString() throws(JSONSyntaxError) {
+    private mutating func parseString(plain: Int) throws(JSONSyntaxError) {
         let start = position &+ 1  // after the opening quote
         // The common string (no escape, no control or non-ASCII byte) ends at the first special
         // byte; kept in a local, not the stored position, until the string is done.
-        var scan = JSONParser.firstSpecialByte(base, from: start, end: end)
+        var scan = JSONParser.firstSpecialByte(base, from: start &+ plain, end: end)
         var hasEscape = false
         while scan >= end || base[scan] != UInt8(ascii: "\"") {
             position = scan
@@ -306,12 +322,13 @@ struct JSONParser {
     static func firstSpecialByte(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
         var position = start
         #if _endian(little)
-        while end - position >= 16 {
+        // Wrapping arithmetic: positions lie within a line shorter than `Int32.max` bytes.
+        while end &- position >= 16 {
             let lanes = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
             let mask = unsafeBitCast(specialLanes(lanes), to: SIMD2<UInt64>.self)
-            if mask[0] != 0 { return position + mask[0].trailingZeroBitCount >> 3 }
-            if mask[1] != 0 { return position + 8 + mask[1].trailingZeroBitCount >> 3 }
-            position += 16
+            if mask[0] != 0 { return position &+ mask[0].trailingZeroBitCount >> 3 }
+            if mask[1] != 0 { return position &+ 8 &+ mask[1].trailingZeroBitCount >> 3 }
+            position &+= 16
         }
         #endif
         return scalarFirstSpecialByte(base, from: position, end: end)
@@ -453,7 +470,7 @@ struct JSONParser {
         while position < end {
             let byte = base[position]
             if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-                position += 1
+                position &+= 1
             } else {
                 return
             }

@@ -56,16 +56,30 @@ final class RepeatedStrings {
         return made
     }
 
-    /// Whether `count` bytes at `a` and `b` are the same: two words for up to 16 bytes (most
-    /// labels), else memcmp.
+    /// Whether `count` bytes at `a` and `b` are the same: two overlapping words for 8 to 16
+    /// bytes (most labels), two overlapping half-words for 4 to 7 (`person`, `reply`, a model
+    /// version: a call to memcmp cost more than the comparison), bytes below 4, else memcmp.
     @inline(__always)
     private static func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-        guard count >= 8 && count <= 16 else { return memcmp(a, b, count) == 0 }
-        return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
-            && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        if count >= 8 && count <= 16 {
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        }
+        if count >= 4 && count < 8 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        }
+        if count < 4 {
+            for offset in 0..<count where a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            return true
+        }
+        return memcmp(a, b, count) == 0
     }
 
-    /// A slot from the length and the first and last (up to) eight bytes.
+    /// A slot from the length and the first and last (up to) eight bytes (a value shorter than
+    /// eight read as one word, without a byte loop).
     @inline(__always)
     private static func slot(_ source: UnsafeRawPointer, _ count: Int) -> Int {
         var first: UInt64 = 0, last: UInt64 = 0
@@ -73,7 +87,7 @@ final class RepeatedStrings {
             first = source.loadUnaligned(as: UInt64.self)
             last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
         } else {
-            for offset in 0..<count { first = first << 8 | UInt64(source.load(fromByteOffset: offset, as: UInt8.self)) }
+            first = source.littleEndianWord(count: count)
         }
         let mixed = (first &* 0x9E37_79B9_7F4A_7C15) ^ (last &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)
         return Int(truncatingIfNeeded: (mixed &* 0x2545_F491_4F6C_DD1D) >> 56)

@@ -75,7 +75,8 @@ public final class CorpusReader {
         }
     }
 
-    /// Reads until one event is handed to `sink`; false once every file has been read.
+    /// Reads until one event is handed to `sink` (for a sink that `takesEventsInPlace`, on
+    /// through the rest of the file's lines); false once every file has been read.
     private func advance<Sink: OutcomeSink>(words: Bool, into sink: inout Sink) -> Bool {
         while true {
             guard let file = current else {
@@ -93,11 +94,17 @@ public final class CorpusReader {
             }
             // Read through a guaranteed reference (`current` holds the file throughout): the
             // closure's capture of the strong `file` cost a retain and a release per line.
-            let step = Unmanaged.passUnretained(file)._withUnsafeGuaranteedRef { file in
-                file.lines.nextLine { bytes, number, parsed in
-                    handleLine(bytes, number: number, parsed: parsed, in: file, words: words, into: &sink)
+            // A sink that takes its events where they are made (`takesEventsInPlace`) has the
+            // file's lines read on in this inner loop while the file stays open and current,
+            // so `file` is taken once per file, not once per line (a retain and a release).
+            var step: LineSplitter.Step<Bool>
+            repeat {
+                step = Unmanaged.passUnretained(file)._withUnsafeGuaranteedRef { file in
+                    file.lines.nextLine { bytes, number, parsed in
+                        handleLine(bytes, number: number, parsed: parsed, in: file, words: words, into: &sink)
+                    }
                 }
-            }
+            } while Sink.takesEventsInPlace && current === file && CorpusReader.readsOn(after: step, in: file)
             switch step {
             case .line(true):
                 // Closed without adding its bytes: nothing of a refused file is counted.
@@ -121,6 +128,15 @@ public final class CorpusReader {
                     return true
                 }
             }
+        }
+    }
+
+    /// Whether `advance` goes on to the next line of `file` after `step` without returning:
+    /// after a line that was handed out or skipped, unless it refused the file (see `advance`).
+    private static func readsOn(after step: LineSplitter.Step<Bool>, in file: OpenFile) -> Bool {
+        switch step {
+        case .line(let handedOut): return !handedOut || !file.isRefused
+        case .tooLong, .failed, .end: return false
         }
     }
 

@@ -5,14 +5,18 @@
 /// moved from the decoder into the event it becomes, one method per kind, rather than copied
 /// through layers of wrapping enums (a large share of `replay flywheel` when it was).
 protocol OutcomeSink {
+    /// Whether each event is dealt with as it is handed over (a callback), so the reader may
+    /// read on without returning; false for a sink that keeps one event for its caller.
+    static var takesEventsInPlace: Bool { get }
+
     /// A valid `export` line.
-    mutating func header(_ header: consuming ExportHeader, at location: SourceLocation)
+    mutating func header(_ header: consuming ExportHeader, at location: consuming SourceLocation)
     /// A valid `thread` line.
-    mutating func thread(_ thread: consuming ThreadRecord, at location: SourceLocation)
+    mutating func thread(_ thread: consuming ThreadRecord, at location: consuming SourceLocation)
     /// A valid `message` line, decoded whole.
-    mutating func message(_ message: consuming MessageRecord, at location: SourceLocation)
+    mutating func message(_ message: consuming MessageRecord, at location: consuming SourceLocation)
     /// A valid `message` line, decoded as an outline.
-    mutating func outline(_ outline: consuming MessageOutline, at location: SourceLocation)
+    mutating func outline(_ outline: consuming MessageOutline, at location: consuming SourceLocation)
     /// A line that was skipped, and why.
     mutating func badLine(_ bad: BadLine)
     /// A file that failed.
@@ -21,12 +25,13 @@ protocol OutcomeSink {
 
 /// Keeps the one event `CorpusReader.next()` returns.
 struct PulledEvent: OutcomeSink {
+    static var takesEventsInPlace: Bool { false }
     var event: ReaderEvent?
 
-    mutating func header(_ header: consuming ExportHeader, at location: SourceLocation) { event = .record(.header(header), location) }
-    mutating func thread(_ thread: consuming ThreadRecord, at location: SourceLocation) { event = .record(.thread(thread), location) }
-    mutating func message(_ message: consuming MessageRecord, at location: SourceLocation) { event = .record(.message(message), location) }
-    mutating func outline(_ outline: consuming MessageOutline, at location: SourceLocation) {
+    mutating func header(_ header: consuming ExportHeader, at location: consuming SourceLocation) { event = .record(.header(header), location) }
+    mutating func thread(_ thread: consuming ThreadRecord, at location: consuming SourceLocation) { event = .record(.thread(thread), location) }
+    mutating func message(_ message: consuming MessageRecord, at location: consuming SourceLocation) { event = .record(.message(message), location) }
+    mutating func outline(_ outline: consuming MessageOutline, at location: consuming SourceLocation) {
         preconditionFailure("an outline was decoded for a full read")
     }
     mutating func badLine(_ bad: BadLine) { event = .badLine(bad) }
@@ -35,28 +40,36 @@ struct PulledEvent: OutcomeSink {
 
 /// Keeps the one event `CorpusReader.nextOutline()` returns.
 struct PulledOutline: OutcomeSink {
+    static var takesEventsInPlace: Bool { false }
     var event: OutlineEvent?
 
-    mutating func header(_ header: consuming ExportHeader, at location: SourceLocation) { event = .record(.header(header), location) }
-    mutating func thread(_ thread: consuming ThreadRecord, at location: SourceLocation) { event = .record(.thread(thread), location) }
-    mutating func message(_ message: consuming MessageRecord, at location: SourceLocation) {
+    mutating func header(_ header: consuming ExportHeader, at location: consuming SourceLocation) { event = .record(.header(header), location) }
+    mutating func thread(_ thread: consuming ThreadRecord, at location: consuming SourceLocation) { event = .record(.thread(thread), location) }
+    mutating func message(_ message: consuming MessageRecord, at location: consuming SourceLocation) {
         preconditionFailure("a full message was decoded for an outline read")
     }
-    mutating func outline(_ outline: consuming MessageOutline, at location: SourceLocation) { event = .record(.message(outline), location) }
+    mutating func outline(_ outline: consuming MessageOutline, at location: consuming SourceLocation) { event = .record(.message(outline), location) }
     mutating func badLine(_ bad: BadLine) { event = .badLine(bad) }
     mutating func fileFailed(_ error: ExportError) { event = .fileFailed(error) }
 }
 
 /// Hands each outline event to a callback as soon as it is made (`CorpusReader.forEachOutline`).
 struct OutlineCallback: OutcomeSink {
+    static var takesEventsInPlace: Bool { true }
     let body: (OutlineEvent) -> Void
 
-    mutating func header(_ header: consuming ExportHeader, at location: SourceLocation) { body(.record(.header(header), location)) }
-    mutating func thread(_ thread: consuming ThreadRecord, at location: SourceLocation) { body(.record(.thread(thread), location)) }
-    mutating func message(_ message: consuming MessageRecord, at location: SourceLocation) {
+    mutating func header(_ header: consuming ExportHeader, at location: consuming SourceLocation) { body(.record(.header(header), location)) }
+    mutating func thread(_ thread: consuming ThreadRecord, at location: consuming SourceLocation) { body(.record(.thread(thread), location)) }
+    mutating func message(_ message: consuming MessageRecord, at location: consuming SourceLocation) {
         preconditionFailure("a full message was decoded for an outline read")
     }
-    mutating func outline(_ outline: consuming MessageOutline, at location: SourceLocation) { body(.record(.message(outline), location)) }
+    /// The outline and its location moved into the event (taken `consuming` for that): built
+    /// in the call's argument, the event was a copy, a retain and a release of the outline more
+    /// per message.
+    mutating func outline(_ outline: consuming MessageOutline, at location: consuming SourceLocation) {
+        let event = OutlineEvent.record(.message(consume outline), consume location)
+        body(event)
+    }
     mutating func badLine(_ bad: BadLine) { body(.badLine(bad)) }
     mutating func fileFailed(_ error: ExportError) { body(.fileFailed(error)) }
 }

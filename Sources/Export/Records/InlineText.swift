@@ -19,16 +19,22 @@ struct InlineText: Sendable {
     private let long: String?
 
     /// The text of `bytes`, which must be valid UTF-8 (a parsed string without escapes is).
+    ///
+    /// The bytes are read as words (`littleEndianWord`), not copied in with `copyMemory`: a
+    /// call to memcpy of a variable count for each of the two texts of every message.
     init(validUTF8 bytes: UnsafeRawBufferPointer) {
-        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        if bytes.count <= InlineText.capacity, let source = bytes.baseAddress {
-            withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
+        let count = bytes.count
+        if count <= InlineText.capacity, let source = bytes.baseAddress {
+            first = source.littleEndianWord(count: min(count, 8)).littleEndian
+            second = count > 8 ? (source + 8).littleEndianWord(count: min(count &- 8, 8)).littleEndian : 0
+            third = count > 16 ? (source + 16).littleEndianWord(count: count &- 16).littleEndian : 0
             long = nil
+            self.count = UInt8(count)
         } else {
+            (first, second, third) = (0, 0, 0)
             long = bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+            self.count = 0
         }
-        (first, second, third) = words
-        count = long == nil ? UInt8(bytes.count) : 0
     }
 
     /// The text of `string`.
@@ -50,5 +56,31 @@ struct InlineText: Sendable {
         var words = (first, second, third)
         let count = Int(self.count)
         return withUnsafeBytes(of: &words) { body(UnsafeRawBufferPointer(start: $0.baseAddress, count: count)) }
+    }
+}
+
+extension UnsafeRawPointer {
+    /// The `count` (0...8) bytes here as a number, the first byte lowest and the rest zero,
+    /// read with at most two loads that stay within the `count` bytes (overlapping ones for
+    /// counts that are not a power of two), so a value at the very end of a buffer is safe to
+    /// read. For copying and hashing short values without a call to memcpy or a byte loop.
+    @inline(__always)
+    func littleEndianWord(count: Int) -> UInt64 {
+        switch count {
+        case 8:
+            return UInt64(littleEndian: loadUnaligned(as: UInt64.self))
+        case 4...7:
+            let low = UInt64(UInt32(littleEndian: loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
+            return low | high << UInt64(8 &* (count &- 4))
+        case 2...3:
+            let low = UInt64(UInt16(littleEndian: loadUnaligned(as: UInt16.self)))
+            let high = UInt64(UInt16(littleEndian: loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)))
+            return low | high << UInt64(8 &* (count &- 2))
+        case 1:
+            return UInt64(load(as: UInt8.self))
+        default:
+            return 0
+        }
     }
 }

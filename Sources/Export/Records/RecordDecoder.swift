@@ -178,7 +178,7 @@ struct RecordDecoder {
         guard index >= 0 else { return nil }
         let token = document.tokens[index]
         let raw = document.raw(index)
-        let hasAt = raw.contains(UInt8(ascii: "@"))
+        let hasAt = JSONDocument.contains(raw, byte: UInt8(ascii: "@"))
         guard hasAt || (token.flag && JSONDocument.contains(raw, "u0040")) else { return nil }
         let text = document.string(index)
         return MessageOutline.holdsAt(text) ? SealedText(text) : nil
@@ -281,7 +281,7 @@ struct RecordDecoder {
         try document.forEachElement(of: index) { (position, element) throws(LineProblem) in
             let node = try checkNode(element, position: position)
             guard let kind = node.kind else {
-                facts.unknownKinds.append(node.unknownName)
+                facts.unknownKinds.append(unknownName(node))
                 return
             }
             if kind == .say { lastSay = node.first }
@@ -309,16 +309,25 @@ struct RecordDecoder {
     }
 
     /// A node whose shape was checked: its kind and the token indices of its fields, which is
-    /// all `build` needs (or, for an unknown kind, its countable name).
+    /// all `build` needs (for an unknown kind, its key: see `unknownName`).
+    ///
+    /// Plain integers: with the unknown kind's name as a `String` field, every node of every
+    /// screen made and destroyed one, though nearly all kinds are known.
     struct CheckedNode {
         var kind: NodeKind?
-        var unknownName = ""
+        /// The token index of the node's one key.
+        var key = -1
         /// say: the text; card: title; stat: label; list: title; choose/pick: prompt (-1 if absent).
         var first = -1
         /// card: body; stat: value; list: items; choose/pick: options.
         var second = -1
         /// stat: unit (-1 if absent).
         var third = -1
+    }
+
+    /// The countable name of a checked node of an unknown kind (`CountedName.sanitized` of its key).
+    private func unknownName(_ node: CheckedNode) -> String {
+        document.withKey(node.key) { key in CountedName.sanitized(key) }
     }
 
     /// Checks one node, with the reasons and in the order the format's table implies.
@@ -333,10 +342,8 @@ struct RecordDecoder {
         // The one member: the key follows the object's token, the value follows the key.
         let keyIndex = index + 1
         let value = Int(document.tokens[keyIndex].next)
-        document.withKey(keyIndex) { key in
-            node.kind = NodeKind(key)
-            if node.kind == nil { node.unknownName = CountedName.sanitized(key) }
-        }
+        node.key = keyIndex
+        node.kind = document.withKey(keyIndex) { key in NodeKind(key) }
         guard let kind = node.kind else { return node }
         func path(_ field: String? = nil) -> String {
             "screen[\(position)].\(kind.rawValue)" + (field.map { "." + $0 } ?? "")
@@ -395,7 +402,7 @@ struct RecordDecoder {
 
     /// The node a checked node is, its words sealed.
     private func build(_ node: CheckedNode) -> ScreenNode {
-        guard let kind = node.kind else { return .unknown(kind: node.unknownName) }
+        guard let kind = node.kind else { return .unknown(kind: unknownName(node)) }
         func sealed(_ index: Int) -> SealedText { SealedText(document.string(index)) }
         func optionalSealed(_ index: Int) -> SealedText? { index >= 0 ? sealed(index) : nil }
         switch kind {
@@ -528,6 +535,9 @@ private struct TopFields {
     var id = -1, agent = -1, about = -1, locale = -1, group = -1
     var thread = -1, at = -1, from = -1, text = -1, screen = -1, push = -1, lang = -1, meta = -1
 
+    /// Notes one top-level member. Always inlined into the member loop: a call per key of
+    /// every line otherwise.
+    @inline(__always)
     mutating func note(_ key: UnsafeRawBufferPointer, _ value: Int) {
         switch key.count {
         case 2:
