@@ -138,8 +138,7 @@ public enum ISOWeek {
     /// gives the same day for this form: tested).
     @inline(__always)
     static func utcDayOfPlainUTC(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard b.count == 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z") else { return nil }
+        guard b.count == 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), plainTimeIsValid(b) else { return nil }
         func digits(_ at: Int, _ count: Int) -> Int? {
             var value = 0
             for index in at..<at + count {
@@ -150,9 +149,7 @@ public enum ISOWeek {
             return value
         }
         guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
-              let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month, year),
-              hour <= 23, minute <= 59, second <= 60 else { return nil }
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month, year) else { return nil }
         return daysFromCivil(year, month, day)
     }
 
@@ -181,8 +178,8 @@ public enum ISOWeek {
         return day
     }
 
-    /// Whether the time of day of a 20-byte timestamp is as `utcDayOfPlainUTC` accepts it
-    /// (`Thh:mm:ssZ` in range).
+    /// Whether the time of day of a 20-byte timestamp is `Thh:mm:ssZ` in range: `utcDayOfPlainUTC`'s
+    /// check of it, and all `utcDay(bytes:memo:)` checks when the date repeats.
     private static func plainTimeIsValid(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
               b[19] == UInt8(ascii: "Z"),

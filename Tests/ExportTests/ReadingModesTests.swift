@@ -318,7 +318,7 @@ func expectSameReadingEverywhere(_ paths: [String], sourceLocation: Testing.Sour
         let header: [UInt8] = [UInt8(generator.next() & 0xFF), UInt8(generator.next() & 0xFF),
                                UInt8(generator.next() & 0xFF), UInt8(generator.next() & 0xFF)]
         let plan = FuzzPlan(header: header)
-        try payload.withUnsafeBytes { bytes in
+        payload.withUnsafeBytes { bytes in
             let direct = ParsingLineSource(LineSplitter(source: FuzzChunkSource(payload: bytes, plan: plan),
                                                         maximumLineLength: plan.maximumLineLength), tape: TokenTape())
             let ahead = ReadAheadLineSource(LineSplitter(source: FuzzChunkSource(payload: bytes, plan: plan),
