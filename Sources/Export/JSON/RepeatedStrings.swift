@@ -57,24 +57,15 @@ final class RepeatedStrings {
     }
 
     /// Whether `count` bytes at `a` and `b` are the same: two overlapping words for 8 to 16
-    /// bytes (most labels), two overlapping half-words for 4 to 7 (`person`, `reply`, a model
-    /// version: a call to memcmp cost more than the comparison), bytes below 4, else memcmp.
+    /// bytes (most labels), one word each read by `littleEndianWord` below 8 (`person`, `reply`,
+    /// a model version: a call to memcmp cost more than the comparison), else memcmp.
     @inline(__always)
     private static func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
         if count >= 8 && count <= 16 {
             return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
                 && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
         }
-        if count >= 4 && count < 8 {
-            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-        }
-        if count < 4 {
-            for offset in 0..<count where a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
-                return false
-            }
-            return true
-        }
+        if count < 8 { return a.littleEndianWord(count: count) == b.littleEndianWord(count: count) }
         return memcmp(a, b, count) == 0
     }
 
