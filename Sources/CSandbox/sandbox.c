@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/prctl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -74,6 +77,64 @@ long replay_system_call(long number, long a0, long a1, long a2, long a3, long a4
     return result < 0 ? -errno : result;
 }
 
+int replay_hide_argument_area(void) {
+    // The kernel's own record of the layout, in /proc/self/stat after the name in parentheses
+    // (which may hold spaces and parentheses itself, hence the last ')'). Read with read(2): no
+    // stdio buffer is left behind.
+    char text[2048];
+    int descriptor = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) return -errno;
+    ssize_t length = read(descriptor, text, sizeof text - 1);
+    int error = length < 0 ? errno : 0;
+    close(descriptor);
+    if (length <= 0) return error ? -error : -EIO;
+    text[length] = '\0';
+    char *cursor = strrchr(text, ')');
+    if (cursor == NULL) return -EIO;
+    cursor++;
+    // Fields are numbered from 1 as in proc(5); the name is field 2, so the text after it starts
+    // with field 3.
+    unsigned long long field[53] = { 0 };
+    for (int index = 3; index < 53; index++) {
+        while (*cursor == ' ') cursor++;
+        if (*cursor == '\0') return -EIO;
+        char *end = NULL;
+        field[index] = strtoull(cursor, &end, 10);
+        if (end == cursor) {
+            // A non-numeric field (the state, field 3): skip the word.
+            while (*cursor != ' ' && *cursor != '\0') cursor++;
+        } else {
+            cursor = end;
+        }
+    }
+    // Fields 26-28, 45-51: code, stack, data, heap start, arguments, environment.
+    struct prctl_mm_map map = {
+        .start_code = field[26], .end_code = field[27], .start_stack = field[28],
+        .start_data = field[45], .end_data = field[46], .start_brk = field[47],
+        .brk = (uint64_t)syscall(SYS_brk, 0),
+        .arg_start = field[48], .arg_end = field[48],
+        .env_start = field[50], .env_end = field[50],
+        .auxv = NULL, .auxv_size = 0, .exe_fd = (uint32_t)-1,
+    };
+    if (map.arg_start == 0 || map.env_start == 0) return -EIO;   // fields hidden from this reader
+    return prctl(PR_SET_MM, PR_SET_MM_MAP, &map, sizeof map, 0) < 0 ? -errno : 0;
+}
+
+int replay_argument_area_length(void) {
+    char buffer[256];
+    int descriptor = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) return -errno;
+    int total = 0;
+    for (;;) {
+        ssize_t length = read(descriptor, buffer, sizeof buffer);
+        if (length < 0) { int error = errno; close(descriptor); return -error; }
+        if (length == 0) break;
+        total += (int)length;
+    }
+    close(descriptor);
+    return total;
+}
+
 #if defined(__x86_64__)
 #define REPLAY_AUDIT_ARCH AUDIT_ARCH_X86_64
 #elif defined(__aarch64__)
@@ -85,69 +146,109 @@ long replay_system_call(long number, long a0, long a1, long a2, long a3, long a4
 #error "the seccomp filter reads the low 32 bits of an argument at its first byte (little-endian)"
 #endif
 
-// Calls that fail with EPERM whatever their arguments. Some exist only on x86_64 (aarch64 has
-// just the *at forms), hence the #ifdefs. Nothing `replay` runs after confinement makes any of them.
-static const int replay_denied_calls[] = {
-    // Sockets: no new socket of any family (Landlock up to ABI 7 cannot check a connect to a
-    // named UNIX socket such as /dev/log), and no sending to an address from a socket made
-    // before (stdin/stdout/stderr may be sockets). sendmsg/sendmmsg are denied whole: their
-    // address sits in memory a filter cannot read. sendto is decided below, by its address.
-    __NR_socket, __NR_connect, __NR_sendmsg, __NR_sendmmsg,
-    // io_uring opens, connects and sends without those calls; enter and register make a ring
-    // opened before confinement useless too.
-    __NR_io_uring_setup, __NR_io_uring_enter, __NR_io_uring_register,
-    // Metadata writes Landlock does not check: modes, owners, times, extended attributes.
-#ifdef __NR_chmod
-    __NR_chmod,
+// The seccomp filter is an allow-list: a call not named below fails with EPERM. A deny-list
+// closes the channels someone thought of; an allow-list closes the class. Any attribute of the
+// process or of a shared kernel object that another process can read (its names, limits,
+// priorities, affinity, scheduling policy, capabilities, umask, session, locks, namespaces,
+// seccomp filters, the terminal's settings, another process's attributes, the host's clock or
+// name) is changed only by calls that are not here, or are here only with the arguments that
+// read. Each group says why its calls cannot carry words out of the process. Some calls exist
+// only on x86_64 (aarch64 has just the *at forms), hence the #ifdefs.
+static const int replay_allowed_calls[] = {
+    // Descriptors' own data. Where a descriptor points was decided when it was opened (Landlock
+    // checks every open; descriptors from before confinement were pointed at /dev/null, but for
+    // stdin, stdout and stderr, which the caller chose).
+    __NR_read, __NR_write, __NR_readv, __NR_writev, __NR_pread64, __NR_pwrite64, __NR_preadv, __NR_pwritev,
+    __NR_preadv2, __NR_pwritev2, __NR_lseek, __NR_close, __NR_close_range, __NR_dup, __NR_dup3,
+#ifdef __NR_dup2
+    __NR_dup2,
 #endif
-    __NR_fchmod, __NR_fchmodat, __NR_fchmodat2,
-#ifdef __NR_chown
-    __NR_chown,
+    __NR_fsync, __NR_fdatasync, __NR_sync_file_range, __NR_fadvise64, __NR_readahead, __NR_fallocate, __NR_ftruncate,
+    __NR_sendfile, __NR_copy_file_range, __NR_splice, __NR_tee,
+    // Paths: Landlock decides every write, creation, removal and rename; reads are not secret.
+    __NR_openat, __NR_openat2, __NR_mkdirat, __NR_unlinkat, __NR_renameat2, __NR_truncate, __NR_faccessat,
+    __NR_faccessat2, __NR_newfstatat, __NR_fstat, __NR_statx, __NR_statfs, __NR_fstatfs, __NR_readlinkat,
+    __NR_getdents64, __NR_getcwd, __NR_chdir, __NR_fchdir, __NR_getxattr, __NR_lgetxattr, __NR_fgetxattr,
+    __NR_listxattr, __NR_llistxattr, __NR_flistxattr,
+#ifdef __NR_open
+    __NR_open, __NR_creat, __NR_mkdir, __NR_rmdir, __NR_unlink, __NR_rename, __NR_renameat, __NR_access,
+    __NR_stat, __NR_lstat, __NR_readlink, __NR_getdents,
 #endif
-#ifdef __NR_lchown
-    __NR_lchown,
+    // The process's own memory (its layout is readable only by processes that may trace it).
+    __NR_brk, __NR_mmap, __NR_munmap, __NR_mremap, __NR_mprotect, __NR_madvise, __NR_msync, __NR_mincore,
+    __NR_mlock, __NR_mlock2, __NR_munlock, __NR_mbind, __NR_get_mempolicy, __NR_membarrier,
+    // Threads, their synchronisation and their startup (clone is decided below, by its flags).
+    __NR_futex, __NR_futex_waitv, __NR_set_robust_list, __NR_set_tid_address, __NR_rseq, __NR_sched_yield,
+    __NR_exit, __NR_exit_group, __NR_restart_syscall, __NR_wait4, __NR_waitid,
+    // Signal dispositions and masks. Their bits show in /proc/PID/status to every user and no
+    // filter can stop that without stopping threads; README's threat model names the channel.
+    __NR_rt_sigaction, __NR_rt_sigprocmask, __NR_rt_sigreturn, __NR_rt_sigpending, __NR_rt_sigtimedwait,
+    __NR_rt_sigsuspend, __NR_sigaltstack, __NR_signalfd4,
+    // Waiting and waking within the process.
+    __NR_ppoll, __NR_pselect6, __NR_epoll_create1, __NR_epoll_ctl, __NR_epoll_pwait, __NR_epoll_pwait2,
+    __NR_eventfd2, __NR_pipe2, __NR_timerfd_create, __NR_timerfd_settime, __NR_timerfd_gettime,
+    __NR_nanosleep, __NR_clock_nanosleep,
+#ifdef __NR_poll
+    __NR_poll, __NR_select, __NR_epoll_create, __NR_epoll_wait, __NR_eventfd, __NR_pipe, __NR_pause,
 #endif
-    __NR_fchown, __NR_fchownat,
-#ifdef __NR_utime
-    __NR_utime,
+    // Reading clocks, identities, limits and the machine: nothing is changed.
+    __NR_clock_gettime, __NR_clock_getres, __NR_gettimeofday, __NR_times, __NR_getrusage, __NR_getpid, __NR_gettid,
+    __NR_getppid, __NR_getuid, __NR_geteuid, __NR_getgid, __NR_getegid, __NR_getresuid, __NR_getresgid,
+    __NR_getgroups, __NR_getpgid, __NR_getsid, __NR_capget, __NR_uname, __NR_sysinfo, __NR_getrandom, __NR_getcpu,
+    __NR_getpriority, __NR_sched_getaffinity, __NR_sched_getparam, __NR_sched_getscheduler, __NR_sched_getattr,
+    __NR_sched_get_priority_max, __NR_sched_get_priority_min, __NR_sched_rr_get_interval,
+#ifdef __NR_time
+    __NR_time, __NR_getpgrp, __NR_getrlimit,
 #endif
-#ifdef __NR_utimes
-    __NR_utimes,
-#endif
-#ifdef __NR_futimesat
-    __NR_futimesat,
-#endif
-    __NR_utimensat,
-    __NR_setxattr, __NR_lsetxattr, __NR_fsetxattr, __NR_setxattrat,
-    __NR_removexattr, __NR_lremovexattr, __NR_fremovexattr, __NR_removexattrat,
-    // New names for existing inodes and special files. Landlock already refuses them outside the
-    // writable directories and withholds make_sym/make_fifo/… beneath; a hard link to a file in
-    // the same directory is the one it would let through.
-#ifdef __NR_link
-    __NR_link,
-#endif
-#ifdef __NR_symlink
-    __NR_symlink,
-#endif
-#ifdef __NR_mknod
-    __NR_mknod,
-#endif
-    __NR_linkat, __NR_symlinkat, __NR_mknodat,
-    // Kernel state that outlives the process: System V IPC, POSIX message queues, keys, names.
-    __NR_shmget, __NR_shmat, __NR_shmctl, __NR_msgget, __NR_msgsnd, __NR_msgrcv, __NR_msgctl,
-    __NR_semget, __NR_semop, __NR_semtimedop, __NR_semctl,
-    __NR_mq_open, __NR_mq_unlink, __NR_mq_timedsend, __NR_mq_timedreceive, __NR_mq_notify, __NR_mq_getsetattr,
-    __NR_add_key, __NR_request_key, __NR_keyctl,
-    // The host name and NIS domain name, which root (as on CI) could set to a few words.
-    __NR_sethostname, __NR_setdomainname,
-    // Running another program: ggml's crash handler execs gdb, which prints a frame's string
-    // arguments; the Swift runtime's crash backtracer is a program it spawns too.
-    __NR_execve, __NR_execveat,
+    // Sockets made before confinement or by socketpair: receiving, and reading their settings.
+    __NR_recvfrom, __NR_recvmsg, __NR_recvmmsg, __NR_shutdown, __NR_getsockopt, __NR_getsockname, __NR_getpeername,
+};
+
+// Signals may go to this process only (its pid is fixed: no fork is allowed, see clone below),
+// whatever Landlock's ABI: ABI 6 scopes signals, the promise needs only ABI 4.
+static const int replay_signal_calls[] = {
+    __NR_kill, __NR_tgkill, __NR_rt_sigqueueinfo, __NR_rt_tgsigqueueinfo,
+};
+
+// prctl options that only read. Every PR_SET_* is refused: the name (PR_SET_NAME, shown in
+// /proc/PID/comm and stat to every user), the argument and environment areas (PR_SET_MM), the
+// bounding and ambient capabilities, speculation and THP settings, seccomp, dumpable, and the
+// rest, each of which /proc shows or which could undo the sandbox.
+static const uint32_t replay_reading_prctl_options[] = {
+    PR_GET_PDEATHSIG, PR_GET_DUMPABLE, PR_GET_KEEPCAPS, PR_GET_NAME, PR_GET_SECCOMP, PR_CAPBSET_READ,
+    PR_GET_SECUREBITS, PR_GET_TIMERSLACK, PR_GET_CHILD_SUBREAPER, PR_GET_NO_NEW_PRIVS, PR_GET_TID_ADDRESS,
+    PR_GET_THP_DISABLE, 52 /* PR_GET_SPECULATION_CTRL */, 46 /* PR_GET_FP_MODE */,
+};
+
+// fcntl commands that touch only this descriptor or read. Refused: locks and leases (listed in
+// /proc/locks to every user), F_SETOWN and F_SETSIG (signals to another process), F_NOTIFY,
+// F_SETPIPE_SZ (a pipe's size, which its other end reads), the inode's write hints (which every
+// opener reads), and seals. F_SETFL is decided below, by the descriptor.
+static const uint32_t replay_fcntl_commands[] = {
+    F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_GETLK, F_GETOWN, F_GETSIG, F_GETOWN_EX, 36 /* F_OFD_GETLK */,
+    1025 /* F_GETLEASE */, F_DUPFD_CLOEXEC, 1032 /* F_GETPIPE_SZ */, 1034 /* F_GET_SEALS */,
+};
+
+// ioctl requests that read: the terminal's settings and size (isatty, the progress line), bytes
+// waiting, close-on-exec. Refused: every request that sets a terminal's settings, size, process
+// group or input queue (TIOCSTI), which other processes on that terminal see, and FIONBIO and
+// FIOASYNC, which change flags shared with whoever else holds the descriptor.
+static const uint32_t replay_ioctl_requests[] = {
+    0x5401 /* TCGETS */, 0x5413 /* TIOCGWINSZ */, 0x540F /* TIOCGPGRP */, 0x541B /* FIONREAD */,
+    0x5450 /* FIONCLEX */, 0x5451 /* FIOCLEX */, 0x802c542a /* TCGETS2 */,
+};
+
+// clone flags that would make a new process or namespace, or hide the thread from a tracer.
+enum {
+    REPLAY_CLONE_THREAD = 0x00010000,
+    REPLAY_CLONE_FORBIDDEN = 0x00020000 /* CLONE_NEWNS */ | 0x00800000 /* CLONE_UNTRACED */
+        | 0x02000000 /* CLONE_NEWCGROUP */ | 0x04000000 /* CLONE_NEWUTS */ | 0x08000000 /* CLONE_NEWIPC */
+        | 0x10000000 /* CLONE_NEWUSER */ | 0x20000000 /* CLONE_NEWPID */ | 0x40000000 /* CLONE_NEWNET */,
 };
 
 // A seccomp-bpf program under construction. Jumps count the instructions they skip; a block's
 // skip is patched once its end is known.
-enum { REPLAY_FILTER_CAPACITY = 512 };
+enum { REPLAY_FILTER_CAPACITY = 1024 };
 struct replay_program {
     struct sock_filter code[REPLAY_FILTER_CAPACITY];
     unsigned length;
@@ -179,12 +280,6 @@ static void deny_unless(struct replay_program *program, uint32_t value) {
     deny(program);
 }
 
-// Denies if the loaded value is `value`.
-static void deny_if(struct replay_program *program, uint32_t value) {
-    emit(program, BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1);
-    deny(program);
-}
-
 // Denies unless argument `index` (a pointer) is NULL.
 static void deny_unless_null(struct replay_program *program, unsigned index) {
     load_argument(program, index, 0);
@@ -204,8 +299,20 @@ static void end_call(struct replay_program *program, unsigned start) {
     if (start < REPLAY_FILTER_CAPACITY) program->code[start].jf = (uint8_t)(program->length - start - 1);
 }
 
+// Denies unless the loaded value is one of `values`.
+static void deny_unless_one_of(struct replay_program *program, const uint32_t *values, size_t count) {
+    for (size_t index = 0; index < count; index++) {
+        // Each match jumps over the rest of the list and the denial to the allow that follows.
+        emit(program, BPF_JMP | BPF_JEQ | BPF_K, values[index], (uint8_t)(count - index), 0);
+    }
+    deny(program);
+}
+
+#define REPLAY_COUNT(array) (sizeof (array) / sizeof (array)[0])
+
 int replay_seccomp_confine(void) {
     struct replay_program program = { .length = 0 };
+    const uint32_t self = (uint32_t)getpid();
 
     // A call through another ABI's entry (int 0x80 on x86_64) has other numbers: kill.
     emit(&program, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch), 0, 0);
@@ -217,13 +324,89 @@ int replay_seccomp_confine(void) {
     emit(&program, BPF_JMP | BPF_JGE | BPF_K, __X32_SYSCALL_BIT, 0, 1);
     deny(&program);
 #endif
-    for (size_t index = 0; index < sizeof replay_denied_calls / sizeof replay_denied_calls[0]; index++) {
-        deny_if(&program, (uint32_t)replay_denied_calls[index]);
+    for (size_t index = 0; index < REPLAY_COUNT(replay_allowed_calls); index++) {
+        emit(&program, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)replay_allowed_calls[index], 0, 1);
+        allow(&program);
     }
+
+    // clone: threads only (CLONE_THREAD), never a new namespace or an untraced thread. No fork:
+    // a child process would take a pid of its own and outlive nothing the filter knows of.
+    unsigned block = begin_call(&program, __NR_clone);
+    load_argument(&program, 0, 0);
+    emit(&program, BPF_JMP | BPF_JSET | BPF_K, REPLAY_CLONE_THREAD, 1, 0);
+    deny(&program);
+    emit(&program, BPF_JMP | BPF_JSET | BPF_K, REPLAY_CLONE_FORBIDDEN, 0, 1);
+    deny(&program);
+    allow(&program);
+    end_call(&program, block);
+    // clone3's flags sit in memory a filter cannot read: ENOSYS, and glibc falls back to clone.
+    block = begin_call(&program, __NR_clone3);
+    emit(&program, BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS, 0, 0);
+    end_call(&program, block);
+
+    for (size_t index = 0; index < REPLAY_COUNT(replay_signal_calls); index++) {
+        block = begin_call(&program, (uint32_t)replay_signal_calls[index]);
+        load_argument(&program, 0, 0);
+        deny_unless(&program, self);
+        load_argument(&program, 0, 1);
+        deny_unless(&program, 0);
+        allow(&program);
+        end_call(&program, block);
+    }
+
+    block = begin_call(&program, __NR_prctl);
+    load_argument(&program, 0, 0);
+    deny_unless_one_of(&program, replay_reading_prctl_options, REPLAY_COUNT(replay_reading_prctl_options));
+    allow(&program);
+    end_call(&program, block);
+
+    // fcntl: F_SETFL (O_NONBLOCK, O_APPEND, O_ASYNC) only on descriptors above stderr, whose open
+    // file descriptions no other process shares: stdin, stdout and stderr came from the caller.
+    block = begin_call(&program, __NR_fcntl);
+    load_argument(&program, 1, 0);
+    emit(&program, BPF_JMP | BPF_JEQ | BPF_K, F_SETFL, 0, 4);
+    load_argument(&program, 0, 0);
+    emit(&program, BPF_JMP | BPF_JGT | BPF_K, 2, 1, 0);
+    deny(&program);
+    allow(&program);
+    deny_unless_one_of(&program, replay_fcntl_commands, REPLAY_COUNT(replay_fcntl_commands));
+    allow(&program);
+    end_call(&program, block);
+
+    block = begin_call(&program, __NR_ioctl);
+    load_argument(&program, 1, 0);
+    deny_unless_one_of(&program, replay_ioctl_requests, REPLAY_COUNT(replay_ioctl_requests));
+    allow(&program);
+    end_call(&program, block);
+
+    // prlimit64 with no new limit only reads (glibc's getrlimit); a process's limits are in
+    // /proc/PID/limits for every user to read, so none is set, its own or another's.
+    block = begin_call(&program, __NR_prlimit64);
+    deny_unless_null(&program, 2);
+    allow(&program);
+    end_call(&program, block);
+
+    // personality(0xffffffff) reads the persona; any other value sets it.
+    block = begin_call(&program, __NR_personality);
+    load_argument(&program, 0, 0);
+    deny_unless(&program, 0xffffffffu);
+    allow(&program);
+    end_call(&program, block);
+
+#if defined(__x86_64__)
+    // arch_prctl: the thread's FS and GS bases, reading CPUID state and the extended-state
+    // permissions (AMX); not the shadow-stack or CPUID-faulting settings /proc/PID/status shows.
+    block = begin_call(&program, __NR_arch_prctl);
+    load_argument(&program, 0, 0);
+    static const uint32_t arch_options[] = { 0x1001, 0x1002, 0x1003, 0x1004, 0x1011, 0x1021, 0x1022, 0x1023 };
+    deny_unless_one_of(&program, arch_options, REPLAY_COUNT(arch_options));
+    allow(&program);
+    end_call(&program, block);
+#endif
 
     // socketpair: AF_UNIX stream or seqpacket only, whose sockets ignore or refuse a destination
     // address; a datagram socket could sendto(2) any named socket on the machine.
-    unsigned block = begin_call(&program, __NR_socketpair);
+    block = begin_call(&program, __NR_socketpair);
     load_argument(&program, 0, 0);
     deny_unless(&program, AF_UNIX);
     load_argument(&program, 1, 0);
@@ -240,29 +423,10 @@ int replay_seccomp_confine(void) {
     allow(&program);
     end_call(&program, block);
 
-    // Core dumps stay off once confine has turned them off.
-    block = begin_call(&program, __NR_prctl);
-    load_argument(&program, 0, 0);
-    deny_if(&program, PR_SET_DUMPABLE);
-    allow(&program);
-    end_call(&program, block);
-#ifdef __NR_setrlimit
-    block = begin_call(&program, __NR_setrlimit);
-    load_argument(&program, 0, 0);
-    deny_if(&program, RLIMIT_CORE);
-    allow(&program);
-    end_call(&program, block);
-#endif
-    // prlimit64 with no new limit only reads (glibc's getrlimit).
-    block = begin_call(&program, __NR_prlimit64);
-    load_argument(&program, 1, 0);
-    emit(&program, BPF_JMP | BPF_JEQ | BPF_K, RLIMIT_CORE, 1, 0);
-    allow(&program);
-    deny_unless_null(&program, 2);
-    allow(&program);
-    end_call(&program, block);
-
-    allow(&program);
+    // Everything else: socket, connect, bind, sendmsg, io_uring, exec, fork, metadata writes,
+    // links, System V IPC, queues, keys, locks, limits, priorities, affinity, scheduling, names,
+    // namespaces, mounts, seccomp, ptrace, other processes' memory and descriptors, clocks...
+    deny(&program);
 
     if (program.length > REPLAY_FILTER_CAPACITY) return -E2BIG;
     struct sock_fprog prog = { .len = (unsigned short)program.length, .filter = program.code };

@@ -8,7 +8,7 @@ import Privacy
         landlockABI: 7, writableDirectories: ["/out"], writableFiles: ["/dev/null"], handledFilesystemAccess: ["write_file"],
         withheldInWritableDirectories: ["remove_file", "remove_dir", "refer", "truncate", "make_sym"],
         networkRestricted: true, abstractUnixSocketsScoped: true, signalsScoped: true, seccompInstalled: true,
-        coreDumpsDisabled: true, threadsAtConfinement: 1, allThreadsConfined: true)
+        coreDumpsDisabled: true, argumentAreaHidden: true, threadsAtConfinement: 1, allThreadsConfined: true)
 
     /// Each part the promise needs, taken away in turn.
     static let everyPartNeeded: [(String, @Sendable (inout SandboxReport) -> Void)] = [
@@ -17,6 +17,7 @@ import Privacy
         ("threads", { $0.allThreadsConfined = false }),
         ("files", { $0.handledFilesystemAccess = [] }),
         ("core dumps", { $0.coreDumpsDisabled = false }),
+        ("argument area", { $0.argumentAreaHidden = false }),
         ("removal", { $0.withheldInWritableDirectories.removeAll { $0 == "remove_file" } }),
         ("truncation", { $0.withheldInWritableDirectories.removeAll { $0 == "truncate" } }),
         ("rename", { $0.withheldInWritableDirectories.removeAll { $0 == "refer" } }),

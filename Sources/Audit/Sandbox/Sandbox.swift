@@ -104,6 +104,10 @@ public enum Sandbox {
             let result = redirectToDevNull(descriptor)
             if result != 0 { throw .descriptorNotRedirected(descriptor: descriptor, errno: result) }
         }
+        // Before anything that could fail half-way: once hidden, the areas stay hidden (and the
+        // filter refuses PR_SET_MM, so they cannot be shown again).
+        let hidden = replay_hide_argument_area()
+        if hidden < 0 { throw .argumentAreaNotHidden(errno: -hidden) }
         let privileges = replay_set_no_new_privs()
         if privileges < 0 { throw .noNewPrivilegesFailed(errno: -privileges) }
         let restricted = replay_landlock_restrict_self(ruleset, tsync ? UInt32(LANDLOCK_RESTRICT_SELF_TSYNC) : 0)
@@ -120,6 +124,8 @@ public enum Sandbox {
                              withheldInWritableDirectories: rights.filter { $0.bit & directoryAccess == 0 }.map(\.name),
                              networkRestricted: true, abstractUnixSocketsScoped: scoped != 0, signalsScoped: scoped != 0,
                              seccompInstalled: policy.filterSystemCalls, coreDumpsDisabled: coreDumpsDisabled(),
+                             argumentAreaHidden: replay_argument_area_length() == 0,
+                             processDetailsHidden: processDetailsHiddenFromOtherUsers(),
                              redirectedDescriptors: writers.map(\.0), threadsAtConfinement: threads ?? -1,
                              allThreadsConfined: true)
     }
@@ -153,6 +159,19 @@ public enum Sandbox {
         var limit = rlimit()
         return replay_dumpable() == 0 && getrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &limit) == 0
             && limit.rlim_cur == 0 && limit.rlim_max == 0
+    }
+
+    /// Whether /proc is mounted so that other users cannot see this process (`hidepid=2`,
+    /// `invisible` or `noaccess`), which closes what no filter can: the signal masks, thread
+    /// count and other live state /proc/PID/status shows to everyone. A choice of the machine's
+    /// administrator, reported so a reader knows which channels stayed open.
+    public static func processDetailsHiddenFromOtherUsers() -> Bool {
+        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return false }
+        return mounts.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 4, fields[1] == "/proc", fields[2] == "proc" else { return false }
+            return fields[3].split(separator: ",").contains { ["hidepid=2", "hidepid=invisible", "hidepid=noaccess"].contains($0) }
+        }
     }
 
     /// The number of threads in this process, from /proc/self/task; nil when that is unreadable.

@@ -28,6 +28,9 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
     case noNewPrivilegesFailed(errno: Int32)
     case restrictFailed(errno: Int32)
     case seccompFailed(errno: Int32)
+    /// The argument and environment areas could not be hidden from /proc/PID/cmdline and
+    /// /proc/PID/environ (PR_SET_MM_MAP; EINVAL when the kernel lacks CONFIG_CHECKPOINT_RESTORE).
+    case argumentAreaNotHidden(errno: Int32)
     /// Core dumps could not be turned off (PR_SET_DUMPABLE, RLIMIT_CORE) or did not read back off.
     case coreDumpsNotDisabled(errno: Int32)
 
@@ -59,7 +62,10 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
         case .restrictFailed(let errno):
             "The kernel refused to enforce the Landlock ruleset: \(Self.message(errno))."
         case .seccompFailed(let errno):
-            "The kernel refused the seccomp filter that denies sockets, metadata writes, IPC and exec: \(Self.message(errno))."
+            "The kernel refused the seccomp filter that allows only the calls a confined run makes: \(Self.message(errno))."
+        case .argumentAreaNotHidden(let errno):
+            "The process's arguments could not be hidden from other users' view of /proc/PID/cmdline (PR_SET_MM_MAP): \(Self.message(errno))"
+                + (errno == EINVAL ? " (the kernel needs CONFIG_CHECKPOINT_RESTORE)." : ".")
         case .coreDumpsNotDisabled(let errno):
             "Core dumps could not be turned off (PR_SET_DUMPABLE, RLIMIT_CORE): \(Self.message(errno))."
         }

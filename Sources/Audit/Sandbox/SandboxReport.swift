@@ -22,11 +22,20 @@ public struct SandboxReport: Sendable, Equatable {
     public var abstractUnixSocketsScoped: Bool
     /// Whether signals to processes outside the sandbox are denied (ABI 6).
     public var signalsScoped: Bool
-    /// Whether the seccomp filter is on every thread: no socket of any family, no sending to an
-    /// address, no io_uring, no metadata writes, no System V IPC, message queues or keys, no exec.
+    /// Whether the seccomp filter is on every thread. It allows only the calls a confined run makes:
+    /// no socket of any family, no sending to an address, no io_uring, no metadata writes, no
+    /// System V IPC, message queues or keys, no exec or fork, and no change to any attribute of
+    /// the process or another that /proc shows (names, limits, priorities, affinity, locks, umask,
+    /// session, capabilities, namespaces).
     public var seccompInstalled: Bool
     /// Whether the process is not dumpable and its core size limit is 0, read back after setting.
     public var coreDumpsDisabled: Bool
+    /// Whether /proc/PID/cmdline and /proc/PID/environ show nothing, read back after hiding them:
+    /// words written into the argument area (plain memory) are then never shown to anyone.
+    public var argumentAreaHidden: Bool
+    /// Whether /proc hides this process from other users (`hidepid`), the machine's choice: it
+    /// closes the live state no filter can fix (signal masks, thread count) to other users.
+    public var processDetailsHidden: Bool
     /// Descriptors above stderr that were open for writing from before confinement and now point
     /// at a read-only /dev/null (one end of the socket pair a Foundation `Process` parent hands
     /// its child, passed on by strace).
@@ -40,7 +49,8 @@ public struct SandboxReport: Sendable, Equatable {
 
     public init(landlockABI: Int, writableDirectories: [String], writableFiles: [String], handledFilesystemAccess: [String],
                 withheldInWritableDirectories: [String], networkRestricted: Bool, abstractUnixSocketsScoped: Bool,
-                signalsScoped: Bool, seccompInstalled: Bool, coreDumpsDisabled: Bool, redirectedDescriptors: [Int32] = [],
+                signalsScoped: Bool, seccompInstalled: Bool, coreDumpsDisabled: Bool, argumentAreaHidden: Bool,
+                processDetailsHidden: Bool = false, redirectedDescriptors: [Int32] = [],
                 threadsAtConfinement: Int, allThreadsConfined: Bool, unsandboxedReason: String? = nil) {
         self.landlockABI = landlockABI
         self.writableDirectories = writableDirectories
@@ -52,6 +62,8 @@ public struct SandboxReport: Sendable, Equatable {
         self.signalsScoped = signalsScoped
         self.seccompInstalled = seccompInstalled
         self.coreDumpsDisabled = coreDumpsDisabled
+        self.argumentAreaHidden = argumentAreaHidden
+        self.processDetailsHidden = processDetailsHidden
         self.redirectedDescriptors = redirectedDescriptors
         self.threadsAtConfinement = threadsAtConfinement
         self.allThreadsConfined = allThreadsConfined
@@ -62,20 +74,23 @@ public struct SandboxReport: Sendable, Equatable {
     public static func unsandboxed(because error: SandboxError) -> SandboxReport {
         SandboxReport(landlockABI: Sandbox.probe(), writableDirectories: [], writableFiles: [], handledFilesystemAccess: [],
                       withheldInWritableDirectories: [], networkRestricted: false, abstractUnixSocketsScoped: false,
-                      signalsScoped: false, seccompInstalled: false, coreDumpsDisabled: false,
+                      signalsScoped: false, seccompInstalled: false, coreDumpsDisabled: false, argumentAreaHidden: false,
+                      processDetailsHidden: Sandbox.processDetailsHiddenFromOtherUsers(),
                       threadsAtConfinement: Sandbox.threadCount() ?? -1, allThreadsConfined: false,
                       unsandboxedReason: error.description)
     }
 
     /// Whether all of it holds: writes confined and never taken back, TCP denied, the seccomp
-    /// filter on, core dumps off, on every thread.
+    /// filter on, core dumps off, the argument area hidden, on every thread.
+    ///
+    /// `processDetailsHidden` is not required: it is the machine's mount option, not the run's.
     ///
     /// The abstract-socket and signal scopes are not required: they need ABI 6, while the promise
     /// needs ABI 4 (and with the filter on, no socket can be made to reach an abstract one anyway).
     public var enforced: Bool {
         unsandboxedReason == nil && !handledFilesystemAccess.isEmpty
             && Set(withheldInWritableDirectories).isSuperset(of: LandlockRight.takeBack)
-            && networkRestricted && seccompInstalled && coreDumpsDisabled && allThreadsConfined
+            && networkRestricted && seccompInstalled && coreDumpsDisabled && argumentAreaHidden && allThreadsConfined
     }
 
     /// The `sandbox` object of the run report; the audit reads `enforced` from it.
@@ -97,7 +112,10 @@ public struct SandboxReport: Sendable, Equatable {
             ("metadata_writes_denied", .bool(seccompInstalled)),
             ("ipc_denied", .bool(seccompInstalled)),
             ("exec_denied", .bool(seccompInstalled)),
+            ("process_attributes_fixed", .bool(seccompInstalled)),
             ("core_dumps_disabled", .bool(coreDumpsDisabled)),
+            ("argument_area_hidden", .bool(argumentAreaHidden)),
+            ("proc_hidden_from_other_users", .bool(processDetailsHidden)),
             ("descriptors_redirected_to_dev_null", .array(redirectedDescriptors.map { .int(Int($0)) })),
             ("threads_at_confinement", .int(threadsAtConfinement)),
             ("all_threads_confined", .bool(allThreadsConfined)),

@@ -75,13 +75,25 @@ int replay_set_not_dumpable(void);
 /// PR_GET_DUMPABLE: 0 when core dumps are off, 1 or 2 when on, or -errno.
 int replay_dumpable(void);
 
-/// Installs, on every thread of the process (SECCOMP_FILTER_FLAG_TSYNC), the seccomp-bpf filter
-/// under which these fail with EPERM: socket(2) of every family, connect, sendmsg, sendmmsg,
-/// sendto with an address, socketpair but for AF_UNIX stream and seqpacket; io_uring; changing
-/// modes, owners, times and extended attributes; link, symlink and mknod; System V IPC, POSIX
-/// message queues, keys, sethostname and setdomainname; execve and execveat; turning core dumps back on (PR_SET_DUMPABLE,
-/// RLIMIT_CORE). A system call made through another architecture's entry (32-bit int 0x80, x32)
-/// kills the process or fails, since its numbers would slip past the checks. Returns 0 or -errno
+/// Empties the argument and environment areas the kernel shows as /proc/PID/cmdline (to every
+/// user) and /proc/PID/environ (PR_SET_MM_MAP, which needs no privilege). Those areas are plain
+/// memory: code in the process can write words there without a system call, so no filter could
+/// stop it; once the kernel's record of them is empty, nothing written there is shown. The
+/// strings stay in memory for the process itself (Swift's CommandLine keeps its own pointers).
+/// Needs CONFIG_CHECKPOINT_RESTORE (-EINVAL without). Returns 0 or -errno.
+int replay_hide_argument_area(void);
+
+/// The number of bytes /proc/self/cmdline shows, or -errno: 0 once the area is hidden.
+int replay_argument_area_length(void);
+
+/// Installs, on every thread of the process (SECCOMP_FILTER_FLAG_TSYNC), the seccomp-bpf filter:
+/// an allow-list of the calls a confined run makes (reads, writes to descriptors, paths Landlock
+/// judges, its own memory, threads, futexes, clocks, waiting, signals to itself), some only with
+/// arguments that read (prctl, fcntl, ioctl, prlimit64, personality, arch_prctl) or that stay in
+/// the process (clone of a thread, socketpair of AF_UNIX stream or seqpacket, sendto without an
+/// address); clone3 fails with ENOSYS so glibc falls back to clone; everything else fails with
+/// EPERM. A system call made through another architecture's entry (32-bit int 0x80, x32) kills
+/// the process or fails, since its numbers would slip past the checks. Returns 0 or -errno
 /// (-ESRCH: a thread could not sync, -E2BIG: the program outgrew its buffer).
 int replay_seccomp_confine(void);
 
