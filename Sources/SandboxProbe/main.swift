@@ -100,6 +100,8 @@ struct Probe: Sendable {
     let child: pid_t
     /// A pseudo-terminal's follower (/dev/pts/N) whose leader the probe holds open read-only.
     let terminal: String?
+    /// That leader's descriptor, or -1.
+    var terminalLeader: Int32 = -1
 
     static let errnoNames: [Int32: String] = [
         EACCES: "EACCES", EPERM: "EPERM", EXDEV: "EXDEV", ENOENT: "ENOENT", EEXIST: "EEXIST", ECONNREFUSED: "ECONNREFUSED",
@@ -400,6 +402,11 @@ struct Probe: Sendable {
         if spawnResult == 0 { var status: Int32 = 0; waitpid(spawned, &status, 0) }
         report("exec", spawnResult == 0 ? "ok" : Self.errnoNames[spawnResult] ?? "errno\(spawnResult)")
 
+        // Attributes of this process and of others that the kernel shows other processes: each
+        // attempt sets a value to what it is already, so unconfined nothing changes but the call.
+        storageChannels(report: { (name: String, result: Int32) in report(name, result) },
+                        reportRaw: { (name: String, result: Int) in report(name, raw: result) }, scope: scope, prepared: prepared)
+
         // Core dumps: read back, then try to turn them on again.
         var limit = rlimit()
         let resource = __rlimit_resource_t(RLIMIT_CORE.rawValue)
@@ -409,6 +416,155 @@ struct Probe: Sendable {
         report("set-dumpable", raw: systemCall(Int32(SYS_prctl), 4 /* PR_SET_DUMPABLE */, Int(replay_dumpable())))
         report("set-core-limit", setrlimit(resource, &limit))
     }
+}
+
+extension Probe {
+    /// The storage channels of issue 16: state another process (of any user, through /proc, or
+    /// sharing a descriptor) can read, each tried with a value it has already.
+    func storageChannels(report: (String, Int32) -> Void, reportRaw: (String, Int) -> Void, scope: String, prepared: Prepared) {
+        func say(_ name: String, _ text: String) { sayLine(scope, name, text) }
+        // Names: the thread's (PR_SET_NAME, /proc/self/comm, a thread's comm file).
+        var name = [UInt8](repeating: 0, count: 16)
+        _ = name.withUnsafeMutableBytes { systemCall(Int32(SYS_prctl), 16 /* PR_GET_NAME */, Int(bitPattern: $0.baseAddress)) }
+        reportRaw("set-name", name.withUnsafeBytes { systemCall(Int32(SYS_prctl), 15 /* PR_SET_NAME */, Int(bitPattern: $0.baseAddress)) })
+        let current = String(decoding: name.prefix { $0 != 0 }, as: UTF8.self)
+        for (attempt, path) in [("write-proc-comm", "/proc/self/comm"), ("write-thread-comm", "/proc/thread-self/comm")] {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            if descriptor >= 0 {
+                let written = Glibc.write(descriptor, current, current.utf8.count)
+                close(descriptor)
+                report(attempt, Int32(written))
+            } else {
+                report(attempt, descriptor)
+            }
+        }
+        let adjustment = (try? String(contentsOfFile: "/proc/self/oom_score_adj", encoding: .utf8)) ?? "0\n"
+        let adjust = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC)
+        if adjust >= 0 {
+            report("write-oom-score-adj", Int32(Glibc.write(adjust, adjustment, adjustment.utf8.count)))
+            close(adjust)
+        } else {
+            report("write-oom-score-adj", adjust)
+        }
+
+        // The argument and environment areas: plain memory, written without a system call.
+        let marker: UInt8 = scope == "main" ? 0x4d : 0x54   // "M", "T"
+        CommandLine.unsafeArgv[0]?.pointee = CChar(bitPattern: marker)
+        let shown = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/self/cmdline"))) ?? Data()
+        say("cmdline-shows-memory", shown.first == marker ? "ok" : "hidden")
+        if let variable = environ[0] { variable.pointee = CChar(bitPattern: marker) }
+        let environment = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/self/environ"))) ?? Data()
+        say("environ-shows-memory", environment.first == marker ? "ok" : "hidden")
+
+        // Locks and leases, which /proc/locks lists for every user: a whole-file read lock is a
+        // struct flock of zeros (F_RDLCK, SEEK_SET, 0, 0).
+        let file = prepared.readOnly
+        let locked = flock(file, LOCK_SH | LOCK_NB)
+        if locked == 0 { flock(file, LOCK_UN) }
+        report("flock", locked)
+        var lock = [UInt8](repeating: 0, count: 64)
+        for (attempt, command) in [("fcntl-lock", 6 /* F_SETLK */), ("ofd-lock", 37 /* F_OFD_SETLK */)] {
+            let result = lock.withUnsafeMutableBytes { systemCall(Int32(SYS_fcntl), Int(file), command, Int(bitPattern: $0.baseAddress)) }
+            if result >= 0 {
+                lock[0] = 2   // F_UNLCK
+                _ = lock.withUnsafeMutableBytes { systemCall(Int32(SYS_fcntl), Int(file), command, Int(bitPattern: $0.baseAddress)) }
+                lock[0] = 0
+            }
+            reportRaw(attempt, result)
+        }
+        let lease = systemCall(Int32(SYS_fcntl), Int(file), 1024 /* F_SETLEASE */, 0 /* F_RDLCK */)
+        if lease >= 0 { _ = systemCall(Int32(SYS_fcntl), Int(file), 1024, 2 /* F_UNLCK */) }
+        reportRaw("lease", lease)
+
+        // Descriptors shared with other processes: stdin's flags, a pipe's size, a socket's buffers.
+        reportRaw("setfl-stdin", systemCall(Int32(SYS_fcntl), 0, Int(F_SETFL), Int(fcntl(0, F_GETFL))))
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            let size = systemCall(Int32(SYS_fcntl), Int(ends[1]), 1032 /* F_GETPIPE_SZ */)
+            reportRaw("set-pipe-size", systemCall(Int32(SYS_fcntl), Int(ends[1]), 1031 /* F_SETPIPE_SZ */, size))
+            close(ends[0]); close(ends[1])
+        }
+        var pair: [Int32] = [-1, -1]
+        if socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 {
+            var buffer: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &buffer, &length)
+            buffer /= 2   // the kernel doubles what it is given
+            report("setsockopt", setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &buffer, length))
+            close(pair[0]); close(pair[1])
+        }
+        // A terminal's size, which every process on it reads: through the pseudo-terminal's
+        // leader, opened before confinement as stdout may be a terminal.
+        if terminalLeader >= 0 {
+            var size = winsize()
+            let TIOCGWINSZ = UInt(0x5413), TIOCSWINSZ = UInt(0x5414)
+            if ioctl(terminalLeader, TIOCGWINSZ, &size) == 0 {
+                report("set-terminal-size", ioctl(terminalLeader, TIOCSWINSZ, &size))
+            } else {
+                say("set-terminal-size", "unavailable")
+            }
+        }
+
+        // Limits, priorities, affinity and scheduling, of this process and of another.
+        for (prefix, pid) in [("", 0), ("other-", Int(child))] {
+            var limit = rlimit()
+            getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+            reportRaw("set-\(prefix)limit", withUnsafePointer(to: &limit) {
+                systemCall(Int32(SYS_prlimit64), pid, Int(RLIMIT_NOFILE.rawValue), Int(bitPattern: $0), 0)
+            })
+            errno = 0
+            let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid))
+            reportRaw("set-\(prefix)priority", systemCall(Int32(SYS_setpriority), Int(PRIO_PROCESS.rawValue), pid, Int(nice)))
+            var mask = [UInt8](repeating: 0, count: 128)
+            let size = mask.withUnsafeMutableBytes { systemCall(Int32(SYS_sched_getaffinity), pid, 128, Int(bitPattern: $0.baseAddress)) }
+            reportRaw("set-\(prefix)affinity", mask.withUnsafeMutableBytes {
+                systemCall(Int32(SYS_sched_setaffinity), pid, max(size, 8), Int(bitPattern: $0.baseAddress))
+            })
+            var parameter: Int32 = 0
+            reportRaw("set-\(prefix)scheduler", withUnsafeMutablePointer(to: &parameter) {
+                systemCall(Int32(SYS_sched_setscheduler), pid, 0 /* SCHED_OTHER */, Int(bitPattern: $0))
+            })
+            let priority = systemCall(Int32(SYS_ioprio_get), 1 /* IOPRIO_WHO_PROCESS */, pid)
+            reportRaw("set-\(prefix)io-priority", systemCall(Int32(SYS_ioprio_set), 1, pid, max(priority, 0)))
+        }
+        reportRaw("pidfd-open", { let fd = systemCall(Int32(SYS_pidfd_open), Int(child), 0); if fd >= 0 { close(Int32(fd)) }; return fd }())
+
+        // The process's own settings: umask, group, personality, THP, timer slack, namespaces.
+        let mask = systemCall(Int32(SYS_umask), 0o022)
+        if mask >= 0 { _ = systemCall(Int32(SYS_umask), mask) }
+        reportRaw("umask", mask)
+        report("setpgid", setpgid(0, getpgrp() == getpid() ? 0 : getpgrp()))
+        let persona = systemCall(Int32(SYS_personality), 0xffff_ffff)
+        reportRaw("set-personality", systemCall(Int32(SYS_personality), persona))
+        let transparent = systemCall(Int32(SYS_prctl), 42 /* PR_GET_THP_DISABLE */)
+        reportRaw("set-thp", systemCall(Int32(SYS_prctl), 41 /* PR_SET_THP_DISABLE */, max(transparent, 0)))
+        let slack = systemCall(Int32(SYS_prctl), 30 /* PR_GET_TIMERSLACK */)
+        reportRaw("set-timer-slack", systemCall(Int32(SYS_prctl), 29 /* PR_SET_TIMERSLACK */, max(slack, 1)))
+        reportRaw("unshare", systemCall(Int32(SYS_unshare), 0x200 /* CLONE_FS */))
+        reportRaw("memfd-create", withAddress("probe") { name in
+            let fd = systemCall(Int32(SYS_memfd_create), name, 1 /* MFD_CLOEXEC */)
+            if fd >= 0 { close(Int32(fd)) }
+            return fd
+        })
+        var timer: Int32 = 0
+        var event = [UInt8](repeating: 0, count: 64)   // struct sigevent: SIGEV_NONE (1) at offset 12
+        event[12] = 1
+        let made = event.withUnsafeMutableBytes { notify in
+            withUnsafeMutablePointer(to: &timer) { systemCall(Int32(SYS_timer_create), Int(CLOCK_MONOTONIC), Int(bitPattern: notify.baseAddress), Int(bitPattern: $0)) }
+        }
+        if made >= 0 { _ = systemCall(Int32(SYS_timer_delete), Int(timer)) }
+        reportRaw("timer-create", made)
+        // A child process (clone without CLONE_THREAD, as fork makes): it leaves at once.
+        let forked = systemCall(Int32(SYS_clone), Int(SIGCHLD), 0, 0, 0, 0)
+        if forked == 0 { _ = systemCall(Int32(SYS_exit_group), 0) }
+        if forked > 0 { var status: Int32 = 0; waitpid(pid_t(forked), &status, 0) }
+        reportRaw("fork", forked)
+    }
+}
+
+/// One attempt's line, prefixed with the scope as `attempt`'s own lines are.
+func sayLine(_ scope: String, _ name: String, _ text: String) {
+    say((scope == "main" ? "" : "\(scope):") + name + " " + text)
 }
 
 // Before confinement: a pseudo-terminal to try to write to, and a child to signal.
@@ -439,7 +595,8 @@ do {
     for argument in childArguments { free(argument) }
 }
 let probe = Probe(allowed: allowed, outside: outside, port: port, abstractName: probe0.abstractName, unixPath: probe0.unixPath,
-                  unixDatagramPath: probe0.unixDatagramPath, child: child, terminal: terminal)
+                  unixDatagramPath: probe0.unixDatagramPath, child: child, terminal: terminal,
+                  terminalLeader: terminal == nil ? -1 : ptmx)
 say("child \(child > 0 ? "started" : "failed")")
 
 // Descriptors open for writing across confinement, which must then point at /dev/null (or, with

@@ -64,6 +64,33 @@ struct Channel: Sendable, CustomTestStringConvertible {
     static let otherProcesses = ["signal-child", "signal-child-usr1", "exec", "set-dumpable", "set-core-limit"]
         .map { Channel($0, "EPERM") }
 
+    /// Storage channels: attributes of this process or of another, or of an object shared with
+    /// another, that the kernel shows other processes (most to every user, through /proc). The
+    /// seccomp filter allows none of the calls that set them (EPERM), and Landlock refuses the
+    /// /proc files that would (EACCES); each attempt sets a value to what it already is.
+    static let storageChannels = [
+        // Thread names (/proc/PID/comm, stat, task/TID/comm) and the OOM score adjustment.
+        Channel("set-name", "EPERM"), Channel("write-proc-comm", "EACCES"), Channel("write-thread-comm", "EACCES"),
+        Channel("write-oom-score-adj", "EACCES"),
+        // Locks and leases, listed in /proc/locks.
+        Channel("flock", "EPERM"), Channel("fcntl-lock", "EPERM"), Channel("ofd-lock", "EPERM"), Channel("lease", "EPERM"),
+        // What other holders of a descriptor read: stdin's flags, a pipe's size, a socket's
+        // buffers, a terminal's size.
+        Channel("setfl-stdin", "EPERM"), Channel("set-pipe-size", "EPERM"), Channel("setsockopt", "EPERM"),
+        Channel("set-terminal-size", "EPERM"),
+        // Limits (/proc/PID/limits), nice (stat), affinity (status), policy (stat), I/O priority:
+        // this process's and another's.
+        Channel("set-limit", "EPERM"), Channel("set-priority", "EPERM"), Channel("set-affinity", "EPERM"),
+        Channel("set-scheduler", "EPERM"), Channel("set-io-priority", "EPERM"),
+        Channel("set-other-limit", "EPERM"), Channel("set-other-priority", "EPERM"), Channel("set-other-affinity", "EPERM"),
+        Channel("set-other-scheduler", "EPERM"), Channel("set-other-io-priority", "EPERM"), Channel("pidfd-open", "EPERM"),
+        // The process's own settings: umask (status), process group (stat), personality, THP
+        // (status), timer slack, namespaces; anonymous files and timers; a child process.
+        Channel("umask", "EPERM"), Channel("setpgid", "EPERM"), Channel("set-personality", "EPERM"), Channel("set-thp", "EPERM"),
+        Channel("set-timer-slack", "EPERM"), Channel("unshare", "EPERM"), Channel("memfd-create", "EPERM"),
+        Channel("timer-create", "EPERM"), Channel("fork", "EPERM"),
+    ]
+
     /// The kernel here must enforce it, or every other test would pass for the wrong reason.
     @Test func kernelOffersLandlockWithNetworkRulesAndScopes() {
         #expect(Sandbox.probe() >= Sandbox.minimumABI)
@@ -76,7 +103,7 @@ struct Channel: Sendable, CustomTestStringConvertible {
     }
 
     @Test(arguments: SandboxTests.filesOutside + SandboxTests.takeBack + SandboxTests.metadata + SandboxTests.sockets
-                     + SandboxTests.kernelObjects + SandboxTests.otherProcesses)
+                     + SandboxTests.kernelObjects + SandboxTests.otherProcesses + SandboxTests.storageChannels)
     func channelIsBlockedConfinedAndOpenUnconfined(_ channel: Channel) throws {
         let confined = try Self.confined.get()
         #expect(confined.status == 0, "\(confined.lines)")
@@ -91,6 +118,16 @@ struct Channel: Sendable, CustomTestStringConvertible {
     /// (unconfined, a process without one gets ENXIO, so write-pts is the channel's proof).
     @Test func controllingTerminalCannotBeOpenedForWriting() throws {
         #expect(try Self.confined.get().both("write-dev-tty") == ["EACCES", "EACCES"])
+    }
+
+    /// The argument and environment areas are plain memory: the probe writes a letter into
+    /// argv[0] and the first variable without any system call. Unconfined, /proc/self/cmdline and
+    /// environ show it; confined they show nothing at all.
+    @Test(arguments: ["cmdline-shows-memory", "environ-shows-memory"])
+    func argumentAreaWrittenInMemoryIsNotShown(_ attempt: String) throws {
+        #expect(try Self.confined.get().both(attempt) == ["hidden", "hidden"])
+        #expect(try Self.unconfined.get().both(attempt) == ["ok", "ok"])
+        #expect(try Self.confined.get().report?["argument_area_hidden"] as? Bool == true)
     }
 
     @Test func coreDumpsAreOffAndStayOff() throws {
@@ -153,7 +190,8 @@ struct Channel: Sendable, CustomTestStringConvertible {
         #expect(run.both("connect-tcp") == ["EACCES", "EACCES"])
         #expect(run.both("bind-tcp") == ["EACCES", "EACCES"])
         for attempt in ["udp-sendto", "inet6-socket", "unix-socket", "connect-named-unix", "sendto-named-unix",
-                        "chmod-inside", "setxattr", "shmget", "exec"] {
+                        "chmod-inside", "setxattr", "shmget", "exec", "set-name", "flock", "set-limit",
+                        "set-other-priority", "umask", "fork"] {
             #expect(run.both(attempt) == ["ok", "ok"], "\(attempt)")
         }
         // Its own rights still withhold symbolic links and FIFOs beneath the allowed directory,
@@ -191,8 +229,8 @@ struct Channel: Sendable, CustomTestStringConvertible {
         let withheld = Set(report["withheld_in_writable_directories"] as? [String] ?? [])
         #expect(withheld == Set(denied).subtracting(["write_file", "make_reg", "make_dir"]))
         for key in ["tcp_denied", "abstract_unix_sockets_scoped", "signals_scoped", "non_unix_sockets_denied",
-                    "all_sockets_denied", "metadata_writes_denied", "ipc_denied", "exec_denied", "core_dumps_disabled",
-                    "all_threads_confined"] {
+                    "all_sockets_denied", "metadata_writes_denied", "ipc_denied", "exec_denied", "process_attributes_fixed",
+                    "core_dumps_disabled", "argument_area_hidden", "all_threads_confined"] {
             #expect(report[key] as? Bool == true, "\(key)")
         }
         #expect(report["threads_at_confinement"] as? Int == 1)
