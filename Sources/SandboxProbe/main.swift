@@ -6,6 +6,7 @@
 //   SandboxProbe --allowed DIR --outside DIR --port PORT [--abstract NAME] [--unix-path PATH]
 //                [--unix-datagram PATH] [--unconfined] [--no-seccomp] [--keep-removal]
 //                [--thread-first] [--preopen-outside] [--preopen-pipe] [--preopen-socket] [--refuse-writers]
+//                [--time-calls N]
 //
 // PORT is a TCP listener on 127.0.0.1 (UDP datagrams go to the same port number); NAME an abstract
 // and PATH a named UNIX stream socket listening outside the sandbox, and the datagram PATH a named
@@ -59,7 +60,7 @@ var options: [String: String] = [:]
 var flags: Set<String> = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
-    if ["--allowed", "--outside", "--port", "--abstract", "--unix-path", "--unix-datagram"].contains(argument),
+    if ["--allowed", "--outside", "--port", "--abstract", "--unix-path", "--unix-datagram", "--time-calls"].contains(argument),
        let value = arguments.popFirst() {
         options[argument] = value
     } else {
@@ -642,6 +643,20 @@ if fileWriter >= 0 {
 }
 if pipeEnds[1] >= 0 { say("pipe-received \(arrived(pipeEnds[1], pipeEnds[0]))") }
 if socketEnds[1] >= 0 { say("socket-received \(arrived(socketEnds[0], socketEnds[1]))") }
+
+// --time-calls N: the filter's cost, as the time of N calls of two kinds: read(2) of /dev/null,
+// which the filter passes first, and getppid(2), which it passes after most of its list.
+if let count = options["--time-calls"].flatMap(Int.init) {
+    let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    var byte: UInt8 = 0
+    for (name, call) in [("read", { _ = read(null, &byte, 1) }), ("getppid", { _ = systemCall(Int32(SYS_getppid)) })] as [(String, () -> Void)] {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count { call() }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        say("ns-per-\(name) \(Double(elapsed) / Double(count))")
+    }
+    exit(0)
+}
 
 probe.attempt("main", prepared.main)
 let done = DispatchSemaphore(value: 0)
