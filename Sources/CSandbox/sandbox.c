@@ -175,8 +175,9 @@ static const int replay_allowed_calls[] = {
     __NR_stat, __NR_lstat, __NR_readlink, __NR_getdents,
 #endif
     // The process's own memory (its layout is readable only by processes that may trace it).
+    // Not mlock: the amount locked is VmLck in /proc/PID/status, a number any user reads.
     __NR_brk, __NR_mmap, __NR_munmap, __NR_mremap, __NR_mprotect, __NR_madvise, __NR_msync, __NR_mincore,
-    __NR_mlock, __NR_mlock2, __NR_munlock, __NR_mbind, __NR_get_mempolicy, __NR_membarrier,
+    __NR_mbind, __NR_get_mempolicy, __NR_membarrier,
     // Threads, their synchronisation and their startup (clone is decided below, by its flags).
     __NR_futex, __NR_futex_waitv, __NR_set_robust_list, __NR_set_tid_address, __NR_rseq, __NR_sched_yield,
     __NR_exit, __NR_exit_group, __NR_restart_syscall, __NR_wait4, __NR_waitid,
