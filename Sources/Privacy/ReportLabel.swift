@@ -19,8 +19,8 @@
 /// guesses: random per process, or in a `replay` run drawn from the corpus's own bytes, so that
 /// shards of one corpus agree while runs over different corpora cannot be linked.
 ///
-/// Every rule is idempotent: a label that is already a hash, or that already passed, passes again
-/// (with the same `TeamLabels`).
+/// Every rule is idempotent: a label that is already a hash, `unknown`, or that already passed,
+/// passes again (with the same `TeamLabels`).
 public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
     /// The safe text: the value itself, a fixed label, or `#h:` and 8 hex digits.
     public let text: String
@@ -69,7 +69,7 @@ public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
         guard let value = Self.present(locale) else { self = .unknown; return }
         if let canonical = Self.canonicalLocale(value) {
             text = canonical
-        } else if Self.isHashed(value) {
+        } else if Self.isHashed(value) || value == Self.unknown.text {
             text = value
         } else {
             self = ReportLabel(hashing: value, salt: salt)
@@ -116,7 +116,7 @@ public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
     /// The value trimmed if it passes, else its hash; `unknown` when missing or blank.
     private init(_ value: String?, salt: LabelSalt, passes: (String) -> Bool) {
         guard let value = Self.present(value) else { self = .unknown; return }
-        if passes(value) || Self.isHashed(value) {
+        if passes(value) || Self.isHashed(value) || value == Self.unknown.text {
             text = value
         } else {
             self = ReportLabel(hashing: value, salt: salt)
