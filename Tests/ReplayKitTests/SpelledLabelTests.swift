@@ -24,7 +24,8 @@ import TestSupport
 
     /// `CorpusGenerator`'s threads, each label replaced by the next spelling: thread agents,
     /// group leads and members and every `from` and `meta.group.to` naming them (one spelling
-    /// per name and thread, so the threads still hang together), locales and `lang`, builds and
+    /// per name and thread, so the threads still hang together), every third thread's locale and
+    /// some messages' `lang`, builds and
     /// models, a node of a spelled kind on every agent screen, a line of a spelled type after
     /// every thread, and a message whose thread id is spelled (a bad line that quotes it).
     static func spelledCorpus(threads: Int = 40, seed: UInt64 = 5) throws -> SpelledCorpus {
@@ -62,7 +63,9 @@ import TestSupport
                 threadID = record["id"] as? String
                 result.threads += 1
                 if let agent = record["agent"] as? String { record["agent"] = renamed(agent) }
-                record["locale"] = spelling()
+                // Every third thread: a spelled locale is no language the model supports, so
+                // the other threads' places are still asked.
+                if result.threads % 3 == 0 { record["locale"] = spelling() }
                 if var group = record["group"] as? [String: Any] {
                     if let lead = group["lead"] as? String { group["lead"] = renamed(lead) }
                     if let members = group["members"] as? [[String: Any]] {
@@ -79,7 +82,7 @@ import TestSupport
                 }
             case "message":
                 if let from = record["from"] as? String, from != "person" { record["from"] = renamed(from) }
-                if record["lang"] != nil || next % 3 == 0 { record["lang"] = spelling() }
+                if record["lang"] != nil || next % 7 == 0 { record["lang"] = spelling() }
                 if var meta = record["meta"] as? [String: Any] {
                     if meta["build"] != nil { meta["build"] = spelling() }
                     if meta["model"] != nil { meta["model"] = spelling() }
