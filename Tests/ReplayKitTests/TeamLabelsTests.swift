@@ -2,6 +2,7 @@ import Corpus
 import Foundation
 import Privacy
 @testable import ReplayKit
+@testable import Export
 import Testing
 import TestSupport
 
@@ -196,5 +197,21 @@ import TestSupport
         var unlisted = options
         unlisted.labels = .none
         #expect(StateOptions(unlisted, jobs: jobs).differences(from: same.options) == ["--labels"])
+    }
+}
+
+/// The vocabulary a kind label may come from is the reader's own: every kind it knows, so no
+/// known kind is ever counted as unknown under a hash, and nothing the format does not define.
+@Suite struct ExportVocabularyTests {
+    @Test func theKindsAreTheFormatsLineTypesAndNodeKinds() {
+        let nodeKinds = Set(NodeKind.allCases.map(\.rawValue))
+        #expect(ExportVocabulary.kinds == nodeKinds.union(["export", "thread", "message"]))
+    }
+
+    /// Every field path the reader quotes keeps its shape: the ones its reasons name.
+    @Test(arguments: ["group.members", "meta.draft_ticks[3]", "screen[0].card.title", "screen[1].stat.value", "screen[2].list.items[4]",
+                      "screen[3].choose.options[0]", "screen[4].picture.url", "push.batch", "meta.group.to"])
+    func theReadersFieldPathsPass(_ path: String) {
+        #expect(ReportLabel(id: path).text == path)
     }
 }
