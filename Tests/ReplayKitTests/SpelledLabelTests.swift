@@ -184,6 +184,12 @@ import TestSupport
         #expect(types.reduce(0) { $0 + Int($1.1.doubleValue ?? 0) } == corpus.unknownTypeLines)
         #expect(!nodes.isEmpty && nodes.allSatisfy { ReportLabel.isHashed($0.0) || $0.0 == "(other)" })
         #expect(builds.count > 1 && builds.allSatisfy { ReportLabel.isHashed($0.0) || $0.0 == "(other)" || $0.0 == "unknown" })
+        // The confined binary read the labels file (before confinement) and names it in its state.
+        let digest = try #require(TeamLabels(agents: ["Coach", "Sage"], members: ["Penny"], builds: ["2.5.0-beta"]).digest)
+        for run in ["dry", "shard0", "merged"] {
+            let state = try String(contentsOfFile: directory.path(run + "/state.json"), encoding: .utf8)
+            #expect(state.contains(digest), "\(run)/state.json does not name the labels file")
+        }
         let merged = try StateFixtures.report(at: directory.path("merged/report.json"))
         #expect(StateFixtures.comparable(merged)["corpus"] == StateFixtures.comparable(report)["corpus"])
     }
