@@ -31,16 +31,16 @@ extension FlywheelCounter {
         ])
     }
 
-    /// Reads what `stateValue` wrote.
-    public init(state: ReportValue) throws(StateFormatError) {
-        self.init()
+    /// Reads what `stateValue` wrote, labelling its keys again with the team's list `listed`.
+    public init(state: ReportValue, listed: TeamLabels = .none) throws(StateFormatError) {
+        self.init(listed: listed)
         threads = try state.int("threads")
         messages = try state.int("messages")
         for item in try state.array("buckets") {
             guard let dimension = MetricDimension(name: try item.string("dimension")) else {
                 throw StateFormatError("a flywheel bucket has an unknown dimension")
             }
-            let key = BucketKey(dimension: dimension, key: Self.label(try item.string("key"), dimension))
+            let key = BucketKey(dimension: dimension, key: Self.label(try item.string("key"), dimension, listed: listed))
             var bucket = Bucket()
             bucket.events = try item.int("events")
             for (name, pair) in try item.object("metrics") {
@@ -56,13 +56,13 @@ extension FlywheelCounter {
     }
 
     /// `key` through the rule of its dimension (idempotent on a label that passed it).
-    static func label(_ key: String, _ dimension: MetricDimension) -> String {
+    static func label(_ key: String, _ dimension: MetricDimension, listed: TeamLabels) -> String {
         switch dimension {
         case .overall: return MetricDimension.overallKey
-        case .build: return ReportLabel(build: key).text
-        case .model: return ReportLabel(model: key).text
+        case .build: return ReportLabel(build: key, listed: listed).text
+        case .model: return ReportLabel(model: key, listed: listed).text
         case .locale: return ReportLabel(locale: key).text
-        case .agent: return ReportLabel(name: key).text
+        case .agent: return ReportLabel(agent: key, listed: listed).text
         case .week: return ISOWeek.monday(of: key) != nil || key == MetricDimension.unknownKey ? key : MetricDimension.unknownKey
         }
     }

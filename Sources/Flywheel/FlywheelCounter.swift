@@ -30,9 +30,12 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// The last message's date, read once while it repeats (`ISOWeek.utcDay(bytes:memo:)`): a
     /// cache, not a count, so `==` ignores it.
     private var dateMemo = ISOWeek.PlainDateMemo()
+    /// The builds, models and agent names the team allows as written (`--labels`); every other
+    /// name is hashed. Not a count, so `==` ignores it.
+    public let listed: TeamLabels
 
-    /// An empty counter.
-    public init() {}
+    /// An empty counter, labelling with the team's list `listed`.
+    public init(listed: TeamLabels = .none) { self.listed = listed }
 
     /// Counts every record a corpus reader hands out (bad lines and failed files are the reader's
     /// to report; they hold nothing to count).
@@ -90,8 +93,8 @@ public struct FlywheelCounter: Sendable, Equatable {
     }
 
     /// Counts every event of `reader` into a new counter (reading outlines: no words are built).
-    public static func count(_ reader: CorpusReader) -> FlywheelCounter {
-        var counter = FlywheelCounter()
+    public static func count(_ reader: CorpusReader, listed: TeamLabels = .none) -> FlywheelCounter {
+        var counter = FlywheelCounter(listed: listed)
         while let event = reader.nextOutline() { counter.add(event) }
         return counter
     }
@@ -261,10 +264,10 @@ public struct FlywheelCounter: Sendable, Equatable {
         if let slot = labels.slot(dimension, raw) { return slot }
         let label: String
         switch dimension {
-        case .build: label = ReportLabel(build: raw).text
-        case .model: label = ReportLabel(model: raw).text
+        case .build: label = ReportLabel(build: raw, listed: listed).text
+        case .model: label = ReportLabel(model: raw, listed: listed).text
         case .locale: label = ReportLabel(locale: raw).text
-        case .agent: label = ReportLabel(name: raw).text
+        case .agent: label = ReportLabel(agent: raw, listed: listed).text
         case .overall, .week: label = MetricDimension.unknownKey
         }
         let slot = table.slot(BucketKey(dimension: dimension, key: label))

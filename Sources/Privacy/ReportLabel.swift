@@ -2,10 +2,16 @@
 /// unknown node kind, an id), made safe to write into a report.
 ///
 /// The export's metadata fields are free text: a build or an agent name can hold a sentence, and a
-/// report must never carry one. So every such value is either kept as it is, because it matches a
-/// strict pattern for its kind (short, one token, no spaces), or replaced by a salted hash shown
-/// as such (`#h:` and 8 hex digits). This is the only place the patterns are written down; the
-/// report (ReplayKit) and the flywheel files use it alike, and docs/report-schema.md describes it.
+/// report must never carry one, in any spelling: with spaces, or joined by `-`, `_`, `.`, `/`,
+/// `+`, `:`, or in camelCase. A shape rule that lets letters through cannot tell a name from such
+/// a sentence, so letters pass only where they cannot spell three words: builds and model
+/// versions in version shapes (digits and dots), kinds and line types from the export format's
+/// closed vocabulary, locales as a language and a region, ids as a letter and hex digits. Names
+/// (agents, members), and builds, models and kinds that are names, pass only when the team
+/// listed them (`TeamLabels`, `replay --labels FILE`). Anything else is replaced by a salted
+/// hash shown as such (`#h:` and 8 hex digits). This is the only place the rules are written
+/// down; the report (ReplayKit) and the flywheel files use it alike, and docs/report-schema.md
+/// describes it.
 ///
 /// The hash is SHA-256 of the salt and the value's UTF-8 bytes, cut to 32 bits: equal values get
 /// equal hashes within a run, so counts still group, while nobody can tell what was hashed. The
@@ -13,7 +19,8 @@
 /// guesses: random per process, or in a `replay` run drawn from the corpus's own bytes, so that
 /// shards of one corpus agree while runs over different corpora cannot be linked.
 ///
-/// Every rule is idempotent: a label that is already a hash, or that already passed, passes again.
+/// Every rule is idempotent: a label that is already a hash, `unknown`, or that already passed,
+/// passes again (with the same `TeamLabels`).
 public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
     /// The safe text: the value itself, a fixed label, or `#h:` and 8 hex digits.
     public let text: String
@@ -26,63 +33,75 @@ public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
     public static let hashPrefix = "#h:"
     /// The most distinct labels a dimension shows; the rest are merged into `other`.
     public static let maximumDistinct = 20
-    /// The longest build, model version or other token kept, in characters.
+    /// The longest token made by code kept, in characters.
     public static let maximumTokenLength = 40
-    /// The longest name kept, in Unicode scalars.
-    public static let maximumNameLength = 24
+    /// The longest version kept, in characters.
+    public static let maximumVersionLength = 40
 
     public var description: String { text }
 
     /// Whether the value was replaced by its hash.
     public var isHashed: Bool { Self.isHashed(text) }
 
-    /// An app build (`meta.build`): a token (`[A-Za-z0-9][A-Za-z0-9._+-/:]{0,39}`, no spaces), or
-    /// the export's own shape `2.3.0 (512)` (a dotted version, one space, digits in parentheses).
-    public init(build: String?, salt: LabelSalt = .run) {
-        self.init(build, salt: salt) { Self.isToken($0) || Self.isVersionWithBuildNumber($0) }
+    /// An app build (`meta.build`): a version shape (`isVersion`: `2.3.0`, `2.3.0 (512)`), or
+    /// one the team listed.
+    public init(build: String?, listed: TeamLabels = .none, salt: LabelSalt = .run) {
+        self.init(build, salt: salt) { Self.isVersion($0) || listed.builds.contains($0) }
     }
 
-    /// A model version (`meta.model`): a token, as for builds.
-    public init(model: String?, salt: LabelSalt = .run) {
-        self.init(model, salt: salt, passes: Self.isToken)
+    /// A model version (`meta.model`): a version shape (`26.4`), or one the team listed.
+    public init(model: String?, listed: TeamLabels = .none, salt: LabelSalt = .run) {
+        self.init(model, salt: salt) { Self.isVersion($0) || listed.models.contains($0) }
     }
 
-    /// A token made by code or a closed vocabulary (a job name, a counter key): the token pattern.
+    /// A token made by code (a job name, a counter key, a quality name), never by a corpus: the
+    /// token pattern `[A-Za-z0-9][A-Za-z0-9._+-/:]{0,39}`.
     public init(token: String?, salt: LabelSalt = .run) {
         self.init(token, salt: salt, passes: Self.isToken)
     }
 
-    /// A locale (`lang`, `locale`): a language of 2 or 3 letters, then optionally a script of 4
-    /// letters and a region of 2 letters or 3 digits, separated by `-` or `_`, written in the
-    /// canonical case (`en-US`, `zh-Hant-TW`, `es-419`). Longer BCP 47 tags (variants,
-    /// extensions, private use) are hashed: their subtags are free words (`en-quick-brown-fox`).
+    /// A locale (`lang`, `locale`): a language of 2 letters (or one of a few 3-letter languages
+    /// with no 2-letter code, `fil`, `yue`, …), then optionally a region of 2 letters or 3 digits,
+    /// separated by `-` or `_`, written in the canonical case (`en-US`, `es-419`). A script
+    /// subtag only in the few language and script pairs locales use (`zh-Hant-TW`, `sr-Latn`).
+    /// Anything longer is hashed: its subtags are free words (`en-quick-brown-fox`, `to-Hans-IN`).
     public init(locale: String?, salt: LabelSalt = .run) {
         guard let value = Self.present(locale) else { self = .unknown; return }
         if let canonical = Self.canonicalLocale(value) {
             text = canonical
-        } else if Self.isHashed(value) {
+        } else if Self.isHashed(value) || value == Self.unknown.text {
             text = value
         } else {
             self = ReportLabel(hashing: value, salt: salt)
         }
     }
 
-    /// An agent's or a group member's name: one word of at most 24 Unicode scalars, a letter then
-    /// letters, combining marks, digits, `_` or `-` ("Sage", "Coach", "Zoé", "ミナ").
-    public init(name: String?, salt: LabelSalt = .run) {
-        self.init(name, salt: salt, passes: Self.isName)
+    /// An agent's name (a thread's `agent`, a group's `lead`, an agent message's `from`): kept
+    /// only when the team listed it under `agents`, else hashed. No shape tells a name from
+    /// `mum_is_at_the_GP_now`.
+    public init(agent: String?, listed: TeamLabels = .none, salt: LabelSalt = .run) {
+        self.init(agent, salt: salt) { listed.agents.contains($0) }
+    }
+
+    /// A group member's name (`group.members[].name`, `meta.group.to`, a routing answer): kept
+    /// only when the team listed it under `members`, else hashed.
+    public init(member: String?, listed: TeamLabels = .none, salt: LabelSalt = .run) {
+        self.init(member, salt: salt) { listed.members.contains($0) }
     }
 
     /// An unknown screen node kind or line type: `(other)` (the reader's name for kinds that are
-    /// not tokens) or `[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}`.
-    public init(kind: String?, salt: LabelSalt = .run) {
-        self.init(kind, salt: salt) { $0 == Self.other.text || Self.isKind($0) }
+    /// not tokens), a word of the export format's closed vocabulary (`ExportVocabulary`), or one
+    /// the team listed under `kinds`; anything else is hashed.
+    public init(kind: String?, listed: TeamLabels = .none, salt: LabelSalt = .run) {
+        self.init(kind, salt: salt) {
+            $0 == Self.other.text || ExportVocabulary.kinds.contains($0) || listed.kinds.contains($0)
+        }
     }
 
     /// An id or a field path quoted in a bad line's reason (`t_81f2`, `screen[2].card.title`):
-    /// `[A-Za-z0-9_][A-Za-z0-9_.:()\[\]-]{0,63}`.
+    /// an id shape (`isIDShape`) or a path of the export format's own field names (`isFieldPath`).
     public init(id: String?, salt: LabelSalt = .run) {
-        self.init(id, salt: salt, passes: Self.isID)
+        self.init(id, salt: salt) { Self.isIDShape($0) || Self.isFieldPath($0) }
     }
 
     /// The hash of `value`, whatever it is.
@@ -97,7 +116,7 @@ public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
     /// The value trimmed if it passes, else its hash; `unknown` when missing or blank.
     private init(_ value: String?, salt: LabelSalt, passes: (String) -> Bool) {
         guard let value = Self.present(value) else { self = .unknown; return }
-        if passes(value) || Self.isHashed(value) {
+        if passes(value) || Self.isHashed(value) || value == Self.unknown.text {
             text = value
         } else {
             self = ReportLabel(hashing: value, salt: salt)
@@ -162,70 +181,80 @@ public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `[0-9]+(\.[0-9]+){0,3} \([0-9]+\)`, at most 40 characters: "2.3.0 (512)".
-    static func isVersionWithBuildNumber(_ value: String) -> Bool {
-        guard value.utf8.count <= maximumTokenLength else { return false }
-        // 0: in a version number (after a digit), 1: after a dot or at the start, 2: after "(",
-        // 3: in the build number, 4: after ")", 5: after the space.
-        var state = 1, dots = 0
-        for byte in value.utf8 {
-            switch (state, byte) {
-            case (0, UInt8(ascii: "0")...UInt8(ascii: "9")), (1, UInt8(ascii: "0")...UInt8(ascii: "9")): state = 0
-            case (0, UInt8(ascii: ".")) where dots < 3: dots += 1; state = 1
-            case (0, UInt8(ascii: " ")): state = 5
-            case (5, UInt8(ascii: "(")): state = 2
-            case (2, UInt8(ascii: "0")...UInt8(ascii: "9")), (3, UInt8(ascii: "0")...UInt8(ascii: "9")): state = 3
-            case (3, UInt8(ascii: ")")): state = 4
-            default: return false
-            }
+    /// A version: 1 to 4 numbers of 1 to 9 digits joined by dots, then optionally one space and a
+    /// build number in parentheses, at most 40 characters: `26.4`, `2.3.0`, `2.3.0 (512)`. Digits
+    /// and dots only, so it can spell no word.
+    static func isVersion(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard (1...maximumVersionLength).contains(bytes.count) else { return false }
+        var index = 0
+        func number() -> Bool {
+            let start = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            return (1...9).contains(index - start)
         }
-        return state == 4
+        guard number() else { return false }
+        var dots = 0
+        while index < bytes.count, bytes[index] == UInt8(ascii: "."), dots < 3 {
+            index += 1
+            dots += 1
+            guard number() else { return false }
+        }
+        if index == bytes.count { return true }
+        guard bytes.count - index >= 4, bytes[index] == UInt8(ascii: " "), bytes[index + 1] == UInt8(ascii: "(") else { return false }
+        index += 2
+        guard number(), index == bytes.count - 1, bytes[index] == UInt8(ascii: ")") else { return false }
+        return true
     }
 
-    /// `[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}`: the reader's token for names of kinds.
-    static func isKind(_ value: String) -> Bool {
-        matches(value, limit: 32, first: { isAlphanumeric($0) || $0 == UInt8(ascii: "_") }) { byte in
-            isAlphanumeric(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
-        }
-    }
-
-    /// `[A-Za-z0-9_][A-Za-z0-9_.:()\[\]-]{0,63}`.
-    static func isID(_ value: String) -> Bool {
-        matches(value, limit: 64, first: { isAlphanumeric($0) || $0 == UInt8(ascii: "_") }) { byte in
-            isAlphanumeric(byte) || "_.:()[]-".utf8.contains(byte)
-        }
-    }
-
-    /// `\p{L}[\p{L}\p{M}\p{N}_-]{0,23}`.
-    static func isName(_ value: String) -> Bool {
-        var count = 0
-        for scalar in value.unicodeScalars {
-            count += 1
-            guard count <= maximumNameLength else { return false }
-            if scalar.isASCII {
-                let byte = UInt8(scalar.value)
-                guard isLetter(byte) || (count > 1 && (isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-"))) else {
-                    return false
-                }
-                continue
-            }
-            if count == 1 {
-                guard isLetter(scalar) else { return false }
-                continue
-            }
-            switch scalar.properties.generalCategory {
-            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
-                continue
-            default:
+    /// An id as exports write them: an optional letter, an optional `_` or `-`, then 1 to 32 hex
+    /// digits with at least one decimal digit and no more than two letters in a row (`t_81f2`,
+    /// `m_19`, `g_0c1a`, `s1`, `1234`). Too few letters together to spell words.
+    static func isIDShape(_ value: String) -> Bool {
+        var bytes = value.utf8[...]
+        if let first = bytes.first, isLetter(first), bytes.count > 1 { bytes = bytes.dropFirst() }
+        if let first = bytes.first, first == UInt8(ascii: "_") || first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        guard (1...32).contains(bytes.count) else { return false }
+        var lettersInARow = 0, digits = 0
+        for byte in bytes {
+            if isDigit(byte) {
+                digits += 1
+                lettersInARow = 0
+            } else if (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte) {
+                lettersInARow += 1
+                guard lettersInARow <= 2 else { return false }
+            } else {
                 return false
             }
         }
-        return count > 0
+        return digits > 0
     }
 
-    /// `en-US` for "en_us", "EN-us"…; nil unless the tag is a language (2 or 3 letters) with an
-    /// optional script (4 letters) and an optional region (2 letters or 3 digits).
+    /// A field path the reader quotes (`group.members`, `meta.draft_ticks[2]`,
+    /// `screen[2].card.title`, `screen[0].(other)`): dot-separated names of the export format's
+    /// own fields and kinds (`ExportVocabulary.fields`, `.kinds`) or `(other)`, each optionally
+    /// followed by indexes `[N]`; at most 64 characters.
+    static func isFieldPath(_ value: String) -> Bool {
+        guard (1...64).contains(value.utf8.count) else { return false }
+        for segment in value.split(separator: ".", omittingEmptySubsequences: false) {
+            var name = Substring(segment)
+            while name.hasSuffix("]") {
+                guard let open = name.lastIndex(of: "[") else { return false }
+                let digits = name[name.index(after: open)..<name.index(before: name.endIndex)]
+                guard !digits.isEmpty, digits.utf8.count <= 9, digits.utf8.allSatisfy(isDigit) else { return false }
+                name = name[..<open]
+            }
+            let word = String(name)
+            guard word == other.text || ExportVocabulary.fields.contains(word) || ExportVocabulary.kinds.contains(word) else { return false }
+        }
+        return true
+    }
+
+    /// `en-US` for "en_us", "EN-us"…; nil unless the tag is a language (2 letters, or 3 from
+    /// `ExportVocabulary.threeLetterLanguages`), optionally a script only where the language and
+    /// script are one of `ExportVocabulary.scriptedLanguages`, and optionally a region (2 letters
+    /// or 3 digits). Two free subtags of 2 or 3 letters spell at most two words; a free script of
+    /// 4 letters between them would make three (`to-Hans-IN`), so scripts are a closed list.
     static func canonicalLocale(_ value: String) -> String? {
         let bytes = value.utf8
         guard bytes.count <= 16 else { return nil }
@@ -244,10 +273,14 @@ public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
         var result: [UInt8] = []
         result.reserveCapacity(value.utf8.count)
         result += language.map(lowercased)
+        if language.count == 3, !ExportVocabulary.threeLetterLanguages.contains(String(decoding: result, as: UTF8.self)) { return nil }
         var rest = subtags.dropFirst()
         if let script = rest.first, script.count == 4, script.allSatisfy(isLetter) {
-            result.append(UInt8(ascii: "-"))
-            for (index, byte) in script.enumerated() { result.append(index == 0 ? uppercased(byte) : lowercased(byte)) }
+            var tag = result
+            tag.append(UInt8(ascii: "-"))
+            for (index, byte) in script.enumerated() { tag.append(index == 0 ? uppercased(byte) : lowercased(byte)) }
+            guard ExportVocabulary.scriptedLanguages.contains(String(decoding: tag, as: UTF8.self)) else { return nil }
+            result = tag
             rest = rest.dropFirst()
         }
         if let region = rest.first,
@@ -274,12 +307,6 @@ public struct ReportLabel: Sendable, Hashable, CustomStringConvertible {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
     private static func isAlphanumeric(_ byte: UInt8) -> Bool { isDigit(byte) || isLetter(byte) }
-    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: return true
-        default: return false
-        }
-    }
 }
 
 /// The secret mixed into hashed labels: one per process, never written anywhere.

@@ -11,7 +11,7 @@ import Testing
         for text in [HandCorpus.jsonl(), SyntheticCorpus.jsonl(threads: 120)] {
             let counter = try HandCorpus.count(text, in: directory, name: "c-\(text.count).jsonl")
             let written = counter.stateValue.exactJSON()
-            let back = try FlywheelCounter(state: ReportValue(parsingExactJSON: written))
+            let back = try FlywheelCounter(state: ReportValue(parsingExactJSON: written), listed: HandCorpus.labels)
             #expect(back == counter)
             #expect(back.stateValue.exactJSON() == written)
             #expect(MetricsCSV.render(back) == MetricsCSV.render(counter))
@@ -26,7 +26,7 @@ import Testing
         let first = try HandCorpus.count(HandCorpus.jsonl(Array(HandCorpus.threads[..<split])), in: directory, name: "a.jsonl")
         let second = try HandCorpus.count(HandCorpus.jsonl(Array(HandCorpus.threads[split...])), in: directory, name: "b.jsonl")
         func reread(_ counter: FlywheelCounter) throws -> FlywheelCounter {
-            try FlywheelCounter(state: ReportValue(parsingExactJSON: counter.stateValue.exactJSON()))
+            try FlywheelCounter(state: ReportValue(parsingExactJSON: counter.stateValue.exactJSON()), listed: HandCorpus.labels)
         }
         let merged = try reread(first).merged(with: reread(second))
         #expect(merged == whole)

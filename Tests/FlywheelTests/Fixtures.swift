@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Export
 @testable import Flywheel
+import Privacy
 
 /// A temporary directory for one test's files, removed when the test lets go of it.
 final class TemporaryDirectory {
@@ -81,11 +82,16 @@ enum HandCorpus {
         ([#"{"type":"export","version":1,"anonymised":true}"#] + selected.flatMap { $0 }).joined(separator: "\n") + "\n"
     }
 
-    /// Counts `text` read from a file through `CorpusReader`, checking the reader found nothing bad.
-    static func count(_ text: String, in directory: TemporaryDirectory, name: String = "corpus.jsonl") throws -> FlywheelCounter {
+    /// The team's list for the fixtures' agents (`--labels`): without it every agent is a hash.
+    static let labels = TeamLabels(agents: ["Coach", "Sage", "Penny", "Chef"])
+
+    /// Counts `text` read from a file through `CorpusReader`, checking the reader found nothing
+    /// bad, with the agents of `listed` kept as written.
+    static func count(_ text: String, in directory: TemporaryDirectory, name: String = "corpus.jsonl",
+                      listed: TeamLabels = labels) throws -> FlywheelCounter {
         let path = try directory.write(name, text: text)
         let reader = try CorpusReader(paths: [path])
-        var counter = FlywheelCounter()
+        var counter = FlywheelCounter(listed: listed)
         for event in reader {
             switch event {
             case .record: counter.add(event)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Privacy
 @testable import Flywheel
+import TestSupport
 
 /// Free text in any labelled field of the export never reaches metrics.csv, metrics.json or the
 /// dashboard, and each dimension shows at most `ReportLabel.maximumDistinct` labels.
@@ -74,6 +75,47 @@ import Privacy
         }
     }
 
+    /// Sentences joined by `- _ . / + :`, in camelCase and in shouting snake case, in every
+    /// field: no flywheel file holds three consecutive words of one, in any case (a failure shows
+    /// counts and indexes only).
+    @Test(arguments: Field.allCases)
+    func noSpelledSentenceInAnyFieldReachesAnyFile(_ field: Field) throws {
+        let scan = ThreeWordScan()
+        for spelled in SpelledSentence.all {
+            let directory = try TemporaryDirectory()
+            let counter = try HandCorpus.count(Self.corpus(field, spelled.text), in: directory)
+            #expect(counter.threads == 2 && counter.messages == 4, "\(field) with \(spelled)")
+            let out = directory.path + "/out"
+            try FlywheelFiles.write(counter, replayed: OutputTests.replayed, to: out)
+            for name in FlywheelFiles.names {
+                let hits = scan.hits(in: try String(contentsOfFile: out + "/" + name, encoding: .utf8))
+                #expect(hits == 0, "\(name): \(hits) places with three words of \(spelled) put in \(field)")
+            }
+        }
+    }
+
+    /// What stays readable: agents the team listed and builds and models in version shapes, in
+    /// every file; the same agents without the list are hashes.
+    @Test func listedAgentsAndVersionShapesStayReadable() throws {
+        let directory = try TemporaryDirectory()
+        let listed = try HandCorpus.count(Self.corpus(nil, ""), in: directory, name: "listed.jsonl")
+        #expect(listed.keys(.agent) == ["Coach", "Penny"])
+        #expect(listed.keys(.build) == ["2.3.0 (512)"] && listed.keys(.model) == ["26.4"])
+        #expect(listed.keys(.locale) == ["en-GB", "en-US", "fr-FR"])
+        let out = directory.path + "/out"
+        try FlywheelFiles.write(listed, replayed: OutputTests.replayed, to: out)
+        for name in FlywheelFiles.names {
+            let text = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
+            // The dashboard charts builds and models only.
+            let labels = name == "dashboard.html" ? ["2.3.0 (512)", "26.4"] : ["Coach", "Penny", "2.3.0 (512)", "26.4"]
+            for shown in labels { #expect(text.contains(shown), "\(name) does not show \(shown)") }
+        }
+        let unlisted = try HandCorpus.count(Self.corpus(nil, ""), in: directory, name: "unlisted.jsonl", listed: .none)
+        #expect(unlisted.keys(.agent).count == 2 && unlisted.keys(.agent).allSatisfy { ReportLabel.isHashed($0) })
+        #expect(unlisted.keys(.build) == ["2.3.0 (512)"])
+        #expect(!MetricsCSV.render(unlisted).contains("Coach") && !MetricsJSON.report(unlisted).json().contains("Penny"))
+    }
+
     /// The fields the flywheel counts by show the sentence as its hash, so counts still group.
     @Test(arguments: [(Field.build, MetricDimension.build), (.model, .model), (.threadLocale, .locale),
                       (.messageLang, .locale), (.agent, .agent), (.groupLead, .agent), (.memberName, .agent)])
@@ -91,7 +133,7 @@ import Privacy
 
     // MARK: - The cap
 
-    /// 25 builds, build `b<i>` with `i + 1` offline messages, each build in its own ISO week.
+    /// 25 builds, build `1.<i>` with `i + 1` offline messages, each build in its own ISO week.
     static func manyBuilds(_ builds: Range<Int> = 0..<25) -> String {
         var lines = [#"{"type":"export","version":1}"#]
         for i in builds {
@@ -100,7 +142,7 @@ import Privacy
             let at = ISO8601DateFormatter().string(from: day)
             for m in 0...i {
                 let ticks = m % 2 == 0 ? #","draft_ticks":[0]"# : ""
-                lines.append(#"{"type":"message","thread":"t\#(i)","id":"m\#(m)","at":"\#(at)","from":"person","text":"x","meta":{"build":"b\#(i)","model":"26.\#(i)","offline":true\#(ticks)}}"#)
+                lines.append(#"{"type":"message","thread":"t\#(i)","id":"m\#(m)","at":"\#(at)","from":"person","text":"x","meta":{"build":"1.\#(i)","model":"26.\#(i)","offline":true\#(ticks)}}"#)
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -111,7 +153,7 @@ import Privacy
         let counter = try HandCorpus.count(Self.manyBuilds(), in: directory)
         #expect(counter.keys(.build).count == 25)
         let capped = counter.capped()
-        let kept = (5..<25).map { "b\($0)" }
+        let kept = (5..<25).map { "1.\($0)" }
         #expect(Set(capped.keys(.build)) == Set(kept + ["(other)"]))
         #expect(capped.keys(.build).last == "(other)")
         #expect(capped.keys(.model).count == 21)
@@ -119,7 +161,7 @@ import Privacy
         for metric in Metric.allCases {
             // (other) is the sum of the five lightest builds, and nothing is lost overall.
             let other = capped.cell(metric, .build, "(other)")
-            let merged = (0..<5).map { counter.cell(metric, .build, "b\($0)") }
+            let merged = (0..<5).map { counter.cell(metric, .build, "1.\($0)") }
             #expect(other.numerator == merged.map(\.numerator).reduce(0, +))
             #expect(other.denominator == merged.map(\.denominator).reduce(0, +))
             let all = capped.keys(.build).map { capped.cell(metric, .build, $0) }
@@ -139,11 +181,11 @@ import Privacy
         let buildRows = csv.filter { $0.hasPrefix("draft.used,build,") }
         #expect(buildRows.count == 21)
         #expect(buildRows.contains { $0.hasPrefix("draft.used,build,\"(other)\",9,15,") })   // b0…b4: 1+1+2+2+3 of 1+2+3+4+5
-        #expect(!buildRows.contains { $0.hasPrefix("draft.used,build,b4,") })
+        #expect(!buildRows.contains { $0.hasPrefix("draft.used,build,1.4,") })
         let json = MetricsJSON.report(counter).json()
-        #expect(json.contains(#""key": "(other)""#) && !json.contains(#""key": "b4""#))
+        #expect(json.contains(#""key": "(other)""#) && !json.contains(#""key": "1.4""#))
         let html = Dashboard.render(counter)
-        #expect(html.contains(">(other)<") && !html.contains(">b4<"))
+        #expect(html.contains(">(other)<") && !html.contains(">1.4<"))
         // Shards merge first and are capped when written: the same bytes as the whole.
         let first = try HandCorpus.count(Self.manyBuilds(0..<12), in: directory, name: "first.jsonl")
         let second = try HandCorpus.count(Self.manyBuilds(12..<25), in: directory, name: "second.jsonl")

@@ -165,7 +165,7 @@ import Privacy
         let counter = try HandCorpus.count(corpus, in: directory)
         #expect(counter.cell(.chipsSuggested).numerator == 1)
         #expect(counter.cell(.pushOther).numerator == 1)
-        let agentLabel = ReportLabel(name: #"Rex <b>&"x", <script>"#), buildLabel = ReportLabel(build: "1,2 <i>")
+        let agentLabel = ReportLabel(agent: #"Rex <b>&"x", <script>"#), buildLabel = ReportLabel(build: "1,2 <i>")
         #expect(agentLabel.isHashed && buildLabel.isHashed)
         #expect(counter.keys(.agent) == [agentLabel.text])
         #expect(counter.keys(.build) == [buildLabel.text])   // the push counts under the person's next message

@@ -64,8 +64,11 @@ import Testing
         return Threads.outcome(#"{"to":"\#(answer)"}"#, confidence: 0.9)
     }
 
+    /// The members the team lists (`--labels`), so confusion counters name them.
+    static let members = TeamLabels(members: ["Sage", "Penny"])
+
     @Test func qualityKeysJudgeTheGuessAgainstWhereTheMessageWent() {
-        let job = RouteJob()
+        let job = RouteJob(labels: Self.members)
         let snapshot = Threads.group([
             Threads.groupPerson("m1", "I can't sleep at all", to: "Sage"),                      // chosen: right
             Threads.groupPerson("m2", "can I afford new shoes", to: "Penny", routed: "on-device"), // guessed: agrees
@@ -97,7 +100,7 @@ import Testing
         ("Coach", 0.9, "lead", false),   // the lead's own name is the lead
     ])
     func lowConfidenceMeansTheLead(answer: String, confidence: Double, expected: String, lowConfidence: Bool) throws {
-        let job = RouteJob()
+        let job = RouteJob(labels: Self.members)
         var ledger = JobLedger()
         let item = try #require(job.plan(Threads.group([Threads.groupPerson("m1", "hello", to: "Sage")]),
                                          tokenizer: ScriptedModel(output: ""), ledger: &ledger).first)
@@ -106,6 +109,20 @@ import Testing
         #expect(result.quality["accuracy"] == (expected == "Sage" ? 1 : 0))
         #expect(result.counters["confusion:Sage->\(expected)"] == 1)
         #expect(result.counters["low_confidence", default: 0] == (lowConfidence ? 1 : 0))
+    }
+
+    /// A member nobody listed is a hash in the confusion counters (a counter's key is written
+    /// into the report); the lead stays `lead`.
+    @Test func unlistedMembersAreHashedInTheCounters() throws {
+        var ledger = JobLedger()
+        let job = RouteJob()
+        let item = try #require(job.plan(Threads.group([Threads.groupPerson("m1", "hello", to: "Sage")]),
+                                         tokenizer: ScriptedModel(output: ""), ledger: &ledger).first)
+        let result = job.evaluate(item, outcome: Threads.outcome(#"{"to":"Sage"}"#, confidence: 0.9), device: .iPhone15Pro)
+        let sage = ReportLabel(member: "Sage").text
+        #expect(ReportLabel.isHashed(sage))
+        #expect(result.counters["confusion:\(sage)->\(sage)"] == 1)
+        #expect(!result.counters.keys.contains { $0.contains("Sage") })
     }
 
     @Test func theThresholdIsConfigurable() throws {

@@ -28,6 +28,7 @@ import TestSupport
         var options = ReplayOptions()
         options.corpus = [writeCorpus(corpus, in: directory.path)]
         options.dryRun = model == nil
+        options.labels = tinyLabels
         change(&options)
         let tally = ReplayRunner(options: options, jobs: jobs, model: model, tokenizer: model ?? ScriptedReplayModel()).run()
         return ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date()).build()

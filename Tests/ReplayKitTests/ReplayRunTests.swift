@@ -14,6 +14,10 @@ import TestSupport
 /// a screen that tells, a screen with buttons. Thread t2 (build B): a screen that asks with a
 /// trailing space after the "？" and no reply after it, an unknown node kind, an unknown line type.
 /// Then one bad line (not JSON) and a message whose thread line never came.
+/// The team's list for `tinyCorpus`'s builds (`A`, `B`: names, not versions) and its unknown
+/// kinds, so the tests read them as written (`--labels`).
+let tinyLabels = TeamLabels(builds: ["A", "B"], kinds: ["reaction", "chart"])
+
 let tinyCorpus = """
     {"type":"export","version":1,"created":"2026-10-02T00:00:00Z","anonymised":true}
     {"type":"thread","id":"t1","agent":"Coach","about":"Running","locale":"en-US"}
@@ -48,6 +52,7 @@ func writeCorpus(_ text: String, in directory: String, name: String = "tiny.json
         options.corpus = [writeCorpus(corpus, in: directory)]
         options.strict = strict
         options.dryRun = model == nil
+        options.labels = tinyLabels
         let tokenizer = model ?? ScriptedReplayModel()
         let runner = ReplayRunner(options: options, jobs: [ChipsJob()], model: model, tokenizer: tokenizer)
         let tally = runner.run()

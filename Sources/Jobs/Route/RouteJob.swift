@@ -25,9 +25,9 @@ import Export
 /// Counters: `named`, `low_confidence` (a member's name turned into the lead), `answered_lead`
 /// (the model itself said "lead" or the lead's name), and `confusion:<actual>-><guessed>` for
 /// the items of `accuracy` and `lead_accuracy` (the guess the person saw, as the quality keys),
-/// the lead written as "lead" and every other name as its `ReportLabel(name:)` (kept when one
-/// short word, else a salted hash): a counter's key is written into the report, and a member's
-/// name is free text.
+/// the lead written as "lead" and every other name as its `ReportLabel(member:)` (kept when the
+/// team listed it in `labels`, else a salted hash): a counter's key is written into the report,
+/// and a member's name is free text.
 public struct RouteJob: Job {
     public var kind: JobKind { .route }
     /// The project's budget, not the spec's: the spec gives none (it guesses "once the typing
@@ -49,15 +49,19 @@ public struct RouteJob: Job {
     public var maxOutputTokens: Int
     /// The languages the model may route in; a message in another falls back (spec §6).
     public var supportedLanguages: SupportedLanguages
+    /// The members' names the team allows in the confusion counters (`--labels`); others are hashed.
+    public var labels: TeamLabels
 
     public init(budgetMilliseconds: Double = RouteJob.defaultBudget.milliseconds,
                 minimumConfidence: Double = RouteJob.defaultMinimumConfidence, contextLimit: Int = 4096,
-                maxOutputTokens: Int = 48, supportedLanguages: SupportedLanguages = .appleIntelligence) {
+                maxOutputTokens: Int = 48, supportedLanguages: SupportedLanguages = .appleIntelligence,
+                labels: TeamLabels = .none) {
         self.budgetMilliseconds = budgetMilliseconds
         self.minimumConfidence = minimumConfidence
         self.contextLimit = contextLimit
         self.maxOutputTokens = maxOutputTokens
         self.supportedLanguages = supportedLanguages
+        self.labels = labels
     }
 
     /// Separates the members' names in `JobItem.labels` (a name that could hold it is never a choice).
@@ -127,7 +131,7 @@ public struct RouteJob: Job {
         let guess = guess ?? lead   // no answer shown: the lead, as today
         var scored = Scored()
         let hit = { (actual: String) -> Double in Self.same(guess, actual) ? 1 : 0 }
-        let label = { (name: String) -> String in Self.same(name, lead) ? Route.lead : ReportLabel(name: name).text }
+        let label = { (name: String) -> String in Self.same(name, lead) ? Route.lead : ReportLabel(member: name, listed: labels).text }
         switch (item.labels["to"], item.labels["routed"]) {
         case (let to?, nil):
             scored.quality["accuracy"] = hit(to)

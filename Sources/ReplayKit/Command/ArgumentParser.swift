@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Jobs
+import Privacy
 
 /// Parses `replay`'s command line: a small hand-written parser, with `usage` as its manual.
 public enum ArgumentParser {
@@ -21,10 +22,12 @@ public enum ArgumentParser {
     public static let usage = """
         usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
                       [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
-                      [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--allow-unsandboxed]
-                      [--shard I/N | --shards N] [--shard-by thread|file] [--resume] [--checkpoint-every K] CORPUS...
-               replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--allow-unsandboxed] SHARD_DIR...
-               replay flywheel [--out DIR] [--allow-unsandboxed] CORPUS...
+                      [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--labels FILE.json]
+                      [--allow-unsandboxed] [--shard I/N | --shards N] [--shard-by thread|file] [--resume]
+                      [--checkpoint-every K] CORPUS...
+               replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--labels FILE.json] [--allow-unsandboxed]
+                            SHARD_DIR...
+               replay flywheel [--out DIR] [--labels FILE.json] [--allow-unsandboxed] CORPUS...
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
@@ -49,7 +52,12 @@ public enum ArgumentParser {
         --fail-under K=MIN  a CI gate on a report number, e.g. chips.in_budget.device=0.9 or
                       route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
                       are written to junit.xml, one test case each
-        --config F    budgets, device and gates from a JSON file (see README); flags win
+        --config F    budgets, device, gates and labels from a JSON file (see README); flags win
+        --labels F    the names the results may show as written, from a JSON file
+                      {"agents": [...], "members": [...], "builds": [...], "models": [...], "kinds": [...]}
+                      (docs/report-schema.md); every other agent or member name, and every build or
+                      model that is not a version (2.3.0, 2.3.0 (512)), is shown as a salted hash.
+                      A merge needs the shards' file
         --allow-unsandboxed  run even where the kernel cannot confine writes to --out and forbid
                       network sockets (Landlock ABI >= 4, seccomp); the report says so
         --shard I/N   replay only shard I (0-based) of N. Without it, SLURM_ARRAY_TASK_ID (less
@@ -95,6 +103,7 @@ public enum ArgumentParser {
         var shardCount: Int? = nil
         var shardBy = ShardBy.thread
         var configPath: String? = nil
+        var labelsPath: String? = nil
         var flagBudgets: [JobKind: Double] = [:]
         var flagThresholds: [Threshold] = []
         var flagDevice: DeviceProfile? = nil
@@ -147,6 +156,7 @@ public enum ArgumentParser {
                 }
                 flagThresholds.append(threshold)
             case "--config": configPath = try value(for: argument)
+            case "--labels": labelsPath = try value(for: argument)
             case "--allow-unsandboxed": options.allowUnsandboxed = true
             case "--dry-run": options.dryRun = true
             case "--flywheel": options.flywheel = true
@@ -177,7 +187,9 @@ public enum ArgumentParser {
             options.budgets = config.budgets
             // A gate given on the command line replaces the config file's gate of the same key.
             options.thresholds = config.thresholds.filter { gate in !flagThresholds.contains { $0.key == gate.key } }
+            if labelsPath == nil { labelsPath = config.labels }
         }
+        if let labelsPath { options.labels = try LabelsFile.load(labelsPath) }
         options.device = flagDevice ?? options.device
         options.budgets.merge(flagBudgets) { _, flag in flag }
         options.thresholds += flagThresholds
@@ -237,6 +249,9 @@ public enum ArgumentParser {
             case "--out":
                 guard let value = rest.popFirst() else { throw UsageError("--out needs a value") }
                 options.outputDirectory = value
+            case "--labels":
+                guard let value = rest.popFirst() else { throw UsageError("--labels needs a value") }
+                options.labels = try LabelsFile.load(value)
             case "--fail-under":
                 guard let text = rest.popFirst() else { throw UsageError("--fail-under needs a value") }
                 guard let threshold = Threshold(parsing: text) else {
@@ -288,6 +303,7 @@ public enum ArgumentParser {
         var output = "replay-report"
         var corpus: [String] = []
         var allowUnsandboxed = false
+        var labels = TeamLabels.none
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -295,6 +311,9 @@ public enum ArgumentParser {
             case "--out":
                 guard let value = rest.popFirst() else { throw UsageError("--out needs a value") }
                 output = value
+            case "--labels":
+                guard let value = rest.popFirst() else { throw UsageError("--labels needs a value") }
+                labels = try LabelsFile.load(value)
             case "-h", "--help": return .help
             default:
                 if argument.hasPrefix("-") && argument != "-" { throw UsageError("unknown option '\(argument)'") }
@@ -302,6 +321,6 @@ public enum ArgumentParser {
             }
         }
         guard !corpus.isEmpty else { throw UsageError("no corpus given") }
-        return .flywheel(corpus: corpus, outputDirectory: output, allowUnsandboxed: allowUnsandboxed)
+        return .flywheel(corpus: corpus, outputDirectory: output, allowUnsandboxed: allowUnsandboxed, labels: labels)
     }
 }

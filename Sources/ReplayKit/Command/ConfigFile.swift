@@ -8,7 +8,8 @@ import Jobs
 /// {
 ///   "device": "iphone15pro",
 ///   "budgets_ms": { "chips": 800, "route": 400, "push": 3000, "draft": 2000 },
-///   "fail_under": { "chips.in_budget.device": 0.9, "route.accuracy": 0.5 }
+///   "fail_under": { "chips.in_budget.device": 0.9, "route.accuracy": 0.5 },
+///   "labels": "labels.json"
 /// }
 /// ```
 /// JSON rather than TOML because Foundation reads it and the package may not depend on a parser.
@@ -16,6 +17,9 @@ public struct ConfigFile: Sendable, Equatable {
     public var device: DeviceProfile?
     public var budgets: [JobKind: Double] = [:]
     public var thresholds: [Threshold] = []
+    /// The labels file (`LabelsFile`) to read, as `--labels` would name it: relative to the
+    /// working directory, as every path of the command line. `--labels` wins.
+    public var labels: String?
 
     public init() {}
 
@@ -28,8 +32,14 @@ public struct ConfigFile: Sendable, Equatable {
             throw ArgumentParser.UsageError("\(path): not a JSON object")
         }
         var config = ConfigFile()
-        for key in object.keys where !["device", "budgets_ms", "fail_under"].contains(key) {
-            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (device, budgets_ms, fail_under)")
+        for key in object.keys where !["device", "budgets_ms", "fail_under", "labels"].contains(key) {
+            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (device, budgets_ms, fail_under, labels)")
+        }
+        if let labels = object["labels"] {
+            guard let labels = labels as? String, !labels.isEmpty else {
+                throw ArgumentParser.UsageError("\(path): 'labels' must be the path of a labels file (see --labels)")
+            }
+            config.labels = labels
         }
         if let name = object["device"] {
             guard let name = name as? String, let profile = DeviceProfile.named(name) else {

@@ -34,10 +34,14 @@ enum MergeCommand {
         }
         var merged: RunState
         do {
-            merged = try merge(try options.shardDirectories.map { directory throws(Problem) in (directory, try read(directory)) })
+            merged = try merge(try options.shardDirectories.map { directory throws(Problem) in (directory, try read(directory, labels: options.labels)) })
         } catch {
             diagnostics("replay merge: \(error.description)")
             return .input
+        }
+        if let problem = labelsProblem(merged.options.labels, given: options.labels, shard: options.shardDirectories[0]) {
+            diagnostics("replay merge: \(problem)")
+            return .usage
         }
         merged.sandbox = sandbox.reportValue
         merged.audit = .null
@@ -46,8 +50,25 @@ enum MergeCommand {
                                  diagnostics: diagnostics)
     }
 
-    /// The state in `directory`/state.json.
-    static func read(_ directory: String) throws(Problem) -> RunState {
+    /// Why the merge's `--labels` cannot merge shards whose states name `shards` (read with the
+    /// merge's list, `TeamLabels.matching`), in a sentence; nil when it is their list.
+    ///
+    /// The shards kept the names of their list as written and hashed the others; a merge with
+    /// another list would hash what they kept (or keep nothing they hashed), so it must be given
+    /// the same file. Only digests are compared and named, never a list's entries.
+    static func labelsProblem(_ shards: TeamLabels, given: TeamLabels, shard directory: String) -> String? {
+        guard shards.digest != given.digest else { return nil }
+        guard let theirs = shards.digest else {
+            return "the shards (\(directory) and the rest) ran without --labels: merge them without --labels too"
+        }
+        guard let mine = given.digest else {
+            return "the shards (\(directory) and the rest) ran with a --labels file (SHA-256 \(theirs.prefix(12))): give replay merge the same --labels file"
+        }
+        return "the shards (\(directory) and the rest) ran with another --labels file (SHA-256 \(theirs.prefix(12)), not \(mine.prefix(12))): give replay merge the shards' file"
+    }
+
+    /// The state in `directory`/state.json, its labels put through their rules with the merge's list.
+    static func read(_ directory: String, labels: TeamLabels = .none) throws(Problem) -> RunState {
         let path = directory + "/" + OutputDirectory.stateFileName
         guard FileManager.default.fileExists(atPath: path) else {
             throw Problem(description: "\(directory) has no \(OutputDirectory.stateFileName): its shard did not finish, or this is not a shard's --out")
@@ -56,7 +77,7 @@ enum MergeCommand {
             throw Problem(description: "\(path) cannot be read as UTF-8 text")
         }
         do {
-            return try RunState(stateJSON: text)
+            return try RunState(stateJSON: text, labels: labels)
         } catch {
             throw Problem(description: "\(path) is not a replay state: \(error.description)")
         }

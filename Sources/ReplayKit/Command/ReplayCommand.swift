@@ -1,5 +1,6 @@
 import Engine
 import Jobs
+import Privacy
 
 /// What the command line asked for.
 public enum ReplayCommand: Sendable, Equatable {
@@ -8,7 +9,7 @@ public enum ReplayCommand: Sendable, Equatable {
     /// Write a generated corpus.
     case generateCorpus(threads: Int, seed: UInt64, maxExchanges: Int?, output: String)
     /// Count the flywheel metrics of a corpus and write them with the dashboard.
-    case flywheel(corpus: [String], outputDirectory: String, allowUnsandboxed: Bool)
+    case flywheel(corpus: [String], outputDirectory: String, allowUnsandboxed: Bool, labels: TeamLabels)
     /// Merge the states of a sharded run's shards into one report.
     case merge(MergeOptions)
     case help
@@ -47,6 +48,9 @@ public struct ReplayOptions: Sendable, Equatable {
     /// Write a checkpoint every this many replayed threads (`--checkpoint-every`; 200 with
     /// `--resume`); nil writes none.
     public var checkpointEvery: Int? = nil
+    /// The labels the team allows in the results as written (`--labels FILE`, or the config's
+    /// `labels`): agent and member names, and builds, models and kinds that are names.
+    public var labels = TeamLabels.none
 
     /// Threads between checkpoints when `--resume` is given without `--checkpoint-every`.
     public static let defaultCheckpointEvery = 200
@@ -62,6 +66,9 @@ public struct MergeOptions: Sendable, Equatable {
     /// CI gates on the merged report.
     public var thresholds: [Threshold] = []
     public var allowUnsandboxed = false
+    /// The team's labels (`--labels FILE`): the same list as the shards', whose states name it by
+    /// its digest, so names are kept and hashed as the shards did.
+    public var labels = TeamLabels.none
 
     public init() {}
 }

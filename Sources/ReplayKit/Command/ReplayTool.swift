@@ -42,11 +42,11 @@ public enum ReplayTool {
         case .version:
             print("replay \(ArgumentParser.version)")
             return .success
-        case let .flywheel(corpus, outputDirectory, allowUnsandboxed):
+        case let .flywheel(corpus, outputDirectory, allowUnsandboxed, labels):
             if case .failure(let failure) = confine(outputDirectory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed, diagnostics: diagnostics) {
                 return failure.exitCode
             }
-            return flywheel(corpus: corpus, outputDirectory: outputDirectory, diagnostics: diagnostics)
+            return flywheel(corpus: corpus, outputDirectory: outputDirectory, labels: labels, diagnostics: diagnostics)
         case let .generateCorpus(threads, seed, maxExchanges, output):
             do {
                 let summary = try CorpusGenerator(threads: threads, seed: seed, maxExchanges: maxExchanges).write(to: output)
@@ -191,7 +191,7 @@ public enum ReplayTool {
         let model = ModelIdentity(path: modelPath, bytes: modelPath.map(fileSize), sha256: modelDigest ?? modelFile?.sha256,
                                   hashed: modelFile?.hashed ?? .whole, unavailable: modelProblem,
                                   approximateTokens: tokenizer is ApproximateTokenizer, description: description?.value ?? .null)
-        let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0]) }
+        let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0], labels: options.labels) }
         let stateOptions = StateOptions(options, jobs: jobs)
         let tap = AuditTap.fromEnvironment()
 
@@ -200,7 +200,7 @@ public enum ReplayTool {
         var base: RunState? = nil
         var nextSequence = 1
         if options.resume {
-            let found = output.newestCompleteCheckpoint()
+            let found = output.newestCompleteCheckpoint(labels: options.labels)
             nextSequence = found.highestSequence + 1
             if let checkpoint = found.state {
                 if let problem = resumeProblem(checkpoint, identity: identity, options: stateOptions, model: model, shard: options.shard) {
@@ -315,8 +315,9 @@ public enum ReplayTool {
         return code
     }
 
-    /// `replay flywheel`: metadata metrics and the dashboard, no model.
-    static func flywheel(corpus: [String], outputDirectory: String, diagnostics: (String) -> Void) -> ExitCode {
+    /// `replay flywheel`: metadata metrics and the dashboard, no model; names the team listed in
+    /// `labels` shown as written, others hashed.
+    static func flywheel(corpus: [String], outputDirectory: String, labels: TeamLabels = .none, diagnostics: (String) -> Void) -> ExitCode {
         let reader: CorpusReader
         do {
             // Read ahead: reading, decompressing, splitting and parsing on the second core while
@@ -326,7 +327,7 @@ public enum ReplayTool {
             diagnostics("replay: \(error.description)")
             return .input
         }
-        var counter = FlywheelCounter()
+        var counter = FlywheelCounter(listed: labels)
         var failures: [ExportError] = []
         // Outlines: the flywheel reads metadata, never words, so none are built.
         reader.forEachOutline { event in
@@ -348,8 +349,8 @@ public enum ReplayTool {
 
     /// The job of `kind`, its budget replaced by `--budget`/`--config` when given: the jobs'
     /// own registry (`JobKind.job`), so the job list and the default budgets are written once.
-    static func job(_ kind: JobKind, budget: Double?) -> any Job {
-        kind.job(budgetMilliseconds: budget)
+    static func job(_ kind: JobKind, budget: Double?, labels: TeamLabels = .none) -> any Job {
+        kind.job(budgetMilliseconds: budget, labels: labels)
     }
 
     /// Writes report.json and report.md into `directory` (which must exist), through `OutputDirectory`.

@@ -63,11 +63,12 @@ public struct OutputDirectory: Sendable {
 
     /// The newest checkpoint that reads whole (a crash mid-write leaves one that does not), and
     /// the highest number taken by any checkpoint file, complete or not: the next is one more.
-    public func newestCompleteCheckpoint() -> (state: RunState?, highestSequence: Int) {
+    /// Read with the team's list `labels` (a checkpoint of another list differs in `--labels`).
+    public func newestCompleteCheckpoint(labels: TeamLabels = .none) -> (state: RunState?, highestSequence: Int) {
         let sequences = checkpointSequences()
         for sequence in sequences.reversed() {
             guard let text = try? String(contentsOfFile: path + "/" + Self.checkpointName(sequence), encoding: .utf8),
-                  let state = try? RunState(stateJSON: text), state.checkpoint != nil else { continue }
+                  let state = try? RunState(stateJSON: text, labels: labels), state.checkpoint != nil else { continue }
             return (state, sequences.last ?? 0)
         }
         return (nil, sequences.last ?? 0)

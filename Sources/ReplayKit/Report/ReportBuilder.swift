@@ -133,8 +133,8 @@ public struct ReportBuilder {
                 ("over_budget_before_output", .int(sizing.overBudgetBeforeOutput)),
             ])))
         }
-        fields.append(("by_build", slices(ledger.byBuild) { ReportLabel(build: $0) }))
-        fields.append(("by_model", slices(ledger.byModel) { ReportLabel(model: $0) }))
+        fields.append(("by_build", slices(ledger.byBuild) { ReportLabel(build: $0, listed: options.labels) }))
+        fields.append(("by_model", slices(ledger.byModel) { ReportLabel(model: $0, listed: options.labels) }))
         return .object(fields)
     }
 
@@ -150,7 +150,7 @@ public struct ReportBuilder {
     /// Counts by unknown line type or node kind, through the kind rule and capped.
     private func kinds(_ counts: [String: Int]) -> ReportValue {
         var byLabel: [String: Int] = [:]
-        for (name, n) in counts { byLabel[ReportLabel(kind: name).text, default: 0] += n }
+        for (name, n) in counts { byLabel[ReportLabel(kind: name, listed: options.labels).text, default: 0] += n }
         return .object(Self.capped(byLabel, weight: { $0 }, merge: { $0 += $1 }).map { ($0.0, .int($0.1)) })
     }
 
@@ -162,7 +162,7 @@ public struct ReportBuilder {
         let prefix = "confusion:"
         var plain: [String: Int] = [:]
         var confusion: [String: Int] = [:]
-        for (key, n) in RunState.labelledCounters(counters) {
+        for (key, n) in RunState.labelledCounters(counters, listed: options.labels) {
             if key.hasPrefix(prefix) {
                 confusion[String(key.dropFirst(prefix.count)), default: 0] += n
             } else {

@@ -117,7 +117,7 @@ public final class ReplayRunner {
         let replayedBefore = resume?.threadsReplayed ?? 0
         var replayedAtCheckpoint = replayedBefore
         var assembler = ThreadAssembler()
-        var flywheel = options.flywheel ? FlywheelCounter() : nil
+        var flywheel = options.flywheel ? FlywheelCounter(listed: options.labels) : nil
         var owned = false
         var stoppedEarly = false
         let totalBytes = reader.files.reduce(0) { $0 + ReplayTool.fileSize($1) }

@@ -62,15 +62,19 @@ extension RunState {
         return .object(fields)
     }
 
-    /// Reads a state file's text; an error says what is wrong, never quoting the file.
-    public init(stateJSON text: String) throws(StateFormatError) {
-        try self.init(state: ReportValue(parsingExactJSON: text))
+    /// Reads a state file's text; an error says what is wrong, never quoting the file. `labels`
+    /// is the team's list the reader holds (`--labels`): the state's labels are put through their
+    /// rules again with it when the state names the same list; a state written with another list
+    /// is read with a list known by its digest only (`TeamLabels.matching`), which keeps no name,
+    /// and its options then differ in `--labels`.
+    public init(stateJSON text: String, labels: TeamLabels = .none) throws(StateFormatError) {
+        try self.init(state: ReportValue(parsingExactJSON: text), labels: labels)
     }
 
-    public init(state: ReportValue) throws(StateFormatError) {
+    public init(state: ReportValue, labels: TeamLabels = .none) throws(StateFormatError) {
         guard state["complete"] == .bool(true) else { throw StateFormatError("it is incomplete (no \"complete\": true at its end)") }
         guard try state.string("schema") == Self.schema else { throw StateFormatError("its schema is not \(Self.schema)") }
-        let options = try StateOptions(state: state.required("options"))
+        let options = try StateOptions(state: state.required("options"), labels: labels)
         var files: [CorpusIdentity.File] = []
         for file in try state.required("corpus_identity").array("files") {
             files.append(CorpusIdentity.File(path: try file.string("path"), bytes: try file.optionalInt("bytes"),
@@ -88,7 +92,7 @@ extension RunState {
         var sizing: [JobKind: PromptSizing] = [:]
         for (name, job) in try state.object("jobs") {
             guard let kind = JobKind(rawValue: name) else { throw StateFormatError("unknown job") }
-            ledgers[kind] = Self.labelled(try JobLedger(state: job.required("ledger")))
+            ledgers[kind] = Self.labelled(try JobLedger(state: job.required("ledger")), listed: options.labels)
             let sizes = try job.required("prompt_sizes")
             if sizes != .null { sizing[kind] = try PromptSizing(state: sizes) }
         }
@@ -105,9 +109,9 @@ extension RunState {
                                  approximateTokens: try model.bool("approximate_tokens"), description: try model.required("description")),
             shard: ShardFacts(count: count, by: by, indexes: indexes.sorted(), threadsSeen: try shard.int("threads_seen"),
                               unsandboxed: try shard.array("unsandboxed").map { (value: ReportValue) throws(StateFormatError) -> Int in try value.asInt() }.sorted()),
-            corpus: try CorpusCounts(state: state.required("corpus")),
+            corpus: try CorpusCounts(state: state.required("corpus"), listed: options.labels),
             ledgers: ledgers, sizing: sizing,
-            flywheel: flywheel == .null ? nil : try FlywheelCounter(state: flywheel),
+            flywheel: flywheel == .null ? nil : try FlywheelCounter(state: flywheel, listed: options.labels),
             timing: Timing(started: try run.string("started"), seconds: try run.double("seconds")),
             sandbox: try state.required("sandbox"), audit: try state.required("audit"),
             checkpoint: checkpoint == .null ? nil : Checkpoint(sequence: try checkpoint.int("sequence"), eventsRead: try checkpoint.int("events_read")))
@@ -137,10 +141,11 @@ extension StateOptions {
             ("dry_run", .bool(dryRun)),
             ("flywheel", .bool(flywheel)),
             ("batch_size", .int(batchSize)),
+            ("labels", labels.digest.map { .label($0) } ?? .null),
         ])
     }
 
-    init(state: ReportValue) throws(StateFormatError) {
+    init(state: ReportValue, labels: TeamLabels) throws(StateFormatError) {
         var jobs: [JobKind] = []
         for name in try state.array("jobs") {
             guard let kind = JobKind(rawValue: try name.asString()) else { throw StateFormatError("unknown job") }
@@ -156,7 +161,19 @@ extension StateOptions {
                   device: DeviceProfile(name: try device.string("profile"), prefillMillisecondsPerToken: try device.double("prefill_ms_per_token"),
                                         decodeTokensPerSecond: try device.double("decode_tokens_per_s"), source: try device.string("source")),
                   threadLimit: try state.optionalInt("thread_limit"), strict: try state.bool("strict"), dryRun: try state.bool("dry_run"),
-                  flywheel: try state.bool("flywheel"), batchSize: try state.int("batch_size"))
+                  flywheel: try state.bool("flywheel"), batchSize: try state.int("batch_size"),
+                  labels: labels.matching(try Self.labelsDigest(state)))
+    }
+
+    /// The digest of the list a state was written with: null, or absent in a state written
+    /// before `--labels` existed, for none; else 64 hex digits.
+    static func labelsDigest(_ state: ReportValue) throws(StateFormatError) -> String? {
+        guard let value = state["labels"], value != .null else { return nil }
+        guard case .label(let digest) = value, digest.utf8.count == 64,
+              digest.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }) else {
+            throw StateFormatError("'labels' is not the SHA-256 of a labels list")
+        }
+        return digest
     }
 }
 
@@ -187,7 +204,7 @@ extension CorpusCounts {
         ])
     }
 
-    init(state: ReportValue) throws(StateFormatError) {
+    init(state: ReportValue, listed: TeamLabels) throws(StateFormatError) {
         var stats = CorpusStats()
         stats.files = try state.int("files")
         stats.lines = try state.int("lines")
@@ -195,8 +212,8 @@ extension CorpusCounts {
         stats.threads = try state.int("threads")
         stats.messages = try state.int("messages")
         stats.badLines = try state.int("bad_lines")
-        for (name, n) in try state.object("unknown_types") { stats.unknownTypes[ReportLabel(kind: name).text, default: 0] += try n.asInt() }
-        for (name, n) in try state.object("unknown_nodes") { stats.unknownNodes[ReportLabel(kind: name).text, default: 0] += try n.asInt() }
+        for (name, n) in try state.object("unknown_types") { stats.unknownTypes[ReportLabel(kind: name, listed: listed).text, default: 0] += try n.asInt() }
+        for (name, n) in try state.object("unknown_nodes") { stats.unknownNodes[ReportLabel(kind: name, listed: listed).text, default: 0] += try n.asInt() }
         stats.compressedBytes = try state.int("compressed_bytes")
         stats.decompressedBytes = try state.int("bytes")
         let fatal = try state.required("fatal")

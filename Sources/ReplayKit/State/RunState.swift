@@ -53,8 +53,8 @@ public struct RunState: Sendable, Equatable {
         shard = ShardFacts(count: tally.shard.count, by: tally.shard.by, indexes: [tally.shard.index],
                            threadsSeen: tally.threadsSeen, unsandboxed: sandboxEnforced ? [] : [tally.shard.index])
         var stats = tally.corpus
-        stats.unknownTypes = Self.labelled(stats.unknownTypes) { ReportLabel(kind: $0) }
-        stats.unknownNodes = Self.labelled(stats.unknownNodes) { ReportLabel(kind: $0) }
+        stats.unknownTypes = Self.labelled(stats.unknownTypes) { ReportLabel(kind: $0, listed: options.labels) }
+        stats.unknownNodes = Self.labelled(stats.unknownNodes) { ReportLabel(kind: $0, listed: options.labels) }
         var fatal: FatalNote? = nil
         if case .input(let message)? = tally.fatal {
             fatal = FatalNote(fileIndex: tally.fatalPlace?.file ?? -1, line: tally.fatalPlace?.line ?? 0, message: message)
@@ -67,7 +67,7 @@ public struct RunState: Sendable, Equatable {
                 BadLineNote(fileIndex: $0, file: $1.location.file, line: $1.location.line, reason: ReportBuilder.safeReason($1.reason))
             },
             fatal: fatal)
-        ledgers = tally.ledgers.mapValues(Self.labelled)
+        ledgers = tally.ledgers.mapValues { Self.labelled($0, listed: options.labels) }
         sizing = tally.sizing
         flywheel = tally.flywheel
     }
@@ -127,7 +127,7 @@ public struct RunState: Sendable, Equatable {
     private mutating func add(counts other: RunState) {
         for (kind, ledger) in other.ledgers { ledgers[kind, default: JobLedger()].merge(ledger) }
         for (kind, sizes) in other.sizing { sizing[kind, default: PromptSizing()].merge(sizes) }
-        if let theirs = other.flywheel { flywheel = (flywheel ?? FlywheelCounter()).merged(with: theirs) }
+        if let theirs = other.flywheel { flywheel = (flywheel ?? FlywheelCounter(listed: options.labels)).merged(with: theirs) }
     }
 
     /// The threads read that belong to shards this state does not cover.
@@ -142,11 +142,12 @@ public struct RunState: Sendable, Equatable {
         return byLabel
     }
 
-    /// A ledger with builds and models as labels and counters through `labelledCounters`.
-    static func labelled(_ ledger: JobLedger) -> JobLedger {
+    /// A ledger with builds and models as labels (with the team's list `listed`) and counters
+    /// through `labelledCounters`.
+    static func labelled(_ ledger: JobLedger, listed: TeamLabels) -> JobLedger {
         func clean(_ metrics: JobMetrics) -> JobMetrics {
             var copy = metrics
-            copy.counters = labelledCounters(metrics.counters)
+            copy.counters = labelledCounters(metrics.counters, listed: listed)
             copy.quality = relabelled(metrics.quality)
             copy.qualityAllAnswers = relabelled(metrics.qualityAllAnswers)
             return copy
@@ -163,15 +164,17 @@ public struct RunState: Sendable, Equatable {
         }
         var result = JobLedger()
         result.overall = clean(ledger.overall)
-        result.byBuild = slices(ledger.byBuild) { ReportLabel(build: $0) }
-        result.byModel = slices(ledger.byModel) { ReportLabel(model: $0) }
+        result.byBuild = slices(ledger.byBuild) { ReportLabel(build: $0, listed: listed) }
+        result.byModel = slices(ledger.byModel) { ReportLabel(model: $0, listed: listed) }
         return result
     }
 
     /// A job's counters with their names as labels: the jobs' own tokens through the token rule,
-    /// routing's `confusion:<actual>-><guessed>` with each name through the name rule (the job
-    /// already applies it; this keeps a state safe on its own). Uncapped: the report caps.
-    static func labelledCounters(_ counters: [String: Int]) -> [String: Int] {
+    /// routing's `confusion:<actual>-><guessed>` with each name through the member rule and the
+    /// team's list `listed`, the job's own `lead` kept (the job already applies the rule; this
+    /// keeps a state safe on its own). Uncapped: the report caps.
+    static func labelledCounters(_ counters: [String: Int], listed: TeamLabels) -> [String: Int] {
+        func member(_ name: String) -> String { name == Route.lead ? name : ReportLabel(member: name, listed: listed).text }
         let prefix = "confusion:"
         var labelled: [String: Int] = [:]
         for (key, n) in counters {
@@ -182,7 +185,7 @@ public struct RunState: Sendable, Equatable {
             let pair = String(key.dropFirst(prefix.count))
             let names = pair.components(separatedBy: "->")
             let label = names.count == 2
-                ? ReportLabel(name: names[0]).text + "->" + ReportLabel(name: names[1]).text
+                ? member(names[0]) + "->" + member(names[1])
                 : ReportLabel(hashing: pair).text
             labelled[prefix + label, default: 0] += n
         }
@@ -204,9 +207,13 @@ public struct StateOptions: Sendable, Equatable {
     public var dryRun: Bool
     public var flywheel: Bool
     public var batchSize: Int
+    /// The team's list of labels kept as written (`--labels`): a state names it by its digest,
+    /// and states merge or resume only with the same list, or one value would be counted under
+    /// its name in one shard and under its hash in another.
+    public var labels: TeamLabels
 
     public init(jobs: [JobKind], budgets: [JobKind: Double], device: DeviceProfile, threadLimit: Int?, strict: Bool,
-                dryRun: Bool, flywheel: Bool, batchSize: Int) {
+                dryRun: Bool, flywheel: Bool, batchSize: Int, labels: TeamLabels = .none) {
         self.jobs = jobs
         self.budgets = budgets
         self.device = device
@@ -215,18 +222,19 @@ public struct StateOptions: Sendable, Equatable {
         self.dryRun = dryRun
         self.flywheel = flywheel
         self.batchSize = batchSize
+        self.labels = labels
     }
 
     /// The options of a run of `jobs` under `options`.
     public init(_ options: ReplayOptions, jobs: [any Job]) {
         self.init(jobs: jobs.map(\.kind), budgets: Dictionary(uniqueKeysWithValues: jobs.map { ($0.kind, $0.budgetMilliseconds) }),
                   device: options.device, threadLimit: options.threadLimit, strict: options.strict,
-                  dryRun: options.dryRun, flywheel: options.flywheel, batchSize: options.batchSize)
+                  dryRun: options.dryRun, flywheel: options.flywheel, batchSize: options.batchSize, labels: options.labels)
     }
 
-    /// The jobs, each with its budget.
+    /// The jobs, each with its budget and the team's labels.
     public func makeJobs() -> [any Job] {
-        jobs.map { $0.job(budgetMilliseconds: budgets[$0]) }
+        jobs.map { $0.job(budgetMilliseconds: budgets[$0], labels: labels) }
     }
 
     /// The names of the options that differ from `other`'s, as the command line spells them.
@@ -240,6 +248,7 @@ public struct StateOptions: Sendable, Equatable {
         if dryRun != other.dryRun { names.append("--dry-run") }
         if flywheel != other.flywheel { names.append("--flywheel") }
         if batchSize != other.batchSize { names.append("--batch") }
+        if labels.digest != other.labels.digest { names.append("--labels") }
         return names
     }
 }
