@@ -216,6 +216,7 @@ public enum Auditor {
                 message: "The canary reached \(hashes.promptsWithCanary) of \(hashes.prompts) prompts: the others could leak unseen.",
                 location: hashesPath))
         }
+        manifestAtVerdict(childDirectory, findings: result.findings, places: places, into: &result)
     }
 
     /// What the judge of a trace needs to know besides the trace.

@@ -27,6 +27,7 @@ public enum ArgumentParser {
                replay flywheel [--out DIR] [--allow-unsandboxed] CORPUS...
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
+               replay verify DIR
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
                replay --help | --version
 
@@ -73,6 +74,10 @@ public enum ArgumentParser {
         every prompt and every model output fingerprinted, and fails (exit 6) on network use,
         writes outside --out, the canary or an output in anything written, or no sandbox:
         audit.sarif, audit-junit.xml and a summary on stderr.
+
+        replay verify DIR re-checks an audit's directory (the manifest of DIR/run in audit.sarif) or
+        a run's directory (its manifest.json) by kind, size and SHA-256 of every entry, and names
+        each one that changed, is missing or is extra since (exit 9).
 
         replay flywheel counts, from message metadata alone and without a model, how often chips
         are used, routing guesses kept and drafts used: metrics.csv, metrics.json, dashboard.html.

@@ -23,6 +23,9 @@ public enum ReplayTool {
             // The auditor runs this same executable as its child, under strace.
             return AuditCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
         }
+        if arguments.first == "verify" {
+            return VerifyCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
+        }
         if arguments.first == "bench-model" {
             // For bench/model.sh: the model stage alone, digests and counts only (not in the usage).
             return ModelBenchCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
