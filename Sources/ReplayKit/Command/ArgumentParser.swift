@@ -22,7 +22,8 @@ public enum ArgumentParser {
         usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
                       [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
                       [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--allow-unsandboxed]
-                      [--shard I/N | --shards N] [--shard-by thread|file] [--resume] [--checkpoint-every K] CORPUS...
+                      [--shard I/N | --shards N] [--shard-by thread|file] [--resume] [--checkpoint-every K]
+                      [--run-key FILE] CORPUS...
                replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--allow-unsandboxed] SHARD_DIR...
                replay flywheel [--out DIR] [--allow-unsandboxed] CORPUS...
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
@@ -63,6 +64,10 @@ public enum ArgumentParser {
                       newest complete one; a checkpoint of another corpus, options or model is
                       refused (exit 2)
         --checkpoint-every K  replayed threads between checkpoints (default 200 with --resume)
+        --run-key FILE  the run's key (32 random bytes): corpus digests and label hashes are keyed
+                      with it, so the shards, resumes and merge of one run must share it; default
+                      REPLAY_RUN_KEY's file, else ${XDG_STATE_HOME:-~/.local/state}/replay/run-key
+                      (made 0600 on first use)
 
         Every run writes state.json beside its report (counts, histograms and hashes only).
         replay merge reads SHARD_DIR/state.json of each shard, checks they are shards 0..N-1 of one
@@ -165,6 +170,7 @@ public enum ArgumentParser {
                 guard let by = ShardBy(rawValue: text) else { throw UsageError("--shard-by takes thread or file, not '\(text)'") }
                 shardBy = by
             case "--resume": options.resume = true
+            case "--run-key": options.runKeyPath = try value(for: argument)
             case "--checkpoint-every": options.checkpointEvery = try positive(try value(for: argument), argument)
             case "-": options.corpus.append(argument)
             case "--":
@@ -179,6 +185,7 @@ public enum ArgumentParser {
         if let configPath {
             let config = try ConfigFile.load(configPath)
             options.device = config.device ?? options.device
+            if options.runKeyPath == nil { options.runKeyPath = config.runKeyPath }
             options.budgets = config.budgets
             // A gate given on the command line replaces the config file's gate of the same key.
             options.thresholds = config.thresholds.filter { gate in !flagThresholds.contains { $0.key == gate.key } }

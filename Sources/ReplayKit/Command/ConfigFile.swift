@@ -16,6 +16,8 @@ public struct ConfigFile: Sendable, Equatable {
     public var device: DeviceProfile?
     public var budgets: [JobKind: Double] = [:]
     public var thresholds: [Threshold] = []
+    /// The run key's file (`run_key`), relative to the working directory; `--run-key` wins.
+    public var runKeyPath: String?
 
     public init() {}
 
@@ -28,8 +30,12 @@ public struct ConfigFile: Sendable, Equatable {
             throw ArgumentParser.UsageError("\(path): not a JSON object")
         }
         var config = ConfigFile()
-        for key in object.keys where !["device", "budgets_ms", "fail_under"].contains(key) {
-            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (device, budgets_ms, fail_under)")
+        for key in object.keys where !["device", "budgets_ms", "fail_under", "run_key"].contains(key) {
+            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (device, budgets_ms, fail_under, run_key)")
+        }
+        if let file = object["run_key"] {
+            guard let file = file as? String, !file.isEmpty else { throw ArgumentParser.UsageError("\(path): 'run_key' must be the path of a key file") }
+            config.runKeyPath = file
         }
         if let name = object["device"] {
             guard let name = name as? String, let profile = DeviceProfile.named(name) else {

@@ -48,6 +48,10 @@ public struct ReplayOptions: Sendable, Equatable {
     /// `--resume`); nil writes none.
     public var checkpointEvery: Int? = nil
 
+    /// The run key's file (`--run-key`, or the config's `run_key`); nil: `REPLAY_RUN_KEY`, else
+    /// the per-user key (`RunKeyFile`).
+    public var runKeyPath: String? = nil
+
     /// Threads between checkpoints when `--resume` is given without `--checkpoint-every`.
     public static let defaultCheckpointEvery = 200
 
