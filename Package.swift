@@ -77,6 +77,6 @@ let package = Package(
         .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Replay", "LeakyFixtures", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests.
-        .testTarget(name: "ClusterTests", dependencies: ["TestSupport"], swiftSettings: swift6),
+        .testTarget(name: "ClusterTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),
     ]
 )
