@@ -60,6 +60,26 @@ import TestSupport
         #expect(found.said.contains("extra: a file, 1 bytes, at the top"))
     }
 
+    /// A finished run (the built binary, sandboxed) ends by writing manifest.json, after every
+    /// other result: its directory verifies, and stops verifying when a result is edited.
+    @Test func aFinishedRunWritesItsManifestLast() throws {
+        let directory = try TemporaryDirectory(prefix: "verify")
+        let out = directory.path("out")
+        let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
+        let run = try Subprocess.run(BuiltProducts.executable("replay"), ["--dry-run", "--limit", "3", "--resume", "--checkpoint-every", "1",
+                                                                          "--out", out, corpus])
+        #expect(run.status == 0, "\(run.errors)")
+        let manifest = try RunManifest.read(manifestAt: out + "/" + RunManifest.fileName)
+        let listed = Set(manifest.entries.compactMap(\.encodedPath))
+        let present = Set(try FileManager.default.contentsOfDirectory(atPath: out)).subtracting([RunManifest.fileName])
+        #expect(listed == present, "every file but the manifest is listed")
+        #expect(listed.contains("report.json") && listed.contains("state.json") && listed.contains("checkpoint-000001.json"))
+        #expect(Self.verify(out).code == .success)
+        try directory.write("out/report.md", text: "edited")
+        let found = Self.verify(out)
+        #expect(found.code == .verifyMismatch && found.said.contains("changed: report.md"))
+    }
+
     /// A run's directory with manifest.json (issue 18's completion manifest) verifies the same way;
     /// the manifest file is not listed in itself.
     @Test func aRunDirectoryWithItsManifestVerifies() throws {

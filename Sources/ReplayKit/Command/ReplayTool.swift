@@ -307,6 +307,13 @@ public enum ReplayTool {
             diagnostics("replay: cannot write junit.xml: \(error.description)")
             return .output
         }
+        // Last: the manifest that marks the run finished (replay verify checks it).
+        do {
+            try output.saveManifest()
+        } catch {
+            diagnostics("replay: cannot write the run's manifest: \(error.description)")
+            return .output
+        }
         var code = ExitCode.success
         if let fatal = state.corpus.fatal {
             diagnostics("replay: \(fatal.message)")
@@ -346,6 +353,7 @@ public enum ReplayTool {
         }
         do {
             try OutputDirectory(outputDirectory).saveFlywheel(counter)
+            try OutputDirectory(outputDirectory).saveManifest()
         } catch {
             diagnostics("replay: \(error.description)")
             return .output
