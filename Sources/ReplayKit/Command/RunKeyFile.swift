@@ -72,6 +72,8 @@ enum RunKeyFile {
 
     /// Reads the per-user key, making it (and its directory, 0700) first if there is none.
     static func readOrCreate(_ path: String) throws(Problem) -> RunKey {
+        // Made already (the usual case): read it, and touch nothing.
+        if access(path, F_OK) == 0 { return try read(path, from: "the per-user key") }
         let directory = (path as NSString).deletingLastPathComponent
         var made = ""
         for component in directory.split(separator: "/") {
