@@ -97,6 +97,30 @@ import TestSupport
         #expect("\(try #require(RunKey(bytes: bytes)))" == "RunKey(32 bytes, not shown)")
     }
 
+    /// The built binary, sandboxed, makes its per-user key outside --out: so it is made before
+    /// confinement (after it, Landlock would refuse the file). The config's run_key is a key too.
+    @Test func theKeyIsHadBeforeConfinement() throws {
+        let directory = try TemporaryDirectory(prefix: "run-key")
+        let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = directory.path("state")
+        environment["REPLAY_RUN_KEY"] = nil
+        let run = try Subprocess.run(BuiltProducts.executable("replay"), ["--dry-run", "--limit", "2", "--out", directory.path("out"), corpus],
+                                     environment: environment)
+        #expect(run.status == 0, "\(run.errors)")
+        let made = try RunKeyFile.read(directory.path("state/replay/run-key"), from: "test")
+        let state = try String(contentsOfFile: directory.path("out/state.json"), encoding: .utf8)
+        #expect(state.contains(made.check))
+        // The config's run_key, relative to the working directory, and --run-key over it.
+        let key = try directory.write("config-key", [UInt8](repeating: 4, count: 32))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
+        let config = try directory.write("replay.json", text: #"{"run_key": "\#(key)"}"#)
+        guard case .replay(let options) = try ArgumentParser.parse(["--config", config, corpus]) else { Issue.record("not a replay"); return }
+        #expect(options.runKeyPath == key)
+        guard case .replay(let flagged) = try ArgumentParser.parse(["--run-key", "other", "--config", config, corpus]) else { return }
+        #expect(flagged.runKeyPath == "other")
+    }
+
     /// The per-user key is made once, 0600, and read back the same by every later process.
     @Test func thePerUserKeyIsMadeOnceAndPrivate() throws {
         let directory = try TemporaryDirectory(prefix: "run-key")
