@@ -1,4 +1,4 @@
-import Audit
+@testable import Audit
 import Foundation
 import Glibc
 import Privacy
@@ -145,5 +145,44 @@ import TestSupport
         #expect(!recorded.value.json().contains("leak"))
         let found = try Self.changes(directory, after: recorded)
         #expect(found.count == 2 && found.allSatisfy { if case .unverifiable = $0.change { true } else { false } })
+    }
+}
+
+/// The manifest the auditor records at its verdict: walked before and after the scan, so an
+/// entry that changed while it was scanned is a finding; an entry it found words in keeps no digest.
+@Suite struct ManifestAtVerdictTests {
+    @Test func aDirectoryUntouchedDuringTheScanGivesNoFinding() throws {
+        let directory = try RunManifestTests.runDirectory()
+        let before = try RunManifest.take(directory.path)
+        var result = AuditResult()
+        Auditor.manifestAtVerdict(directory.path, beforeScan: before, places: PlaceNames(salt: [1], allowedDirectory: directory.path), into: &result)
+        #expect(result.findings.isEmpty && result.problems.isEmpty)
+        #expect(result.manifest == before)
+    }
+
+    @Test func anEntryChangedDuringTheScanIsAFindingThatNamesNothing() throws {
+        let directory = try RunManifestTests.runDirectory()
+        let before = try RunManifest.take(directory.path)
+        try directory.write("report.json", text: #"{"schema":"replay.report/1","corpus":{"threads":9}}"#)
+        try directory.write("sub/late_words_here", text: "x")
+        var result = AuditResult()
+        Auditor.manifestAtVerdict(directory.path, beforeScan: before, places: PlaceNames(salt: [1], allowedDirectory: directory.path), into: &result)
+        let finding = try #require(result.findings.first)
+        #expect(finding.rule == .changedDuringScan && finding.rule.isError && finding.occurrences == 2)
+        #expect(finding.message.contains("1 changed, 1 new"))
+        #expect(!finding.message.contains("late_words") && !finding.message.contains("report.json"))
+        #expect(result.verdict == .findings)
+    }
+
+    /// The entry a finding is located at (as the verdict shows it) keeps its size, not its digest.
+    @Test func anEntryTheScanCaughtKeepsNoDigest() throws {
+        let directory = try RunManifestTests.runDirectory()
+        var result = AuditResult()
+        result.findings = [AuditFinding(rule: .canaryInOutput, message: "m", location: directory.path("state.json"))]
+        Auditor.manifestAtVerdict(directory.path, beforeScan: nil, places: PlaceNames(salt: [1], allowedDirectory: directory.path), into: &result)
+        let manifest = try #require(result.manifest)
+        let state = try #require(manifest.entries.first { $0.encodedPath == "state.json" })
+        #expect(state.sha256 == nil && state.withheld == "finding" && state.bytes == 17)
+        #expect(manifest.entries.filter { $0.kind == .file && $0.sha256 != nil }.count == 3)
     }
 }

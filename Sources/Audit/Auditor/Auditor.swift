@@ -178,6 +178,7 @@ public enum Auditor {
         result.findings += judge(log, Judging(allowed: allowed, places: places, isReplay: plan.isReplay), written: &written)
 
         // Scan.
+        let beforeScan = try? RunManifest.take(childDirectory)
         let hashes = AuditHashes.read(hashesPath)
         result.hashes = hashes
         if plan.isReplay, hashes == nil { result.problems.append(.hashesMissing(path: hashesPath)) }
@@ -216,7 +217,7 @@ public enum Auditor {
                 message: "The canary reached \(hashes.promptsWithCanary) of \(hashes.prompts) prompts: the others could leak unseen.",
                 location: hashesPath))
         }
-        manifestAtVerdict(childDirectory, findings: result.findings, places: places, into: &result)
+        manifestAtVerdict(childDirectory, beforeScan: beforeScan, places: places, into: &result)
     }
 
     /// What the judge of a trace needs to know besides the trace.

@@ -67,11 +67,16 @@ public struct RunManifest: Sendable, Equatable {
         var entries: [Entry] = []
         walk(root, prefix: [], excluding: Set(excluding.map { Array($0.utf8) }), into: &entries)
         close(root)
-        entries = entries.map { entry in
-            guard let path = entry.path, withholding(path) else { return entry }
-            return Entry(path: isPlain(path) ? path : nil, kind: entry.kind, bytes: entry.bytes, sha256: nil, withheld: "finding")
-        }
-        return RunManifest(entries: entries.sorted { ($0.path ?? []).lexicographicallyPrecedes($1.path ?? []) })
+        return RunManifest(entries: entries.sorted { ($0.path ?? []).lexicographicallyPrecedes($1.path ?? []) }).withholding(withholding)
+    }
+
+    /// This manifest with every entry `flagged` says the audit found words in recorded without
+    /// its digest, and without its name unless the name is a plain token.
+    public func withholding(_ flagged: ([UInt8]) -> Bool) -> RunManifest {
+        RunManifest(entries: entries.map { entry in
+            guard let path = entry.path, flagged(path) else { return entry }
+            return Entry(path: Self.isPlain(path) ? path : nil, kind: entry.kind, bytes: entry.bytes, sha256: nil, withheld: "finding")
+        })
     }
 
     /// Lists every entry of the directory open at `descriptor` (which it closes), depth first.
