@@ -3,7 +3,9 @@ import Privacy
 
 /// The verdict files: `audit.sarif` (SARIF 2.1.0, for code scanning) and `audit-junit.xml`
 /// (one test case per rule, for CI test views). Neither holds anything the audited run wrote:
-/// rule ids, what happened, and where (file, line, byte offset).
+/// rule ids, what happened, and where (file, line, byte offset); and, in the SARIF's
+/// `artifacts`, the manifest of the run's directory at the verdict (names as the findings show
+/// them, sizes, and SHA-256 of files the scan found no words in).
 public enum AuditVerdict {
     public static let sarifName = "audit.sarif"
     public static let junitName = "audit-junit.xml"
