@@ -174,6 +174,26 @@ import TestSupport
         #expect(result.verdict == .findings)
     }
 
+    /// A name that is not plain tokens (a sentence with spaces, odd bytes) is not written into the
+    /// verdict, as the findings never show one; the entry still verifies by kind, size and digest,
+    /// and a change to it is still caught.
+    @Test func anOddNameIsWithheldFromTheVerdictAndStillVerified() throws {
+        let directory = try RunManifestTests.runDirectory()
+        try directory.write("mum is at the GP now.txt", text: "12")
+        var result = AuditResult()
+        Auditor.manifestAtVerdict(directory.path, beforeScan: nil, places: PlaceNames(salt: [1], allowedDirectory: directory.path), into: &result)
+        let manifest = try #require(result.manifest)
+        let odd = try #require(manifest.entries.first { $0.path == nil })
+        #expect(odd.withheld == "name" && odd.sha256 == SHA256.hex(Array("12".utf8)))
+        let sarif = manifest.sarifArtifacts.json() + manifest.value.json()
+        #expect(!sarif.contains("mum") && !sarif.contains("GP"))
+        #expect(manifest.differences(from: try RunManifest.take(directory.path)).isEmpty)
+        try directory.write("mum is at the GP now.txt", text: "13")
+        let changed = manifest.differences(from: try RunManifest.take(directory.path))
+        #expect(changed.map(\.change) == [.extra, .missing])
+        #expect(!changed.map(\.description).joined().contains("mum"))
+    }
+
     /// The entry a finding is located at (as the verdict shows it) keeps its size, not its digest.
     @Test func anEntryTheScanCaughtKeepsNoDigest() throws {
         let directory = try RunManifestTests.runDirectory()

@@ -8,7 +8,9 @@ extension Auditor {
     /// An entry the audit found words in (an error-level finding located at it) is listed without
     /// its digest, and without its name unless the name is a plain token (which the findings show
     /// anyway): the manifest must not confirm a guess at what was caught. So is an entry whose name
-    /// is not UTF-8, which the scan (walking names as strings) may not have read as it is.
+    /// is not UTF-8, which the scan (walking names as strings) may not have read as it is. Any
+    /// other name that is not plain tokens (spaces, odd bytes, over 64 bytes a component) is
+    /// recorded without the name, as the findings show such places only by a salted hash.
     ///
     /// `beforeScan`, the same walk taken just before the scan, must equal the one after it: an
     /// entry that changed, went or came meanwhile (something outside the traced tree still
@@ -22,7 +24,7 @@ extension Auditor {
             result.manifest = now.withholding { path in
                 guard let name = String(validating: path, as: UTF8.self) else { return true }
                 return flagged.contains(places.show(directory + "/" + name))
-            }
+            }.withholdingOddNames()
             if let beforeScan {
                 // Counted by kind of change, never named: a name could be what the scan caught.
                 let changes = beforeScan.differences(from: now)

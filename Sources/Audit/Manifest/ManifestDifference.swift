@@ -44,12 +44,11 @@ extension RunManifest {
         var differences: [ManifestDifference] = []
         var unnamed: [Entry] = []
         for recorded in entries {
-            guard let path = recorded.path else {
+            guard recorded.path != nil else {
                 unnamed.append(recorded)
-                differences.append(ManifestDifference(shown: "a \(recorded.kind.rawValue) whose name was withheld",
-                                                      change: .unverifiable("the audit found words in it, so the manifest holds neither its name nor its digest")))
                 continue
             }
+            let path = recorded.path!
             let shown = RunManifest.encode(path)
             guard let found = current.removeValue(forKey: path) else {
                 differences.append(ManifestDifference(shown: shown, change: .missing))
@@ -70,9 +69,15 @@ extension RunManifest {
             }
         }
         for (path, entry) in current.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            // An entry whose name was withheld is still there: the one of its kind and size.
-            if let index = unnamed.firstIndex(where: { $0.kind == entry.kind && $0.bytes == entry.bytes }) {
-                unnamed.remove(at: index)
+            // An entry whose name was withheld is matched by what it was: its kind, size and
+            // (when recorded) digest. Its name is vouched for by nothing.
+            if let index = unnamed.firstIndex(where: { $0.kind == entry.kind && $0.bytes == entry.bytes
+                                                      && ($0.sha256 == nil || $0.sha256 == entry.sha256) }) {
+                let recorded = unnamed.remove(at: index)
+                if recorded.withheld == "finding" {
+                    differences.append(ManifestDifference(shown: "a \(recorded.kind.rawValue) whose name was withheld",
+                                                          change: .unverifiable("the audit found words in it, so the manifest holds neither its name nor its digest")))
+                }
                 continue
             }
             let parent = path.lastIndex(of: 0x2f).map { Array(path[..<$0]) }
@@ -81,6 +86,13 @@ extension RunManifest {
             let size = entry.bytes.map { ", \($0) bytes" } ?? ""
             differences.append(ManifestDifference(shown: "a \(entry.kind.rawValue)\(size)\(place) (its name, \(path.count) bytes, is not shown: nothing checked it)",
                                                   change: .extra))
+        }
+        for recorded in unnamed {
+            differences.append(ManifestDifference(
+                shown: "a \(recorded.kind.rawValue) whose name was withheld" + (recorded.bytes.map { ", \($0) bytes" } ?? ""),
+                change: recorded.withheld == "finding"
+                    ? .unverifiable("the audit found words in it, so the manifest holds neither its name nor its digest")
+                    : .missing))
         }
         return differences
     }

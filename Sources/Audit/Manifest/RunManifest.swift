@@ -70,6 +70,17 @@ public struct RunManifest: Sendable, Equatable {
         return RunManifest(entries: entries.sorted { ($0.path ?? []).lexicographicallyPrecedes($1.path ?? []) }).withholding(withholding)
     }
 
+    /// This manifest with the name of every entry whose path is not plain tokens withheld
+    /// (`withheld: "name"`), its kind, size and digest kept: the verdict names places the run
+    /// chose only when they cannot spell a sentence with spaces or odd bytes, as its findings do.
+    /// `replay verify` matches such an entry by kind, size and digest.
+    public func withholdingOddNames() -> RunManifest {
+        RunManifest(entries: entries.map { entry in
+            guard let path = entry.path, !Self.isPlain(path) else { return entry }
+            return Entry(path: nil, kind: entry.kind, bytes: entry.bytes, sha256: entry.sha256, withheld: entry.withheld ?? "name")
+        })
+    }
+
     /// This manifest with every entry `flagged` says the audit found words in recorded without
     /// its digest, and without its name unless the name is a plain token.
     public func withholding(_ flagged: ([UInt8]) -> Bool) -> RunManifest {
