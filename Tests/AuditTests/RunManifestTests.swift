@@ -89,7 +89,17 @@ import TestSupport
         try FileManager.default.removeItem(atPath: directory.path("state.json"))
         try FileManager.default.createSymbolicLink(atPath: directory.path("state.json"), withDestinationPath: copy)
         let found = try Self.changes(directory, after: recorded)
-        #expect(found == [ManifestDifference(shown: "state.json", change: .changed("it is a symlink now, a file in the manifest"))])
+        #expect(found == [ManifestDifference(shown: "state.json", change: .changed("it is a symbolic link now, a file in the manifest"))])
+    }
+
+    /// A FIFO swapped in for a file is named as such, and the walk does not block on it.
+    @Test func aFIFOSwappedInIsChanged() throws {
+        let directory = try Self.runDirectory()
+        let recorded = try Self.take(directory)
+        try FileManager.default.removeItem(atPath: directory.path("sub/metrics.csv"))
+        #expect(mkfifo(directory.path("sub/metrics.csv"), 0o644) == 0)
+        #expect(try Self.changes(directory, after: recorded)
+                == [ManifestDifference(shown: "sub/metrics.csv", change: .changed("it is a FIFO, socket or device now, a file in the manifest"))])
     }
 
     /// A name of any bytes (a newline, an invalid UTF-8 byte, a `%`) is written percent-encoded

@@ -55,7 +55,7 @@ extension RunManifest {
                 continue
             }
             if found.kind != recorded.kind {
-                differences.append(ManifestDifference(shown: shown, change: .changed("it is a \(found.kind.rawValue) now, a \(recorded.kind.rawValue) in the manifest")))
+                differences.append(ManifestDifference(shown: shown, change: .changed("it is \(found.kind.spelled) now, \(recorded.kind.spelled) in the manifest")))
             } else if let size = recorded.bytes, let now = found.bytes, size != now {
                 let how = now < size ? "truncated to \(now) bytes from \(size)" : "\(now) bytes now, \(size) in the manifest"
                 differences.append(ManifestDifference(shown: shown, change: .changed(how)))
@@ -75,7 +75,7 @@ extension RunManifest {
                                                       && ($0.sha256 == nil || $0.sha256 == entry.sha256) }) {
                 let recorded = unnamed.remove(at: index)
                 if recorded.withheld == "finding" {
-                    differences.append(ManifestDifference(shown: "a \(recorded.kind.rawValue) whose name was withheld",
+                    differences.append(ManifestDifference(shown: "\(recorded.kind.spelled) whose name was withheld",
                                                           change: .unverifiable("the audit found words in it, so the manifest holds neither its name nor its digest")))
                 }
                 continue
@@ -84,16 +84,28 @@ extension RunManifest {
             let place = parent.map { entries.contains { $0.path == parent } ? ", in " + RunManifest.encode($0) : ", in a directory not listed either" }
                 ?? ", at the top"
             let size = entry.bytes.map { ", \($0) bytes" } ?? ""
-            differences.append(ManifestDifference(shown: "a \(entry.kind.rawValue)\(size)\(place) (its name, \(path.count) bytes, is not shown: nothing checked it)",
+            differences.append(ManifestDifference(shown: "\(entry.kind.spelled)\(size)\(place) (its name, \(path.count) bytes, is not shown: nothing checked it)",
                                                   change: .extra))
         }
         for recorded in unnamed {
             differences.append(ManifestDifference(
-                shown: "a \(recorded.kind.rawValue) whose name was withheld" + (recorded.bytes.map { ", \($0) bytes" } ?? ""),
+                shown: "\(recorded.kind.spelled) whose name was withheld" + (recorded.bytes.map { ", \($0) bytes" } ?? ""),
                 change: recorded.withheld == "finding"
                     ? .unverifiable("the audit found words in it, so the manifest holds neither its name nor its digest")
                     : .missing))
         }
         return differences
+    }
+}
+
+extension RunManifest.Kind {
+    /// The kind with its article, as a difference names it.
+    var spelled: String {
+        switch self {
+        case .file: "a file"
+        case .directory: "a directory"
+        case .symlink: "a symbolic link"
+        case .other: "a FIFO, socket or device"
+        }
     }
 }
