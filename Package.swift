@@ -78,6 +78,6 @@ let package = Package(
         .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Replay", "LeakyFixtures", "Privacy"],
                     exclude: ["Adversary"], swiftSettings: swift6 + llamaHeaders),  // a C library the tests compile and preload
         // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests.
-        .testTarget(name: "ClusterTests", dependencies: ["TestSupport"], swiftSettings: swift6),
+        .testTarget(name: "ClusterTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),
     ]
 )

@@ -20,7 +20,10 @@
 #            perfectly and checked in one evaluation: a bound even speculative decoding cannot pass.
 #
 # Nothing but digests and counts is printed or written; the digest files live in a private
-# temporary directory removed at exit. The peer's Python package comes from the llama-cpp-python
+# temporary directory removed at exit. Every digest is keyed (HMAC-SHA-256 under a fresh key made
+# in that directory, mode 0600, given to both replay and the peer), so the two sides can be
+# compared while a digest says nothing to anyone who does not hold the key: a plain SHA-256 of an
+# output would confirm a guessed output (a route answer is one name of a short list). The peer's Python package comes from the llama-cpp-python
 # sdist pinned in scripts/deps.env, unpacked once into the cache (no second llama.cpp build).
 #
 # usage: bench/model.sh [REQUESTS_PER_JOB (default 50)] [JOBS (default "chips route push draft")]
@@ -42,6 +45,7 @@ model=$(find "$cache" -path '*smollm2-*' -name '*.gguf' 2>/dev/null | sort | tai
 work=$(mktemp -d)
 chmod 700 "$work"
 trap 'rm -rf "$work"' EXIT
+(umask 077 && head -c 32 /dev/urandom > "$work/digest-key")
 
 if [ ! -f "$peer/llama_cpp/llama.py" ]; then
   echo "bench/model.sh: unpacking llama-cpp-python $LLAMA_CPP_PYTHON_VERSION's Python package (once)" >&2
@@ -67,12 +71,13 @@ PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/kernel_rates.p
 for job in $jobs; do
   echo "bench/model.sh: $job (load $(load))" >&2
   echo "$(load)" > "$work/$job.load"
-  "$replay" bench-model --job "$job" --requests "$requests" --digests "$corpus" 2> "$work/$job.replay"
+  "$replay" bench-model --job "$job" --requests "$requests" --digests "$work/digest-key" "$corpus" 2> "$work/$job.replay"
   if [ "${BENCH_PLAIN:-1}" != 0 ]; then
-    "$replay" bench-model --job "$job" --requests "$requests" --digests --engine plain "$corpus" 2> "$work/$job.plain"
+    "$replay" bench-model --job "$job" --requests "$requests" --digests "$work/digest-key" --engine plain "$corpus" 2> "$work/$job.plain"
   fi
   PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/peer_llama_cpp_python.py" \
-    --job "$job" --requests "$requests" --threads "$peer_threads" --model "$model" "$corpus" > "$work/$job.peer"
+    --job "$job" --requests "$requests" --threads "$peer_threads" --model "$model" \
+    --digest-key "$work/digest-key" "$corpus" > "$work/$job.peer"
   echo "$(load)" >> "$work/$job.load"
 done
 

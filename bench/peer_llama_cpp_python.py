@@ -7,14 +7,18 @@ answers them with llama-cpp-python's ordinary API (`Llama.create_completion`, te
 grammar as a `LlamaGrammar`) on the same libllama.so and model. Like replay it prints digests
 and counts only, never a word:
 
-    prompt  INDEX  SHA256(instructions)  SHA256(prompt)  SHA256(grammar)  SHA256(token ids)  TOKENS
-    output  INDEX  SHA256(output) | failure:REASON  OUTPUT_TOKENS
+    prompt  INDEX  HMAC(instructions)  HMAC(prompt)  HMAC(grammar)  HMAC(token ids)  TOKENS
+    output  INDEX  HMAC(output) | failure:REASON  OUTPUT_TOKENS
+
+Each HMAC is HMAC-SHA-256 under the key in --digest-key (bench/model.sh makes a fresh one per
+run and gives it to replay too), so the digests compare between the two sides and confirm no
+guess to anyone without the key.
     summary JOB  REQUESTS  SECONDS  PROMPT_TOKENS  OUTPUT_TOKENS  -  peer
 
 `bench/model.sh` compares the prompt lines with replay's: the same digests mean the same
 requests. The corpus must have no bad lines (the sample has none); a difference shows there.
 
-usage: peer_llama_cpp_python.py --job JOB [--limit N] [--requests N] [--threads N] [--plan-only] --model PATH CORPUS
+usage: peer_llama_cpp_python.py --job JOB [--limit N] [--requests N] [--threads N] [--plan-only] --model PATH --digest-key FILE CORPUS
 
 With --requests N, threads are read until they give N requests, and the first N are answered (as
 `replay bench-model --requests N` does).
@@ -22,6 +26,7 @@ With --requests N, threads are read until they give N requests, and the first N 
 import argparse
 import ctypes
 import hashlib
+import hmac
 import json
 import re
 import subprocess
@@ -31,8 +36,29 @@ import time
 LIST_SEPARATOR = "\n"
 
 
+# Digests are HMAC-SHA-256 under the benchmark's key, after this domain and a NUL, exactly as
+# replay bench-model computes them (LlamaModel.benchDigestDomain): comparable by the two sides,
+# and no guess oracle for anyone without the key.
+DIGEST_DOMAIN = b"replay.bench-digest/1\x00"
+DIGEST_KEY = None
+
+
+def keyed(data):
+    return hmac.new(DIGEST_KEY, DIGEST_DOMAIN + data, hashlib.sha256).hexdigest()
+
+
+def read_key(path):
+    data = open(path, "rb").read()
+    if len(data) == 32:
+        return data
+    text = data[:-1] if data.endswith(b"\n") else data
+    if len(text) == 64:
+        return bytes.fromhex(text.decode("ascii"))
+    raise SystemExit(f"{path}: not a key (32 raw bytes or 64 hex digits)")
+
+
 def sha(text):
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return keyed(text.encode("utf-8"))
 
 
 # --- Export records (Sources/Export/Records) ---------------------------------------------------
@@ -465,7 +491,7 @@ class Tokenizer:
 
 def token_digest(tokens):
     data = b"".join(int(t & 0xFFFFFFFF).to_bytes(4, "little") for t in tokens)
-    return hashlib.sha256(data).hexdigest()
+    return keyed(data)
 
 
 # --- Main ------------------------------------------------------------------------------------------
@@ -479,8 +505,11 @@ def main():
     parser.add_argument("--threads", type=int)
     parser.add_argument("--plan-only", action="store_true")
     parser.add_argument("--model", required=True)
+    parser.add_argument("--digest-key", required=True)
     parser.add_argument("corpus")
     args = parser.parse_args()
+    global DIGEST_KEY
+    DIGEST_KEY = read_key(args.digest_key)
 
     import llama_cpp
     from llama_cpp import Llama, LlamaGrammar

@@ -4,10 +4,11 @@ import Synchronization
 ///
 /// Sharded runs, a resumed run and the merge of their states must hash a label the same way, or a
 /// build written as a sentence would be counted under one hash per process and the merged counts
-/// would split. A salt drawn from the corpus's own bytes gives every process over one corpus the
-/// same salt while staying a secret: it is never written, and no one without the corpus's bytes can
-/// compute it, so a hash still cannot be checked against guesses. Runs over different corpora get
-/// different salts and cannot be linked by their hashes.
+/// would split. A salt drawn from the run key and the corpus's bytes (`RunKey.labelSalt`) gives
+/// every process of one run the same salt while staying a secret: it is never written, and no one
+/// without the run key can compute it, however well they guess the corpus, so a hash cannot be
+/// checked against guesses. Runs over different corpora get different salts and cannot be linked
+/// by their hashes.
 extension LabelSalt {
     /// Where `run` reads from: 16 random bytes until `useForThisProcess` chooses another, and
     /// whether `run` has been read (after which the salt never changes).
@@ -37,25 +38,6 @@ extension LabelSalt {
         }
     }
 
-    /// The salt of a corpus whose identifying bytes were fed to `material` after `domain`.
-    ///
-    /// `material` must be a hasher that started with `domain` (`LabelSalt.domain`), so the salt is
-    /// not any hash written elsewhere (the corpus identity's digests are over the same bytes without
-    /// it, and one cannot be computed from the other). 16 bytes, as the random salt.
-    public static func derived(from material: SHA256) -> LabelSalt {
-        var hasher = material
-        let hex = Array(hasher.finalizeHex().utf8.prefix(32))
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: hex.count, by: 2) {
-            bytes.append(nibble(hex[index]) << 4 | nibble(hex[index + 1]))
-        }
-        return LabelSalt(bytes: bytes)
-    }
-
-    /// What a corpus salt's hasher is fed first, before the corpus's bytes.
-    public static let domain = Array("replay.label-salt/1\u{0}".utf8)
-
-    private static func nibble(_ digit: UInt8) -> UInt8 {
-        digit >= UInt8(ascii: "a") ? digit - UInt8(ascii: "a") + 10 : digit - UInt8(ascii: "0")
-    }
+    /// The domain a corpus salt's MAC is fed first (`RunKey.mac`), before the corpus's bytes.
+    public static let domain = "replay.label-salt/2"
 }

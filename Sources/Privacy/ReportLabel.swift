@@ -16,8 +16,9 @@
 /// The hash is SHA-256 of the salt and the value's UTF-8 bytes, cut to 32 bits: equal values get
 /// equal hashes within a run, so counts still group, while nobody can tell what was hashed. The
 /// salt (`LabelSalt.run`) is never written, so hashes cannot be looked up in a dictionary of
-/// guesses: random per process, or in a `replay` run drawn from the corpus's own bytes, so that
-/// shards of one corpus agree while runs over different corpora cannot be linked.
+/// guesses: random per process, or in a `replay` run an HMAC of the corpus's bytes under the run
+/// key, so that shards of one run agree while nobody without the key can recompute it from a
+/// guessed corpus, and runs over different corpora cannot be linked.
 ///
 /// Every rule is idempotent: a label that is already a hash, `unknown`, or that already passed,
 /// passes again (with the same `TeamLabels`).

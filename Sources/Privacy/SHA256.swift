@@ -52,6 +52,14 @@ public struct SHA256: Sendable {
 
     /// The digest as lowercase hex.
     public mutating func finalizeHex() -> String {
+        finalize().map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// The digest's 32 bytes.
+    public mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
         var tail: [UInt8] = [0x80]
         while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
@@ -60,10 +68,7 @@ public struct SHA256: Sendable {
             pending.append(byte)
             if pending.count == 64 { compress(pending); pending.removeAll() }
         }
-        return state.map { word in
-            let hex = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - hex.count) + hex
-        }.joined()
+        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
     }
 
     /// The hex digest of `bytes`.

@@ -110,6 +110,11 @@ import TestSupport
         #expect(corpus.hasPrefix(data.path + "/"), "the corpus is on the data volume")
         let results = try #require(mounts["replay-results"], "the results volume is mounted")
         #expect(!results.readOnly && results.path == "/results")
+        // Every shard reads one run key, from a Secret no result volume holds.
+        let key = try #require(mounts["secret:replay-run-key"], "the run key's Secret is mounted")
+        #expect(key.readOnly && !key.path.hasPrefix(results.path) && !key.path.hasPrefix(data.path))
+        let keyFile = try #require(environment.first { $0["name"]?.string == "REPLAY_RUN_KEY" }?["value"]?.string)
+        #expect(keyFile.hasPrefix(key.path + "/"), "REPLAY_RUN_KEY names a file of the Secret")
 
         for rule in job.at("spec.podFailurePolicy.rules")?.list ?? [] {
             if let name = rule.at("onExitCodes.containerName")?.string { #expect(name == container["name"]?.string) }
@@ -179,14 +184,19 @@ import TestSupport
 
     struct Mount { var path: String; var readOnly: Bool }
 
-    /// The replay container's mounts, keyed by the claim of the volume each one mounts; every claim
-    /// is a PersistentVolumeClaim of volumes.yaml, and every mount names a volume of the pod.
+    /// The replay container's mounts, keyed by the claim of the volume each one mounts (a Secret's
+    /// as `secret:NAME`); every claim is a PersistentVolumeClaim of volumes.yaml, and every mount
+    /// names a volume of the pod.
     static func mounts(_ job: YAML) throws -> [String: Mount] {
         let claims = Set(try documents("volumes.yaml").filter { $0["kind"]?.string == "PersistentVolumeClaim" }.compactMap { $0.at("metadata.name")?.string })
         var volumes: [String: String] = [:]
         for volume in job.at("spec.template.spec.volumes")?.list ?? [] {
             let name = try #require(volume["name"]?.string)
-            let claim = try #require(volume.at("persistentVolumeClaim.claimName")?.string, "volume \(name) is a PVC")
+            if let secret = volume.at("secret.secretName")?.string {
+                volumes[name] = "secret:" + secret
+                continue
+            }
+            let claim = try #require(volume.at("persistentVolumeClaim.claimName")?.string, "volume \(name) is a PVC or a Secret")
             #expect(claims.contains(claim), "claim \(claim) is declared in volumes.yaml")
             volumes[name] = claim
         }

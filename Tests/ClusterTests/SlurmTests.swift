@@ -1,4 +1,5 @@
 import Foundation
+import Privacy
 import Testing
 import TestSupport
 
@@ -95,16 +96,21 @@ struct SlurmTests {
 
         // One process. A kernel without Landlock ABI 4 refuses a sandboxed run (exit 8): then both
         // sides run with --allow-unsandboxed, since the sandbox is not what this test is about.
+        // The one process uses the sharded run's key (submit keeps a key already beside the run),
+        // so a label hashed in both reports is hashed alike.
+        let out = slurm.directory.path("sharded")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let key = out + "/run-key"
+        #expect(FileManager.default.createFile(atPath: key, contents: Data((0..<32).map { UInt8($0) }), attributes: [.posixPermissions: 0o600]))
         let one = slurm.directory.path("one")
         var options = ["--dry-run"]
-        var single = try Subprocess.run(replay, options + ["--out", one, Repository.sample])
+        var single = try Subprocess.run(replay, options + ["--run-key", key, "--out", one, Repository.sample])
         if single.status == 8 {
             options.append("--allow-unsandboxed")
-            single = try Subprocess.run(replay, options + ["--out", one, Repository.sample])
+            single = try Subprocess.run(replay, options + ["--run-key", key, "--out", one, Repository.sample])
         }
         try #require(single.status == 0, "one process exited \(single.status): \(single.errors)")
 
-        let out = slurm.directory.path("sharded")
         let submitted = try slurm.run(Repository.path("scripts/slurm/submit"),
                                       ["--shards", "4", "--replay", replay, "--out", out] + options + [Repository.sample])
         try #require(submitted.status == 0, "submit exited \(submitted.status): \(submitted.errors)")
@@ -115,6 +121,14 @@ struct SlurmTests {
 
         for index in 0..<4 {
             #expect(FileManager.default.fileExists(atPath: out + "/shard-\(index)/state.json"), "shard \(index) wrote no state.json")
+        }
+        // Every shard keyed its state with the run's key, which no shard's directory holds.
+        let keyBytes = try #require(FileManager.default.contents(atPath: key))
+        let check = try #require(RunKey(fileContents: [UInt8](keyBytes))).check
+        for index in 0..<4 {
+            let state = try String(contentsOfFile: out + "/shard-\(index)/state.json", encoding: .utf8)
+            #expect(state.contains(check), "shard \(index) was keyed with the run's key")
+            #expect(!FileManager.default.fileExists(atPath: out + "/shard-\(index)/run-key"))
         }
         let merged = out + "/merged"
         for name in ["report.json", "report.md", "junit.xml", "metrics.csv", "metrics.json", "dashboard.html"] {

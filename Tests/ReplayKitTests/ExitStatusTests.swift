@@ -50,6 +50,12 @@ import TestSupport
             got = replay(["audit", "--out", out, "--", BuiltProducts.executable("LeakyFixtures"), "unsandboxed"])
         case .auditCouldNotRun:
             got = replay(["audit", "--out", out, "--", directory.path("no-such-command")])
+        case .verifyMismatch:
+            // An audit's run directory changed after the verdict.
+            #expect(replay(["audit", "--out", out, "--", BuiltProducts.executable("LeakyFixtures"), "clean"]) == .success)
+            #expect(replay(["verify", out]) == .success)
+            try directory.write("out/run/added-after-the-verdict", text: "1")
+            got = replay(["verify", out])
         case .sandboxUnavailable:
             got = replay(["--dry-run", "--job", "chips", "--out", out, corpus], sandboxed: true, confinement: ConfinementExitTests.kernelWithoutLandlock)
         }
@@ -112,6 +118,13 @@ import TestSupport
         #expect(ExitCode(AuditResult.Verdict.clean) == .success)
         #expect(ExitCode(AuditResult.Verdict.findings) == .auditFindings)
         #expect(ExitCode(AuditResult.Verdict.couldNotRun) == .auditCouldNotRun)
+    }
+
+    @Test func verifyUsageListsEveryCodeVerifyEndsWith() {
+        let entries = Self.usageEntries(VerifyCommand.usage)
+        #expect(entries.map(\.0) == ExitCode.verifyCodes.map(\.rawValue))
+        #expect(entries.map(\.1) == ExitCode.verifyCodes.map { $0.verifyMeaning ?? "" })
+        #expect(ExitCode.allCases.filter { $0.verifyMeaning != nil }.count == ExitCode.verifyCodes.count)
     }
 
     @Test func readmeExitTableIsTheExitCodes() {

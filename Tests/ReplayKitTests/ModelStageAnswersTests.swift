@@ -17,7 +17,9 @@ import TestSupport
         #expect(DefaultModel.path() != nil, "the default model is missing: run scripts/setup")
         let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
         let replay = BuiltProducts.executable("replay")
-        let common = ["bench-model", "--job", job, "--limit", String(threads), "--digests"]
+        let directory = try TemporaryDirectory(prefix: "bench-key")
+        let key = try Self.keyFile(in: directory, byte: 0x42)
+        let common = ["bench-model", "--job", job, "--limit", String(threads), "--digests", key]
         let shipped = try Subprocess.run(replay, common + ["--lanes", "2", corpus])
         let plain = try Subprocess.run(replay, common + ["--engine", "plain", "--lanes", "1", corpus])
         #expect(shipped.status == 0 && plain.status == 0)
@@ -33,6 +35,36 @@ import TestSupport
         let summary = try #require(shipped.errors.split(separator: "\n").first { $0.hasPrefix("summary\t") })
         #expect(summary.contains("lanes=2") && summary.contains("prefix=on") && summary.contains("chunk=512")
                 && summary.contains("attention=matmul"))
+    }
+
+    /// The benchmark's digests are keyed: under another key every digest differs (the token counts
+    /// do not), and none is the plain SHA-256 a guess could be checked against.
+    @Test func digestsAreKeyedByTheBenchmarksKey() throws {
+        #expect(DefaultModel.path() != nil, "the default model is missing: run scripts/setup")
+        let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
+        let replay = BuiltProducts.executable("replay")
+        let directory = try TemporaryDirectory(prefix: "bench-key")
+        func prompts(_ key: String) throws -> [[Substring]] {
+            let run = try Subprocess.run(replay, ["bench-model", "--job", "route", "--limit", "12", "--plan-only", "--digests", key, corpus])
+            #expect(run.status == 0)
+            return Self.lines(run.errors).prompts.map { $0.split(separator: "\t") }
+        }
+        let one = try prompts(try Self.keyFile(in: directory, byte: 1))
+        let two = try prompts(try Self.keyFile(in: directory, byte: 2))
+        #expect(!one.isEmpty && one.count == two.count)
+        for (a, b) in zip(one, two) {
+            #expect(a[6] == b[6], "the same token count")
+            #expect((2...5).allSatisfy { a[$0] != b[$0] }, "every digest keyed")
+        }
+        let noKey = try Subprocess.run(replay, ["bench-model", "--job", "route", "--plan-only", "--digests", corpus])
+        #expect(noKey.status == 2)
+    }
+
+    /// A key file of 32 bytes of `byte`, mode 0600, in `directory`.
+    static func keyFile(in directory: TemporaryDirectory, byte: UInt8) throws -> String {
+        let path = try directory.write("key-\(byte)", [UInt8](repeating: byte, count: 32))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        return path
     }
 
     /// The `prompt` and `output` lines of a bench-model run: digests and counts, by request.

@@ -61,6 +61,8 @@ import TestSupport
         let corpus = try directory.write("c.jsonl", text: StateFixtures.messy(threads: 10))
         let other = try directory.write("other.jsonl", text: StateFixtures.messy(threads: 11))
         let out = directory.path("out")
+        let otherKey = try directory.write("other-key", [UInt8](repeating: 3, count: 32))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: otherKey)
         let base = ["--dry-run", "--job", "chips", "--resume", "--checkpoint-every", "2", "--out", out]
         let first = Self.replay(base + [corpus])
         #expect(first.code == .success, "\(first.said)")
@@ -72,6 +74,7 @@ import TestSupport
             (base.map { $0 == "chips" ? "chips,route" : $0 } + [corpus], "--job"),
             (base + ["--shard", "1/2", corpus], "shard"),
             (base + ["--device", "custom:1,20", corpus], "--device"),
+            (base + ["--run-key", otherKey, corpus], "another run key"),
         ]
         for (arguments, word) in cases {
             let run = Self.replay(arguments)

@@ -93,6 +93,13 @@ import TestSupport
         let limited = shard("2/3", "limited", ["--limit", "3"])
         let elsewhere = shard("2/3", "elsewhere", corpus: other)
         let half = shard("1/2", "half")
+        // A shard of the same corpus and options made under another run key.
+        let otherKey = try directory.write("other-key", [UInt8](repeating: 9, count: RunKey.length))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: otherKey)
+        let foreign = shard("2/3", "foreign", ["--run-key", otherKey])
+        let foreignState = try String(contentsOfFile: foreign + "/state.json", encoding: .utf8)
+        #expect(!foreignState.contains(String(decoding: [UInt8](repeating: 9, count: RunKey.length), as: UTF8.self)))
+        #expect(!foreignState.contains(String(repeating: "09", count: RunKey.length)), "the key itself is never written")
         let empty = directory.path("empty")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         let copy = directory.path("s1-copy")
@@ -109,6 +116,7 @@ import TestSupport
             ([s0, s1, limited], [limited, "--limit"]),
             ([s0, s1, elsewhere], [elsewhere, "corpus"]),
             ([s0, s1, s2, half], [half, "a shard of 2"]),
+            ([s0, s1, foreign], [foreign, "another run key"]),
             ([s0, s1, empty], [empty, "state.json"]),
         ]
         for (index, (dirs, words)) in cases.enumerated() {

@@ -56,6 +56,9 @@ enum StateFixtures {
         return options
     }
 
+    /// The run key of the fixtures' states (a fixed one: tests compare states made apart).
+    static let key = RunKey(bytes: Array(repeating: 0x5a, count: RunKey.length))!
+
     /// The state of an in-process run (the scripted model, so every number is the same each time).
     static func state(_ paths: [String], shard: ShardSpec = .whole, dryRun: Bool = false, strict: Bool = false,
                       resume: ReplayRunner.ResumePoint? = nil, every: Int? = nil, checkpoints: ((RunState) -> Void)? = nil) -> RunState {
@@ -63,7 +66,7 @@ enum StateFixtures {
         options.checkpointEvery = every
         let jobs = options.jobs.map { ReplayTool.job($0, budget: nil) }
         let model = LabelScriptedModel(routeTo: "Penny")
-        let identity = CorpusIdentity.of((try? CorpusReader(paths: paths).files) ?? []).identity
+        let identity = CorpusIdentity.of((try? CorpusReader(paths: paths).files) ?? [], key: key).identity
         func state(_ tally: ReplayTally) -> RunState {
             RunState(tally: tally, options: StateOptions(options, jobs: jobs), corpusIdentity: identity, model: .none,
                      timing: Timing(started: Date(timeIntervalSince1970: 0), seconds: 1))

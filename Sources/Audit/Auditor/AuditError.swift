@@ -31,6 +31,11 @@ public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
     case hashesNotWritten(path: String, reason: String)
     /// The verdict files could not be written.
     case verdictNotWritten(path: String, reason: String)
+    /// A manifest (`audit.sarif`'s artifacts or `manifest.json`), or the directory it is of,
+    /// could not be read.
+    case manifestUnreadable(path: String, reason: String)
+    /// A manifest that is not a `replay.manifest/1` manifest, saying what is wrong.
+    case manifestMalformed(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -62,6 +67,10 @@ public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
             "The output fingerprints could not be written to \(path): \(reason)."
         case .verdictNotWritten(let path, let reason):
             "The verdict could not be written to \(path): \(reason)."
+        case .manifestUnreadable(let path, let reason):
+            "The manifest at \(path) could not be read: \(reason)."
+        case .manifestMalformed(let path, let reason):
+            "\(path) is not a usable manifest: \(reason)."
         }
     }
 }

@@ -27,6 +27,9 @@ public struct AuditResult: Sendable {
     /// Files and streams scanned, and their bytes.
     public var scannedSources = 0
     public var scannedBytes = 0
+    /// Every entry beneath the run's directory at the verdict, with sizes and SHA-256 (nil when
+    /// the audit did not reach its verdict).
+    public var manifest: RunManifest? = nil
     /// Where the verdict files went (nil when they could not be written).
     public var sarifPath: String? = nil
     public var junitPath: String? = nil

@@ -3,7 +3,9 @@ import Privacy
 
 /// The verdict files: `audit.sarif` (SARIF 2.1.0, for code scanning) and `audit-junit.xml`
 /// (one test case per rule, for CI test views). Neither holds anything the audited run wrote:
-/// rule ids, what happened, and where (file, line, byte offset).
+/// rule ids, what happened, and where (file, line, byte offset); and, in the SARIF's
+/// `artifacts`, the manifest of the run's directory at the verdict (names as the findings show
+/// them, sizes, and SHA-256 of files the scan found no words in).
 public enum AuditVerdict {
     public static let sarifName = "audit.sarif"
     public static let junitName = "audit-junit.xml"
@@ -50,10 +52,17 @@ public enum AuditVerdict {
         if let status = result.commandStatus { invocation.append(("exitCode", .int(Int(status)))) }
         if !notifications.isEmpty { invocation.append(("toolExecutionNotifications", .array(notifications))) }
         let hashes = result.hashes
+        // The manifest of the run's directory at the verdict, as SARIF's own artifacts, relative
+        // to the base id RUN (the run's directory), so `replay verify` can re-check it.
+        var manifest: [(String, ReportValue)] = []
+        if let entries = result.manifest {
+            manifest = [("originalUriBaseIds", .object([(RunManifest.sarifBaseID, .object([("uri", .label(uri(Auditor.absolute(plan.childDirectory, in: plan.workingDirectory)) + "/"))]))])),
+                        ("artifacts", entries.sarifArtifacts)]
+        }
         return .object([
             ("$schema", .label("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .label("2.1.0")),
-            ("runs", .array([.object([
+            ("runs", .array([.object(manifest + [
                 ("tool", .object([("driver", .object([
                     ("name", .label("replay-audit")),
                     ("version", .label(toolVersion)),
@@ -76,6 +85,7 @@ public enum AuditVerdict {
                     ("sandbox_enforced", result.sandboxEnforced.map { .bool($0) } ?? .null),
                     ("scanned_sources", .int(result.scannedSources)),
                     ("scanned_bytes", .int(result.scannedBytes)),
+                    ("manifest", result.manifest == nil ? .null : .label(RunManifest.schema)),
                 ])),
             ])])),
         ])

@@ -16,6 +16,9 @@ import Spawn
 ///    (captured in a private directory and deleted after the scan), and files that appeared in
 ///    the temporary directories during the run.
 /// 4. Its report.json must say `sandbox.enforced: true`.
+/// 5. Its directory is walked before and after the scan (they must agree: `changed-during-scan`),
+///    and the second walk, every entry's kind, size and SHA-256, goes into `audit.sarif` as the
+///    manifest `replay verify` re-checks (`Auditor+Manifest.swift`).
 ///
 /// The verdict goes to `audit.sarif` and `audit-junit.xml` in the audit's directory, which is not
 /// the command's. Nothing the command wrote is ever copied, printed or kept by the auditor.
@@ -178,6 +181,7 @@ public enum Auditor {
         result.findings += judge(log, Judging(allowed: allowed, places: places, isReplay: plan.isReplay), written: &written)
 
         // Scan.
+        let beforeScan = try? RunManifest.take(childDirectory)
         let hashes = AuditHashes.read(hashesPath)
         result.hashes = hashes
         if plan.isReplay, hashes == nil { result.problems.append(.hashesMissing(path: hashesPath)) }
@@ -216,6 +220,7 @@ public enum Auditor {
                 message: "The canary reached \(hashes.promptsWithCanary) of \(hashes.prompts) prompts: the others could leak unseen.",
                 location: hashesPath))
         }
+        manifestAtVerdict(childDirectory, beforeScan: beforeScan, places: places, into: &result)
     }
 
     /// What the judge of a trace needs to know besides the trace.

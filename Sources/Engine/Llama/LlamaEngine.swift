@@ -126,8 +126,8 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
 
     func promptTokens(for request: GenerationRequest) -> [Int32] { model.promptTokens(for: request) }
 
-    /// SHA-256 of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
-    public func promptDigest(for request: GenerationRequest) -> String { model.promptDigest(for: request) }
+    /// HMAC-SHA-256 under `key` of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
+    public func promptDigest(for request: GenerationRequest, key: RunKey) -> String { model.promptDigest(for: request, key: key) }
 
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         lock.lock()

@@ -65,8 +65,8 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         model.promptTokenCount(for: request, promptParts: parts, separator: separator, knownCounts: knownCounts)
     }
 
-    /// SHA-256 of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
-    public func promptDigest(for request: GenerationRequest) -> String { model.promptDigest(for: request) }
+    /// HMAC-SHA-256 under `key` of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
+    public func promptDigest(for request: GenerationRequest, key: RunKey) -> String { model.promptDigest(for: request, key: key) }
 
     /// The fewest prompt tokens any engine must evaluate to answer `requests` exactly: the nodes of
     /// the trie of their prompts' tokens. A token's keys and values depend on every token before

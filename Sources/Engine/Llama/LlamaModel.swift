@@ -242,16 +242,21 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
         return framing.tokensAndInstructionPrefix(instructions: request.instructions, prompt: request.prompt, model: self)
     }
 
-    /// SHA-256 of the request's token ids (little-endian 32-bit each): the same digest means the
-    /// model sees the same tokens. A digest, never the tokens, which would spell the words.
-    public func promptDigest(for request: GenerationRequest) -> String {
-        var hasher = SHA256()
+    /// HMAC-SHA-256 under `key` of the request's token ids (little-endian 32-bit each, after the
+    /// domain `replay.bench-digest/1` and a NUL): the same digest means the model sees the same
+    /// tokens. Keyed, never the tokens (which would spell the words) nor a plain digest (which
+    /// would confirm a guessed prompt to anyone who reads it).
+    public func promptDigest(for request: GenerationRequest, key: RunKey) -> String {
+        var hasher = key.mac(Self.benchDigestDomain)
         for token in promptTokens(for: request) {
             let value = UInt32(bitPattern: token)
             hasher.update([UInt8(value & 0xff), UInt8((value >> 8) & 0xff), UInt8((value >> 16) & 0xff), UInt8(value >> 24)])
         }
         return hasher.finalizeHex()
     }
+
+    /// The domain of the benchmark's keyed digests (`bench/peer_llama_cpp_python.py` uses it too).
+    public static let benchDigestDomain = "replay.bench-digest/1"
 
     /// Whether decoding `bytes` can give a U+FFFD: they start inside a character, or hold one (EF BF BD).
     static func mayHoldReplacement(_ bytes: [UInt8]) -> Bool {

@@ -24,12 +24,13 @@ public enum ArgumentParser {
                       [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
                       [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--labels FILE.json]
                       [--allow-unsandboxed] [--shard I/N | --shards N] [--shard-by thread|file] [--resume]
-                      [--checkpoint-every K] CORPUS...
+                      [--checkpoint-every K] [--run-key FILE] CORPUS...
                replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--labels FILE.json] [--allow-unsandboxed]
                             SHARD_DIR...
                replay flywheel [--out DIR] [--labels FILE.json] [--allow-unsandboxed] CORPUS...
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
+               replay verify DIR
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
                replay --help | --version
 
@@ -70,6 +71,10 @@ public enum ArgumentParser {
                       newest complete one; a checkpoint of another corpus, options or model is
                       refused (exit 2)
         --checkpoint-every K  replayed threads between checkpoints (default 200 with --resume)
+        --run-key FILE  the run's key (32 random bytes): corpus digests and label hashes are keyed
+                      with it, so the shards, resumes and merge of one run must share it; default
+                      REPLAY_RUN_KEY's file, else ${XDG_STATE_HOME:-~/.local/state}/replay/run-key
+                      (made 0600 on first use)
 
         Every run writes state.json beside its report (counts, histograms and hashes only).
         replay merge reads SHARD_DIR/state.json of each shard, checks they are shards 0..N-1 of one
@@ -81,6 +86,10 @@ public enum ArgumentParser {
         every prompt and every model output fingerprinted, and fails (exit 6) on network use,
         writes outside --out, the canary or an output in anything written, or no sandbox:
         audit.sarif, audit-junit.xml and a summary on stderr.
+
+        replay verify DIR re-checks an audit's directory (the manifest of DIR/run in audit.sarif) or
+        a run's directory (its manifest.json) by kind, size and SHA-256 of every entry, and names
+        each one that changed, is missing or is extra since (exit 9).
 
         replay flywheel counts, from message metadata alone and without a model, how often chips
         are used, routing guesses kept and drafts used: metrics.csv, metrics.json, dashboard.html.
@@ -170,6 +179,7 @@ public enum ArgumentParser {
                 guard let by = ShardBy(rawValue: text) else { throw UsageError("--shard-by takes thread or file, not '\(text)'") }
                 shardBy = by
             case "--resume": options.resume = true
+            case "--run-key": options.runKeyPath = try value(for: argument)
             case "--checkpoint-every": options.checkpointEvery = try positive(try value(for: argument), argument)
             case "-": options.corpus.append(argument)
             case "--":
@@ -184,6 +194,7 @@ public enum ArgumentParser {
         if let configPath {
             let config = try ConfigFile.load(configPath)
             options.device = config.device ?? options.device
+            if options.runKeyPath == nil { options.runKeyPath = config.runKeyPath }
             options.budgets = config.budgets
             // A gate given on the command line replaces the config file's gate of the same key.
             options.thresholds = config.thresholds.filter { gate in !flagThresholds.contains { $0.key == gate.key } }

@@ -77,6 +77,16 @@ public enum AuditCommand {
                 diagnostics("replay audit: cannot find this executable (/proc/self/exe)")
                 return .auditCouldNotRun
             }
+            // The run key is read by the run; the per-user key, if it must be made, is made here,
+            // outside the trace, so making it is not a write outside the run's directory.
+            if !passed.contains("--run-key"), (environment[RunKeyFile.environmentVariable] ?? "").isEmpty {
+                do {
+                    _ = try RunKeyFile.load(explicit: nil, environment: environment)
+                } catch {
+                    diagnostics("replay audit: \(error.description)")
+                    return .usage
+                }
+            }
             let child = auditDirectory + "/run"
             plan = Auditor.Plan(command: [replay, "--out", child] + passed, auditDirectory: auditDirectory,
                                 childDirectory: child, environment: environment, isReplay: true)

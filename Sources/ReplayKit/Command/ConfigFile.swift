@@ -20,6 +20,8 @@ public struct ConfigFile: Sendable, Equatable {
     /// The labels file (`LabelsFile`) to read, as `--labels` would name it: relative to the
     /// working directory, as every path of the command line. `--labels` wins.
     public var labels: String?
+    /// The run key's file (`run_key`), relative to the working directory; `--run-key` wins.
+    public var runKeyPath: String?
 
     public init() {}
 
@@ -32,8 +34,12 @@ public struct ConfigFile: Sendable, Equatable {
             throw ArgumentParser.UsageError("\(path): not a JSON object")
         }
         var config = ConfigFile()
-        for key in object.keys where !["device", "budgets_ms", "fail_under", "labels"].contains(key) {
-            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (device, budgets_ms, fail_under, labels)")
+        for key in object.keys where !["device", "budgets_ms", "fail_under", "labels", "run_key"].contains(key) {
+            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (device, budgets_ms, fail_under, labels, run_key)")
+        }
+        if let file = object["run_key"] {
+            guard let file = file as? String, !file.isEmpty else { throw ArgumentParser.UsageError("\(path): 'run_key' must be the path of a key file") }
+            config.runKeyPath = file
         }
         if let labels = object["labels"] {
             guard let labels = labels as? String, !labels.isEmpty else {

@@ -29,6 +29,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     /// The kernel cannot confine the run (Landlock or seccomp unavailable) and
     /// `--allow-unsandboxed` was not given.
     case sandboxUnavailable = 8
+    /// `replay verify`: the directory differs from the manifest taken when it was finished.
+    case verifyMismatch = 9
 
     /// The code's meaning in one line, as `replay --help` and the README's exit table give it.
     public var meaning: String {
@@ -55,6 +57,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             "replay audit could not run or observe its child: never a pass"
         case .sandboxUnavailable:
             "the kernel cannot sandbox the run (Landlock ABI >= 4 and seccomp) and --allow-unsandboxed was not given"
+        case .verifyMismatch:
+            "replay verify: an entry changed, is missing, is extra or cannot be vouched for since the manifest was taken (each named)"
         }
     }
 
@@ -74,6 +78,20 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             "usage error"
         default:
             nil
+        }
+    }
+
+    /// The codes `replay verify` ends with, in the order its usage lists them.
+    public static let verifyCodes: [ExitCode] = [.success, .verifyMismatch, .input, .usage]
+
+    /// What the code means after `replay verify`; nil for a code it never ends with.
+    public var verifyMeaning: String? {
+        switch self {
+        case .success: "verified: every entry is as the manifest records it, and nothing was added"
+        case .verifyMismatch: "an entry changed, is missing, is extra or cannot be vouched for (each named, never its content)"
+        case .input: "no usable manifest: DIR holds neither audit.sarif with a manifest nor manifest.json, or it is unreadable or malformed (named)"
+        case .usage: "usage error"
+        default: nil
         }
     }
 

@@ -8,25 +8,29 @@ import Privacy
 /// `replay bench-model`: the model stage alone, for `bench/model.sh`. Not in the usage.
 ///
 ///     replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--chunk N] [--engine OPTIONS]
-///                        [--model PATH] [--digests] [--plan-only] CORPUS...
+///                        [--model PATH] [--digests KEY_FILE] [--plan-only] CORPUS...
 ///
 /// Plans the first N threads (or as many as give `--requests` requests, which are then the first
 /// that many) with one job exactly as a replay does, then times only the model
 /// answering the requests (`--chunk` at a time, by default as many as the runner sends in one call)
 /// and prints, to `diagnostics`, digests and counts only:
 ///
-///     prompt  INDEX  SHA256(instructions)  SHA256(prompt)  SHA256(grammar)  SHA256(token ids)  TOKENS
-///     output  INDEX  SHA256(output) | failure:REASON  OUTPUT_TOKENS
+///     prompt  INDEX  HMAC(instructions)  HMAC(prompt)  HMAC(grammar)  HMAC(token ids)  TOKENS
+///     output  INDEX  HMAC(output) | failure:REASON  OUTPUT_TOKENS
 ///     summary JOB  REQUESTS  SECONDS  PROMPT_TOKENS  OUTPUT_TOKENS  ENGINE_STATISTICS  OPTIONS
 ///
 /// (`prompt` and `output` lines with `--digests` only; `--plan-only` stops after the prompts).
 /// A peer that rebuilds the prompts from the same corpus compares the prompt digests to prove it
 /// asks the same thing, and the output digests to compare answers, without either side showing a
-/// word. Confined like a replay, with nowhere to write.
+/// word. Each digest is HMAC-SHA-256 under the key in KEY_FILE (a run key file: 32 random bytes
+/// or 64 hex digits) after the domain `replay.bench-digest/1` and a NUL: `bench/model.sh` makes a
+/// fresh key per benchmark in its private directory and gives it to both sides, so the two can be
+/// compared while a digest checked against a guessed output or route answer says nothing to
+/// anyone without the key. Confined like a replay, with nowhere to write.
 enum ModelBenchCommand {
     static let usage = """
         usage: replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--chunk N] [--engine OPTIONS]
-                                  [--model PATH] [--digests] [--plan-only] CORPUS...
+                                  [--model PATH] [--digests KEY_FILE] [--plan-only] CORPUS...
         """
 
     static func run(_ arguments: [String], diagnostics: (String) -> Void) -> ExitCode {
@@ -38,7 +42,7 @@ enum ModelBenchCommand {
         var chunk: Int? = nil
         var engineOptions = LlamaEngine.Options.standard
         var modelPath: String? = nil
-        var digests = false
+        var digestKeyPath: String? = nil
         var planOnly = false
         var corpus: [String] = []
         var rest = arguments[...]
@@ -60,7 +64,7 @@ enum ModelBenchCommand {
                 guard let text = rest.popFirst(), let parsed = LlamaEngine.Options(parsing: text) else { return usageError(diagnostics) }
                 engineOptions = parsed
             case "--model": guard let path = rest.popFirst() else { return usageError(diagnostics) }; modelPath = path
-            case "--digests": digests = true
+            case "--digests": guard let path = rest.popFirst() else { return usageError(diagnostics) }; digestKeyPath = path
             case "--plan-only": planOnly = true
             default:
                 if argument.hasPrefix("-") { return usageError(diagnostics) }
@@ -71,6 +75,15 @@ enum ModelBenchCommand {
         guard let path = modelPath ?? DefaultModel.path() else {
             diagnostics("replay bench-model: no model: pass --model PATH, or run scripts/setup")
             return .model
+        }
+        var digestKey: RunKey? = nil
+        if let digestKeyPath {
+            do {
+                digestKey = try RunKeyFile.read(digestKeyPath, from: "--digests")
+            } catch {
+                diagnostics("replay bench-model: \(error.description)")
+                return .usage
+            }
         }
         let reader: CorpusReader
         do {
@@ -114,10 +127,10 @@ enum ModelBenchCommand {
         }
         if let wanted, requests.count > wanted { requests.removeLast(requests.count - wanted) }
 
-        if digests {
+        if let key = digestKey {
             for (index, request) in requests.enumerated() {
-                let fields = [request.instructions.digest, request.prompt.digest, SHA256.hex(Array((request.grammar ?? "").utf8)),
-                              engine.promptDigest(for: request), String(engine.promptTokenCount(for: request))]
+                let fields = [request.instructions.digest(key), request.prompt.digest(key), SealedText(request.grammar ?? "").digest(key),
+                              engine.promptDigest(for: request, key: key), String(engine.promptTokenCount(for: request))]
                 diagnostics("prompt\t\(index)\t" + fields.joined(separator: "\t"))
             }
         }
@@ -135,11 +148,11 @@ enum ModelBenchCommand {
             start = end
         }
         let seconds = started.millisecondsSince / 1000
-        if digests {
+        if let key = digestKey {
             for (index, outcome) in outcomes.enumerated() {
                 let answer: String
                 switch outcome.output {
-                case .success(let text): answer = text.digest
+                case .success(let text): answer = text.digest(key)
                 case .failure(let failure): answer = "failure:\(failure)"
                 }
                 diagnostics("output\t\(index)\t\(answer)\t\(outcome.outputTokens)")
@@ -171,6 +184,13 @@ enum ModelBenchCommand {
 }
 
 extension SealedText {
-    /// SHA-256 of the words' UTF-8, in hex: tells texts apart without showing them.
-    var digest: String { withUnsealedText { SHA256.hex(Array($0.utf8)) } }
+    /// HMAC-SHA-256 under `key` of the words' UTF-8, in hex: tells texts apart without showing
+    /// them, and without confirming a guess to anyone who does not hold the key.
+    func digest(_ key: RunKey) -> String {
+        withUnsealedText { text in
+            var mac = key.mac(LlamaModel.benchDigestDomain)
+            mac.update(Array(text.utf8))
+            return mac.finalizeHex()
+        }
+    }
 }

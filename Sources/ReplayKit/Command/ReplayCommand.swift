@@ -52,6 +52,10 @@ public struct ReplayOptions: Sendable, Equatable {
     /// `labels`): agent and member names, and builds, models and kinds that are names.
     public var labels = TeamLabels.none
 
+    /// The run key's file (`--run-key`, or the config's `run_key`); nil: `REPLAY_RUN_KEY`, else
+    /// the per-user key (`RunKeyFile`).
+    public var runKeyPath: String? = nil
+
     /// Threads between checkpoints when `--resume` is given without `--checkpoint-every`.
     public static let defaultCheckpointEvery = 200
 

@@ -23,6 +23,9 @@ public enum ReplayTool {
             // The auditor runs this same executable as its child, under strace.
             return AuditCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
         }
+        if arguments.first == "verify" {
+            return VerifyCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
+        }
         if arguments.first == "bench-model" {
             // For bench/model.sh: the model stage alone, digests and counts only (not in the usage).
             return ModelBenchCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
@@ -144,6 +147,14 @@ public enum ReplayTool {
             diagnostics("replay: --resume cannot continue over standard input (-), which cannot be read again: give the corpus as files")
             return .usage
         }
+        // The run key, before confinement (the per-user key may have to be made outside --out).
+        let key: RunKey
+        do {
+            key = try RunKeyFile.load(explicit: options.runKeyPath, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            diagnostics("replay: \(error.description)")
+            return .usage
+        }
         // Confined before the model starts any thread and before any record is read.
         let sandbox: SandboxReport
         switch confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
@@ -154,11 +165,11 @@ public enum ReplayTool {
         let output = OutputDirectory(options.outputDirectory)
         let started = Date()
         let clock = ContinuousClock.now
-        // Which corpus this is (sizes and digests) and, from the same bytes, the label salt: every
-        // process over this corpus (shards, a resumed run) then hashes labels alike. No label has
-        // been made before this in a `replay` process; in one that has (tests running many runs)
-        // the salt stays as it was, the same for all of them.
-        let (identity, salt) = CorpusIdentity.of(files)
+        // Which corpus this is (sizes and keyed digests) and, from the same bytes and key, the label
+        // salt: every process of this run (shards, a resumed run) then hashes labels alike. No
+        // label has been made before this in a `replay` process; in one that has (tests running
+        // many runs) the salt stays as it was, the same for all of them.
+        let (identity, salt) = CorpusIdentity.of(files, key: key)
         if let salt { LabelSalt.useForThisProcess(salt) }
         // No model (missing or unreadable file): the run still completes and every job reports
         // the fallback, as the app would fall back on a phone without the model; exit 4 says so.
@@ -188,7 +199,7 @@ public enum ReplayTool {
         let modelDigest = engine == nil ? nil : modelPath.flatMap(sha256(ofFile:))
         let modelFile = engine == nil && modelProblem == nil ? modelPath.flatMap(CorpusIdentity.file) : nil
         let description = engine.map { ModelDescription(info: $0.info, fileBytes: fileSize(modelPath ?? ""), sha256: modelDigest) }
-        let model = ModelIdentity(path: modelPath, bytes: modelPath.map(fileSize), sha256: modelDigest ?? modelFile?.sha256,
+        let model = ModelIdentity(path: modelPath, bytes: modelPath.map(fileSize), sha256: modelDigest ?? modelFile?.digest,
                                   hashed: modelFile?.hashed ?? .whole, unavailable: modelProblem,
                                   approximateTokens: tokenizer is ApproximateTokenizer, description: description?.value ?? .null)
         let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0], labels: options.labels) }
@@ -296,6 +307,13 @@ public enum ReplayTool {
             diagnostics("replay: cannot write junit.xml: \(error.description)")
             return .output
         }
+        // Last: the manifest that marks the run finished (replay verify checks it).
+        do {
+            try output.saveManifest()
+        } catch {
+            diagnostics("replay: cannot write the run's manifest: \(error.description)")
+            return .output
+        }
         var code = ExitCode.success
         if let fatal = state.corpus.fatal {
             diagnostics("replay: \(fatal.message)")
@@ -336,6 +354,7 @@ public enum ReplayTool {
         }
         do {
             try OutputDirectory(outputDirectory).saveFlywheel(counter)
+            try OutputDirectory(outputDirectory).saveManifest()
         } catch {
             diagnostics("replay: \(error.description)")
             return .output

@@ -20,6 +20,7 @@ public struct OutputDirectory: Sendable {
 
     /// The result files a run may leave, cleared before confinement so they can be created anew.
     public static let resultFiles = ["report.json", "report.md", "junit.xml", stateFileName, AuditTap.hashesFileName] + FlywheelFiles.names
+        + [RunManifest.fileName]
     /// The run's state (`replay.state/1`), which `replay merge` reads.
     public static let stateFileName = "state.json"
     static let checkpointPrefix = "checkpoint-", checkpointSuffix = ".json"
@@ -110,6 +111,21 @@ public struct OutputDirectory: Sendable {
             try saveFlywheel(counter, replayed: Self.replayed(state))
         }
         try saveState(state)
+    }
+
+    /// Writes `manifest.json` (`replay.manifest/1`): every entry under `--out` with its size and
+    /// SHA-256, itself excepted. Written last, after every other result, so a run that stopped
+    /// before its end (a full disk, a kill) leaves none, and `replay verify DIR` tells a finished,
+    /// untouched run from anything else. The files it lists hold no words (counts, hashes and
+    /// labels that passed their rule), so their digests confirm nothing about a corpus.
+    public func saveManifest() throws(Failure) {
+        let manifest: RunManifest
+        do {
+            manifest = try RunManifest.take(path, excluding: [RunManifest.fileName])
+        } catch {
+            throw Failure(path: path + "/" + RunManifest.fileName, reason: error.description)
+        }
+        try create(RunManifest.fileName, manifest.value.json())
     }
 
     /// What replaying each job gave, to show beside the flywheel's usage metrics.

@@ -19,7 +19,7 @@ extension RunState {
         let checkpointValue: ReportValue = checkpoint.map { .object([("sequence", .int($0.sequence)), ("events_read", .int($0.eventsRead))]) } ?? .null
         let files: [ReportValue] = corpusIdentity.files.map { file in
             .object([("path", .label(file.path)), ("bytes", file.bytes.map { .int($0) } ?? .null),
-                     ("sha256", file.sha256.map { .label($0) } ?? .null), ("hashed", .label(file.hashed.rawValue))])
+                     ("hmac_sha256", file.digest.map { .label($0) } ?? .null), ("hashed", .label(file.hashed.rawValue))])
         }
         let modelValue: ReportValue = .object([
             ("path", model.path.map { .label($0) } ?? .null),
@@ -48,7 +48,8 @@ extension RunState {
             ("tool", .object([("name", .label("replay")), ("version", .label(toolVersion))])),
             ("checkpoint", checkpointValue),
             ("options", options.stateValue),
-            ("corpus_identity", .object([("files", .array(files))])),
+            ("corpus_identity", .object([("files", .array(files)),
+                                         ("run_key_check", corpusIdentity.runKeyCheck.map { .label($0) } ?? .null)])),
             ("model", modelValue),
             ("shard", shardValue),
             ("run", .object([("started", .label(timing.started)), ("seconds", .number(timing.seconds))])),
@@ -76,10 +77,12 @@ extension RunState {
         guard try state.string("schema") == Self.schema else { throw StateFormatError("its schema is not \(Self.schema)") }
         let options = try StateOptions(state: state.required("options"), labels: labels)
         var files: [CorpusIdentity.File] = []
-        for file in try state.required("corpus_identity").array("files") {
+        let identity = try state.required("corpus_identity")
+        for file in try identity.array("files") {
             files.append(CorpusIdentity.File(path: try file.string("path"), bytes: try file.optionalInt("bytes"),
-                                             sha256: try file.optionalString("sha256"), hashed: try Self.hashed(file.string("hashed"))))
+                                             digest: try file.optionalString("hmac_sha256"), hashed: try Self.hashed(file.string("hashed"))))
         }
+        let runKeyCheck = identity["run_key_check"] == nil ? nil : try identity.optionalString("run_key_check")
         let model = try state.required("model")
         let shard = try state.required("shard")
         guard let by = ShardBy(rawValue: try shard.string("by")) else { throw StateFormatError("unknown shard 'by'") }
@@ -102,7 +105,7 @@ extension RunState {
         self.init(
             toolVersion: try state.required("tool").string("version"),
             options: options,
-            corpusIdentity: CorpusIdentity(files: files),
+            corpusIdentity: CorpusIdentity(files: files, runKeyCheck: runKeyCheck),
             model: ModelIdentity(path: try model.optionalString("path"), bytes: try model.optionalInt("bytes"),
                                  sha256: try model.optionalString("sha256"), hashed: try Self.hashed(model.string("hashed")),
                                  unavailable: try model.optionalString("unavailable"),
