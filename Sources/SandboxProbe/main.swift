@@ -6,7 +6,7 @@
 //   SandboxProbe --allowed DIR --outside DIR --port PORT [--abstract NAME] [--unix-path PATH]
 //                [--unix-datagram PATH] [--unconfined] [--no-seccomp] [--keep-removal]
 //                [--thread-first] [--preopen-outside] [--preopen-pipe] [--preopen-socket] [--refuse-writers]
-//                [--time-calls N]
+//                [--shared-mapping] [--time-calls N]
 //
 // PORT is a TCP listener on 127.0.0.1 (UDP datagrams go to the same port number); NAME an abstract
 // and PATH a named UNIX stream socket listening outside the sandbox, and the datagram PATH a named
@@ -618,6 +618,12 @@ func arrived(_ writer: Int32, _ reader: Int32) -> Int {
     return max(0, read(reader, &buffer, buffer.count))
 }
 
+// --shared-mapping: memory shared for writing, as a library could map before confinement and
+// share with a process it forks; confinement must refuse.
+if flags.contains("--shared-mapping") {
+    let shared = mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+    say("shared-mapping \(shared == MAP_FAILED ? "failed" : "made")")
+}
 if flags.contains("--thread-first") {
     Thread { while true { sleep(60) } }.start()
     while (Sandbox.threadCount() ?? 0) < 2 { usleep(1000) }

@@ -171,6 +171,17 @@ struct Channel: Sendable, CustomTestStringConvertible {
         #expect(run.outcomes["write-outside"] == nil, "nothing may run after a refused confinement")
     }
 
+    /// A writable shared mapping made before confinement (by a preloaded library, say, shared
+    /// with a process it forked) would carry words out without a system call: confine refuses.
+    @Test func sharedWritableMemoryIsRefused() throws {
+        let run = try SandboxProbeRun.run(["--shared-mapping"])
+        #expect(run.outcomes["shared-mapping"] == "made")
+        #expect(run.status == 3)
+        let failure = try #require(run.outcomes["confine-failed"])
+        #expect(failure.contains("an anonymous shared mapping open for writing"), "\(failure)")
+        #expect(run.outcomes["write-outside"] == nil, "nothing may run after a refused confinement")
+    }
+
     /// Why redirecting is the default: Foundation's `Process` hands every child one end of a socket
     /// pair (to learn when it ends), so a `replay` started that way has a writable socket open and
     /// refusing would stop it. Spawn's `ChildProcess` hands a child its three streams only, so a

@@ -82,6 +82,9 @@ public enum Sandbox {
         if policy.openWriters == .refuse, let (descriptor, kind) = writers.first {
             throw .writableDescriptorOpen(descriptor: descriptor, kind: kind)
         }
+        // Memory shared for writing with whatever else maps it (another process, forked before,
+        // or a file under /dev/shm) would carry words out with no system call at all.
+        if let mapping = sharedWritableMappings().first { throw .sharedWritableMemory(kind: mapping) }
 
         let rights = LandlockRight.writes(abi: abi)
         let scoped: UInt64 = abi >= scopeABI ? LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL : 0
@@ -166,12 +169,45 @@ public enum Sandbox {
     /// count and other live state /proc/PID/status shows to everyone. A choice of the machine's
     /// administrator, reported so a reader knows which channels stayed open.
     public static func processDetailsHiddenFromOtherUsers() -> Bool {
-        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return false }
+        guard let mounts = procText("/proc/self/mounts") else { return false }
         return mounts.split(separator: "\n").contains { line in
             let fields = line.split(separator: " ")
             guard fields.count >= 4, fields[1] == "/proc", fields[2] == "proc" else { return false }
             return fields[3].split(separator: ",").contains { ["hidepid=2", "hidepid=invisible", "hidepid=noaccess"].contains($0) }
         }
+    }
+
+    /// What each writable shared mapping of this process is ("an anonymous shared mapping", "a
+    /// shared mapping of a file"), from /proc/self/maps: the permissions `rw-s` or `-w-s`.
+    /// Never the file's name, which could be anything.
+    static func sharedWritableMappings() -> [String] {
+        guard let maps = procText("/proc/self/maps") else { return [] }
+        return maps.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5 else { return nil }
+            let permissions = Array(fields[1].utf8)
+            guard permissions.count == 4, permissions[1] == UInt8(ascii: "w"), permissions[3] == UInt8(ascii: "s") else { return nil }
+            // Anonymous shared memory shows as the deleted /dev/zero it was made from.
+            let anonymous = fields[4] == "0" || (fields.count == 6 && fields[5].drop { $0 == " " }.hasPrefix("/dev/zero"))
+            return anonymous ? "an anonymous shared mapping" : "a shared mapping of a file"
+        }
+    }
+
+    /// The whole of a /proc file, read to its end: /proc files claim a size of 0, and Foundation's
+    /// readers stop after the first page for them.
+    static func procText(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0 { return nil }
+            if count == 0 { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The number of threads in this process, from /proc/self/task; nil when that is unreadable.

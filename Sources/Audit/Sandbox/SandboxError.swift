@@ -21,6 +21,10 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// (`SandboxPolicy.OpenWriters.refuse`): Landlock checks a file only when it is opened, so
     /// writes through it would go on. `kind` says what it is ("a pipe").
     case writableDescriptorOpen(descriptor: Int32, kind: String)
+    /// The process maps memory shared for writing (`kind`: anonymous or a file's), set up before
+    /// confinement: whatever else maps it would read what is written there, and no system call
+    /// would show it. Landlock and seccomp cannot take a mapping back.
+    case sharedWritableMemory(kind: String)
     /// Such a descriptor could not be pointed at /dev/null.
     case descriptorNotRedirected(descriptor: Int32, errno: Int32)
     case rulesetFailed(errno: Int32)
@@ -50,6 +54,9 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
         case .writableDescriptorOpen(let descriptor, let kind):
             "Descriptor \(descriptor), \(kind), is open for writing from before confinement, and the sandbox cannot stop"
                 + " writes through it: start the program without it (in a shell, add \(descriptor)>&- to the command)."
+        case .sharedWritableMemory(let kind):
+            "The process holds \(kind) open for writing from before confinement, which the sandbox cannot stop"
+                + " another process from reading: something loaded into it (a preloaded library?) made it."
         case .descriptorNotRedirected(let descriptor, let errno):
             "Descriptor \(descriptor) is open for writing from before confinement and could not be pointed at /dev/null: \(Self.message(errno))."
         case .rulesetFailed(let errno):
