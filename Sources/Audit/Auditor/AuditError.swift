@@ -31,6 +31,9 @@ public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
     case hashesNotWritten(path: String, reason: String)
     /// The verdict files could not be written.
     case verdictNotWritten(path: String, reason: String)
+    /// The command's process tree could not be contained or emptied (no subreaper, or processes
+    /// beneath it would not die), so something of it may still act after the verdict.
+    case treeNotContained
 
     public var description: String {
         switch self {
@@ -62,6 +65,8 @@ public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
             "The output fingerprints could not be written to \(path): \(reason)."
         case .verdictNotWritten(let path, let reason):
             "The verdict could not be written to \(path): \(reason)."
+        case .treeNotContained:
+            "The command's process tree could not be contained or emptied, so part of it may still act after the verdict."
         }
     }
 }
