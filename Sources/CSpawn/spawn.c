@@ -35,8 +35,10 @@ static void reaper_on_term(int signal) {
     reaper_terminate = 1;
 }
 
-static void reaper_nap(void) {
-    struct timespec nap = {0, 2 * 1000 * 1000};
+// Sleeps `milliseconds` (or until a signal): the reaper polls, as a blocking wait would miss a
+// SIGTERM that came just before it.
+static void reaper_nap(long milliseconds) {
+    struct timespec nap = {0, milliseconds * 1000 * 1000};
     nanosleep(&nap, NULL);
 }
 
@@ -173,7 +175,7 @@ int cspawn_contained(pid_t *reaper, const char *path, const posix_spawn_file_act
             kill(program, SIGKILL);
             killed = 1;
         }
-        reaper_nap();
+        reaper_nap(10);
     }
 
     // The program has ended: whatever is still alive beneath the reaper outlived it.
@@ -187,7 +189,7 @@ int cspawn_contained(pid_t *reaper, const char *path, const posix_spawn_file_act
         if (ended < 0 && errno == ECHILD) break;   // no child left: the tree is empty
         if (round > 2500) { survivors = -1 - survivors; break; }
         survivors += reaper_kill_children(getpid(), seen, &seen_count, 256);
-        reaper_nap();
+        reaper_nap(2);
     }
     reaper_report(report, status, survivors);
     _exit(0);
