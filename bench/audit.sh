@@ -7,7 +7,8 @@
 # with the short list of named calls the audit traced before issue 16. Only times, exit codes and
 # counts are printed.
 #
-# usage: bench/audit.sh [LIMIT (default 20)]     (BENCH_NO_BUILD=1 uses the release build as it is)
+# usage: bench/audit.sh [LIMIT (default 20)]     (BENCH_NO_BUILD=1 uses the release build as it is;
+#                                                 BENCH_TRACE_ONLY=1 measures only the trace)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 limit=${1:-20}
@@ -30,7 +31,7 @@ PY
 named="trace=socket,connect,bind,sendto,sendmsg,sendmmsg,open,openat,openat2,creat,rename,renameat,renameat2,truncate,ftruncate,unlink,unlinkat,rmdir,mkdir,mkdirat,link,linkat,symlink,symlinkat,mknod,mknodat,chdir,fchdir,execve,execveat,?chmod,?chown,?fchmod,?fchmodat,?fchmodat2,?fchown,?fchownat,?fremovexattr,?fsetxattr,?futimesat,?lchown,?lremovexattr,?lsetxattr,?removexattr,?removexattrat,?setxattr,?setxattrat,?utime,?utimensat,?utimes,?add_key,?io_uring_setup,?mq_open,?msgget,?request_key,?semget,?shmget,?kill,?rt_sigqueueinfo,?rt_tgsigqueueinfo,?tgkill,?tkill,?pidfd_send_signal"
 
 python3 - "$replay" "$corpus" "$work" "$limit" "$allowlist" "$named" <<'PY'
-import subprocess, sys, time
+import os, subprocess, sys, time
 replay, corpus, work, limit, allowlist, named = sys.argv[1:7]
 quiet = dict(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -45,19 +46,22 @@ def best_of_3(name, command, expect):
             sys.exit(1)
     return min(times)
 
-plain = best_of_3("replay", [replay, "--out", work + "/plain", "--limit", limit, corpus], 0)
-audited = best_of_3("replay audit", [replay, "audit", "--out", work + "/audit", "--limit", limit, corpus], 0)
-print(f"| run (--limit {limit}, best of 3) | seconds |")
-print("|---|---:|")
-print(f"| replay | {plain:.2f} |")
-print(f"| replay audit | {audited:.2f} |")
-print(f"| the audit adds | {audited - plain:.2f} ({audited / plain:.2f}x) |")
+if os.environ.get("BENCH_TRACE_ONLY") != "1":
+    plain = best_of_3("replay", [replay, "--out", work + "/plain", "--limit", limit, corpus], 0)
+    audited = best_of_3("replay audit", [replay, "audit", "--out", work + "/audit", "--limit", limit, corpus], 0)
+    print(f"| run (--limit {limit}, best of 3) | seconds |")
+    print("|---|---:|")
+    print(f"| replay | {plain:.2f} |")
+    print(f"| replay audit | {audited:.2f} |")
+    print(f"| the audit adds | {audited - plain:.2f} ({audited / plain:.2f}x) |")
 
 # The trace alone, interleaved: run r of each expression back to back.
 strace = "/usr/bin/strace"
-times = {"allow-list (every call but the allowed)": [], "named calls (before issue 16)": []}
+expressions = {"allow-list (every call but the allowed)": allowlist, "named calls (before issue 16)": named}
+times = {name: [] for name in expressions}
+lines_of = {}
 for run in range(3):
-    for (name, expression) in zip(times, [allowlist, named]):
+    for name, expression in expressions.items():
         out = f"{work}/trace-{run}"
         start = time.perf_counter()
         code = subprocess.run([strace, "-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "16", "-e", expression,
@@ -68,10 +72,10 @@ for run in range(3):
         if code != 0:
             print(f"{name}: exit {code}", file=sys.stderr)
             sys.exit(1)
-        times[name + " lines"] = lines
+        lines_of[name] = lines
 print()
 print(f"| strace over replay (--limit {limit}, best of 3, interleaved) | seconds | trace lines |")
 print("|---|---:|---:|")
-for name in ["allow-list (every call but the allowed)", "named calls (before issue 16)"]:
-    print(f"| {name} | {min(times[name]):.2f} | {times[name + ' lines']} |")
+for name in expressions:
+    print(f"| {name} | {min(times[name]):.2f} | {lines_of[name]} |")
 PY
