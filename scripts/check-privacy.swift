@@ -153,6 +153,8 @@ let allowed: [Allowance] = {
           "test-only program: it tries every write and socket on purpose and reports which the kernel allowed")
     allow("Sources/LeakyFixtures/", ["*"],
           "test-only program: one deliberate leak per audit rule, which `replay audit` must catch")
+    allow("Sources/CSpawn/spawn.c", ["fork", "posix_spawn", "openat", "syscall", "write"],
+          "ChildProcess's contained spawn: the reaper forks, spawns the caller's program, opens /proc/*/stat read-only to find what survived it (getdents64 and close_range by syscall, being async-signal-safe), and writes two ints (a wait status, a count) to the caller's pipe")
     allow("Sources/CSandbox/sandbox.c", ["syscall"],
           "Landlock and seccomp have no libc wrappers: the calls confine the process and write nothing")
     return list

@@ -33,6 +33,21 @@
 //                               base64-2, hex, utf16le, utf16be, json-u, percent, split, zstd, gzip
 //   short-output-to-stderr      prints a one-word chip on stderr
 //   cjk-output-to-stderr        prints part of a Japanese chip on stderr
+//   unix-prefix DIR             sends the canary to the named AF_UNIX socket DIR/UNIX.sock, by the
+//                               relative path `UNIX.sock` (a path, not a socketpair's annotation)
+//
+// Calls the allow-list has not reviewed, each a storage channel other processes can read:
+//   thread-name                 names its thread (PR_SET_NAME: /proc/PID/task/TID/comm)
+//   flock                       takes a whole-file lock on a file under the out directory (/proc/locks)
+//   lockf                       takes a byte-range lock (fcntl F_SETLKW: /proc/locks)
+//   rlimit                      lowers its own open-files limit (/proc/PID/limits)
+//   priority                    lowers its own priority (setpriority: /proc/PID/stat)
+//   affinity                    pins itself to one CPU (sched_setaffinity: /proc/PID/status)
+//   process-vm-writev           writes into a process's memory by pid (its own here)
+//   pidfd-getfd                 takes a copy of a process's descriptor by pidfd (its own here)
+//   untraced-child              starts a child strace cannot follow (CLONE_UNTRACED), which sleeps,
+//                               then appends the canary to report.json under the out directory
+//   write-stdin                 writes the canary to its standard input; exits 3 if it could
 import Audit
 import CXattr
 import Foundation
@@ -119,6 +134,28 @@ tap.notePrompt(prompt)
 tap.record(output: output)
 tap.record(output: shortOutput)
 tap.record(output: japaneseOutput)
+
+/// glibc's `syscall`, which Swift cannot call directly (it is variadic): integer arguments only,
+/// passed in registers alike on x86-64 and arm64.
+let rawSyscall: @convention(c) (Int, Int, Int, Int, Int, Int, Int) -> Int = {
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "syscall") else { say("LeakyFixtures: no syscall()"); exit(3) }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int, Int, Int, Int, Int, Int, Int) -> Int).self)
+}()
+
+/// System call numbers Swift's Glibc does not export.
+#if arch(x86_64)
+let callNumbers = (clone: 56, prctl: 157, schedSetaffinity: 203, processVMWritev: 311)
+#else
+let callNumbers = (clone: 220, prctl: 167, schedSetaffinity: 122, processVMWritev: 271)
+#endif
+let pidfdOpen = 434, pidfdGetfd = 438
+
+/// Says whether `result` (0 or more: success) worked, and exits 3 when it did not: a fixture
+/// whose channel failed proves nothing about the audit.
+func expectWorked(_ what: String, _ result: Int) {
+    guard result >= 0 else { say("LeakyFixtures: \(what) failed \(errno)"); exit(3) }
+    say("LeakyFixtures: \(what) ok")
+}
 
 /// The argument at `index`, or exit 2 naming what is missing.
 func argument(_ index: Int, _ what: String) -> String {
@@ -304,6 +341,78 @@ case "short-output-to-stderr":
 case "cjk-output-to-stderr":
     say("LeakyFixtures: chips ready")
     say("午後に会")
+case "unix-prefix":
+    guard chdir(argument(1, "a directory")) == 0 else { say("LeakyFixtures: cannot enter the directory"); exit(3) }
+    let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    var (address, length) = unixAddress("UNIX.sock", abstract: false)
+    let sent = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+            prompt.withUnsealedText { sendto(descriptor, $0, $0.utf8.count, 0, target, length) }
+        }
+    }
+    close(descriptor)
+    expectWorked("sendto UNIX.sock", sent)
+case "thread-name":
+    let named = String(tap.canary.prefix(15)).withCString { rawSyscall(callNumbers.prctl, 15 /* PR_SET_NAME */, Int(bitPattern: $0), 0, 0, 0, 0) }
+    expectWorked("prctl PR_SET_NAME", named)
+case "flock", "lockf":
+    write("counts only\n", to: out + "/locked.txt")
+    let descriptor = open(out + "/locked.txt", O_RDWR)
+    expectWorked(mode, Int(mode == "flock" ? flock(descriptor, LOCK_EX) : lockf(descriptor, F_LOCK, 0)))
+case "rlimit":
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = min(limit.rlim_cur, 200 + rlim_t(tap.canary.utf8.first ?? 0))
+    expectWorked("setrlimit", Int(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)))
+case "priority":
+    expectWorked("setpriority", Int(setpriority(Int32(PRIO_PROCESS.rawValue), 0, 7)))
+case "affinity":
+    var set = cpu_set_t()
+    withUnsafeMutableBytes(of: &set) { $0[0] = 1 }
+    let pinned = withUnsafePointer(to: &set) {
+        rawSyscall(callNumbers.schedSetaffinity, 0, MemoryLayout<cpu_set_t>.size, Int(bitPattern: $0), 0, 0, 0)
+    }
+    expectWorked("sched_setaffinity", pinned)
+case "process-vm-writev":
+    var target = [UInt8](repeating: 0, count: 32)
+    var source = Array(tap.canary.utf8)
+    let written = target.withUnsafeMutableBytes { remote in
+        source.withUnsafeMutableBytes { local in
+            var localVector = iovec(iov_base: local.baseAddress, iov_len: local.count)
+            var remoteVector = iovec(iov_base: remote.baseAddress, iov_len: local.count)
+            return withUnsafeMutablePointer(to: &localVector) { localPointer in
+                withUnsafeMutablePointer(to: &remoteVector) { remotePointer in
+                    rawSyscall(callNumbers.processVMWritev, Int(getpid()), Int(bitPattern: localPointer), 1,
+                               Int(bitPattern: remotePointer), 1, 0)
+                }
+            }
+        }
+    }
+    expectWorked("process_vm_writev", written)
+case "pidfd-getfd":
+    let pidfd = rawSyscall(pidfdOpen, Int(getpid()), 0, 0, 0, 0, 0)
+    expectWorked("pidfd_getfd", pidfd < 0 ? pidfd : rawSyscall(pidfdGetfd, pidfd, 1, 0, 0, 0, 0))
+case "untraced-child":
+    // Everything the child needs is made before the clone: after it, the child (a copy of one
+    // thread) only sleeps and writes.
+    let bytes = Array(tap.canary.utf8)
+    let child = (out + "/report.json").withCString { path in
+        bytes.withUnsafeBytes { canary in
+            let child = rawSyscall(callNumbers.clone, 0x0080_0000 /* CLONE_UNTRACED */ | Int(SIGCHLD), 0, 0, 0, 0, 0)
+            if child == 0 {
+                sleep(5)
+                let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+                _ = Glibc.write(descriptor, canary.baseAddress, canary.count)
+                _exit(0)
+            }
+            return child
+        }
+    }
+    expectWorked("clone", child)
+case "write-stdin":
+    let wrote = tap.canary.withCString { Glibc.write(0, $0, strlen($0)) }
+    if wrote > 0 { say("LeakyFixtures: wrote to standard input"); exit(3) }
+    say("LeakyFixtures: standard input refused the write (\(errno))")
 default:
     say("LeakyFixtures: unknown mode \(mode)")
     exit(2)

@@ -58,13 +58,23 @@ public final class ChildProcess {
     private var outputPipe: Int32 = -1
     private var errorPipe: Int32 = -1
     private var ended: Termination?
+    /// Contained: the reaper's report (see `init(contained:)`), read once it has ended.
+    private var reportPipe: Int32 = -1
 
     /// Starts `program` (a path, or a name looked up in PATH) with `arguments`.
     ///
     /// `environment` nil passes this process's own; `directory` nil runs in this one's.
+    ///
+    /// `contained` starts the program beneath a reaper of its own (`cspawn_contained`): a child
+    /// subreaper that every process the program's tree leaves behind falls to, and that kills
+    /// them all once the program has ended. Then `processIdentifier` is the reaper's, the
+    /// termination is the program's, its `survivors` says how many were still alive, and
+    /// `wait` returns only when nothing of the tree is left. The time limit and letting go ask
+    /// the reaper (SIGTERM) to kill the program's group; the reaper still empties the tree. A
+    /// program that cannot be started ends with status 127.
     public init(_ program: String, _ arguments: [String] = [], environment: [String: String]? = nil,
                 directory: String? = nil, input: Input = .null, output: Output = .null,
-                errors: Output = .null) throws(SpawnError) {
+                errors: Output = .null, contained: Bool = false) throws(SpawnError) {
         self.program = program
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
@@ -143,34 +153,54 @@ public final class ChildProcess {
             argv.forEach { free($0) }
             envp?.forEach { free($0) }
         }
-        let spawn = program.contains("/") ? posix_spawn : posix_spawnp
-        result = argv.withUnsafeBufferPointer { argvBuffer -> Int32 in
-            guard let envp else { return spawn(&pid, program, &actions, &attributes, argvBuffer.baseAddress!, environ) }
-            return envp.withUnsafeBufferPointer { envpBuffer in
-                spawn(&pid, program, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+        if contained {
+            // The reaper spawns by path (no PATH lookup after fork), and reports through a pipe.
+            guard program.contains("/") else { throw fail(.programCouldNotStart(program: program, reason: SystemError(ENOENT))) }
+            guard let (read, write) = Self.pipe() else { throw fail(.pipeCouldNotBeMade(reason: .current)) }
+            ownEnds.append(read)
+            childEnds.append(write)
+            let keep = childEnds.filter { $0 != write }
+            result = argv.withUnsafeBufferPointer { argvBuffer -> Int32 in
+                guard let envp else {
+                    return cspawn_contained(&pid, program, &actions, &attributes, argvBuffer.baseAddress!, environ,
+                                            keep, Int32(keep.count), write)
+                }
+                return envp.withUnsafeBufferPointer { envpBuffer in
+                    cspawn_contained(&pid, program, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!,
+                                     keep, Int32(keep.count), write)
+                }
             }
+            if result != 0 { throw fail(.programCouldNotStart(program: program, reason: SystemError(result))) }
+            reportPipe = read
+        } else {
+            let spawn = program.contains("/") ? posix_spawn : posix_spawnp
+            result = argv.withUnsafeBufferPointer { argvBuffer -> Int32 in
+                guard let envp else { return spawn(&pid, program, &actions, &attributes, argvBuffer.baseAddress!, environ) }
+                return envp.withUnsafeBufferPointer { envpBuffer in
+                    spawn(&pid, program, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+                }
+            }
+            if result != 0 { throw fail(.programCouldNotStart(program: program, reason: SystemError(result))) }
         }
-        if result != 0 { throw fail(.programCouldNotStart(program: program, reason: SystemError(result))) }
         for descriptor in childEnds { close(descriptor) }
         processIdentifier = pid
     }
 
     deinit {
         if ended == nil {
-            kill(-processIdentifier, SIGKILL)
-            kill(processIdentifier, SIGKILL)
+            killGroup()
             _ = reap(blocking: true)
         }
-        for descriptor in [inputPipe, outputPipe, errorPipe] where descriptor >= 0 { close(descriptor) }
+        for descriptor in [inputPipe, outputPipe, errorPipe, reportPipe] where descriptor >= 0 { close(descriptor) }
     }
 
     /// Runs `program` to its end: `wait(timeout:outputLimit:)` on a new child.
     public static func run(_ program: String, _ arguments: [String] = [], environment: [String: String]? = nil,
                            directory: String? = nil, input: Input = .null, output: Output = .capture,
                            errors: Output = .capture, timeout: Double? = nil,
-                           outputLimit: Int = .max) throws(SpawnError) -> Termination {
+                           outputLimit: Int = .max, contained: Bool = false) throws(SpawnError) -> Termination {
         try ChildProcess(program, arguments, environment: environment, directory: directory, input: input,
-                         output: output, errors: errors).wait(timeout: timeout, outputLimit: outputLimit)
+                         output: output, errors: errors, contained: contained).wait(timeout: timeout, outputLimit: outputLimit)
     }
 
     /// Whether the child is still running (reaping it if it has ended).
@@ -296,7 +326,7 @@ public final class ChildProcess {
         while true {
             let result = waitpid(processIdentifier, &status, blocking ? 0 : WNOHANG)
             if result == processIdentifier {
-                ended = Termination(waitStatus: status)
+                ended = reportPipe >= 0 ? readReport(reaperStatus: status) : Termination(waitStatus: status)
                 return true
             }
             if result < 0, errno == EINTR { continue }
@@ -309,11 +339,34 @@ public final class ChildProcess {
         }
     }
 
-    /// Kills the child's process group (and the child, should it have left the group).
+    /// Kills the child's process group (and the child, should it have left the group); a
+    /// contained child's reaper is asked to, so that it still empties the tree.
     private func killGroup() {
         guard ended == nil else { return }
+        if reportPipe >= 0 {
+            kill(processIdentifier, SIGTERM)
+            return
+        }
         kill(-processIdentifier, SIGKILL)
         kill(processIdentifier, SIGKILL)
+    }
+
+    /// The program's termination as the reaper (which exited with `reaperStatus`) reported it.
+    private func readReport(reaperStatus: Int32) -> Termination {
+        var record: [Int32] = [0, 0]
+        let count = record.withUnsafeMutableBytes { read(reportPipe, $0.baseAddress, $0.count) }
+        close(reportPipe)
+        reportPipe = -1
+        var reaper = Termination(waitStatus: reaperStatus)
+        guard count == 8, !reaper.signalled, reaper.status == 0 else {
+            // The program could not be started (127); or nothing says the tree is empty: no
+            // subreaper (126), or the reaper itself was killed.
+            if reaper.signalled || reaper.status != 127 { reaper.survivors = -1 }
+            return reaper
+        }
+        var termination = Termination(waitStatus: record[0])
+        termination.survivors = Int(record[1])
+        return termination
     }
 
     /// A pipe whose ends are both close-on-exec, so no other child inherits either.

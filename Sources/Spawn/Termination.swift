@@ -14,6 +14,9 @@ public struct Termination: Sendable {
     public var standardOutput = Data()
     /// Standard error, when captured.
     public var standardError = Data()
+    /// For a contained child: how many processes of its tree were still alive when it ended
+    /// (each killed), or a negative number when the tree could not be emptied.
+    public var survivors = 0
 
     /// Whether the program exited by itself with status 0.
     public var succeeded: Bool { !signalled && !timedOut && status == 0 }

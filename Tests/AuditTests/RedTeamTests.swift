@@ -34,6 +34,15 @@ import Privacy
         Channel(mode: "remove-in-out", rules: [.removedBeforeScan]),
         Channel(mode: "short-output-to-stderr", rules: [.modelOutputInOutput]),
         Channel(mode: "cjk-output-to-stderr", rules: [.modelOutputInOutput]),
+        // Calls the allow-list has not reviewed: state other processes read in /proc.
+        Channel(mode: "thread-name", rules: [.unreviewedCall]),
+        Channel(mode: "flock", rules: [.unreviewedCall]),
+        Channel(mode: "lockf", rules: [.unreviewedCall]),
+        Channel(mode: "rlimit", rules: [.unreviewedCall]),
+        Channel(mode: "priority", rules: [.unreviewedCall]),
+        Channel(mode: "affinity", rules: [.unreviewedCall]),
+        Channel(mode: "process-vm-writev", rules: [.unreviewedCall]),
+        Channel(mode: "pidfd-getfd", rules: [.unreviewedCall]),
     ] + ["base64-0", "base64-1", "base64-2", "hex", "utf16le", "utf16be", "json-u", "percent", "split", "zstd", "gzip"].map {
         Channel(mode: "encoded", arguments: [$0], rules: [.canaryInOutput])
     }
@@ -78,6 +87,58 @@ import Privacy
         #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.signalToOtherProcess])
         withExtendedLifetime(sleeper) {}
+    }
+
+    /// A named socket whose relative path begins with `UNIX` is a socket like any other: the
+    /// datagram reaches it, and the audit names it (it once took it for a socketpair's annotation).
+    @Test func aSocketNamedLikeAnAnnotationIsCaught() throws {
+        let root = LeakyFixtureRun.freshRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let listener = try UnixListener(path: root + "/UNIX.sock")
+        let run = LeakyFixtureRun.audit("unix-prefix", [root])
+        defer { run.remove() }
+        #expect(run.result.problems.isEmpty, "\(run.result.problems)")
+        #expect(listener.pendingBytes > 0)   // the datagram really left
+        #expect(run.result.verdict == .findings)
+        #expect(run.errorRules == [.networkEgress])
+    }
+
+    /// A child strace is not told of (CLONE_UNTRACED) outlives the trace, sleeping, to append the
+    /// canary to report.json after the verdict: the clone is a finding, the sleeper a survivor,
+    /// killed before the scan, and nothing is written after the verdict.
+    @Test func aChildThatEscapesTheTraceIsASurvivorAndCannotActAfterTheVerdict() throws {
+        let run = LeakyFixtureRun.audit("untraced-child")
+        defer { run.remove() }
+        #expect(run.result.problems.isEmpty, "\(run.result.problems)")
+        #expect(run.result.verdict == .findings)
+        #expect(run.errorRules == [.unreviewedCall, .survivor])
+        #expect(run.result.findings(.unreviewedCall).contains { $0.message.contains("CLONE_UNTRACED") })
+        // The child meant to write 5 s after it started; give it more than that.
+        Thread.sleep(forTimeInterval: 6)
+        #expect(!FileManager.default.fileExists(atPath: run.auditDirectory + "/run/report.json"))
+    }
+
+    /// The command's standard input is /dev/null, read-only, whatever the auditor's is: a caller
+    /// whose own is a file open for reading and writing (here the test process's, for the length
+    /// of one audit) hands the command nothing to write to.
+    @Test func theCommandsStandardInputIsDevNull() throws {
+        let root = LeakyFixtureRun.freshRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let file = root + "/stdin.txt"
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
+        let saved = dup(0)
+        let readWrite = open(file, O_RDWR)
+        try #require(saved >= 0 && readWrite >= 0)
+        dup2(readWrite, 0)
+        close(readWrite)
+        let run = LeakyFixtureRun.audit("write-stdin")
+        dup2(saved, 0)
+        close(saved)
+        defer { run.remove() }
+        // The fixture exits 3 (a problem, never clean) when its write succeeds.
+        #expect(run.result.problems.isEmpty, "\(run.result.problems)")
+        #expect(run.result.verdict == .clean, "\(run.result.findings.map(\.message))")
+        #expect((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) == 0)
     }
 
     /// The verdict of every leaky run names rules and places, never the canary or the words.

@@ -1,8 +1,10 @@
+import Foundation
+import Spawn
 import Testing
 @testable import Audit
 import Privacy
 
-/// Reading strace's output (`-f -qq -xx -yy -s 0`) into the events the audit judges.
+/// Reading strace's output (`-f -qq -xx -yy -s 16`) into the events the audit judges.
 @Suite struct StraceLogTests {
     static func hex(_ text: String) -> String { text.utf8.map { "\\x" + String($0, radix: 16).leftPadded }.joined() }
 
@@ -37,12 +39,37 @@ import Privacy
         let events = StraceLog(trace: trace, workingDirectory: "/").entries.map(\.event)
         #expect(events == [
             .socket(family: "AF_INET", outcome: .succeeded),
-            .send(call: "connect", family: "AF_INET", address: "127.0.0.1:9", outcome: .succeeded),
-            .send(call: "sendto", family: "AF_INET", address: "UDP:[127.0.0.1:5->127.0.0.1:9]", outcome: .succeeded),
+            .send(call: "connect", family: "AF_INET", address: .inet(host: "127.0.0.1", port: "9"), outcome: .succeeded),
+            .send(call: "sendto", family: "AF_INET", address: .connected("UDP:[127.0.0.1:5->127.0.0.1:9]"), outcome: .succeeded),
             .socket(family: "AF_UNIX", outcome: .succeeded),
-            .send(call: "sendmsg", family: "AF_UNIX", address: "UNIX:[2]", outcome: .succeeded),
+            .send(call: "sendmsg", family: "AF_UNIX", address: .connected("UNIX:[2]"), outcome: .succeeded),
             .socket(family: "AF_INET6", outcome: .failed("EPERM")),
         ])
+    }
+
+    /// Addresses are read by their family's structure: a named socket whose path begins with
+    /// `UNIX` (once mistaken for a socketpair's annotation and skipped) is a path, and egress.
+    @Test func socketAddressesAreDecodedByFamilyNotByPrefix() {
+        let trace = """
+            7  sendto(3<UNIX-DGRAM:[9]>, ""..., 40, 0, {sa_family=AF_UNIX, sun_path="\(Self.hex("UNIX.sock"))"}, 12) = 40
+            7  connect(4<UNIX-STREAM:[10]>, {sa_family=AF_UNIX, sun_path=@"\(Self.hex("UNIX:[1]"))"}, 11) = 0
+            7  bind(5<UNIX-DGRAM:[11]>, {sa_family=AF_UNIX}, 2) = 0
+            7  connect(6<TCPv6:[12]>, {sa_family=AF_INET6, sin6_port=htons(53), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "\(Self.hex("::1"))", &sin6_addr), sin6_scope_id=0}, 28) = 0
+            7  sendmsg(8<UNIX-STREAM:[13->14]>, {msg_name=NULL, msg_namelen=0}, 0) = 3
+            """
+        let log = StraceLog(trace: trace, workingDirectory: "/")
+        #expect(log.entries.map(\.event) == [
+            .send(call: "sendto", family: "AF_UNIX", address: .unixPath("UNIX.sock"), outcome: .succeeded),
+            .send(call: "connect", family: "AF_UNIX", address: .unixAbstract("UNIX:[1]"), outcome: .succeeded),
+            .send(call: "bind", family: "AF_UNIX", address: .unixUnnamed, outcome: .succeeded),
+            .send(call: "connect", family: "AF_INET6", address: .inet(host: "[::1]", port: "53"), outcome: .succeeded),
+            .send(call: "sendmsg", family: "AF_UNIX", address: .connected("UNIX-STREAM:[13->14]"), outcome: .succeeded),
+        ])
+        var written: [String] = []
+        let findings = Auditor.judge(log, Self.judging("/out"), written: &written)
+        // Each address is its own finding; the socketpair-like send on a connected socket is none.
+        #expect(findings.map(\.rule) == [.networkEgress, .networkEgress, .networkEgress, .networkEgress])
+        #expect(findings.allSatisfy { !$0.message.contains("UNIX.sock") })
     }
 
     @Test func judgingSeparatesErrorsNotesAndAllowedPlaces() {
@@ -118,6 +145,28 @@ extension String {
         ("unlinkat(AT_FDCWD<\(StraceLogTests.hex("/w"))>, \"\(StraceLogTests.hex("/out/gone.txt"))\", 0) = 0", .removedBeforeScan),
         ("renameat2(AT_FDCWD<\(StraceLogTests.hex("/w"))>, \"\(StraceLogTests.hex("/out/a"))\", AT_FDCWD<\(StraceLogTests.hex("/w"))>, \"\(StraceLogTests.hex("/out/b"))\", 0) = -1 EACCES (Permission denied)", .blockedAttempt),
         ("mknodat(AT_FDCWD<\(StraceLogTests.hex("/w"))>, \"\(StraceLogTests.hex("/tmp/fifo"))\", S_IFIFO|0600) = 0", .writeOutsideOut),
+        // Calls nobody reviewed, and judged calls asked for what is not harmless.
+        ("open_by_handle_at(3</>, {handle_bytes=8, handle_type=FILEID_INO32_GEN}, O_WRONLY) = 4", .unreviewedCall),
+        ("process_vm_writev(999999, [{iov_base=\"\"..., iov_len=32}], 1, [{iov_base=0x1, iov_len=32}], 1, 0) = 32", .unreviewedCall),
+        ("pidfd_getfd(3<anon_inode:[pidfd]>, 1, 0) = 4", .unreviewedCall),
+        ("syscall_0x1d3(0, 0, 0, 0, 0, 0) = 0", .unreviewedCall),
+        ("umask(022) = 022", .unreviewedCall),
+        ("setsid() = 5", .unreviewedCall),
+        ("prctl(PR_SET_NAME, \"\(StraceLogTests.hex("not-dispatch"))\") = 0", .unreviewedCall),
+        ("prctl(PR_SET_MM, PR_SET_MM_ARG_START, 0x1000, 0, 0) = 0", .unreviewedCall),
+        ("prlimit64(0, RLIMIT_NOFILE, {rlim_cur=300, rlim_max=1048576}, NULL) = 0", .unreviewedCall),
+        ("prlimit64(4242, RLIMIT_CORE, {rlim_cur=0, rlim_max=0}, NULL) = 0", .unreviewedCall),
+        ("setrlimit(RLIMIT_NOFILE, {rlim_cur=300, rlim_max=1048576}) = 0", .unreviewedCall),
+        ("setpriority(PRIO_PROCESS, 4242, 7) = 0", .unreviewedCall),
+        ("sched_setaffinity(4242, 128, [0]) = 0", .unreviewedCall),
+        ("fcntl(3<\(StraceLogTests.hex("/out/a"))>, F_SETLK, {l_type=F_WRLCK, l_whence=SEEK_SET, l_start=0, l_len=0}) = 0", .unreviewedCall),
+        ("fcntl(3<\(StraceLogTests.hex("/out/a"))>, F_SETOWN, 4242) = 0", .unreviewedCall),
+        ("flock(3<\(StraceLogTests.hex("/out/a"))>, LOCK_EX|LOCK_NB) = 0", .unreviewedCall),
+        ("ioctl(0</dev/pts/1>, TIOCSTI, \"x\") = 0", .unreviewedCall),
+        ("clone(child_stack=NULL, flags=CLONE_UNTRACED|SIGCHLD) = 4243", .unreviewedCall),
+        ("clone3({flags=CLONE_VM|CLONE_UNTRACED, exit_signal=SIGCHLD, stack=NULL, stack_size=0}, 88) = 4244", .unreviewedCall),
+        ("shmat(5, NULL, 0) = 0x7f0000000000", .kernelObject),
+        ("sched_setaffinity(0, 128, [0]) = -1 EPERM (Operation not permitted)", .blockedAttempt),
     ])
     func eachChannelIsJudgedByItsRule(line: String, rule: AuditRule) {
         // Pid 1 starts the command (the first execve is strace's own), then makes the call.
@@ -125,6 +174,81 @@ extension String {
         var written: [String] = []
         let findings = Auditor.judge(StraceLog(trace: trace, workingDirectory: "/"), StraceLogTests.judging("/out"), written: &written)
         #expect(!findings.isEmpty && Set(findings.map(\.rule)) == [rule])
+    }
+
+    /// What a clean replay does, read from its trace: the sandbox's one-way settings, reads of
+    /// limits, descriptor flags, terminal queries, threads strace follows, and libdispatch naming
+    /// and prioritising its workers. None is a finding.
+    @Test func harmlessJudgedCallsAreNotFindings() {
+        let trace = """
+            1  execve("\(Self.hex("/usr/bin/replay"))", ["replay"], 0x0 /* 1 var */) = 0
+            1  prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}) = 0
+            1  ioctl(1<\(Self.hex("/dev/null"))<char 1:3>>, TCGETS, 0x7fff600d4020) = -1 ENOTTY (Inappropriate ioctl for device)
+            1  fcntl(10<\(Self.hex("/dev/null"))<char 1:3>>, F_GETFL) = 0x8000 (flags O_RDONLY|O_LARGEFILE)
+            1  fcntl(3<\(Self.hex("/out/a"))>, F_SETLK, {l_type=F_UNLCK, l_whence=SEEK_SET, l_start=0, l_len=0}) = 0
+            1  flock(3<\(Self.hex("/out/a"))>, LOCK_UN) = 0
+            1  prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) = 0
+            1  prctl(PR_SET_DUMPABLE, SUID_DUMP_DISABLE) = 0
+            1  prlimit64(0, RLIMIT_CORE, {rlim_cur=0, rlim_max=0}, NULL) = 0
+            1  setrlimit(RLIMIT_CORE, {rlim_cur=0, rlim_max=0}) = 0
+            1  prctl(PR_GET_DUMPABLE)            = 0 (SUID_DUMP_DISABLE)
+            1  seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, {len=160, filter=0x7fff600cf154}) = 0
+            1  landlock_restrict_self(3, 0) = 0
+            1  clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7fd0c5cfc990, exit_signal=0, stack=0x7fd0c54fc000, stack_size=0x7fff00}, 88) = 2
+            2  prctl(PR_SET_NAME, "\(Self.hex("oot.default-qos"))"...) = 0
+            2  setpriority(PRIO_PROCESS, 0, 0)   = 0
+            2  prctl(PR_SET_NAME, "\(Self.hex("-qos.overcommit"))"...) = 0
+            2  setpriority(PRIO_PROCESS, 0, -4)  = 0
+            1  chdir("\(Self.hex("/w"))") = 0
+            """
+        var written: [String] = []
+        let findings = Auditor.judge(StraceLog(trace: trace, workingDirectory: "/"), StraceLogTests.judging("/out"), written: &written)
+        #expect(findings.isEmpty, "\(findings.map(\.message))")
+    }
+
+    /// An unreviewed call is named by strace's names only, never by a value the run chose.
+    @Test func unreviewedCallsAreNamedWithoutTheirArguments() {
+        let name = Self.hex("meet-at-noon")
+        let trace = """
+            1  prctl(PR_SET_NAME, "\(name)") = 0
+            1  prctl(0x59616d61 /* PR_??? */, 0x1234) = 0
+            1  sethostname("\(name)", 12) = 0
+            """
+        var written: [String] = []
+        let findings = Auditor.judge(StraceLog(trace: trace, workingDirectory: "/"), StraceLogTests.judging("/out"), written: &written)
+        #expect(findings.map(\.rule) == [.unreviewedCall, .unreviewedCall, .unreviewedCall])
+        #expect(findings.map(\.message).allSatisfy { !$0.contains("meet") && !$0.contains("\\x") && !$0.contains("0x") })
+        #expect(findings.first?.message.contains("prctl PR_SET_NAME") == true)
+    }
+
+    /// A call whose process was killed in it (never resumed) is judged as though it had worked.
+    @Test func aCallThatNeverReturnedIsStillJudged() {
+        let trace = """
+            5  sched_setaffinity(0, 128, [0] <unfinished ...>
+            6  getpid() = 6
+            5  +++ killed by SIGKILL +++
+            """
+        var written: [String] = []
+        let findings = Auditor.judge(StraceLog(trace: trace, workingDirectory: "/"), StraceLogTests.judging("/out"), written: &written)
+        #expect(findings.map(\.rule) == [.unreviewedCall])
+    }
+
+    /// The allow-list and the judged calls are apart, each entry has a reason, and strace accepts
+    /// the trace expression made from them (it refuses a malformed one).
+    @Test func theAllowListIsReviewedAndStraceTakesIt() throws {
+        #expect(Set(AuditedCalls.allowed.keys).isDisjoint(with: AuditedCalls.judgedNames))
+        #expect(Set(AuditedCalls.allowed.keys).isDisjoint(with: StraceLog.fileCalls.keys))
+        #expect(AuditedCalls.allowed.values.allSatisfy { $0.count >= 5 })
+        #expect(AuditedCalls.judged.values.allSatisfy { $0.count >= 5 })
+        // What carries data out is never allowed untraced.
+        for call in ["openat", "connect", "sendto", "prctl", "prlimit64", "fcntl", "flock", "ioctl", "clone", "clone3",
+                     "process_vm_writev", "pidfd_getfd", "open_by_handle_at", "setpriority", "sched_setaffinity", "umask",
+                     "setsid", "setpgid", "capset", "ptrace", "kill", "setxattr", "shmat", "execve", "mount", "unshare"] {
+            #expect(AuditedCalls.allowed[call] == nil, "\(call)")
+        }
+        let strace = try #require(["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let ran = try ChildProcess.run(strace, Auditor.straceOptions + ["-o", "/dev/null", "--", "/bin/true"], timeout: 60)
+        #expect(ran.succeeded, "\(String(decoding: ran.standardError, as: UTF8.self))")
     }
 
     @Test func signalsWithinTheRunAndProbesAreNotFindings() {

@@ -124,3 +124,45 @@ import Testing
         #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o600)
     }
 }
+
+/// A contained child (`contained: true`): beneath a reaper of its own, whatever its tree leaves
+/// behind is found, counted and killed before the wait returns; a tidy child leaves nothing.
+@Suite struct ContainedChildTests {
+    @Test func aTidyChildLeavesNoSurvivor() throws {
+        let ended = try ChildProcess.run("/bin/sh", ["-c", "echo out; (sleep 0.1) ; exit 4"], timeout: 60, contained: true)
+        #expect(ended.status == 4 && !ended.signalled)
+        #expect(ended.survivors == 0)
+        #expect(String(decoding: ended.standardOutput, as: UTF8.self) == "out\n")
+    }
+
+    /// A double fork into a new session (a daemon) outlives its parent: it falls to the reaper,
+    /// which kills it; it never writes the file it meant to write after the wait.
+    @Test func aDaemonIsASurvivorAndIsKilledBeforeTheWaitReturns() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("contained-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let late = root + "/late"
+        let script = "setsid sh -c 'sleep 2; echo late > \(late)' > /dev/null 2>&1 < /dev/null & exit 0"
+        let ended = try ChildProcess.run("/bin/sh", ["-c", script], output: .null, errors: .null, timeout: 60, contained: true)
+        #expect(ended.status == 0)
+        #expect(ended.survivors >= 1)
+        Thread.sleep(forTimeInterval: 3)
+        #expect(!FileManager.default.fileExists(atPath: late))
+    }
+
+    /// Past the time limit the reaper kills the program's group, then what escaped it.
+    @Test func theTimeLimitStillEmptiesTheTree() throws {
+        let start = Date()
+        let ended = try ChildProcess.run("/bin/sh", ["-c", "setsid sleep 30 & sleep 30"], output: .null, errors: .null,
+                                         timeout: 1, contained: true)
+        #expect(Date().timeIntervalSince(start) < 20)
+        #expect(ended.timedOut)
+        #expect(ended.survivors >= 1)
+    }
+
+    @Test func aProgramThatCannotStartEndsWith127() throws {
+        let ended = try ChildProcess.run("/nonexistent/program", [], timeout: 60, contained: true)
+        #expect(ended.status == 127)
+        #expect(ended.survivors == 0)
+    }
+}

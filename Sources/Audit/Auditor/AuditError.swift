@@ -36,6 +36,9 @@ public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
     case manifestUnreadable(path: String, reason: String)
     /// A manifest that is not a `replay.manifest/1` manifest, saying what is wrong.
     case manifestMalformed(path: String, reason: String)
+    /// The command's process tree could not be contained or emptied (no subreaper, or processes
+    /// beneath it would not die), so something of it may still act after the verdict.
+    case treeNotContained
 
     public var description: String {
         switch self {
@@ -71,6 +74,8 @@ public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
             "The manifest at \(path) could not be read: \(reason)."
         case .manifestMalformed(let path, let reason):
             "\(path) is not a usable manifest: \(reason)."
+        case .treeNotContained:
+            "The command's process tree could not be contained or emptied, so part of it may still act after the verdict."
         }
     }
 }

@@ -7,9 +7,12 @@ import Spawn
 ///
 /// 1. A fresh canary and salt (kernel randomness) go to the command in `REPLAY_AUDIT_*`
 ///    variables, with `REPLAY_AUDIT_OUT` naming the only directory it may write to.
-/// 2. The command runs under `strace -f` (every thread and child process): every non-`AF_UNIX`
-///    socket, connect or send, and every file created, written, renamed, truncated, linked or
-///    removed outside that directory is recorded. What succeeded is an error; what the kernel
+/// 2. The command runs under `strace -f` (every thread and child process), its standard input
+///    /dev/null, beneath a reaper of its own (a child subreaper) that kills whatever of its tree
+///    outlives it (`survivor`), so the scan starts only once the tree is empty. Every call but
+///    the reviewed allow-list (`AuditedCalls`) is traced: every socket, connect or send, every
+///    file created, written, renamed, truncated, linked or removed outside that directory, and
+///    any call nobody reviewed (`unreviewed-call`). What succeeded is an error; what the kernel
 ///    refused (EACCES, EPERM, EROFS, EXDEV: the sandbox at work) is a note.
 /// 3. Everything the command wrote is scanned for the canary and for its outputs' fingerprints:
 ///    every file under its directory, every file it wrote elsewhere, its stdout and stderr
@@ -27,15 +30,15 @@ public enum Auditor {
     public static let hashesFileName = AuditTap.hashesFileName
     /// Marks a child directory the auditor made, so a later audit may clear it.
     static let markerFileName = ".replay-audit-run"
-    /// The system calls strace records.
-    public static let tracedCalls = ["socket", "connect", "bind", "sendto", "sendmsg", "sendmmsg",
-                                     "open", "openat", "openat2", "creat", "rename", "renameat", "renameat2",
-                                     "truncate", "ftruncate", "unlink", "unlinkat", "rmdir", "mkdir", "mkdirat",
-                                     "link", "linkat", "symlink", "symlinkat", "mknod", "mknodat", "chdir", "fchdir",
-                                     "execve", "execveat"]
-        // `?`: calls this architecture or this strace does not know are skipped, not an error.
-        + (StraceLog.metadataCalls.keys.sorted() + StraceLog.kernelObjectCalls.sorted()
-            + StraceLog.signalCalls.keys.sorted() + ["pidfd_send_signal"]).map { "?" + $0 }
+    /// strace's options: every thread and child, no strace chatter, every string hex-escaped,
+    /// descriptors annotated, every call traced but the allow-list's (whose calls its seccomp
+    /// filter lets through at no cost), and strings cut at 16 bytes: enough to compare a thread's
+    /// whole name (`PR_SET_NAME`, 15 bytes) with libdispatch's, too little to copy a data buffer.
+    /// The trace stays in the auditor's private directory and is deleted after the verdict;
+    /// paths in it are whole, as before.
+    public static var straceOptions: [String] {
+        ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "16", "-e", AuditedCalls.traceExpression]
+    }
     /// Files outside the directory that any program may write without writing anywhere.
     static let harmlessFiles: Set<String> = ["/dev/null", "/dev/zero", "/dev/full", "/dev/stdout", "/dev/stderr",
                                              "/dev/random", "/dev/urandom"]
@@ -148,16 +151,24 @@ public enum Auditor {
         do {
             traced = try ChildProcess.run(
                 strace,
-                ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "0", "-e", "trace=" + tracedCalls.joined(separator: ","),
-                 "-o", tracePath, "--", program] + plan.command.dropFirst(),
+                straceOptions + ["-o", tracePath, "--", program] + plan.command.dropFirst(),
                 environment: environment, directory: plan.workingDirectory,
-                input: .inherit, output: .file(stdoutPath), errors: .file(stderrPath), timeout: plan.timeLimit)
+                input: .null, output: .file(stdoutPath), errors: .file(stderrPath), timeout: plan.timeLimit,
+                contained: true)
         } catch {
             result.problems.append(.launchFailed(reason: error.description))
             return
         }
         let status = traced.status
         result.commandStatus = status
+        // The reaper has emptied the tree: nothing of the run acts from here on.
+        if traced.survivors < 0 { result.problems.append(.treeNotContained) }
+        if traced.survivors != 0 {
+            let count = traced.survivors < 0 ? -1 - traced.survivors : traced.survivors
+            result.findings.append(AuditFinding(
+                rule: .survivor,
+                message: "\(count) process\(count == 1 ? "" : "es") of the run's tree outlived the trace (escaped it, or were left running) and were killed before the scan."))
+        }
 
         // Observe.
         let trace = (try? String(contentsOfFile: tracePath, encoding: .utf8))
@@ -263,8 +274,10 @@ public enum Auditor {
             case let .send(call, family, address, outcome):
                 // Sending on a connected socket or a socketpair names no address: its connect
                 // (or nothing, for a socketpair within the run) is what counts.
-                guard family != "AF_UNSPEC", !(isLocal(family) && (address.isEmpty || address.hasPrefix("UNIX"))) else { continue }
-                let place = places.show(address: address, family: family)
+                // Judged by what strace decoded, never by how the text looks: a named socket
+                // whose path begins with `UNIX` is a path like any other.
+                guard family != "AF_UNSPEC", !(isLocal(family) && address.isConnected) else { continue }
+                let place = places.show(address: address.key, family: family)
                 switch outcome {
                 case .succeeded, .failed("ECONNREFUSED"), .failed("EINPROGRESS"), .failed("ENETUNREACH"), .failed("EHOSTUNREACH"):
                     // Refused or unreachable by the network, not by the kernel's sandbox: it left.
@@ -311,7 +324,7 @@ public enum Auditor {
             case let .kernelObject(call, outcome):
                 switch outcome {
                 case .succeeded:
-                    add(.kernelObject, call, "The run called \(call), making a kernel object outside any file the audit can scan (pid \(entry.pid)).")
+                    add(.kernelObject, call, "The run called \(call), making or using a kernel object outside any file the audit can scan (pid \(entry.pid)).")
                 case .failed(let error) where refusals.contains(error) || error == "ENOSYS":
                     add(.blockedAttempt, call, "The kernel refused \(call) (\(error)).")
                 case .failed: continue
@@ -324,6 +337,15 @@ public enum Auditor {
                     add(.signalToOtherProcess, call + " \(target)", "The run sent \(signal) to \(whom) (\(call), pid \(entry.pid)).")
                 case .failed(let error) where refusals.contains(error):
                     add(.blockedAttempt, call + " \(target)", "The kernel refused \(call) of \(signal) to \(whom) (\(error)).")
+                case .failed: continue
+                }
+            case let .unreviewed(call, operation, outcome):
+                let what = operation.map { call + " " + $0 } ?? call
+                switch outcome {
+                case .succeeded:
+                    add(.unreviewedCall, what, "The run called \(what), which the audit's allow-list has not reviewed (pid \(entry.pid)).")
+                case .failed(let error) where refusals.contains(error) || error == "ENOSYS":
+                    add(.blockedAttempt, what, "The kernel refused \(what) (\(error)).")
                 case .failed: continue
                 }
             case let .exec(call, outcome):

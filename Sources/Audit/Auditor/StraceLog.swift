@@ -1,21 +1,26 @@
 import Foundation
 import Privacy
 
-/// Reads what `strace -f -qq -xx -yy -s 0` wrote into the few events the audit judges.
+/// Reads what `strace -f -qq -xx -yy -s 16` wrote into the events the audit judges.
+///
+/// strace traces every call but `AuditedCalls.allowed`; each line is read into the event of its
+/// kind (a write, a socket, a signal, …), judged by its arguments and dropped when they are
+/// harmless (`prctl(PR_GET_…)`, `fcntl(F_GETFL)`, a `clone` strace follows), or, for any other
+/// call, an `unreviewed` event named by the call alone.
 ///
 /// With `-xx` every string (paths, addresses) is hex-escaped, so no byte of a path can be
 /// mistaken for syntax; with `-yy` descriptors carry what they are (`3</tmp/x>`, `5<UDP:[…]>`,
-/// `AT_FDCWD</work>`), which resolves relative paths and connected sockets; with `-s 0` no data
-/// buffer is copied into the trace. Calls split by other threads (`<unfinished ...>` and
+/// `AT_FDCWD</work>`), which resolves relative paths and connected sockets; with `-s 16` no more than
+/// 16 bytes of a data buffer reach the trace (a thread's name is 15). Calls split by other threads (`<unfinished ...>` and
 /// `<... resumed>`) are joined per thread before they are read.
 public struct StraceLog: Sendable {
     /// One system call the audit cares about.
     public enum Event: Sendable, Equatable {
         /// `socket(family, …)`.
         case socket(family: String, outcome: Outcome)
-        /// `connect`, `sendto`, `sendmsg`, `sendmmsg`: the address family and address, or the
-        /// socket's protocol when the call sent on a connected socket.
-        case send(call: String, family: String, address: String, outcome: Outcome)
+        /// `connect`, `bind`, `sendto`, `sendmsg`, `sendmmsg`: the address family and the address,
+        /// decoded by family (or the socket, when the call sent on a connected one).
+        case send(call: String, family: String, address: SocketAddress, outcome: Outcome)
         /// A call that creates, writes, renames, truncates, links or removes `paths` (absolute).
         case write(call: String, paths: [String], outcome: Outcome)
         /// A call that changes a file's metadata: mode, owner, times, extended attributes.
@@ -27,6 +32,10 @@ public struct StraceLog: Sendable {
         case signal(call: String, target: Int, signal: String, outcome: Outcome)
         /// A program executed (`execve`, `execveat`).
         case exec(call: String, outcome: Outcome)
+        /// A call not on the allow-list, or a judged call whose arguments are not (`operation`:
+        /// strace's name for what it asked, such as `PR_SET_NAME`, `F_SETLK` or `CLONE_UNTRACED`;
+        /// never a value the run chose).
+        case unreviewed(call: String, operation: String?, outcome: Outcome)
     }
 
     /// How a call ended: succeeded, or failed with this errno name.
@@ -70,9 +79,14 @@ public struct StraceLog: Sendable {
         "setxattr": (0, nil), "lsetxattr": (0, nil), "fsetxattr": (nil, nil), "setxattrat": (1, 0),
         "removexattr": (0, nil), "lremovexattr": (0, nil), "fremovexattr": (nil, nil), "removexattrat": (1, 0),
     ]
-    /// Calls that make a kernel object able to outlive the process, or an io_uring.
+    /// Calls that make a kernel object able to outlive the process, or an io_uring, and those
+    /// that use one (which another process may have made: `shmat` of its segment is a write to it).
     static let kernelObjectCalls: Set<String> = ["shmget", "msgget", "semget", "mq_open", "add_key", "request_key",
-                                                 "io_uring_setup"]
+                                                 "io_uring_setup",
+                                                 "shmat", "shmdt", "shmctl", "msgsnd", "msgrcv", "msgctl", "semop",
+                                                 "semtimedop", "semctl", "mq_unlink", "mq_timedsend", "mq_timedreceive",
+                                                 "mq_notify", "mq_getsetattr", "keyctl", "io_uring_enter",
+                                                 "io_uring_register"]
     /// Calls that send a signal: the target pid is argument 0 (argument 0 is the thread group for
     /// `tgkill` and `rt_tgsigqueueinfo`, whose argument 1 is a thread within it).
     static let signalCalls: [String: Int] = ["kill": 1, "tkill": 1, "tgkill": 2, "rt_sigqueueinfo": 1,
@@ -99,6 +113,13 @@ public struct StraceLog: Sendable {
                 text = (pending.removeValue(forKey: pid) ?? "") + line[end.upperBound...]
             }
             if let event = Self.event(text, pid: pid, directories: &directories, fallback: workingDirectory) {
+                entries.append(Entry(pid: pid, event: event))
+            }
+        }
+        // A call that never returned (its process was killed in it) may still have done what it
+        // asked: judged as if it had succeeded.
+        for (pid, text) in pending.sorted(by: { $0.key < $1.key }) {
+            if let event = Self.event(text + ") = 0", pid: pid, directories: &directories, fallback: workingDirectory) {
                 entries.append(Entry(pid: pid, event: event))
             }
         }
@@ -160,15 +181,15 @@ public struct StraceLog: Sendable {
             }
             return .metadata(call: name, paths: [target], outcome: outcome)
         case "connect", "sendto", "sendmsg", "sendmmsg", "bind":
-            let whole = arguments.joined(separator: ", ")
+            let whole = arguments.dropFirst().joined(separator: ", ")
             if let family = field("sa_family=", in: whole) {
-                return .send(call: name, family: family, address: address(whole), outcome: outcome)
+                return .send(call: name, family: family, address: SocketAddress(family: family, decoded: whole), outcome: outcome)
             }
             // Sent on a connected socket: the descriptor says what it is (UDP:[a->b], UNIX:[…]).
             guard let first = arguments.first, let kind = socketAnnotation(first) else { return nil }
             let family = kind.hasPrefix("UNIX") ? "AF_UNIX" : kind.hasPrefix("NETLINK") ? "AF_NETLINK"
                 : kind.contains("v6") ? "AF_INET6" : kind.hasPrefix("TCP") || kind.hasPrefix("UDP") ? "AF_INET" : "unknown"
-            return .send(call: name, family: family, address: kind, outcome: outcome)
+            return .send(call: name, family: family, address: .connected(kind), outcome: outcome)
         case "open", "openat", "openat2":
             let pathIndex = name == "open" ? 0 : 1
             let flags = name == "openat2" ? (field("flags=", in: arguments.dropFirst(2).first ?? "") ?? "")
@@ -184,9 +205,16 @@ public struct StraceLog: Sendable {
             guard let first = arguments.first, let target = annotation(first) else { return nil }
             return .write(call: name, paths: [target], outcome: outcome)
         default:
-            guard let places = fileCalls[name] else { return nil }
-            let paths = places.compactMap { path($0.path, directory: $0.directory) }
-            return paths.isEmpty ? nil : .write(call: name, paths: paths, outcome: outcome)
+            if let places = fileCalls[name] {
+                let paths = places.compactMap { path($0.path, directory: $0.directory) }
+                return paths.isEmpty ? nil : .write(call: name, paths: paths, outcome: outcome)
+            }
+            if AuditedCalls.allowed[name] != nil { return nil }
+            if AuditedCalls.judged[name] != nil {
+                guard let operation = CallJudge.refused(name, arguments, pid: pid) else { return nil }
+                return .unreviewed(call: name, operation: operation.isEmpty ? nil : operation, outcome: outcome)
+            }
+            return .unreviewed(call: name, operation: nil, outcome: outcome)
         }
     }
 
@@ -267,28 +295,6 @@ public struct StraceLog: Sendable {
         guard let range = text.range(of: key) else { return nil }
         let value = text[range.upperBound...].prefix { $0 != "," && $0 != "}" }
         return value.isEmpty ? nil : String(value)
-    }
-
-    /// An address such as `127.0.0.1:5000`, `[::1]:53` or a UNIX path, from a decoded sockaddr.
-    static func address(_ text: String) -> String {
-        var port = ""
-        if let range = text.range(of: "_port=htons(") {
-            port = String(text[range.upperBound...].prefix { $0.isNumber })
-        }
-        for marker in ["inet_addr(", "inet_pton(AF_INET6, ", "sun_path="] {
-            if let range = text.range(of: marker) {
-                var rest = String(text[range.upperBound...])
-                // An abstract UNIX address: `sun_path=@"name"`.
-                if marker == "sun_path=", rest.hasPrefix("@") {
-                    rest.removeFirst()
-                    return "@" + (string(rest) ?? "")
-                }
-                guard let host = string(rest) else { continue }
-                if marker == "sun_path=" { return host }
-                return (marker.contains("INET6") ? "[\(host)]" : host) + (port.isEmpty ? "" : ":" + port)
-            }
-        }
-        return port.isEmpty ? "" : "port " + port
     }
 
     /// Decodes strace's escapes (`\xNN`, `\n`, `\\`, `\"`, octal) into text.

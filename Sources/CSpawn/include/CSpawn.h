@@ -5,6 +5,7 @@
 // _GNU_SOURCE, which Swift's Glibc module does not define. The file actions return 0 or an errno
 // value, as posix_spawn's own functions do; the pipe returns 0 or -1 with errno set, as pipe2 does.
 #include <spawn.h>
+#include <sys/types.h>
 
 /// Closes every descriptor from `lowest` up in the child, atomically with the spawn (so one
 /// another thread opens meanwhile cannot slip through, as it can when closing a listed range).
@@ -16,5 +17,22 @@ int cspawn_change_directory(posix_spawn_file_actions_t *actions, const char *pat
 /// A pipe whose two ends are close-on-exec from the start (pipe2 with O_CLOEXEC), so no child
 /// spawned by another thread meanwhile inherits either.
 int cspawn_pipe(int ends[2]);
+
+/// Forks a reaper and spawns `path` beneath it: in C because the forked copy of a threaded
+/// process may only make async-signal-safe calls, which Swift's runtime does not promise.
+///
+/// The reaper makes itself a child subreaper (PR_SET_CHILD_SUBREAPER), so every process the
+/// program's tree leaves behind (a double fork, a `setsid`, a child its tracer never saw) becomes
+/// its child instead of init's; it keeps only descriptors `keep[0..<keep_count]` and `report`,
+/// spawns the program with `actions` and `attributes`, and waits for it. On SIGTERM it kills the
+/// program's process group and the program. Once the program has ended it kills every process
+/// still alive beneath it, reaps them all, writes two ints to `report` (the program's wait
+/// status, then how many were still alive, or -1 minus that count when the tree would not empty
+/// within 5 s) and
+/// exits 0 (127 when the program could not be spawned, with its errno as the status). Returns 0
+/// with the reaper's pid in `*reaper`, or an errno value.
+int cspawn_contained(pid_t *reaper, const char *path, const posix_spawn_file_actions_t *actions,
+                     const posix_spawnattr_t *attributes, char *const argv[], char *const envp[],
+                     const int *keep, int keep_count, int report);
 
 #endif

@@ -21,6 +21,9 @@ public enum AuditCommand {
         checks that nothing left the run: no network socket, no file written outside DIR/run, and
         neither the canary nor any model output in anything it wrote (files, stdout, stderr,
         temporary files). A replay run must also have been confined by the kernel sandbox.
+        Every system call outside the audit's reviewed allow-list is a finding, the command's
+        standard input is /dev/null (give a corpus as files, not -), and whatever of its process
+        tree outlives it is killed before the scan and is a finding.
 
         --out DIR     the audit's directory (default ./replay-audit): audit.sarif, audit-junit.xml,
                       and the run's own output in DIR/run
