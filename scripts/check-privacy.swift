@@ -139,6 +139,8 @@ let allowed: [Allowance] = {
           "runs the audited command under strace, its output captured to files in the audit's own directory")
     allow("Sources/Audit/Auditor/Auditor.swift", ["createDirectory", "createFile", "mkdtemp", ".write"],
           "the audit's directory, its capture files and temporary-folder markers, and the call to AuditVerdict.write")
+    allow("Sources/Audit/Auditor/DirectoryEntries.swift", ["openat"],
+          "opens a run's directories and files read-only (O_RDONLY, never O_CREAT) by the bytes of each name, to check and scan them")
     allow("Sources/Audit/Auditor/LeakScanner.swift", ["ChildProcess"],
           "pipes a zstd or gzip file the run left through `zstd -dc` or `gzip -dc` to scan it; the bytes go to the tool and back, nowhere else")
     allow("Sources/ReplayKit/Command/RunKeyFile.swift", ["mkdir", "open", "write"],

@@ -1,0 +1,240 @@
+import Foundation
+import Glibc
+import Testing
+@testable import Audit
+import Privacy
+import TestSupport
+
+/// `ResultSchemaCheck` on real `replay` runs: a clean run's directory passes with zero findings,
+/// dry and with the model; each way of hiding words or token ids in it is a finding that names
+/// the file and place, never the text.
+@Suite(.serialized) struct ResultSchemaCheckTests {
+    /// Words planted by the tampering; no finding may repeat them.
+    static let sentenceWords = ["Tell", "mum", "surgery", "Friday", "GP"]
+
+    @Test(arguments: ["dry", "model"])
+    func cleanRunHasZeroFindings(run name: String) throws {
+        let run = name == "dry" ? ReplayResultRun.dry : ReplayResultRun.model
+        let directory = try #require(run.directory, Comment(rawValue: run.failure ?? ""))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        // The run wrote what it should, or the check proves little.
+        #expect(Set(["report.json", "report.md", "junit.xml", "state.json", "metrics.csv", "metrics.json", "dashboard.html"])
+            .isSubset(of: Set(names)))
+        if name == "dry" { #expect(names.contains("checkpoint-000001.json")) }
+        let findings = ResultSchemaCheck.check(directory: directory, knownPaths: [ReplayResultRun.corpus])
+        #expect(findings.isEmpty, "\(findings.map(\.message))")
+    }
+
+    /// One way of tampering with a clean run's directory.
+    enum Tamper: String, CaseIterable, Sendable {
+        case extraFile
+        case unknownKeyInReport
+        case unknownKeyDeepInState
+        case spacedSentenceAsBuild
+        case sentenceJoinedByUnderscoresAsCounter
+        case sentenceJoinedByDashesAsMode
+        case sentenceJoinedByDashesInReportMarkdown
+        case sentenceInDashboard
+        case sentenceAsMetricsCSVKey
+        case numberFieldHoldingString
+        case tokenIDsAsJSONArrayInExtraFile
+        case tokenIDsAsCSVInExtraFile
+        case tokenIDsInExtraKey
+        case tokenIDsAsExtraCSVColumns
+        case whiteSpaceInReport
+        case escapedLetterInState
+        case bytesAfterTheEndOfMetrics
+        case gateNamedBySentenceInJUnit
+        case nonUTF8Name
+        case pathLongerThanPathMax
+        case subdirectory
+        case symbolicLink
+    }
+
+    /// A prompt's token ids, as a program would write them (any ids: the check never reads them as such).
+    static let tokenIDs: [Int] = (0..<200).map { 1000 + ($0 * 7919) % 30000 }
+
+    @Test(arguments: Tamper.allCases)
+    func tamperingIsFound(_ tamper: Tamper) throws {
+        let copy = try ReplayResultRun.dry.copy()
+        let directory = copy.path
+        try Self.apply(tamper, in: directory)
+        let findings = ResultSchemaCheck.check(directory: directory, knownPaths: [ReplayResultRun.corpus])
+        #expect(!findings.isEmpty, "\(tamper) was not found")
+        #expect(findings.allSatisfy { $0.rule == .unexpectedResultContent })
+        for finding in findings {
+            let text = finding.message + " " + (finding.location ?? "")
+            #expect(!Self.sentenceWords.contains { text.contains($0) }, "a finding repeats the planted words")
+            #expect(!text.contains("31337") && !text.contains(String(Self.tokenIDs[1])), "a finding repeats the planted ids")
+        }
+        switch tamper {
+        case .nonUTF8Name: #expect(findings.contains { $0.message.contains("not UTF-8") })
+        case .pathLongerThanPathMax: #expect(findings.contains { $0.message.contains("PATH_MAX") })
+        case .unknownKeyDeepInState: #expect(findings.contains { $0.message.contains("state.json, at jobs.chips.ledger.overall") })
+        case .numberFieldHoldingString: #expect(findings.contains { $0.message.contains("report.json, at corpus.threads: a string where an integer belongs") })
+        default: break
+        }
+    }
+
+    /// A sentence joined by `-` as an app build: a finding exactly when the build rule refuses
+    /// it. Today's rule keeps any token of up to 40 characters (issue 16, point 4, tightens it
+    /// in another branch), so until then this is a known issue the test shows, not hides.
+    @Test func sentenceJoinedByDashesAsBuildFollowsTheBuildRule() throws {
+        let sentence = "Tell-mum-the-surgery-moved-to-Friday"
+        let copy = try ReplayResultRun.dry.copy()
+        try Self.editJSON(copy.path("report.json")) { report in
+            report = Self.renamingFirstKey(report, at: ["jobs", "chips", "by_build"], to: sentence)
+        }
+        let findings = ResultSchemaCheck.check(directory: copy.path, knownPaths: [ReplayResultRun.corpus])
+        if ResultText.isLabel(sentence, .build) {
+            withKnownIssue("ReportLabel's build rule still keeps a sentence joined by '-' (issue 16, point 4)") {
+                #expect(!findings.isEmpty)
+            }
+            #expect(findings.isEmpty, "\(findings.map(\.message))")
+        } else {
+            #expect(!findings.isEmpty)
+        }
+        // Spaced, the same sentence is refused by every rule today.
+        #expect(!ResultText.isLabel(sentence.replacingOccurrences(of: "-", with: " "), .build))
+    }
+
+    // MARK: Tampering
+
+    static func apply(_ tamper: Tamper, in directory: String) throws {
+        let files = FileManager.default
+        let ids = tokenIDs.map(String.init)
+        switch tamper {
+        case .extraFile:
+            try Data("notes\n".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))
+        case .unknownKeyInReport:
+            try editJSON(directory + "/report.json") { report in
+                guard case .object(var fields) = report else { return }
+                fields.append(("note", .int(1)))
+                report = .object(fields)
+            }
+        case .unknownKeyDeepInState:
+            try editJSON(directory + "/state.json", exact: true) { state in
+                state = setting(state, at: ["jobs", "chips", "ledger", "overall", "remark"], to: .bool(true))
+            }
+        case .spacedSentenceAsBuild:
+            try editJSON(directory + "/report.json") { report in
+                report = renamingFirstKey(report, at: ["jobs", "chips", "by_build"], to: "Tell mum the surgery moved to Friday")
+            }
+        case .sentenceJoinedByUnderscoresAsCounter:
+            try editJSON(directory + "/report.json") { report in
+                report = setting(report, at: ["jobs", "push", "counters", "mum_is_at_the_GP_now"], to: .int(1))
+            }
+        case .sentenceJoinedByDashesAsMode:
+            try editJSON(directory + "/report.json") { report in
+                report = setting(report, at: ["run", "mode"], to: .label("Tell-mum-the-surgery-moved-to-Friday"))
+            }
+        case .sentenceJoinedByDashesInReportMarkdown:
+            try append("\nTell-mum-the-surgery-moved-to-Friday\n", to: directory + "/report.md")
+        case .sentenceInDashboard:
+            let path = directory + "/dashboard.html"
+            let page = try String(contentsOfFile: path, encoding: .utf8)
+            try page.replacingOccurrences(of: "</footer>", with: "<p>mum is at the GP now</p></footer>")
+                .write(toFile: path, atomically: false, encoding: .utf8)
+        case .sentenceAsMetricsCSVKey:
+            try append("chips.suggested,agent,\"Tell mum the surgery moved to Friday\",1,2,0.500000,0.100000,0.900000\n",
+                       to: directory + "/metrics.csv")
+        case .numberFieldHoldingString:
+            try editJSON(directory + "/report.json") { report in
+                report = setting(report, at: ["corpus", "threads"], to: .label("31337"))
+            }
+        case .tokenIDsAsJSONArrayInExtraFile:
+            try Data(("[" + ids.joined(separator: ",") + "]\n").utf8).write(to: URL(fileURLWithPath: directory + "/tokens.json"))
+        case .tokenIDsAsCSVInExtraFile:
+            try Data((ids.joined(separator: ",") + "\n").utf8).write(to: URL(fileURLWithPath: directory + "/prompt.csv"))
+        case .tokenIDsInExtraKey:
+            try editJSON(directory + "/state.json", exact: true) { state in
+                state = setting(state, at: ["corpus", "prompt_tokens"], to: .array(tokenIDs.map { .int($0) }))
+            }
+        case .tokenIDsAsExtraCSVColumns:
+            try append("chips.suggested,all,all,1,6,0.166667,0.030053,0.563503," + ids.joined(separator: ",") + "\n",
+                       to: directory + "/metrics.csv")
+        case .whiteSpaceInReport:
+            let path = directory + "/report.json"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            // Bits in white space: two spaces after a colon where the writer puts one.
+            try text.replacingOccurrences(of: "\"threads\": ", with: "\"threads\":  ").write(toFile: path, atomically: false, encoding: .utf8)
+        case .escapedLetterInState:
+            let path = directory + "/state.json"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try text.replacingOccurrences(of: "\"replay.state/1\"", with: "\"\\u0072eplay.state/1\"").write(toFile: path, atomically: false, encoding: .utf8)
+        case .bytesAfterTheEndOfMetrics:
+            try append("\n\n \t\n", to: directory + "/metrics.json")
+        case .gateNamedBySentenceInJUnit:
+            let path = directory + "/junit.xml"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try text.replacingOccurrences(of: "  </testsuite>", with: "    <testcase classname=\"replay.chips\" name=\"chips.mum_is_at_the_GP_now >= 1\"/>\n  </testsuite>")
+                .write(toFile: path, atomically: false, encoding: .utf8)
+        case .nonUTF8Name:
+            let name: [UInt8] = Array((directory + "/").utf8) + [0x72, 0x65, 0xff, 0xfe, 0x2e, 0x6a, 0x73, 0x6f, 0x6e]
+            let descriptor = DirectoryEntries.withCString(name) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
+            try #require(descriptor >= 0)
+            close(descriptor)
+        case .pathLongerThanPathMax:
+            // Seventeen directories of 250 characters: no path call reaches the last, openat does.
+            var current = open(directory, O_RDONLY | O_DIRECTORY)
+            try #require(current >= 0)
+            for level in 0..<17 {
+                let name = String(repeating: Character(String(level % 10)), count: 250)
+                #expect(mkdirat(current, name, 0o700) == 0)
+                let next = openat(current, name, O_RDONLY | O_DIRECTORY)
+                close(current)
+                try #require(next >= 0)
+                current = next
+            }
+            let file = openat(current, "report.json", O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            close(file)
+            close(current)
+        case .subdirectory:
+            try files.createDirectory(atPath: directory + "/extra", withIntermediateDirectories: false)
+            try Data("{}\n".utf8).write(to: URL(fileURLWithPath: directory + "/extra/report.json"))
+        case .symbolicLink:
+            try files.removeItem(atPath: directory + "/junit.xml")
+            try files.createSymbolicLink(atPath: directory + "/junit.xml", withDestinationPath: "/etc/hostname")
+        }
+    }
+
+    static func append(_ text: String, to path: String) throws {
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Rewrites a JSON result with `edit`, in its writer's layout, so only the edit differs.
+    static func editJSON(_ path: String, exact: Bool = false, _ edit: (inout ReportValue) -> Void) throws {
+        var value = try ReportValue(parsingExactJSON: String(contentsOfFile: path, encoding: .utf8))
+        edit(&value)
+        try files(value, exact: exact).write(toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    static func files(_ value: ReportValue, exact: Bool) -> String { exact ? value.exactJSON() : value.json() }
+
+    /// `value` with the value at `path` set (added as the object's last key when absent).
+    static func setting(_ value: ReportValue, at path: [String], to new: ReportValue) -> ReportValue {
+        guard let key = path.first else { return new }
+        guard case .object(var fields) = value else { return value }
+        if let index = fields.firstIndex(where: { $0.0 == key }) {
+            fields[index].1 = setting(fields[index].1, at: Array(path.dropFirst()), to: new)
+        } else {
+            fields.append((key, setting(.object([]), at: Array(path.dropFirst()), to: new)))
+        }
+        return .object(fields)
+    }
+
+    /// `value` with the first key of the object at `path` renamed.
+    static func renamingFirstKey(_ value: ReportValue, at path: [String], to name: String) -> ReportValue {
+        guard let key = path.first else {
+            guard case .object(var fields) = value, !fields.isEmpty else { return value }
+            fields[0].0 = name
+            return .object(fields)
+        }
+        guard case .object(var fields) = value, let index = fields.firstIndex(where: { $0.0 == key }) else { return value }
+        fields[index].1 = renamingFirstKey(fields[index].1, at: Array(path.dropFirst()), to: name)
+        return .object(fields)
+    }
+}
