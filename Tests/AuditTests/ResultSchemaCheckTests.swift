@@ -25,6 +25,20 @@ import TestSupport
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
+    /// Under `replay audit` the run's directory also holds the audit's hashes file and marker,
+    /// and its report an `audit` block: a clean audited run still has zero findings.
+    @Test(arguments: [["--dry-run", "--limit", "2"], ["--limit", "1"]])
+    func cleanAuditedRunHasZeroFindings(options: [String]) throws {
+        let replay = BuiltProducts.executable("replay")
+        let directory = try TemporaryDirectory(prefix: "audited-run")
+        let ended = try Subprocess.run(replay, ["audit", "--out", directory.path] + options + [ReplayResultRun.corpus], timeout: 900)
+        #expect(ended.status == 0, "replay audit: exit \(ended.status)")
+        let run = directory.path("run")
+        #expect(FileManager.default.fileExists(atPath: run + "/" + AuditTap.hashesFileName))
+        let findings = ResultSchemaCheck.check(directory: run, knownPaths: [ReplayResultRun.corpus])
+        #expect(findings.isEmpty, "\(findings.map(\.message))")
+    }
+
     /// One way of tampering with a clean run's directory.
     enum Tamper: String, CaseIterable, Sendable {
         case extraFile
@@ -41,6 +55,7 @@ import TestSupport
         case tokenIDsAsCSVInExtraFile
         case tokenIDsInExtraKey
         case tokenIDsAsExtraCSVColumns
+        case buildLabelAsAWeek
         case whiteSpaceInReport
         case escapedLetterInState
         case bytesAfterTheEndOfMetrics
@@ -153,6 +168,9 @@ import TestSupport
         case .tokenIDsAsExtraCSVColumns:
             try append("chips.suggested,all,all,1,6,0.166667,0.030053,0.563503," + ids.joined(separator: ",") + "\n",
                        to: directory + "/metrics.csv")
+        case .buildLabelAsAWeek:
+            // A label that passes some rule, under a dimension whose rule it fails.
+            try append("chips.suggested,week,Tell_mum,1,2,0.500000,0.100000,0.900000\n", to: directory + "/metrics.csv")
         case .whiteSpaceInReport:
             let path = directory + "/report.json"
             let text = try String(contentsOfFile: path, encoding: .utf8)

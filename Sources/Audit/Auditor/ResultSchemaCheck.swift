@@ -201,7 +201,7 @@ public enum ResultSchemaCheck {
                 add("\(name) holds bytes its writer does not write (white space, escapes, spelling of numbers or bytes after the end), first at line \(line).",
                     location: location, line: line)
             }
-            let problems = shape.problems(value, context: context)
+            let problems = shape.problems(value, context: context) + ResultSchemas.flywheelKeyProblems(value, context: context)
             for problem in problems.prefix(10) {
                 add("\(name), at \(problem.path): \(problem.what).", location: location)
             }

@@ -1,3 +1,5 @@
+import Privacy
+
 /// The shapes of the JSON files a `replay` run writes under `--out`, as docs/report-schema.md
 /// documents them: report.json (`replay.report/1`), state.json and its checkpoints
 /// (`replay.state/1`), metrics.json (`replay.flywheel/1`).
@@ -264,4 +266,50 @@ enum ResultSchemas {
             ])),
         ])
     }()
+}
+
+extension ResultSchemas {
+    /// The rule for a flywheel key under `dimension` (docs/report-schema.md, flywheel): `all`
+    /// alone under `all`, an ISO week (or `unknown`) under `week`, and under build, model,
+    /// locale and agent the label rule of that kind. Nil for a dimension replay does not count.
+    static func flywheelKeyRule(_ dimension: String) -> ResultText? {
+        switch dimension {
+        case "all": .fixed(["all"])
+        case "week": .either([.isoWeek, .fixed([ReportLabel.unknown.text])])
+        case "build": .label(.build)
+        case "model": .label(.model)
+        case "locale": .label(.locale)
+        case "agent": .label(.name)
+        default: nil
+        }
+    }
+
+    /// Keys of flywheel cells that do not fit their dimension: `metrics[i].cells.<dimension>[j]`
+    /// of metrics.json, `flywheel.buckets[i]` of a state. The shapes admit any key of any
+    /// dimension; this is the closer check.
+    static func flywheelKeyProblems(_ value: ReportValue, context: ResultText.Context) -> [ResultShape.Problem] {
+        var problems: [ResultShape.Problem] = []
+        func check(_ key: ReportValue?, _ dimension: String, _ path: String) {
+            guard case .label(let text)? = key, let rule = flywheelKeyRule(dimension) else { return }
+            if !rule.admits(text, context: context) {
+                problems.append(ResultShape.Problem(path: path, what: "a key that is not \(rule.summary) for its dimension"))
+            }
+        }
+        if case .array(let metrics)? = value["metrics"] {
+            for (i, metric) in metrics.enumerated() {
+                guard case .object(let cells)? = metric["cells"] else { continue }
+                for (dimension, list) in cells where dimensions.contains(dimension) {
+                    guard case .array(let items) = list else { continue }
+                    for (j, item) in items.enumerated() { check(item["key"], dimension, "metrics[\(i)].cells.\(dimension)[\(j)].key") }
+                }
+            }
+        }
+        if case .array(let buckets)? = value["flywheel"]?["buckets"] {
+            for (i, bucket) in buckets.enumerated() {
+                guard case .label(let dimension)? = bucket["dimension"] else { continue }
+                check(bucket["key"], dimension, "flywheel.buckets[\(i)].key")
+            }
+        }
+        return problems
+    }
 }

@@ -18,7 +18,8 @@ enum ResultTables {
             var key = cells[2].text
             let formula = key.hasPrefix("'") && key.unicodeScalars.dropFirst().first.map { "=+-@\t\r".unicodeScalars.contains($0) } == true
             if formula { key.removeFirst() }
-            if !ResultSchemas.flywheelKey.problems(.label(key), context: context).isEmpty {
+            let rule = ResultSchemas.flywheelKeyRule(cells[1].text) ?? .fixed([])
+            if !rule.admits(key, context: context) {
                 problems.append((number, "a key that is not a label its rule keeps"))
             } else if cells[2].quoted != (formula || !isPlainField(key)) {
                 problems.append((number, "a key quoted otherwise than the writer quotes it"))
