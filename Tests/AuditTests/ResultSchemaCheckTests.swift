@@ -25,6 +25,30 @@ import TestSupport
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
+    /// A corpus with bad lines, an unknown line type and a truncated second file, given by
+    /// relative paths: the reasons, input errors and paths the report then holds are the
+    /// writers' words and the run's own paths, so still zero findings.
+    @Test func cleanRunOverAFlawedCorpusHasZeroFindings() throws {
+        let work = try TemporaryDirectory(prefix: "flawed-corpus")
+        let sample = try Subprocess.run(tool: "zstd", ["-dc", ReplayResultRun.corpus])
+        var lines = String(decoding: sample.standardOutput, as: UTF8.self).split(separator: "\n").prefix(40).joined(separator: "\n") + "\n"
+        lines += #"{"type":"message","thread":"t_9","id":"m_x","at":"2026-06-16T21:39:12Z","from":"person","text":"hi"}"# + "\n"
+        lines += "not json\n"
+        lines += #"{"type":"poll","x":1}"# + "\n"
+        lines += #"{"type":"message","thread":"t_1","id":"m_2","from":"# + "\n"
+        try FileManager.default.createDirectory(atPath: work.path("in"), withIntermediateDirectories: false)
+        try work.write("in/a.jsonl", Array(lines.utf8))
+        let packed = try Subprocess.run(tool: "zstd", ["-q", "-c"], input: Data(lines.utf8))
+        try work.write("in/b.jsonl.zst", Array(packed.standardOutput.prefix(packed.standardOutput.count / 2)))
+        let ended = try Subprocess.run(BuiltProducts.executable("replay"), ["--dry-run", "--out", "out", "in/a.jsonl", "in/b.jsonl.zst"],
+                                       directory: work.path, timeout: 600)
+        #expect(ended.status == 3, "a truncated file is an input error: exit \(ended.status)")
+        let report = try String(contentsOfFile: work.path("out/report.json"), encoding: .utf8)
+        #expect(report.contains("bad_line_samples") && report.contains("\"poll\""))
+        let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: ["in/a.jsonl", "in/b.jsonl.zst"])
+        #expect(findings.isEmpty, "\(findings.map(\.message))")
+    }
+
     /// Under `replay audit` the run's directory also holds the audit's hashes file and marker,
     /// and its report an `audit` block: a clean audited run still has zero findings.
     @Test(arguments: [["--dry-run", "--limit", "2"], ["--limit", "1"]])

@@ -124,18 +124,19 @@ enum ResultProse {
         }
     }
 
-    /// Blanks each run of non-space characters that starts with `/` and, less a trailing `:`,
-    /// `,`, `.`, `;` or `)`, is a path the run was given or an existing file.
+    /// Blanks each run of non-space characters that, less a trailing `:`, `,`, `.`, `;` or `)`,
+    /// is a path the run was given (as given: `fl/a.jsonl`) or an existing absolute path.
     static func blankPaths(_ scalars: inout [Unicode.Scalar], context: ResultText.Context) {
         var index = 0
         while index < scalars.count {
-            guard scalars[index] == "/", index == 0 || scalars[index - 1] == " " || scalars[index - 1] == "\n" else { index += 1; continue }
+            guard scalars[index] != " ", scalars[index] != "\n", scalars[index] != "\t",
+                  index == 0 || scalars[index - 1] == " " || scalars[index - 1] == "\n" else { index += 1; continue }
             var end = index
             while end < scalars.count, scalars[end] != " ", scalars[end] != "\n", scalars[end] != "\t" { end += 1 }
             var stop = end
             while stop > index + 1, [":", ",", ".", ";", ")"].contains(scalars[stop - 1]) { stop -= 1 }
             let path = String(String.UnicodeScalarView(scalars[index..<stop]))
-            if ResultText.isPath(path, context: context) {
+            if path.contains("/"), ResultText.isPath(path, context: context) {
                 for position in index..<stop { scalars[position] = " " }
             }
             index = end
