@@ -49,6 +49,18 @@ import TestSupport
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
+    /// A model that cannot be loaded: the report says why, in the engine's words and the
+    /// path it was given, and the run exits 4; still zero findings.
+    @Test func cleanRunWithoutAModelHasZeroFindings() throws {
+        let work = try TemporaryDirectory(prefix: "no-model")
+        let model = work.path("missing.gguf")
+        let ended = try Subprocess.run(BuiltProducts.executable("replay"), ["--model", model, "--limit", "2", "--out", work.path("out"),
+                                                                             ReplayResultRun.corpus], timeout: 600)
+        #expect(ended.status == 4, "exit \(ended.status)")
+        let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: [ReplayResultRun.corpus, model])
+        #expect(findings.isEmpty, "\(findings.map(\.message))")
+    }
+
     /// Under `replay audit` the run's directory also holds the audit's hashes file and marker,
     /// and its report an `audit` block: a clean audited run still has zero findings.
     @Test(arguments: [["--dry-run", "--limit", "2"], ["--limit", "1"]])

@@ -52,7 +52,8 @@ enum ResultProse {
     /// A word of the vocabulary, or one with a plural `s` the writers add by interpolation
     /// (`value` followed by an interpolated `s`).
     static func isWriters(_ word: String) -> Bool {
-        ResultVocabulary.words.contains(word) || (word.hasSuffix("s") && ResultVocabulary.words.contains(String(word.dropLast())))
+        ResultVocabulary.words.contains(word) || ResultVocabulary.systemWords.contains(word)
+            || (word.hasSuffix("s") && ResultVocabulary.words.contains(String(word.dropLast())))
     }
 
     static func isLetter(_ scalar: Unicode.Scalar) -> Bool {

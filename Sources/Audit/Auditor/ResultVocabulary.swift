@@ -1,3 +1,5 @@
+import Privacy
+
 /// Every word the writers of `replay`'s result files use in text they compose: report.md,
 /// junit.xml, dashboard.html, and the prose strings of report.json, state.json and metrics.json
 /// (a device profile's source, metric definitions, bad line reasons, input errors).
@@ -7,6 +9,8 @@
 /// when a literal there holds a word missing here, so a writer that adds a word fails the test
 /// until the word is added (and reviewed) here; and a clean run's files must pass with zero
 /// findings. Corpus words are not here: the corpus generator's phrasebooks are no writer.
+/// Besides, `systemWords`: the C library's messages for every errno (`SystemError`), which
+/// input errors and a model's unavailability quote.
 enum ResultVocabulary {
     /// Source files and folders (relative to the package root) whose string literals are the
     /// writers' words.
@@ -16,11 +20,15 @@ enum ResultVocabulary {
         "Sources/Flywheel",
         "Sources/Engine/DeviceProfile.swift",
         "Sources/Engine/EngineError.swift",
+        "Sources/Engine/Llama/LlamaModel.swift",
+        "Sources/ReplayKit/State/RunState.swift",
         "Sources/Export",
     ]
 
     /// The words, lower case.
     static let words: Set<String> = [
+        // The engine's and the state's reasons for a model that cannot be used.
+        "denied", "differs", "loaded", "merges", "off", "permission", "state", "turned",
         "a", "aab", "about", "above", "acff", "after", "agent", "align", "all", "allocate", "amp", "an", "anchor",
         "and", "anonymised", "answered", "answers", "app", "apple", "archive", "are", "aria", "array", "as", "ask",
         "asked", "at", "audit", "auto", "axis", "b", "back", "background", "bad", "bar", "bars", "batch", "be",
@@ -74,6 +82,21 @@ enum ResultVocabulary {
         "weight", "went", "were", "what", "whisker", "whole", "width", "wilson", "with", "within", "without", "would",
         "wrap", "written", "x", "xminymin", "xml", "xz", "y", "z", "zero", "zip", "zst", "zstd",
     ]
+
+    /// The words of `strerror` for every errno the C library names: system words, never data.
+    static let systemWords: Set<String> = {
+        var words: Set<String> = []
+        for code in Int32(1)..<Int32(200) {
+            let message = SystemError(code).message
+            var word = ""
+            for scalar in message.unicodeScalars {
+                if ResultProse.isLetter(scalar) { word.unicodeScalars.append(scalar); continue }
+                if !word.isEmpty { words.insert(word.lowercased()); word = "" }
+            }
+            if !word.isEmpty { words.insert(word.lowercased()) }
+        }
+        return words
+    }()
 
     /// Characters beyond printable ASCII the writers use.
     static let symbols: Set<Unicode.Scalar> = [
