@@ -61,6 +61,24 @@ import TestSupport
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
+    /// Two shards and their merge: every directory `replay` and `replay merge` write passes.
+    @Test func shardsAndTheirMergeHaveZeroFindings() throws {
+        let work = try TemporaryDirectory(prefix: "shards")
+        let replay = BuiltProducts.executable("replay")
+        for shard in ["0/2", "1/2"] {
+            let out = work.path("s" + shard.prefix(1))
+            let ended = try Subprocess.run(replay, ["--dry-run", "--limit", "4", "--shard", shard, "--out", out, ReplayResultRun.corpus], timeout: 600)
+            #expect(ended.status == 0)
+        }
+        let merged = try Subprocess.run(replay, ["merge", "--out", work.path("merged"), "--fail-under", "chips.eligible=1",
+                                                 work.path("s0"), work.path("s1")], timeout: 600)
+        #expect(merged.status == 0, "replay merge: exit \(merged.status)")
+        for name in ["s0", "s1", "merged"] {
+            let findings = ResultSchemaCheck.check(directory: work.path(name), knownPaths: [ReplayResultRun.corpus])
+            #expect(findings.isEmpty, "\(name): \(findings.map(\.message))")
+        }
+    }
+
     /// Under `replay audit` the run's directory also holds the audit's hashes file and marker,
     /// and its report an `audit` block: a clean audited run still has zero findings.
     @Test(arguments: [["--dry-run", "--limit", "2"], ["--limit", "1"]])
@@ -92,6 +110,8 @@ import TestSupport
         case tokenIDsInExtraKey
         case tokenIDsAsExtraCSVColumns
         case buildLabelAsAWeek
+        case tokenIDsInTheHashesFile
+        case digestsOutOfOrderInTheHashesFile
         case whiteSpaceInReport
         case escapedLetterInState
         case bytesAfterTheEndOfMetrics
@@ -207,6 +227,13 @@ import TestSupport
         case .buildLabelAsAWeek:
             // A label that passes some rule, under a dimension whose rule it fails.
             try append("chips.suggested,week,Tell_mum,1,2,0.500000,0.100000,0.900000\n", to: directory + "/metrics.csv")
+        case .tokenIDsInTheHashesFile:
+            let text = AuditTap.header + "\nprompts 1\nprompts_with_canary 1\noutputs 1\n" + ids.joined(separator: " ") + "\n"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/" + AuditTap.hashesFileName))
+        case .digestsOutOfOrderInTheHashesFile:
+            // Ids packed as digests would come in the order of the prompt, not sorted.
+            let text = AuditTap.header + "\nprompts 1\nprompts_with_canary 1\noutputs 1\n00000000000f1a2b\n0000000000000c3d\n"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/" + AuditTap.hashesFileName))
         case .whiteSpaceInReport:
             let path = directory + "/report.json"
             let text = try String(contentsOfFile: path, encoding: .utf8)

@@ -180,7 +180,7 @@ enum ResultTables {
     // MARK: The audit's hashes file
 
     /// The hashes file (`AuditTap.finish`): its header, the three counts in order, then 16 hex
-    /// digits per line. Returns the lines that are not so.
+    /// digits per line, ascending. Returns the lines that are not so.
     static func hashesProblems(_ text: String) -> [Int] {
         guard text.hasSuffix("\n") else { return [1 + text.filter { $0 == "\n" }.count] }
         let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
@@ -192,7 +192,10 @@ enum ResultTables {
             case 1, 2, 3:
                 let name = ["prompts", "prompts_with_canary", "outputs"][index - 1]
                 good = line.hasPrefix(name + " ") && isInteger(String(line.dropFirst(name.count + 1)))
-            default: good = line.utf8.count == 16 && line.utf8.allSatisfy(ResultText.isLowerHex)
+            default:
+                // Digests come sorted and once each (`AuditTap.finish`); equal-length lowercase hex
+                // sorts as text as it does as a number.
+                good = line.utf8.count == 16 && line.utf8.allSatisfy(ResultText.isLowerHex) && (index == 4 || lines[index - 1] < line)
             }
             if !good { problems.append(index + 1) }
         }
