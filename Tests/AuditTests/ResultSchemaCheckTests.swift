@@ -47,6 +47,11 @@ import TestSupport
         #expect(report.contains("bad_line_samples") && report.contains("\"poll\""))
         let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: ["in/a.jsonl", "in/b.jsonl.zst"])
         #expect(findings.isEmpty, "\(findings.map(\.message))")
+        // Given the directory instead, its files pass as paths beneath it that exist.
+        let byDirectory = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: ["in"], workingDirectory: work.path)
+        #expect(byDirectory.isEmpty, "\(byDirectory.map(\.message))")
+        // A path beneath it that names no file is no path of the run.
+        #expect(!ResultText.isPath("in/Tell-mum-the-surgery", context: ResultText.Context(knownPaths: ["in"], workingDirectory: work.path)))
     }
 
     /// A model that cannot be loaded: the report says why, in the engine's words and the
@@ -91,6 +96,16 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: run + "/" + AuditTap.hashesFileName))
         let findings = ResultSchemaCheck.check(directory: run, knownPaths: [ReplayResultRun.corpus])
         #expect(findings.isEmpty, "\(findings.map(\.message))")
+    }
+
+    /// The paths the lead's wiring passes: corpus arguments, `--model` and `--config`, as given
+    /// and absolute; never an option's other values.
+    @Test func knownPathsAreTheCommandLinesPaths() {
+        let known = ResultSchemaCheck.knownPaths(
+            replayCommand: ["/usr/bin/replay", "--out", "/w/run", "--limit", "2", "--model", "m.gguf", "--fail-under", "chips.eligible=1",
+                            "--dry-run", "corpora/a.jsonl.zst", "--", "-odd.jsonl"],
+            workingDirectory: "/w")
+        #expect(known == ["m.gguf", "/w/m.gguf", "corpora/a.jsonl.zst", "/w/corpora/a.jsonl.zst", "-odd.jsonl", "/w/-odd.jsonl"])
     }
 
     /// One way of tampering with a clean run's directory.

@@ -39,12 +39,40 @@ public enum ResultSchemaCheck {
     static let readLimit = 512 << 20
 
     /// Findings for the directory at `directory`, a `replay` run's `--out`. `knownPaths`: the
-    /// paths the run was given (corpus files, model), which its files may name; the directory
-    /// itself is always known.
-    public static func check(directory: String, knownPaths: Set<String> = []) -> [AuditFinding] {
-        var checker = Checker(directory: directory, knownPaths: knownPaths)
+    /// paths the run was given (corpus files and directories, model; `knownPaths(replayCommand:
+    /// workingDirectory:)` reads them off the command line), which its files may name, and the
+    /// files beneath a given directory that exist (relative ones from `workingDirectory`); the
+    /// directory itself is always known.
+    public static func check(directory: String, knownPaths: Set<String> = [], workingDirectory: String? = nil) -> [AuditFinding] {
+        var checker = Checker(directory: directory, knownPaths: knownPaths, workingDirectory: workingDirectory)
         checker.run()
         return checker.findings
+    }
+
+    /// The paths a `replay` command line gives the run, as `check` wants them: each corpus
+    /// argument and the `--model` and `--config` values, as given and made absolute against
+    /// `workingDirectory`. `command` is the audited command, the program first (`Auditor.Plan`).
+    public static func knownPaths(replayCommand command: [String], workingDirectory: String) -> Set<String> {
+        let valued: Set<String> = ["--job", "--jobs", "--out", "--model", "--device", "--budget", "--fail-under", "--config",
+                                   "--limit", "--batch", "--shard", "--shards", "--shard-by", "--checkpoint-every"]
+        var paths: [String] = []
+        var arguments = command.dropFirst()[...]
+        var optionsEnded = false
+        while let argument = arguments.popFirst() {
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                paths.append(argument)
+            } else if argument == "--" {
+                optionsEnded = true
+            } else if valued.contains(argument), let value = arguments.popFirst() {
+                if argument == "--model" || argument == "--config" { paths.append(value) }
+            }
+        }
+        var known: Set<String> = []
+        for path in paths where path != "-" {
+            known.insert(path)
+            known.insert(path.hasPrefix("/") ? path : workingDirectory + "/" + path)
+        }
+        return known
     }
 
     /// Whether `name` is a checkpoint's: `checkpoint-`, six or more digits naming a number from
@@ -66,9 +94,9 @@ public enum ResultSchemaCheck {
         var reportLabels: [String] = []
         var metricsLabels: [String] = []
 
-        init(directory: String, knownPaths: Set<String>) {
+        init(directory: String, knownPaths: Set<String>, workingDirectory: String?) {
             self.directory = directory
-            context = ResultText.Context(knownPaths: knownPaths.union([directory]))
+            context = ResultText.Context(knownPaths: knownPaths.union([directory]), workingDirectory: workingDirectory)
             salt = AuditSecret.bytes(16) ?? Array(directory.utf8)
         }
 

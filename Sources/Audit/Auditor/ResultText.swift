@@ -16,8 +16,9 @@ indirect enum ResultText: Sendable {
     case isoWeek
     /// Lowercase hex of this many digits (a SHA-256: 64).
     case hex(Int)
-    /// A path the run was given (`Context.knownPaths`: its out directory, its corpus, its model)
-    /// or one that names an existing file: a place on this machine, not a text of the corpus.
+    /// A path the run was given (`Context.knownPaths`: its out directory, its corpus, its model),
+    /// one beneath a directory it was given, or an absolute path that names an existing file: a
+    /// place on this machine, not a text of the corpus.
     case path
     /// The writers' own words (`ResultVocabulary`), numbers, punctuation, paths as `.path`, and
     /// quoted ids (`'t_81f2'`) the id rule keeps.
@@ -39,6 +40,8 @@ indirect enum ResultText: Sendable {
     /// What the check knows besides the file.
     struct Context: Sendable {
         var knownPaths: Set<String>
+        /// Where the run's relative paths start (its working directory), when known.
+        var workingDirectory: String? = nil
     }
 
     /// The salt labels are tried with: a value kept as written does not depend on it.
@@ -103,6 +106,13 @@ indirect enum ResultText: Sendable {
 
     static func isPath(_ text: String, context: Context) -> Bool {
         if context.knownPaths.contains(text) { return true }
+        // A file of a corpus directory the run was given (directories are expanded).
+        if !text.contains("/../"), !text.hasSuffix("/.."),
+           context.knownPaths.contains(where: { text.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) {
+            var info = stat()
+            let resolved = text.hasPrefix("/") ? text : context.workingDirectory.map { $0 + "/" + text }
+            if let resolved, lstat(resolved, &info) == 0 { return true }
+        }
         guard text.hasPrefix("/"), !text.contains("\0") else { return false }
         var info = stat()
         return lstat(text, &info) == 0
