@@ -98,6 +98,31 @@ import TestSupport
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
+    /// A completion manifest in `replay.manifest/1`'s shape (issue 18) passes; one that names a
+    /// file by a sentence, or carries an extra key, does not.
+    @Test(arguments: [false, true])
+    func aManifestIsCheckedAgainstItsShape(tampered: Bool) throws {
+        let copy = try ReplayResultRun.dry.copy()
+        var entries: [ReportValue] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: copy.path).sorted() {
+            let bytes = try #require(FileManager.default.contents(atPath: copy.path(name)))
+            entries.append(.object([("path", .label(name)), ("kind", .label("file")), ("bytes", .int(bytes.count)),
+                                    ("sha256", .label(SHA256.hex([UInt8](bytes))))]))
+        }
+        if tampered {
+            entries.append(.object([("path", .label("Tell mum the surgery moved")), ("kind", .label("file")), ("note", .int(1))]))
+        }
+        let manifest = ReportValue.object([("schema", .label("replay.manifest/1")), ("entries", .array(entries)), ("complete", .bool(true))])
+        try manifest.json().write(toFile: copy.path("manifest.json"), atomically: false, encoding: .utf8)
+        let findings = ResultSchemaCheck.check(directory: copy.path, knownPaths: [ReplayResultRun.corpus])
+        if tampered {
+            #expect(findings.count == 2, "\(findings.map(\.message))")
+            #expect(!findings.contains { $0.message.contains("mum") })
+        } else {
+            #expect(findings.isEmpty, "\(findings.map(\.message))")
+        }
+    }
+
     /// The paths the lead's wiring passes: corpus arguments, `--model` and `--config`, as given
     /// and absolute; never an option's other values.
     @Test func knownPathsAreTheCommandLinesPaths() {

@@ -28,8 +28,7 @@ public enum ResultSchemaCheck {
     /// beneath `--out`, besides checkpoints. Reviewed: a name added here needs its check below.
     public static let fileNames: Set<String> = [
         "report.json", "report.md", "junit.xml", "state.json", "metrics.csv", "metrics.json", "dashboard.html",
-        // A run's completion manifest (issue 18), written last; its shape is checked loosely
-        // (`manifestProblems`) until its format is settled.
+        // A run's completion manifest (issue 18), written last (`ResultSchemas.manifest`).
         "manifest.json",
         // `replay audit`'s own: the hashes file the run writes, the marker the auditor makes.
         AuditTap.hashesFileName, Auditor.markerFileName,
@@ -192,7 +191,7 @@ public enum ResultSchemaCheck {
             case "state.json":
                 _ = checkJSON(text, bytes, shape: ResultSchemas.state, location: location)
             case "manifest.json":
-                checkManifest(text, bytes, location: location)
+                _ = checkJSON(text, bytes, shape: ResultSchemas.manifest, location: location)
             case "report.md":
                 checkProse(text, labels: reportLabels, markup: .markdown, location: location)
             case "dashboard.html":
@@ -274,22 +273,6 @@ public enum ResultSchemaCheck {
             if let line = ResultProse.firstUnknown(in: text, labels: labels, context: context, markup: markup) {
                 add("\(name), line \(line): a word or character none of replay's writers uses there.", location: location, line: line)
             }
-        }
-
-        /// manifest.json, until its format is settled: JSON in the writers' layout whose keys
-        /// are snake_case tokens and whose strings are result file names, digests or tokens.
-        mutating func checkManifest(_ text: String, _ bytes: [UInt8], location: String) {
-            guard let value = try? ReportValue(parsingExactJSON: text), Self.isWritersLayout(value, bytes) else {
-                add("manifest.json is not JSON as replay writes it.", location: location)
-                return
-            }
-            var strings: [String] = []
-            Self.collectStrings(value, into: &strings)
-            let allowed = strings.allSatisfy { string in
-                Self.isAllowed(string) || ResultText.hex(64).admits(string, context: context)
-                    || (string.utf8.count <= 32 && string.utf8.allSatisfy { ResultText.isDigit($0) || (0x61...0x7a).contains($0) || $0 == 0x5f || $0 == 0x2e || $0 == 0x2f })
-            }
-            if !allowed { add("manifest.json holds a string that is no file name, digest or key.", location: location) }
         }
     }
 }

@@ -234,6 +234,23 @@ enum ResultSchemas {
         "complete": bool,
     ])
 
+    // MARK: manifest.json
+
+    /// `replay.manifest/1` (issue 18's completion manifest, `RunManifest` on the manifest
+    /// branch): every entry a result file by its name, its kind, size and digest. A name the
+    /// manifest withholds (`path` null) is a finding of its own in the directory already.
+    static let manifest = ResultShape.object([
+        "schema": fixed("replay.manifest/1"),
+        "entries": .array(.object([
+            "path": .nullable(.text(.resultFileName)),
+            "kind": fixed("file", "directory", "symlink", "other"),
+            "bytes": .nullable(int),
+            "sha256": .nullable(sha256),
+            "withheld": fixed("name", "finding", "unreadable"),
+        ])),
+        "complete": bool,
+    ])
+
     // MARK: metrics.json
 
     static let flywheelCell: [String: ResultShape] = [

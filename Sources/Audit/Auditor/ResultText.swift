@@ -25,6 +25,8 @@ indirect enum ResultText: Sendable {
     case prose
     /// A job's counter name (docs/report-schema.md, "Per job").
     case counter
+    /// The name of a file `replay` writes beneath `--out` (`ResultSchemaCheck.fileNames`, a checkpoint).
+    case resultFileName
     /// A custom device profile, `custom:MS,TPS` (two decimal numbers).
     case customDevice
     /// A model's name or description from its GGUF file: at most 8 pieces split by single
@@ -57,6 +59,7 @@ indirect enum ResultText: Sendable {
         case .path: return Self.isPath(text, context: context)
         case .prose: return ResultProse.firstUnknown(in: text, labels: [], context: context) == nil
         case .counter: return Self.isCounter(text)
+        case .resultFileName: return ResultSchemaCheck.Checker.isAllowed(text)
         case .customDevice: return Self.isCustomDevice(text)
         case .modelText:
             let pieces = text.split(separator: " ", omittingEmptySubsequences: false)
@@ -81,6 +84,7 @@ indirect enum ResultText: Sendable {
         case .path: "a path the run was given"
         case .prose: "made of replay's own words"
         case .counter: "a counter name of a job"
+        case .resultFileName: "the name of a file replay writes"
         case .customDevice: "a custom device profile"
         case .modelText: "a model's name from its file"
         case .either(let rules): rules.map(\.summary).joined(separator: ", or ")
