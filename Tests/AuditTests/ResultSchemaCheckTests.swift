@@ -98,6 +98,22 @@ import TestSupport
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
+    /// The model's name is the GGUF's: a spaced sentence of tokens there is a finding, its
+    /// own name (words of its file's name, pieces with digits) is not.
+    @Test func aSentenceAsTheModelsNameIsFound() throws {
+        let copy = try ReplayResultRun.model.copy()
+        try Self.editJSON(copy.path("report.json")) { report in
+            report = Self.setting(report, at: ["model", "name"], to: .label("Tell mum the surgery moved to Friday"))
+        }
+        let findings = ResultSchemaCheck.check(directory: copy.path, knownPaths: [ReplayResultRun.corpus])
+        #expect(findings.map(\.message).contains("report.json, at model.name: a string that is not a model's name from its file."))
+        #expect(!findings.contains { $0.message.contains("mum") })
+        let context = ResultText.Context(knownPaths: [], modelWords: ResultText.modelWords(ofFile: "/m/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf"))
+        #expect(ResultText.modelText.admits("Qwen2.5 0.5B Instruct", context: context))
+        #expect(ResultText.modelText.admits("qwen2 494M Q4_K - Medium", context: context))
+        #expect(!ResultText.modelText.admits("Instruct mum now", context: context))
+    }
+
     /// A completion manifest in `replay.manifest/1`'s shape (issue 18) passes; one that names a
     /// file by a sentence, or carries an extra key, does not.
     @Test(arguments: [false, true])

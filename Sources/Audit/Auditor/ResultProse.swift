@@ -56,6 +56,18 @@ enum ResultProse {
             || (word.hasSuffix("s") && ResultVocabulary.words.contains(String(word.dropLast())))
     }
 
+    /// The runs of letters of `text`, lower case, in order.
+    static func words(of text: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        for scalar in text.unicodeScalars {
+            if isLetter(scalar) { word.unicodeScalars.append(scalar); continue }
+            if !word.isEmpty { words.append(word.lowercased()); word = "" }
+        }
+        if !word.isEmpty { words.append(word.lowercased()) }
+        return words
+    }
+
     static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.isAlphabetic || scalar.properties.generalCategory == .nonspacingMark
             || scalar.properties.generalCategory == .spacingMark

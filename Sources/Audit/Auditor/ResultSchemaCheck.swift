@@ -86,7 +86,7 @@ public enum ResultSchemaCheck {
 
     struct Checker {
         let directory: String
-        let context: ResultText.Context
+        var context: ResultText.Context
         let salt: [UInt8]
         var findings: [AuditFinding] = []
         /// Strings and keys of report.json and metrics.json, once they are read.
@@ -227,6 +227,13 @@ public enum ResultSchemaCheck {
                 let line = Self.firstDifferingLine(bytes, [Array(value.json().utf8), Array(value.exactJSON().utf8)])
                 add("\(name) holds bytes its writer does not write (white space, escapes, spelling of numbers or bytes after the end), first at line \(line).",
                     location: location, line: line)
+            }
+            // The model's name may use the words of its file's name, when that file is the run's.
+            context.modelWords = []
+            for key in ["model.file", "model.path", "model.description.file"] {
+                if case .label(let path)? = value.at(key), ResultText.isPath(path, context: context) {
+                    context.modelWords.formUnion(ResultText.modelWords(ofFile: path))
+                }
             }
             let problems = shape.problems(value, context: context) + ResultSchemas.flywheelKeyProblems(value, context: context)
             for problem in problems.prefix(10) {

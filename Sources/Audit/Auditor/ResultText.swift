@@ -29,8 +29,11 @@ indirect enum ResultText: Sendable {
     case resultFileName
     /// A custom device profile, `custom:MS,TPS` (two decimal numbers).
     case customDevice
-    /// A model's name or description from its GGUF file: at most 8 pieces split by single
-    /// spaces, each a token its rule keeps, at most 80 characters in all.
+    /// A model's name or description from its GGUF file (`general.name`; llama.cpp's
+    /// architecture, size and quantisation): at most 10 pieces split by single spaces, at most
+    /// 96 characters, each piece `-` or a token its rule keeps that holds a digit or whose
+    /// words are quantisation words, words of the model file's own name (`Context.modelWords`)
+    /// or the writers' (an architecture such as `llama`).
     case modelText
     case either([ResultText])
 
@@ -42,6 +45,9 @@ indirect enum ResultText: Sendable {
     /// What the check knows besides the file.
     struct Context: Sendable {
         var knownPaths: Set<String>
+        /// The words of the model file's name (`SmolLM2-135M-Instruct.Q4_1.gguf`: smollm,
+        /// instruct, q, gguf), when the file names a `.gguf` path of the run; lower case.
+        var modelWords: Set<String> = []
         /// Where the run's relative paths start (its working directory), when known.
         var workingDirectory: String? = nil
     }
@@ -61,9 +67,7 @@ indirect enum ResultText: Sendable {
         case .counter: return Self.isCounter(text)
         case .resultFileName: return ResultSchemaCheck.Checker.isAllowed(text)
         case .customDevice: return Self.isCustomDevice(text)
-        case .modelText:
-            let pieces = text.split(separator: " ", omittingEmptySubsequences: false)
-            return text.utf8.count <= 80 && pieces.count <= 8 && pieces.allSatisfy { !$0.isEmpty && Self.isLabel(String($0), .token) }
+        case .modelText: return Self.isModelText(text, context: context)
         case .either(let rules): return rules.contains { $0.admits(text, context: context) }
         }
     }
@@ -153,6 +157,31 @@ indirect enum ResultText: Sendable {
     /// Draft kinds in `kind:` and `expected:` counters.
     static let draftKinds: Set<String> = ["checklist", "timer", "card", "list", "note", "none"]
 
+    /// Words of llama.cpp's quantisation names (`Q4_K - Medium`, `IQ2_XXS - 2.0625 bpw`) and
+    /// its unknown size (`?B`).
+    static let quantisationWords: Set<String> = ["all", "small", "medium", "large", "bpw", "ternary", "mostly", "guessed", "unknown"]
+
+    static func isModelText(_ text: String, context: Context) -> Bool {
+        let pieces = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard text.utf8.count <= 96, pieces.count <= 10 else { return false }
+        return pieces.allSatisfy { piece in
+            if piece == "-" { return true }
+            let token = String(piece.hasPrefix("?") ? piece.dropFirst() : piece)
+            guard !token.isEmpty, isLabel(token, .token) else { return false }
+            if token.utf8.contains(where: isDigit) { return true }
+            return ResultProse.words(of: token).allSatisfy {
+                quantisationWords.contains($0) || context.modelWords.contains($0) || ResultProse.isWriters($0)
+            }
+        }
+    }
+
+    /// The words of a model file's path, for `Context.modelWords`: its last name's runs of
+    /// letters, lower case; nothing unless it ends in `.gguf`.
+    static func modelWords(ofFile path: String) -> Set<String> {
+        guard path.hasSuffix(".gguf"), let name = path.split(separator: "/").last else { return [] }
+        return Set(ResultProse.words(of: String(name)))
+    }
+
     static func isCustomDevice(_ text: String) -> Bool {
         guard text.hasPrefix("custom:") else { return false }
         let numbers = text.dropFirst("custom:".count).split(separator: ",", omittingEmptySubsequences: false)
@@ -177,3 +206,4 @@ indirect enum ResultText: Sendable {
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
     static func isLowerHex(_ byte: UInt8) -> Bool { isDigit(byte) || (0x61...0x66).contains(byte) }
 }
+

@@ -86,15 +86,7 @@ enum ResultVocabulary {
     /// The words of `strerror` for every errno the C library names: system words, never data.
     static let systemWords: Set<String> = {
         var words: Set<String> = []
-        for code in Int32(1)..<Int32(200) {
-            let message = SystemError(code).message
-            var word = ""
-            for scalar in message.unicodeScalars {
-                if ResultProse.isLetter(scalar) { word.unicodeScalars.append(scalar); continue }
-                if !word.isEmpty { words.insert(word.lowercased()); word = "" }
-            }
-            if !word.isEmpty { words.insert(word.lowercased()) }
-        }
+        for code in Int32(1)..<Int32(200) { words.formUnion(ResultProse.words(of: SystemError(code).message)) }
         return words
     }()
 
