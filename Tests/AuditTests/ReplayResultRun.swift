@@ -23,9 +23,17 @@ struct ReplayResultRun: Sendable {
         "--limit", "3", "--fail-under", "chips.in_budget.device=0.5", "--fail-under", "push.well_formed=0.1",
     ], name: "model")
 
+    /// One folder for this process's runs, removed when the test process exits.
+    static let root: String = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("result-runs-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: ReplayResultRun.root) }
+        return root
+    }()
+
     init(arguments: [String], name: String) {
         let replay = BuiltProducts.executable("replay")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("result-run-\(name)-\(UUID().uuidString)").path
+        let directory = Self.root + "/" + name
         do {
             guard FileManager.default.isExecutableFile(atPath: replay) else { throw Missing(what: replay) }
             let ended = try Subprocess.run(replay, arguments + ["--out", directory, Self.corpus], timeout: 900)
