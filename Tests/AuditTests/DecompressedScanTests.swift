@@ -17,6 +17,8 @@ import TestSupport
         ("bzip2", #"printf 'note %s end\n' "$REPLAY_AUDIT_CANARY" | bzip2 > "$REPLAY_AUDIT_OUT/note.bz2""#),
         ("zip", #"cd "$REPLAY_AUDIT_OUT" && printf 'note %s end\n' "$REPLAY_AUDIT_CANARY" | zip -q -9 note.zip -"#),
         ("zip member name", #"cd "$REPLAY_AUDIT_OUT" && mkdir -p ../pack && cd ../pack && printf 'x' > "n$REPLAY_AUDIT_CANARY" && zip -q -9 "$REPLAY_AUDIT_OUT/note.zip" "n$REPLAY_AUDIT_CANARY""#),
+        ("gzip inside xz inside bzip2", #"printf 'note %s end\n' "$REPLAY_AUDIT_CANARY" | gzip | xz | bzip2 > "$REPLAY_AUDIT_OUT/note.bz2""#),
+        ("xz inside a zip", #"cd "$REPLAY_AUDIT_OUT" && printf 'note %s end\n' "$REPLAY_AUDIT_CANARY" | xz | zip -q -0 note.zip -"#),
         ("zstd after 64 MiB of zeros", #"{ head -c 67108864 /dev/zero; printf '%s' "$REPLAY_AUDIT_CANARY"; } | zstd -q -1 > "$REPLAY_AUDIT_OUT/zeros.zst""#),
     ]
 
@@ -46,6 +48,13 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: root) }
         #expect(result.problems.isEmpty, "\(result.problems)")
         #expect(result.errors.isEmpty, "\(result.findings.map(\.message))")
+    }
+
+    /// A zip inside a stream cannot be read from a pipe: said, not passed over.
+    @Test func aZipInsideAStreamIsAFinding() throws {
+        let (result, root) = Self.audit(#"cd "$REPLAY_AUDIT_OUT" && printf 'x' > a.txt && zip -q - a.txt | gzip > packed.gz && rm a.txt"#)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(result.findings.contains { $0.rule == .unscannedEntry && $0.message.contains("zip") }, "\(result.findings.map(\.message))")
     }
 
     /// A truncated stream cannot be cleared by any scan: it is a finding, not silence.

@@ -23,6 +23,8 @@ struct CompressedStream: Sendable {
         case toolMissing(String)
         /// The tool stopped early (a corrupt or truncated stream, or the time limit).
         case failed
+        /// A zip inside another stream, which unzip cannot read from a pipe.
+        case nestedZip
     }
 
     /// The longest one stream may take to decompress, in seconds.
@@ -32,9 +34,9 @@ struct CompressedStream: Sendable {
     static func format(of leading: some Collection<UInt8>) -> Format? {
         let bytes = Array(leading.prefix(6))
         if bytes.starts(with: [0x28, 0xb5, 0x2f, 0xfd]) { return .zstd }
-        if bytes.starts(with: [0x1f, 0x8b]) { return .gzip }
+        if bytes.starts(with: [0x1f, 0x8b, 0x08]) { return .gzip }   // deflate, the one method gzip has
         if bytes.starts(with: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) { return .xz }
-        if bytes.starts(with: [0x42, 0x5a, 0x68]) { return .bzip2 }   // "BZh"
+        if bytes.count >= 4, bytes.starts(with: [0x42, 0x5a, 0x68]), (0x31...0x39).contains(bytes[3]) { return .bzip2 }   // "BZh1"…"BZh9"
         if bytes.starts(with: [0x50, 0x4b, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4b, 0x05, 0x06]) { return .zip }
         return nil
     }
@@ -46,13 +48,26 @@ struct CompressedStream: Sendable {
         return ["/usr/bin/" + name, "/bin/" + name].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Decompresses the file open at `descriptor` (read from its start), handing each piece of
-    /// output to `consume`.
-    static func decompress(_ format: Format, descriptor: Int32, consume: (Data) -> Void) -> Outcome {
-        guard let tool = tool(format) else { return .toolMissing(format == .zip ? "unzip" : format.rawValue) }
-        // unzip seeks, so it opens the descriptor again by its /proc name: it is a regular file.
-        let arguments = format == .zip ? ["-p", "-qq", "/proc/self/fd/0"] : ["-dc"]
-        return run(tool, arguments, descriptor: descriptor, consume: consume)
+    /// How many streams deep the scan decompresses (a gzip inside a zip inside an xz …).
+    static let depthLimit = 4
+
+    /// Decompresses the file open at `descriptor` (read from its start) through each of
+    /// `formats` in turn (the file's own first: a stream inside a stream is a pipeline of their
+    /// tools), handing each piece of the last output to `consume`. Only the first may be a zip
+    /// (unzip must seek; a zip inside a stream is `.nestedZip`).
+    static func decompress(_ formats: [Format], descriptor: Int32, consume: (Data) -> Void) -> Outcome {
+        guard !formats.isEmpty else { return .failed }
+        if formats.dropFirst().contains(.zip) { return .nestedZip }
+        var stages: [[String]] = []
+        for format in formats {
+            guard let tool = tool(format) else { return .toolMissing(format == .zip ? "unzip" : format.rawValue) }
+            // unzip seeks, so it opens the descriptor again by its /proc name: it is a regular file.
+            stages.append([tool] + (format == .zip ? ["-p", "-qq", "/proc/self/fd/0"] : ["-dc"]))
+        }
+        if stages.count == 1 { return run(stages[0][0], Array(stages[0].dropFirst()), descriptor: descriptor, consume: consume) }
+        // A pipeline of fixed tool paths and options only: no byte of the run's reaches the shell.
+        let pipeline = stages.map { $0.joined(separator: " ") }.joined(separator: " | ")
+        return run("/bin/sh", ["-c", pipeline], descriptor: descriptor, consume: consume)
     }
 
     /// The names of a zip archive's members, one a line (`unzip -Z1`), as bytes.

@@ -120,31 +120,44 @@ public struct LeakScanner: Sendable {
     }
 
     /// Findings in the decompressed contents of the compressed file at `descriptor` (and, for
-    /// a zip, in its members' names).
+    /// a zip, in its members' names); when what comes out is itself a compressed stream, in its
+    /// contents too, up to `CompressedStream.depthLimit` streams deep.
     func decompressedFindings(descriptor: Int32, leading: some Collection<UInt8>, location: String, canaryOnly: Bool) -> [AuditFinding] {
         guard let format = CompressedStream.format(of: leading) else { return [] }
         var findings: [AuditFinding] = []
-        func check(_ outcome: CompressedStream.Outcome, _ what: String) {
-            guard !canaryOnly else { return }
-            switch outcome {
-            case .read: break
-            case .toolMissing(let tool): findings.append(Self.unscanned(location, "\(tool) is not installed, so its \(what) could not be read"))
-            case .failed: findings.append(Self.unscanned(location, "\(format.rawValue) could not read its \(what) to the end"))
+        var formats = [format]
+        while true {
+            let name = formats.map(\.rawValue).joined(separator: "+")
+            var contents = StreamSearch(scanner: self, canaryOnly: canaryOnly)
+            let outcome = CompressedStream.decompress(formats, descriptor: descriptor) { contents.feed($0) }
+            contents.finish()
+            findings += report(contents, location: location, what: "the \(name)-decompressed contents")
+            if !canaryOnly { findings += Self.unread(outcome, location: location, what: "\(name)-compressed contents") }
+            guard outcome == .read, let inner = CompressedStream.format(of: contents.leading) else { break }
+            guard formats.count < CompressedStream.depthLimit else {
+                if !canaryOnly { findings.append(Self.unscanned(location, "it nests compressed streams deeper than \(CompressedStream.depthLimit)")) }
+                break
             }
+            formats.append(inner)
         }
-        var contents = StreamSearch(scanner: self, canaryOnly: canaryOnly)
-        let outcome = CompressedStream.decompress(format, descriptor: descriptor) { contents.feed($0) }
-        contents.finish()
-        findings += report(contents, location: location, what: "the \(format.rawValue)-decompressed contents")
-        check(outcome, "compressed contents")
         if format == .zip {
             var names = StreamSearch(scanner: self, canaryOnly: canaryOnly)
             let listed = CompressedStream.memberNames(zipAt: descriptor) { names.feed($0) }
             names.finish()
             findings += report(names, location: location, what: "the names of the zip members")
-            check(listed, "member names")
+            if !canaryOnly { findings += Self.unread(listed, location: location, what: "zip member names") }
         }
         return findings
+    }
+
+    /// An `unscanned-entry` finding when a decompression did not read `what` to its end.
+    static func unread(_ outcome: CompressedStream.Outcome, location: String, what: String) -> [AuditFinding] {
+        switch outcome {
+        case .read: []
+        case .toolMissing(let tool): [unscanned(location, "\(tool) is not installed, so its \(what) could not be read")]
+        case .failed: [unscanned(location, "its \(what) could not be read to the end")]
+        case .nestedZip: [unscanned(location, "its \(what) hold a zip, which unzip cannot read from a stream")]
+        }
     }
 
     /// Findings from a finished stream search, as `judge` words them.

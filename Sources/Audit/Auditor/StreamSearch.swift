@@ -23,8 +23,9 @@ struct StreamSearch {
     private(set) var outputs: [Int] = []
     private(set) var firstCanaryLine: Int?
     private(set) var firstOutputLine: Int?
-    /// Bytes fed so far.
+    /// Bytes fed so far, and the first six of them (a magic number, for a stream inside).
     private(set) var count = 0
+    private(set) var leading: [UInt8] = []
 
     init(scanner: LeakScanner, canaryOnly: Bool) {
         self.scanner = scanner
@@ -32,6 +33,7 @@ struct StreamSearch {
     }
 
     mutating func feed(_ bytes: some Collection<UInt8>) {
+        if leading.count < 6 { leading += bytes.prefix(6 - leading.count) }
         pending.append(contentsOf: bytes)
         count += bytes.count
         if pending.count >= Self.bufferSize + 2 * Self.overlap { search(final: false) }
