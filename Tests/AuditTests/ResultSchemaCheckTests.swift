@@ -44,7 +44,7 @@ import TestSupport
                                        directory: work.path, timeout: 600)
         #expect(ended.status == 3, "a truncated file is an input error: exit \(ended.status)")
         let report = try String(contentsOfFile: work.path("out/report.json"), encoding: .utf8)
-        #expect(report.contains("bad_line_samples") && report.contains("\"poll\""))
+        #expect(report.contains("bad_line_samples") && report.contains("\"unknown_types\": {\n"))
         let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: ["in/a.jsonl", "in/b.jsonl.zst"])
         #expect(findings.isEmpty, "\(findings.map(\.message))")
         // Given the directory instead, its files pass as paths beneath it that exist.
@@ -64,6 +64,25 @@ import TestSupport
         #expect(ended.status == 4, "exit \(ended.status)")
         let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: [ReplayResultRun.corpus, model])
         #expect(findings.isEmpty, "\(findings.map(\.message))")
+    }
+
+    /// With the team's `--labels`, its agents show as written; the check, given the same list,
+    /// keeps them, and without it finds them (a name no rule keeps on its own).
+    @Test func theTeamsListedNamesPassWithTheTeamsList() throws {
+        let work = try TemporaryDirectory(prefix: "team-labels")
+        let agents: Set<String> = ["Atlas", "Chef", "Coach", "Fern", "Juno", "Penny", "Sage", "Tutor"]
+        let list = #"{"agents": ["# + agents.sorted().map { "\"\($0)\"" }.joined(separator: ", ") + "]}\n"
+        let labels = try work.write("labels.json", Array(list.utf8))
+        let ended = try Subprocess.run(BuiltProducts.executable("replay"), ["--dry-run", "--flywheel", "--limit", "6", "--labels", labels,
+                                                                             "--out", work.path("out"), ReplayResultRun.corpus], timeout: 600)
+        #expect(ended.status == 0, "exit \(ended.status)")
+        let metrics = try String(contentsOfFile: work.path("out/metrics.csv"), encoding: .utf8)
+        #expect(metrics.contains(",agent,Coach,") || metrics.contains(",agent,Sage,"), "the run showed a listed agent")
+        let known: Set<String> = [ReplayResultRun.corpus, labels]
+        let withList = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: known, teamLabels: TeamLabels(agents: agents))
+        #expect(withList.isEmpty, "\(withList.map(\.message))")
+        let withoutList = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: known)
+        #expect(!withoutList.isEmpty)
     }
 
     /// Two shards and their merge: every directory `replay` and `replay merge` write passes.
@@ -155,6 +174,9 @@ import TestSupport
         case unknownKeyInReport
         case unknownKeyDeepInState
         case spacedSentenceAsBuild
+        case sentenceJoinedByDashesAsBuild
+        case sentenceJoinedByUnderscoresAsAgent
+        case camelCaseSentenceAsKind
         case sentenceJoinedByUnderscoresAsCounter
         case sentenceJoinedByDashesAsMode
         case sentenceJoinedByDashesInReportMarkdown
@@ -203,28 +225,6 @@ import TestSupport
         }
     }
 
-    /// A sentence joined by `-` as an app build: a finding exactly when the build rule refuses
-    /// it. Today's rule keeps any token of up to 40 characters (issue 16, point 4, tightens it
-    /// in another branch), so until then this is a known issue the test shows, not hides.
-    @Test func sentenceJoinedByDashesAsBuildFollowsTheBuildRule() throws {
-        let sentence = "Tell-mum-the-surgery-moved-to-Friday"
-        let copy = try ReplayResultRun.dry.copy()
-        try Self.editJSON(copy.path("report.json")) { report in
-            report = Self.renamingFirstKey(report, at: ["jobs", "chips", "by_build"], to: sentence)
-        }
-        let findings = ResultSchemaCheck.check(directory: copy.path, knownPaths: [ReplayResultRun.corpus])
-        if ResultText.isLabel(sentence, .build) {
-            withKnownIssue("ReportLabel's build rule still keeps a sentence joined by '-' (issue 16, point 4)") {
-                #expect(!findings.isEmpty)
-            }
-            #expect(findings.isEmpty, "\(findings.map(\.message))")
-        } else {
-            #expect(!findings.isEmpty)
-        }
-        // Spaced, the same sentence is refused by every rule today.
-        #expect(!ResultText.isLabel(sentence.replacingOccurrences(of: "-", with: " "), .build))
-    }
-
     // MARK: Tampering
 
     static func apply(_ tamper: Tamper, in directory: String) throws {
@@ -246,6 +246,16 @@ import TestSupport
         case .spacedSentenceAsBuild:
             try editJSON(directory + "/report.json") { report in
                 report = renamingFirstKey(report, at: ["jobs", "chips", "by_build"], to: "Tell mum the surgery moved to Friday")
+            }
+        case .sentenceJoinedByDashesAsBuild:
+            try editJSON(directory + "/report.json") { report in
+                report = renamingFirstKey(report, at: ["jobs", "chips", "by_build"], to: "Tell-mum-the-surgery-moved-to-Friday")
+            }
+        case .sentenceJoinedByUnderscoresAsAgent:
+            try append("chips.suggested,agent,mum_is_at_the_GP_now,1,2,0.500000,0.100000,0.900000\n", to: directory + "/metrics.csv")
+        case .camelCaseSentenceAsKind:
+            try editJSON(directory + "/report.json") { report in
+                report = setting(report, at: ["corpus", "unknown_types", "TellMumTheSurgeryMovedToFriday"], to: .int(1))
             }
         case .sentenceJoinedByUnderscoresAsCounter:
             try editJSON(directory + "/report.json") { report in

@@ -42,18 +42,21 @@ public enum ResultSchemaCheck {
     /// workingDirectory:)` reads them off the command line), which its files may name, and the
     /// files beneath a given directory that exist (relative ones from `workingDirectory`); the
     /// directory itself is always known.
-    public static func check(directory: String, knownPaths: Set<String> = [], workingDirectory: String? = nil) -> [AuditFinding] {
-        var checker = Checker(directory: directory, knownPaths: knownPaths, workingDirectory: workingDirectory)
+    /// `teamLabels`: the run's `--labels` list (ReplayKit's `LabelsFile` reads it), without
+    /// which a name the team listed reads as a label no rule keeps.
+    public static func check(directory: String, knownPaths: Set<String> = [], workingDirectory: String? = nil,
+                             teamLabels: TeamLabels = .none) -> [AuditFinding] {
+        var checker = Checker(directory: directory, knownPaths: knownPaths, workingDirectory: workingDirectory, teamLabels: teamLabels)
         checker.run()
         return checker.findings
     }
 
     /// The paths a `replay` command line gives the run, as `check` wants them: each corpus
-    /// argument and the `--model` and `--config` values, as given and made absolute against
+    /// argument and the `--model`, `--config` and `--labels` values (never `--run-key`'s), as given and made absolute against
     /// `workingDirectory`. `command` is the audited command, the program first (`Auditor.Plan`).
     public static func knownPaths(replayCommand command: [String], workingDirectory: String) -> Set<String> {
         let valued: Set<String> = ["--job", "--jobs", "--out", "--model", "--device", "--budget", "--fail-under", "--config",
-                                   "--limit", "--batch", "--shard", "--shards", "--shard-by", "--checkpoint-every"]
+                                   "--labels", "--run-key", "--limit", "--batch", "--shard", "--shards", "--shard-by", "--checkpoint-every"]
         var paths: [String] = []
         var arguments = command.dropFirst()[...]
         var optionsEnded = false
@@ -63,7 +66,7 @@ public enum ResultSchemaCheck {
             } else if argument == "--" {
                 optionsEnded = true
             } else if valued.contains(argument), let value = arguments.popFirst() {
-                if argument == "--model" || argument == "--config" { paths.append(value) }
+                if ["--model", "--config", "--labels"].contains(argument) { paths.append(value) }
             }
         }
         var known: Set<String> = []
@@ -93,9 +96,9 @@ public enum ResultSchemaCheck {
         var reportLabels: [String] = []
         var metricsLabels: [String] = []
 
-        init(directory: String, knownPaths: Set<String>, workingDirectory: String?) {
+        init(directory: String, knownPaths: Set<String>, workingDirectory: String?, teamLabels: TeamLabels) {
             self.directory = directory
-            context = ResultText.Context(knownPaths: knownPaths.union([directory]), workingDirectory: workingDirectory)
+            context = ResultText.Context(knownPaths: knownPaths.union([directory]), teamLabels: teamLabels, workingDirectory: workingDirectory)
             salt = AuditSecret.bytes(16) ?? Array(directory.utf8)
         }
 

@@ -176,7 +176,7 @@ enum ResultSchemas {
 
     /// A flywheel key: `all`, an ISO week, or a build, model, locale or agent label.
     static let flywheelKey = ResultShape.text(.either([
-        .fixed(["all"]), .isoWeek, .label(.build), .label(.model), .label(.locale), .label(.name),
+        .fixed(["all"]), .isoWeek, .label(.build), .label(.model), .label(.locale), .label(.agent),
     ]))
 
     static let state = ResultShape.object([
@@ -190,10 +190,14 @@ enum ResultSchemas {
             "thread_limit": .nullable(int),
             "strict": bool, "dry_run": bool, "flywheel": bool,
             "batch_size": int,
+            "labels": .nullable(sha256),
         ]),
-        "corpus_identity": .object(["files": .array(.object([
-            "path": path, "bytes": .nullable(int), "sha256": .nullable(sha256), "hashed": fixed(hashedKinds),
-        ]))]),
+        "corpus_identity": .object([
+            "files": .array(.object([
+                "path": path, "bytes": .nullable(int), "hmac_sha256": .nullable(sha256), "hashed": fixed(hashedKinds),
+            ])),
+            "run_key_check": .nullable(sha256),
+        ]),
         "model": .object([
             "path": .nullable(path), "bytes": .nullable(int), "sha256": .nullable(sha256), "hashed": fixed(hashedKinds),
             "unavailable": .nullable(prose), "approximate_tokens": bool, "description": modelDescription,
@@ -296,7 +300,7 @@ extension ResultSchemas {
         case "build": .label(.build)
         case "model": .label(.model)
         case "locale": .label(.locale)
-        case "agent": .label(.name)
+        case "agent": .label(.agent)
         default: nil
         }
     }

@@ -39,12 +39,14 @@ indirect enum ResultText: Sendable {
 
     /// The `ReportLabel` rules.
     enum Label: String, Sendable {
-        case build, model, token, locale, name, kind, id
+        case build, model, token, locale, agent, member, kind, id
     }
 
     /// What the check knows besides the file.
     struct Context: Sendable {
         var knownPaths: Set<String>
+        /// The team's list (`replay --labels FILE`): what the run's label rules kept as written.
+        var teamLabels: TeamLabels = .none
         /// The words of the model file's name (`SmolLM2-135M-Instruct.Q4_1.gguf`: smollm,
         /// instruct, q, gguf), when the file names a `.gguf` path of the run; lower case.
         var modelWords: Set<String> = []
@@ -58,13 +60,13 @@ indirect enum ResultText: Sendable {
     func admits(_ text: String, context: Context) -> Bool {
         switch self {
         case .fixed(let words): return words.contains(text)
-        case .label(let kind): return Self.isLabel(text, kind)
+        case .label(let kind): return Self.isLabel(text, kind, listed: context.teamLabels)
         case .timestamp: return Self.isTimestamp(text)
         case .isoWeek: return Self.isWeek(text)
         case .hex(let count): return text.utf8.count == count && text.utf8.allSatisfy(Self.isLowerHex)
         case .path: return Self.isPath(text, context: context)
         case .prose: return ResultProse.firstUnknown(in: text, labels: [], context: context) == nil
-        case .counter: return Self.isCounter(text)
+        case .counter: return Self.isCounter(text, listed: context.teamLabels)
         case .resultFileName: return ResultSchemaCheck.Checker.isAllowed(text)
         case .customDevice: return Self.isCustomDevice(text)
         case .modelText: return Self.isModelText(text, context: context)
@@ -95,18 +97,20 @@ indirect enum ResultText: Sendable {
         }
     }
 
-    /// Whether `text` is a label of `kind`: kept as written by its `ReportLabel` rule, or one of
-    /// the forms every rule writes (`unknown`, a salted hash, the capped remainder `(other)`).
-    static func isLabel(_ text: String, _ kind: Label) -> Bool {
+    /// Whether `text` is a label of `kind`: kept as written by its `ReportLabel` rule (with the
+    /// team's list, `listed`), or one of the forms every rule writes (`unknown`, a salted hash,
+    /// the capped remainder `(other)`).
+    static func isLabel(_ text: String, _ kind: Label, listed: TeamLabels = .none) -> Bool {
         if text == ReportLabel.unknown.text || text == ReportLabel.other.text || ReportLabel.isHashed(text) { return true }
         let kept: ReportLabel
         switch kind {
-        case .build: kept = ReportLabel(build: text, salt: probeSalt)
-        case .model: kept = ReportLabel(model: text, salt: probeSalt)
+        case .build: kept = ReportLabel(build: text, listed: listed, salt: probeSalt)
+        case .model: kept = ReportLabel(model: text, listed: listed, salt: probeSalt)
         case .token: kept = ReportLabel(token: text, salt: probeSalt)
         case .locale: kept = ReportLabel(locale: text, salt: probeSalt)
-        case .name: kept = ReportLabel(name: text, salt: probeSalt)
-        case .kind: kept = ReportLabel(kind: text, salt: probeSalt)
+        case .agent: kept = ReportLabel(agent: text, listed: listed, salt: probeSalt)
+        case .member: kept = ReportLabel(member: text, listed: listed, salt: probeSalt)
+        case .kind: kept = ReportLabel(kind: text, listed: listed, salt: probeSalt)
         case .id: kept = ReportLabel(id: text, salt: probeSalt)
         }
         return kept.text == text
@@ -128,7 +132,7 @@ indirect enum ResultText: Sendable {
 
     /// `counters.<name>`: the jobs' fixed names, `kind:`/`expected:` and a draft kind, or
     /// routing's `confusion:<actual>-><guessed>` with member names under the name rule.
-    static func isCounter(_ text: String) -> Bool {
+    static func isCounter(_ text: String, listed: TeamLabels = .none) -> Bool {
         if counterNames.contains(text) { return true }
         if let kind = text.split(separator: ":", maxSplits: 1).last, text.hasPrefix("kind:") || text.hasPrefix("expected:") {
             return draftKinds.contains(String(kind))
@@ -140,13 +144,13 @@ indirect enum ResultText: Sendable {
         var search = pair.startIndex
         while let arrow = pair[search...].range(of: "->") {
             let actual = String(pair[..<arrow.lowerBound]), guessed = String(pair[arrow.upperBound...])
-            if isMember(actual), isMember(guessed) { return true }
+            if isMember(actual, listed: listed), isMember(guessed, listed: listed) { return true }
             search = arrow.upperBound
         }
         return false
     }
 
-    static func isMember(_ text: String) -> Bool { text == "lead" || isLabel(text, .name) }
+    static func isMember(_ text: String, listed: TeamLabels = .none) -> Bool { text == "lead" || isLabel(text, .member, listed: listed) }
 
     /// The jobs' counter names (docs/report-schema.md): a name a job adds is a finding until it
     /// is listed here, which the clean-run tests show at once.

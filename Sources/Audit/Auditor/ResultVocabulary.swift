@@ -27,6 +27,7 @@ enum ResultVocabulary {
 
     /// The words, lower case.
     static let words: Set<String> = [
+        "bench", "digest", "labels",
         // The engine's and the state's reasons for a model that cannot be used.
         "denied", "differs", "loaded", "merges", "off", "permission", "state", "turned",
         "a", "aab", "about", "above", "acff", "after", "agent", "align", "all", "allocate", "amp", "an", "anchor",
