@@ -25,6 +25,17 @@ import TestSupport
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
+    /// The whole sample (300 threads, dry, checkpoints every 100): many labels, hashed ones,
+    /// capped dimensions with their `(other)`, weeks, confusion pairs; still zero findings.
+    @Test func cleanRunOverTheWholeSampleHasZeroFindings() throws {
+        let work = try TemporaryDirectory(prefix: "whole-sample")
+        let ended = try Subprocess.run(BuiltProducts.executable("replay"), ["--dry-run", "--resume", "--checkpoint-every", "100",
+                                                                             "--out", work.path("out"), ReplayResultRun.corpus], timeout: 900)
+        #expect(ended.status == 0, "exit \(ended.status)")
+        let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: [ReplayResultRun.corpus])
+        #expect(findings.isEmpty, "\(findings.map(\.message))")
+    }
+
     /// A corpus with bad lines, an unknown line type and a truncated second file, given by
     /// relative paths: the reasons, input errors and paths the report then holds are the
     /// writers' words and the run's own paths, so still zero findings.

@@ -56,66 +56,81 @@ import TestSupport
 }
 
 /// The string literals of Swift source, as far as a vocabulary needs: plain, multi-line and raw
-/// strings, with interpolations left out; comments skipped.
+/// strings, and the literals inside their interpolations (`"\\(small ? "small" : "ok")"`: a
+/// writer's words too); comments skipped.
 enum SwiftLiterals {
     static func strings(in source: String) -> [String] {
-        let s = Array(source.unicodeScalars)
-        var out: [String] = []
+        var lexer = Lexer(Array(source.unicodeScalars))
+        lexer.code(until: nil)
+        return lexer.literals
+    }
+
+    struct Lexer {
+        let s: [Unicode.Scalar]
         var i = 0
+        var literals: [String] = []
+
+        init(_ scalars: [Unicode.Scalar]) { s = scalars }
+
         func at(_ index: Int) -> Unicode.Scalar? { index < s.count ? s[index] : nil }
-        while i < s.count {
-            if s[i] == "/", at(i + 1) == "/" {
-                while i < s.count, s[i] != "\n" { i += 1 }
-                continue
+
+        /// Code up to an unbalanced `close` (an interpolation's `)`), or the end.
+        mutating func code(until close: Unicode.Scalar?) {
+            var depth = 0
+            while i < s.count {
+                let c = s[i]
+                if c == "/", at(i + 1) == "/" { while i < s.count, s[i] != "\n" { i += 1 }; continue }
+                if c == "/", at(i + 1) == "*" {
+                    i += 2
+                    while i < s.count, !(s[i] == "*" && at(i + 1) == "/") { i += 1 }
+                    i += 2
+                    continue
+                }
+                var hashes = 0
+                while at(i + hashes) == "#" { hashes += 1 }
+                if at(i + hashes) == "\"" { i += hashes; literal(hashes: hashes); continue }
+                if hashes > 0 { i += hashes; continue }
+                if c == "(" { depth += 1 }
+                if c == ")" {
+                    if depth == 0, close == ")" { i += 1; return }
+                    depth -= 1
+                }
+                i += 1
             }
-            if s[i] == "/", at(i + 1) == "*" {
-                i += 2
-                while i < s.count, !(s[i] == "*" && at(i + 1) == "/") { i += 1 }
-                i += 2
-                continue
-            }
-            var hashes = 0
-            while at(i + hashes) == "#" { hashes += 1 }
-            guard at(i + hashes) == "\"" else { i += max(1, hashes); continue }
-            var j = i + hashes
-            let multiline = at(j + 1) == "\"" && at(j + 2) == "\""
-            j += multiline ? 3 : 1
+        }
+
+        /// A literal starting at its opening quote (after any `#`s); appends its text.
+        mutating func literal(hashes: Int) {
+            let multiline = at(i + 1) == "\"" && at(i + 2) == "\""
+            i += multiline ? 3 : 1
             var text = ""
-            while j < s.count {
-                if s[j] == "\\", (0..<hashes).allSatisfy({ at(j + 1 + $0) == "#" }) {
-                    let next = j + 1 + hashes
+            while i < s.count {
+                if s[i] == "\\", (0..<hashes).allSatisfy({ at(i + 1 + $0) == "#" }) {
+                    let next = i + 1 + hashes
                     if at(next) == "(" {
-                        // An interpolation: code, not words. Skip to its closing parenthesis.
-                        var depth = 0
-                        var k = next
-                        while k < s.count {
-                            if s[k] == "(" { depth += 1 }
-                            if s[k] == ")" { depth -= 1; if depth == 0 { break } }
-                            k += 1
-                        }
+                        // An interpolation: code whose own literals are words of the writer too.
                         text += " "
-                        j = k + 1
+                        i = next + 1
+                        code(until: ")")
                     } else {
                         // An escape: n, t, u{…} are not words of the text.
                         text += " "
-                        j = next + 1
-                        if at(next) == "u", at(j) == "{" { while j < s.count, s[j] != "}" { j += 1 }; j += 1 }
+                        i = next + 1
+                        if at(next) == "u", at(i) == "{" { while i < s.count, s[i] != "}" { i += 1 }; i += 1 }
                     }
                     continue
                 }
-                let closes = multiline ? (s[j] == "\"" && at(j + 1) == "\"" && at(j + 2) == "\"") : s[j] == "\""
-                if closes, (0..<hashes).allSatisfy({ at(j + (multiline ? 3 : 1) + $0) == "#" }) {
-                    j += (multiline ? 3 : 1) + hashes
+                let closes = multiline ? (s[i] == "\"" && at(i + 1) == "\"" && at(i + 2) == "\"") : s[i] == "\""
+                if closes, (0..<hashes).allSatisfy({ at(i + (multiline ? 3 : 1) + $0) == "#" }) {
+                    i += (multiline ? 3 : 1) + hashes
                     break
                 }
-                if !multiline, s[j] == "\n" { break }
-                text.unicodeScalars.append(s[j])
-                j += 1
+                if !multiline, s[i] == "\n" { break }
+                text.unicodeScalars.append(s[i])
+                i += 1
             }
-            out.append(text)
-            i = j
+            literals.append(text)
         }
-        return out
     }
 
     /// The runs of letters of `text`, lower case, as `ResultProse` reads them.

@@ -27,6 +27,8 @@ enum ResultVocabulary {
 
     /// The words, lower case.
     static let words: Set<String> = [
+        // Literals inside the writers' interpolations.
+        "ok", "values",
         "bench", "digest", "labels",
         // The engine's and the state's reasons for a model that cannot be used.
         "denied", "differs", "loaded", "merges", "off", "permission", "state", "turned",
