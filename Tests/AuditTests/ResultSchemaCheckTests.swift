@@ -142,6 +142,7 @@ import TestSupport
         #expect(ResultText.modelText.admits("Qwen2.5 0.5B Instruct", context: context))
         #expect(ResultText.modelText.admits("qwen2 494M Q4_K - Medium", context: context))
         #expect(!ResultText.modelText.admits("Instruct mum now", context: context))
+        #expect(!ResultText.modelText.admits("surgery1 moved2 Friday3", context: context))
     }
 
     /// A completion manifest in `replay.manifest/1`'s shape (issue 18) passes; one that names a

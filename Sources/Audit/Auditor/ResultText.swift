@@ -31,9 +31,9 @@ indirect enum ResultText: Sendable {
     case customDevice
     /// A model's name or description from its GGUF file (`general.name`; llama.cpp's
     /// architecture, size and quantisation): at most 10 pieces split by single spaces, at most
-    /// 96 characters, each piece `-` or a token its rule keeps that holds a digit or whose
-    /// words are quantisation words, words of the model file's own name (`Context.modelWords`)
-    /// or the writers' (an architecture such as `llama`).
+    /// 96 characters, each piece `-` or a token its rule keeps whose runs of letters are
+    /// quantisation words, words of the model file's own name (`Context.modelWords`), the
+    /// writers' (an architecture such as `llama`), or, in a piece with digits, 3 letters at most.
     case modelText
     case either([ResultText])
 
@@ -172,9 +172,10 @@ indirect enum ResultText: Sendable {
             if piece == "-" { return true }
             let token = String(piece.hasPrefix("?") ? piece.dropFirst() : piece)
             guard !token.isEmpty, isLabel(token, .token) else { return false }
-            if token.utf8.contains(where: isDigit) { return true }
+            // Letters beside digits (`Lc100K`, `Mix1`) are short runs; anything longer is a word.
+            let short = token.utf8.contains(where: isDigit) ? 3 : 0
             return ResultProse.words(of: token).allSatisfy {
-                quantisationWords.contains($0) || context.modelWords.contains($0) || ResultProse.isWriters($0)
+                $0.count <= short || quantisationWords.contains($0) || context.modelWords.contains($0) || ResultProse.isWriters($0)
             }
         }
     }
