@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Spawn"], path: "Tests/TestSupport", swiftSettings: swift6),
         .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Privacy", "SandboxProbe", "LeakyFixtures"], swiftSettings: swift6),
+        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Privacy", "SandboxProbe", "LeakyFixtures", "Replay"], swiftSettings: swift6),
         .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
                     exclude: ["FuzzCorpus"], swiftSettings: swift6),  // inputs the tests read by path
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: swift6),

@@ -139,12 +139,16 @@ let allowed: [Allowance] = {
           "runs the audited command under strace, its output captured to files in the audit's own directory")
     allow("Sources/Audit/Auditor/Auditor.swift", ["createDirectory", "createFile", "mkdtemp", ".write"],
           "the audit's directory, its capture files and temporary-folder markers, and the call to AuditVerdict.write")
-    allow("Sources/Audit/Auditor/LeakScanner.swift", ["ChildProcess"],
-          "pipes a zstd or gzip file the run left through `zstd -dc` or `gzip -dc` to scan it; the bytes go to the tool and back, nowhere else")
+    allow("Sources/Audit/Auditor/DirectoryEntries.swift", ["openat"],
+          "opens a run's directories and files read-only (O_RDONLY, never O_CREAT) by the bytes of each name, to check and scan them")
     allow("Sources/ReplayKit/Command/RunKeyFile.swift", ["mkdir", "open", "write"],
           "makes the per-user run key once (its directory 0700, the file 0600, O_EXCL): 32 bytes of /dev/urandom, never words")
     allow("Sources/Audit/Manifest/RunManifest.swift", ["openat"],
           "opens the entries beneath a run's directory read-only (O_RDONLY, no O_CREAT) to walk and hash them for its manifest; writes nothing")
+    allow("Sources/Audit/Auditor/CompressedStream.swift", ["ChildProcess"],
+          "runs zstd, gzip, xz, bzip2 or unzip on a file the run left, to scan it decompressed; the bytes go to the tool and back, nowhere else")
+    allow("Sources/Audit/Auditor/LeakScanner.swift", ["open", "write"],
+          "copies a compressed file the run left into an unnamed O_TMPFILE (never linked, gone when closed) for its tool, which must seek")
     allow("Sources/Audit/Auditor/AuditVerdict.swift", [".write(to:)"],
           "audit.sarif and audit-junit.xml: rule ids, file names, lines and byte offsets, never what the run wrote")
     allow("Sources/Spawn/ChildProcess.swift", ["ChildProcess", "posix_spawn", "posix_spawnp", "write"],

@@ -33,6 +33,9 @@ public final class ChildProcess {
         case bytes(Data)
         /// This process's own standard input.
         case inherit
+        /// A descriptor this process opened (a file reached by its name's bytes, which a
+        /// `String` path cannot always spell), read from where it stands; the caller closes it.
+        case descriptor(Int32)
     }
 
     /// Where one of the child's output streams goes.
@@ -97,6 +100,9 @@ public final class ChildProcess {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             pendingInput = Data()
         case .inherit:
+            pendingInput = Data()
+        case .descriptor(let descriptor):
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 0)
             pendingInput = Data()
         case .bytes(let bytes):
             guard let (read, write) = Self.pipe() else { throw fail(.pipeCouldNotBeMade(reason: .current)) }
@@ -221,9 +227,44 @@ public final class ChildProcess {
     /// something it left behind are read for a moment more, then closed.
     public func wait(timeout: Double? = nil, outputLimit: Int = .max) -> Termination {
         if let ended { return ended }
+        var output = Data()
+        var truncated = false
+        var termination = drive(timeout: timeout) { chunk in
+            output.append(chunk)
+            guard output.count >= outputLimit else { return true }
+            truncated = true
+            output.removeSubrange(outputLimit...)
+            return false
+        }
+        termination.outputTruncated = truncated
+        termination.standardOutput = output
+        ended = termination
+        return termination
+    }
+
+    /// Like `wait`, but hands captured standard output to `consume` as it arrives (in pieces of
+    /// at most 64 KiB) instead of keeping it, so a reader of an output of any length holds only
+    /// one piece at a time. `consume` returns false to stop: the child's group is then killed
+    /// and `outputTruncated` set. `standardOutput` stays empty.
+    public func wait(timeout: Double? = nil, streamingOutput consume: (Data) -> Bool) -> Termination {
+        if let ended { return ended }
+        var stopped = false
+        var termination = drive(timeout: timeout) { chunk in
+            if consume(chunk) { return true }
+            stopped = true
+            return false
+        }
+        termination.outputTruncated = stopped
+        ended = termination
+        return termination
+    }
+
+    /// The loop behind both waits: writes input, passes each piece of standard output read to
+    /// `output` (false: kill the group and close the pipe), keeps standard error, reaps.
+    private func drive(timeout: Double?, output: (Data) -> Bool) -> Termination {
         let deadline = timeout.map { Self.now() + $0 }
-        var output = Data(), errors = Data()
-        var timedOut = false, truncated = false
+        var errors = Data()
+        var timedOut = false
         var endedAt: Double?
         while true {
             if endedAt == nil, reap(blocking: false) { endedAt = Self.now() }
@@ -252,10 +293,9 @@ public final class ChildProcess {
                 if entry.fd == inputPipe {
                     writeInput()
                 } else if entry.fd == outputPipe {
-                    if !readAvailable(from: &outputPipe, into: &output) { continue }
-                    if output.count >= outputLimit {
-                        truncated = true
-                        output.removeSubrange(outputLimit...)
+                    var piece = Data()
+                    if !readAvailable(from: &outputPipe, into: &piece) { continue }
+                    if !piece.isEmpty, !output(piece) {
                         killGroup()
                         close(outputPipe)
                         outputPipe = -1
@@ -267,10 +307,7 @@ public final class ChildProcess {
         }
         var termination = ended ?? Termination(waitStatus: 0)
         termination.timedOut = timedOut
-        termination.outputTruncated = truncated
-        termination.standardOutput = output
         termination.standardError = errors
-        ended = termination
         return termination
     }
 

@@ -11,6 +11,11 @@ enum ExtendedAttributes {
 
     /// Each attribute's name, then its value, as texts for the leak scan.
     static func texts(of path: String) -> [(String, [UInt8])] {
+        path.withCString { texts(atPath: $0) }
+    }
+
+    /// The same for a path given as C bytes (a name that is not UTF-8 has no `String`).
+    static func texts(atPath path: UnsafePointer<CChar>) -> [(String, [UInt8])] {
         let size = llistxattr(path, nil, 0)
         guard size > 0 else { return [] }
         var names = [CChar](repeating: 0, count: size)

@@ -1,6 +1,6 @@
 import Foundation
+import Glibc
 import Privacy
-import Spawn
 
 /// Looks for the canary and for model outputs in bytes a run wrote, and says where, never what.
 ///
@@ -8,8 +8,14 @@ import Spawn
 /// on its way out: as it is, in either case, and each half of it on its own (64 random bits
 /// each, so a half cannot occur by chance); as hex of its characters; UTF-16 LE and BE; JSON
 /// `\u` escapes; percent-encoding; and base64 and base64url at each of the three alignments a
-/// byte string can start at. All but base64 are matched without regard to case. A zstd or gzip
-/// file is also scanned decompressed (`zstd -dc`, `gzip -dc`, up to `decompressedLimit` bytes).
+/// byte string can start at. All but base64 are matched without regard to case. A zstd, gzip,
+/// xz, bzip2 or zip file is also scanned decompressed, to its end, a buffer at a time
+/// (`CompressedStream`, `StreamSearch`: memory stays bounded whatever the size); a zip's member
+/// names are scanned too. A stream its tool cannot read to its end is an `unscanned-entry`
+/// finding, except in scans for the canary alone (files other programs leave in /tmp).
+///
+/// `scan(directory:places:)` walks a directory by the bytes of each name (`DirectoryEntries`),
+/// so a name that is not UTF-8 or a path past `PATH_MAX` is scanned like any other.
 ///
 /// **Outputs** are recognised by their salted fingerprints (`OutputFingerprint`). A finding names
 /// the file or stream, the first line and byte offset and how many places matched: the matching
@@ -21,9 +27,6 @@ public struct LeakScanner: Sendable {
     let exactNeedles: [[UInt8]]
     let fingerprint: OutputFingerprint
     let digests: Set<UInt64>
-
-    /// The most bytes of a compressed file's decompressed contents scanned.
-    static let decompressedLimit = 64 << 20
 
     public init(canary: String, fingerprint: OutputFingerprint, digests: Set<UInt64>) {
         let text = Array(canary.lowercased().utf8)
@@ -81,11 +84,183 @@ public struct LeakScanner: Sendable {
     /// `canaryOnly`: look for the canary alone (in files other programs may have written too).
     public func findings(in bytes: [UInt8], location: String, what: String? = nil, canaryOnly: Bool = false) -> [AuditFinding] {
         var findings = judge(bytes, location: location, what: what, canaryOnly: canaryOnly)
-        if what == nil, let decompressed = Self.decompressed(bytes) {
-            findings += judge(decompressed.bytes, location: location, what: "the \(decompressed.format)-decompressed contents",
-                              canaryOnly: canaryOnly)
+        if what == nil, CompressedStream.format(of: bytes) != nil {
+            // The tools read a descriptor (unzip must seek): an unnamed copy, never linked.
+            guard let copy = Self.unnamedCopy(bytes) else {
+                if !canaryOnly { findings.append(Self.unscanned(location, "no unnamed temporary file could hold its compressed bytes for the tool")) }
+                return findings
+            }
+            defer { close(copy) }
+            findings += decompressedFindings(descriptor: copy, leading: bytes.prefix(6), location: location, canaryOnly: canaryOnly)
         }
         return findings
+    }
+
+    /// Findings for the regular file open at `descriptor`, read from its start to its end a
+    /// buffer at a time (and decompressed, when it is a compressed stream); and its size.
+    public func findings(inFile descriptor: Int32, location: String, canaryOnly: Bool = false) -> (findings: [AuditFinding], bytes: Int) {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { return ([Self.unscanned(location, "it could not be read from its start")], 0) }
+        var search = StreamSearch(scanner: self, canaryOnly: canaryOnly)
+        var leading: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return ([Self.unscanned(location, "reading it failed")], search.count) }
+            if count == 0 { break }
+            if leading.count < 6 { leading += buffer[..<min(count, 6 - leading.count)] }
+            search.feed(buffer[..<count])
+        }
+        search.finish()
+        var findings = report(search, location: location, what: nil)
+        if CompressedStream.format(of: leading) != nil {
+            findings += decompressedFindings(descriptor: descriptor, leading: leading, location: location, canaryOnly: canaryOnly)
+        }
+        return (findings, search.count)
+    }
+
+    /// Findings in the decompressed contents of the compressed file at `descriptor` (and, for
+    /// a zip, in its members' names); when what comes out is itself a compressed stream, in its
+    /// contents too, up to `CompressedStream.depthLimit` streams deep.
+    func decompressedFindings(descriptor: Int32, leading: some Collection<UInt8>, location: String, canaryOnly: Bool) -> [AuditFinding] {
+        guard let format = CompressedStream.format(of: leading) else { return [] }
+        var findings: [AuditFinding] = []
+        var formats = [format]
+        while true {
+            let name = formats.map(\.rawValue).joined(separator: "+")
+            var contents = StreamSearch(scanner: self, canaryOnly: canaryOnly)
+            let outcome = CompressedStream.decompress(formats, descriptor: descriptor) { contents.feed($0) }
+            contents.finish()
+            findings += report(contents, location: location, what: "the \(name)-decompressed contents")
+            if !canaryOnly { findings += Self.unread(outcome, location: location, what: "\(name)-compressed contents") }
+            guard outcome == .read, let inner = CompressedStream.format(of: contents.leading) else { break }
+            guard formats.count < CompressedStream.depthLimit else {
+                if !canaryOnly { findings.append(Self.unscanned(location, "it nests compressed streams deeper than \(CompressedStream.depthLimit)")) }
+                break
+            }
+            formats.append(inner)
+        }
+        if format == .zip {
+            var names = StreamSearch(scanner: self, canaryOnly: canaryOnly)
+            let listed = CompressedStream.memberNames(zipAt: descriptor) { names.feed($0) }
+            names.finish()
+            findings += report(names, location: location, what: "the names of the zip members")
+            if !canaryOnly { findings += Self.unread(listed, location: location, what: "zip member names") }
+        }
+        return findings
+    }
+
+    /// An `unscanned-entry` finding when a decompression did not read `what` to its end.
+    static func unread(_ outcome: CompressedStream.Outcome, location: String, what: String) -> [AuditFinding] {
+        switch outcome {
+        case .read: []
+        case .toolMissing(let tool): [unscanned(location, "\(tool) is not installed, so its \(what) could not be read")]
+        case .failed: [unscanned(location, "its \(what) could not be read to the end")]
+        case .nestedZip: [unscanned(location, "its \(what) hold a zip, which unzip cannot read from a stream")]
+        }
+    }
+
+    /// Findings from a finished stream search, as `judge` words them.
+    func report(_ search: StreamSearch, location: String, what: String?) -> [AuditFinding] {
+        var findings: [AuditFinding] = []
+        let place = what.map { "\($0) of \(location)" } ?? location
+        func detail(_ offsets: [Int], _ line: Int?) -> String {
+            "\(offsets.count) place\(offsets.count == 1 ? "" : "s"), first at line \(line ?? 1), byte \(offsets[0])"
+        }
+        if let first = search.canary.first {
+            findings.append(AuditFinding(
+                rule: .canaryInOutput,
+                message: "The canary planted in the prompts was written to \(place) (\(detail(search.canary, search.firstCanaryLine))).",
+                location: location, line: what == nil ? search.firstCanaryLine : nil, byteOffset: what == nil ? first : nil,
+                occurrences: search.canary.count))
+        }
+        if let first = search.outputs.first {
+            findings.append(AuditFinding(
+                rule: .modelOutputInOutput,
+                message: "Words of a model output were written to \(place) (\(detail(search.outputs, search.firstOutputLine))).",
+                location: location, line: what == nil ? search.firstOutputLine : nil, byteOffset: what == nil ? first : nil,
+                occurrences: search.outputs.count))
+        }
+        return findings
+    }
+
+    static func unscanned(_ location: String, _ why: String) -> AuditFinding {
+        AuditFinding(rule: .unscannedEntry, message: "\(location) was not scanned whole: \(why).", location: location)
+    }
+
+    /// What a directory scan found, and how much it read.
+    public struct DirectoryScan: Sendable {
+        public var findings: [AuditFinding] = []
+        /// Files read (contents), and bytes read from them (before decompression) and from
+        /// names, link targets and extended attributes.
+        public var sources = 0
+        public var bytes = 0
+    }
+
+    /// Scans everything beneath `directory`: each entry's name (its bytes, as the kernel holds
+    /// them), a symbolic link's target, every extended attribute, and each regular file's
+    /// contents to their end (decompressed too). An entry that cannot be read is an
+    /// `unscanned-entry` finding. `places` names the entries in findings.
+    public func scan(directory: String, places: PlaceNames) -> DirectoryScan {
+        var scan = DirectoryScan()
+        let walk = DirectoryEntries(root: directory)
+        guard walk.rootOpened else {
+            scan.findings.append(Self.unscanned(directory, "the directory could not be opened"))
+            return scan
+        }
+        for entry in walk.entries {
+            let relative = entry.relativePath
+            // A name that is not UTF-8 is shown by its hash (PlaceNames withholds what is not a plain token).
+            let location = places.show(directory + "/" + String(decoding: relative, as: UTF8.self))
+            var texts: [(String, [UInt8])] = [("the name of an entry", relative)]
+            if entry.kind == .symbolicLink {
+                let target: [UInt8]? = walk.withShortPath(entry) { path in
+                    var bytes = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                    let length = readlink(path, &bytes, bytes.count - 1)
+                    return length > 0 ? bytes[..<length].map { UInt8(bitPattern: $0) } : nil
+                } ?? nil
+                if let target { texts.append(("a symbolic link's target", target)) }
+            }
+            texts += walk.withShortPath(entry) { ExtendedAttributes.texts(atPath: $0) } ?? []
+            for (what, bytes) in texts {
+                scan.bytes += bytes.count
+                scan.findings += findings(in: bytes, location: location, what: what)
+            }
+            guard entry.kind == .regularFile else { continue }
+            let descriptor = walk.openFile(entry)
+            guard descriptor >= 0 else {
+                scan.findings.append(Self.unscanned(location, "the file could not be opened"))
+                continue
+            }
+            let (found, bytes) = findings(inFile: descriptor, location: location)
+            close(descriptor)
+            scan.sources += 1
+            scan.bytes += bytes
+            scan.findings += found
+        }
+        for entry in walk.unreachable {
+            let location = places.show(directory + "/" + String(decoding: entry.relativePath, as: UTF8.self))
+            scan.findings.append(Self.unscanned(location, "the directory could not be read (or lies deeper than \(DirectoryEntries.depthLimit) directories)"))
+        }
+        return scan
+    }
+
+    /// An unnamed temporary file (`O_TMPFILE`: never linked into the file system, gone when
+    /// closed) holding `bytes`, read from its start; nil when none can be made.
+    static func unnamedCopy(_ bytes: [UInt8]) -> Int32? {
+        // O_TMPFILE is a macro Swift does not import: __O_TMPFILE | O_DIRECTORY, the same on
+        // every Linux architecture Swift runs on.
+        let temporaryFile: Int32 = 0o20000000 | O_DIRECTORY
+        let descriptor = open(NSTemporaryDirectory(), temporaryFile | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return nil }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { close(descriptor); return nil }
+            written += count
+        }
+        return descriptor
     }
 
     func judge(_ bytes: [UInt8], location: String, what: String?, canaryOnly: Bool) -> [AuditFinding] {
@@ -123,11 +298,12 @@ public struct LeakScanner: Sendable {
             needle.withUnsafeBufferPointer { pattern in
                 var at = 0
                 while at <= last {
-                    if haystack[at] == first {
-                        var index = 1
-                        while index < pattern.count, haystack[at + index] == pattern[index] { index += 1 }
-                        if index == pattern.count { found.insert(at) }
-                    }
+                    // memchr finds the next candidate first byte far faster than a loop here.
+                    guard let hit = memchr(haystack.baseAddress! + at, Int32(first), last - at + 1) else { return }
+                    at = haystack.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    var index = 1
+                    while index < pattern.count, haystack[at + index] == pattern[index] { index += 1 }
+                    if index == pattern.count { found.insert(at) }
                     at += 1
                 }
             }
@@ -148,23 +324,6 @@ public struct LeakScanner: Sendable {
         let firstBit = alignment * 8, endBit = (alignment + bytes.count) * 8
         let first = (firstBit + 5) / 6, end = endBit / 6
         return first < end ? Array(encoded[first..<end]) : []
-    }
-
-    /// The contents of a zstd or gzip file, decompressed by the system's tool, or nil.
-    static func decompressed(_ bytes: [UInt8]) -> (format: String, bytes: [UInt8])? {
-        let format: String
-        if bytes.starts(with: [0x28, 0xb5, 0x2f, 0xfd]) { format = "zstd" }
-        else if bytes.starts(with: [0x1f, 0x8b]) { format = "gzip" }
-        else { return nil }
-        let tool = ["/usr/bin/" + format, "/bin/" + format].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let tool else { return (format, []) }
-        // The bytes are written as the tool reads and its output read at once, so neither pipe
-        // can fill against the other; a tool that stops reading early (a corrupt file some other
-        // program left in /tmp) fails this one scan: the write fails, nothing is killed by SIGPIPE.
-        let ended = try? ChildProcess.run(tool, ["-dc"], input: .bytes(Data(bytes)), errors: .null,
-                                          outputLimit: decompressedLimit)
-        // The output stops at the limit (the tool is killed there).
-        return (format, [UInt8](ended?.standardOutput ?? Data()))
     }
 
     /// The 1-based line of a byte offset.

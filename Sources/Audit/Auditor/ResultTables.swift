@@ -1,0 +1,204 @@
+/// The line-shaped result files checked line by line: metrics.csv, junit.xml and the audit's
+/// hashes file. Each check returns `(line, what)` problems, never the text of the line.
+enum ResultTables {
+    /// metrics.csv (`MetricsCSV`): its header, then `metric,dimension,key,numerator,denominator,
+    /// rate,low,high` rows: a flywheel metric, a dimension, a flywheel key (quoted only when it is
+    /// not a plain token, `'` before a formula's first character), two integers, and three cells
+    /// each empty or a decimal with six digits.
+    static func metricsCSVProblems(_ text: String, context: ResultText.Context) -> [(Int, String)] {
+        var problems: [(Int, String)] = []
+        guard text.hasSuffix("\n") else { return [(1 + text.filter { $0 == "\n" }.count, "the file does not end with a line break")] }
+        let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.first != Substring(header) { problems.append((1, "not the header replay writes")) }
+        for (index, line) in lines.enumerated().dropFirst() {
+            let number = index + 1
+            guard let cells = csvCells(line), cells.count == 8 else { problems.append((number, "not a row of eight cells")); continue }
+            if !ResultSchemas.flywheelMetrics.contains(cells[0].text) || cells[0].quoted { problems.append((number, "a metric replay does not count")) }
+            if !ResultSchemas.dimensions.contains(cells[1].text) || cells[1].quoted { problems.append((number, "a dimension replay does not count by")) }
+            var key = cells[2].text
+            let formula = key.hasPrefix("'") && key.unicodeScalars.dropFirst().first.map { "=+-@\t\r".unicodeScalars.contains($0) } == true
+            if formula { key.removeFirst() }
+            let rule = ResultSchemas.flywheelKeyRule(cells[1].text) ?? .fixed([])
+            if !rule.admits(key, context: context) {
+                problems.append((number, "a key that is not a label its rule keeps"))
+            } else if cells[2].quoted != (formula || !isPlainField(key)) {
+                problems.append((number, "a key quoted otherwise than the writer quotes it"))
+            }
+            if !cells[3...4].allSatisfy({ !$0.quoted && isInteger($0.text) }) { problems.append((number, "a count that is not an integer")) }
+            if !cells[5...7].allSatisfy({ !$0.quoted && ($0.text.isEmpty || isSixDecimals($0.text)) }) {
+                problems.append((number, "a rate that is not a decimal with six digits"))
+            }
+        }
+        return problems
+    }
+
+    static let header = "metric,dimension,key,numerator,denominator,rate,low,high"
+
+    struct Cell { var text: String; var quoted: Bool }
+
+    /// The cells of one RFC 4180 line; nil when a quote is left open or stray.
+    static func csvCells(_ line: Substring) -> [Cell]? {
+        var cells: [Cell] = []
+        var scalars = Array(line.unicodeScalars)[...]
+        while true {
+            if scalars.first == "\"" {
+                scalars = scalars.dropFirst()
+                var text = ""
+                var closed = false
+                while let scalar = scalars.first {
+                    scalars = scalars.dropFirst()
+                    if scalar == "\"" {
+                        if scalars.first == "\"" { text.unicodeScalars.append("\""); scalars = scalars.dropFirst(); continue }
+                        closed = true
+                        break
+                    }
+                    text.unicodeScalars.append(scalar)
+                }
+                guard closed else { return nil }
+                cells.append(Cell(text: text, quoted: true))
+            } else {
+                var text = ""
+                while let scalar = scalars.first, scalar != "," {
+                    if scalar == "\"" { return nil }
+                    text.unicodeScalars.append(scalar)
+                    scalars = scalars.dropFirst()
+                }
+                cells.append(Cell(text: text, quoted: false))
+            }
+            guard let next = scalars.first else { return cells }
+            guard next == "," else { return nil }
+            scalars = scalars.dropFirst()
+        }
+    }
+
+    /// What `MetricsCSV.field` leaves unquoted: letters, digits, `.`, `_`, `-`, `+`, not starting a formula.
+    static func isPlainField(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, !"=+-@\t\r".unicodeScalars.contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_+".unicodeScalars.contains(scalar)
+        }
+    }
+
+    static func isInteger(_ text: String) -> Bool {
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        return !digits.isEmpty && digits.utf8.count <= 19 && digits.utf8.allSatisfy(ResultText.isDigit)
+    }
+
+    static func isSixDecimals(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 2 && isInteger(String(parts[0])) && parts[1].utf8.count == 6 && parts[1].utf8.allSatisfy(ResultText.isDigit)
+    }
+
+    // MARK: junit.xml
+
+    /// junit.xml (`JUnitReport`): the writer's lines, one test case per gate, each named
+    /// `JOB.KEY >= MIN` with the key's parts words of the report's schema, its failure message
+    /// the writer's words around that key and numbers; the counts add up.
+    static func junitProblems(_ text: String, context: ResultText.Context) -> [(Int, String)] {
+        guard text.hasSuffix("\n") else { return [(1 + text.filter { $0 == "\n" }.count, "the file does not end with a line break")] }
+        let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var problems: [(Int, String)] = []
+        guard lines.count >= 5, lines[0] == #"<?xml version="1.0" encoding="UTF-8"?>"#,
+              let tests = number(in: lines[1], #"<testsuites tests=""#, #"" failures=""#, #"">"#),
+              let suite = number(in: lines[2], #"  <testsuite name="replay.thresholds" tests=""#, #"" failures=""#, #"" errors="0">"#),
+              suite == tests, lines[lines.count - 2] == "  </testsuite>", lines[lines.count - 1] == "</testsuites>" else {
+            return [(1, "not the frame of testsuites replay writes")]
+        }
+        var cases = 0, failures = 0
+        var index = 3
+        while index < lines.count - 2 {
+            let line = lines[index]
+            guard let key = gateKey(line) else { problems.append((index + 1, "not a test case of a gate")); index += 1; continue }
+            cases += 1
+            if line.hasSuffix("/>") { index += 1; continue }
+            failures += 1
+            let message = index + 1 < lines.count ? lines[index + 1] : ""
+            let prefix = #"      <failure message=""#, suffix = #""/>"#
+            if message.hasPrefix(prefix), message.hasSuffix(suffix), index + 2 < lines.count, lines[index + 2] == "    </testcase>" {
+                let body = String(message.dropFirst(prefix.count).dropLast(suffix.count))
+                if body.contains("\"") || ResultProse.firstUnknown(in: body, labels: [key], context: context, markup: .html) != nil {
+                    problems.append((index + 2, "a failure message in other words than the gate's"))
+                }
+                index += 3
+            } else {
+                problems.append((index + 2, "not the failure replay writes"))
+                index += 1
+            }
+        }
+        if cases != tests.0 || failures != tests.1 { problems.append((2, "counts that do not match the test cases")) }
+        return problems
+    }
+
+    /// `(tests, failures)` of `prefix N middle M suffix`, nil when the line is otherwise.
+    static func number(in line: String, _ prefix: String, _ middle: String, _ suffix: String) -> (Int, Int)? {
+        guard line.hasPrefix(prefix), line.hasSuffix(suffix) else { return nil }
+        let inner = line.dropFirst(prefix.count).dropLast(suffix.count)
+        guard let split = inner.range(of: middle) else { return nil }
+        let first = String(inner[..<split.lowerBound]), second = String(inner[split.upperBound...])
+        guard isInteger(first), isInteger(second), let a = Int(first), let b = Int(second) else { return nil }
+        return (a, b)
+    }
+
+    /// The gate key of a `<testcase …` line, when the line is one the writer writes.
+    static func gateKey(_ line: String) -> String? {
+        let prefix = #"    <testcase classname="replay."#
+        guard line.hasPrefix(prefix), line.hasSuffix("/>") || line.hasSuffix("\">") else { return nil }
+        let rest = line.dropFirst(prefix.count)
+        guard let close = rest.range(of: #"" name=""#) else { return nil }
+        let job = String(rest[..<close.lowerBound])
+        let named = rest[close.upperBound...]
+        guard let gate = named.range(of: " >= ") else { return nil }
+        let key = String(named[..<gate.lowerBound])
+        let minimum = String(named[gate.upperBound...].dropLast(line.hasSuffix("/>") ? 3 : 2))
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.first == job, ResultSchemas.jobNames.contains(job), parts.count >= 2,
+              parts.dropFirst().allSatisfy(gateWords.contains), isDecimal(minimum) else { return nil }
+        return key
+    }
+
+    /// The words a gate key may be made of: every key of a job's block in report.json, and the
+    /// quality measures.
+    static let gateWords: Set<String> = {
+        var words = ResultSchemas.qualityNames
+        func collect(_ shape: ResultShape) {
+            switch shape {
+            case .object(let keys): for (key, child) in keys { words.insert(key); collect(child) }
+            case .map(_, let value), .array(let value), .nullable(let value): collect(value)
+            default: break
+            }
+        }
+        collect(ResultSchemas.reportJob)
+        return words.subtracting(["by_build", "by_model", "counters", "fallbacks"])
+    }()
+
+    static func isDecimal(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count) && parts.allSatisfy { isInteger(String($0)) } && parts.first?.first != "-"
+            && text.utf8.count <= 24
+    }
+
+    // MARK: The audit's hashes file
+
+    /// The hashes file (`AuditTap.finish`): its header, the three counts in order, then 16 hex
+    /// digits per line, ascending. Returns the lines that are not so.
+    static func hashesProblems(_ text: String) -> [Int] {
+        guard text.hasSuffix("\n") else { return [1 + text.filter { $0 == "\n" }.count] }
+        let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        var problems: [Int] = []
+        for (index, line) in lines.enumerated() {
+            let good: Bool
+            switch index {
+            case 0: good = line == Substring(AuditTap.header)
+            case 1, 2, 3:
+                let name = ["prompts", "prompts_with_canary", "outputs"][index - 1]
+                good = line.hasPrefix(name + " ") && isInteger(String(line.dropFirst(name.count + 1)))
+            default:
+                // Digests come sorted and once each (`AuditTap.finish`); equal-length lowercase hex
+                // sorts as text as it does as a number.
+                good = line.utf8.count == 16 && line.utf8.allSatisfy(ResultText.isLowerHex) && (index == 4 || lines[index - 1] < line)
+            }
+            if !good { problems.append(index + 1) }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,100 @@
+import Privacy
+
+/// Every word the writers of `replay`'s result files use in text they compose: report.md,
+/// junit.xml, dashboard.html, and the prose strings of report.json, state.json and metrics.json
+/// (a device profile's source, metric definitions, bad line reasons, input errors).
+///
+/// A reviewed constant, derived from the writers: the words are the runs of letters in the string
+/// literals of the files in `writerSources`. `ResultVocabularyTests` reads those files and fails
+/// when a literal there holds a word missing here, so a writer that adds a word fails the test
+/// until the word is added (and reviewed) here; and a clean run's files must pass with zero
+/// findings. Corpus words are not here: the corpus generator's phrasebooks are no writer.
+/// Besides, `systemWords`: the C library's messages for every errno (`SystemError`), which
+/// input errors and a model's unavailability quote.
+enum ResultVocabulary {
+    /// Source files and folders (relative to the package root) whose string literals are the
+    /// writers' words.
+    static let writerSources = [
+        "Sources/ReplayKit/Report",
+        "Sources/ReplayKit/Command/Threshold.swift",
+        "Sources/Flywheel",
+        "Sources/Engine/DeviceProfile.swift",
+        "Sources/Engine/EngineError.swift",
+        "Sources/Engine/Llama/LlamaModel.swift",
+        "Sources/ReplayKit/State/RunState.swift",
+        "Sources/Export",
+    ]
+
+    /// The words, lower case.
+    static let words: Set<String> = [
+        // Literals inside the writers' interpolations.
+        "ok", "values",
+        "bench", "digest", "labels",
+        // The engine's and the state's reasons for a model that cannot be used.
+        "denied", "differs", "loaded", "merges", "off", "permission", "state", "turned",
+        "a", "aab", "about", "above", "acff", "after", "agent", "align", "all", "allocate", "amp", "an", "anchor",
+        "and", "anonymised", "answered", "answers", "app", "apple", "archive", "are", "aria", "array", "as", "ask",
+        "asked", "at", "audit", "auto", "axis", "b", "back", "background", "bad", "bar", "bars", "batch", "be",
+        "before", "beginning", "below", "beside", "beyond", "bg", "block", "body", "bool", "border", "bottom", "box",
+        "bucket", "buckets", "budget", "build", "by", "byte", "bytes", "bzip", "c", "calling", "cannot", "caption",
+        "card", "carried", "case", "cd", "cells", "cfd", "changed", "character", "chars", "charset", "chart", "chat",
+        "chip", "chips", "choose", "chose", "circle", "class", "classname", "col", "collapse", "color", "colspan",
+        "column", "columns", "comes", "command", "compared", "compressed", "confidence", "confusion", "content",
+        "context", "control", "corpus", "corrupt", "could", "count", "counted", "counters", "coverage", "coveragehigh",
+        "coveragelow", "covering", "cpp", "create", "created", "csv", "custom", "cut", "cx", "cy", "d", "dae", "dark",
+        "dasharray", "dashboard", "dashed", "data", "dd", "decode", "decoded", "decompression", "deeper", "default",
+        "definition", "definitions", "delta", "denominator", "desc", "describedby", "description", "device", "did",
+        "digit", "digits", "dimension", "directly", "directory", "display", "div", "dl", "doctype", "dot", "draft",
+        "drafts", "dry", "dt", "e", "ed", "eligible", "em", "empty", "en", "encoding", "end", "ending", "ends", "equiv",
+        "error", "errors", "escape", "escaped", "estimated", "events", "every", "exactly", "expected", "exponent",
+        "export", "f", "failed", "failure", "failures", "faint", "fallbacks", "false", "feature", "features", "fewer",
+        "ff", "ffa", "ffffff", "fg", "field", "figcaption", "figure", "file", "files", "fill", "first", "flex",
+        "flywheel", "follow", "following", "font", "footer", "for", "form", "format", "found", "foundation", "four",
+        "fr", "fraction", "frame", "from", "full", "gap", "gguf", "given", "grammar", "grid", "group", "groups", "gt",
+        "guessed", "gzip", "h", "handoff", "hands", "has", "head", "header", "height", "held", "hex", "hidden", "high",
+        "highest", "holds", "hollow", "host", "href", "html", "http", "id", "img", "in", "inbudgetdevice", "index",
+        "initial", "ink", "inline", "input", "inputs", "insensitive", "inside", "integer", "integers", "interval",
+        "introducing", "invalid", "iphone", "is", "iso", "it", "italic", "items", "its", "job", "jobs", "json", "jsonl",
+        "june", "keeps", "kept", "key", "keys", "kind", "kinds", "known", "knows", "label", "lang", "latency", "lead",
+        "leading", "least", "left", "legend", "levels", "li", "libzstd", "light", "limit", "line", "lines", "list",
+        "listed", "lists", "literal", "llama", "load", "locale", "long", "longer", "low", "lowest", "lt", "m", "magic",
+        "main", "margin", "marked", "marks", "mask", "matching", "max", "mean", "means", "media", "meet", "member",
+        "members", "memory", "message", "messages", "met", "meta", "metadata", "metric", "metricdimension", "metrics",
+        "mib", "middle", "min", "missing", "ml", "mode", "model", "models", "most", "ms", "must", "muted", "n", "name",
+        "named", "naming", "nav", "near", "needs", "nesting", "never", "no", "nodata", "node", "nodes", "non", "none",
+        "not", "nothing", "noto", "null", "num", "number", "numbers", "numerator", "numeric", "nums", "object", "of",
+        "offer", "offline", "on", "once", "one", "only", "opacity", "options", "or", "other", "out", "outline",
+        "output", "over", "overflow", "overview", "p", "padding", "page", "panel", "parameters", "parse", "path",
+        "paths", "peek", "people", "per", "person", "pick", "picture", "pill", "place", "places", "points", "policy",
+        "polyline", "population", "prefers", "prefill", "preserveaspectratio", "pro", "profile", "prompt", "push",
+        "pushes", "px", "quality", "question", "quot", "quote", "r", "radius", "range", "rate", "read", "reader",
+        "reads", "real", "reason", "record", "rect", "rem", "repeat", "replay", "replayed", "replies", "reply",
+        "report", "research", "right", "roboto", "role", "root", "route", "routed", "routing", "row", "run", "s",
+        "same", "sample", "samples", "sandbox", "sans", "saved", "say", "scale", "scanned", "schema", "scheme", "scope",
+        "screen", "seconds", "section", "security", "segoe", "sent", "sequence", "sequences", "series", "serif",
+        "server", "sha", "shard", "shards", "share", "shares", "size", "sizes", "sizing", "skipped", "slice", "slide",
+        "slot", "small", "smallsample", "smallsamplebelow", "solid", "source", "span", "splitter", "src", "start",
+        "started", "starts", "stat", "stdin", "step", "stopped", "strict", "string", "strings", "stroke", "style",
+        "such", "suggested", "sum", "sums", "supported", "surrogate", "svg", "swatch", "system", "t", "table", "tables",
+        "tabular", "tap", "tbody", "td", "template", "testcase", "tests", "testsuite", "testsuites", "text", "th",
+        "than", "that", "the", "thead", "then", "there", "this", "though", "thread", "threads", "thresholds", "ticks",
+        "time", "title", "to", "token", "tokenizer", "tokens", "too", "tool", "top", "total", "totals", "tr", "true",
+        "truncated", "two", "type", "types", "u", "ui", "ul", "unavailable", "uncompressed", "unexpected", "unit",
+        "unknown", "unpaired", "unread", "unsafe", "unsandboxed", "unterminated", "usage", "used", "utf", "v", "valid",
+        "value", "var", "variant", "version", "vertical", "via", "viewbox", "viewport", "vs", "w", "was", "week",
+        "weight", "went", "were", "what", "whisker", "whole", "width", "wilson", "with", "within", "without", "would",
+        "wrap", "written", "x", "xminymin", "xml", "xz", "y", "z", "zero", "zip", "zst", "zstd",
+    ]
+
+    /// The words of `strerror` for every errno the C library names: system words, never data.
+    static let systemWords: Set<String> = {
+        var words: Set<String> = []
+        for code in Int32(1)..<Int32(200) { words.formUnion(ResultProse.words(of: SystemError(code).message)) }
+        return words
+    }()
+
+    /// Characters beyond printable ASCII the writers use.
+    static let symbols: Set<Unicode.Scalar> = [
+        "\u{2013}", "\u{2014}", "\u{201c}", "\u{201d}", "\u{2026}",
+    ]
+}
