@@ -66,6 +66,9 @@ public enum Auditor {
         public var workingDirectory: String
         /// Seconds after which the command (with strace and all it started) is killed; nil waits.
         public var timeLimit: Double?
+        /// The team's labels the replay run was given (`--labels`): the names its result files
+        /// may show as written, for the schema check.
+        public var teamLabels: TeamLabels = .none
 
         public init(command: [String], auditDirectory: String, childDirectory: String? = nil,
                     environment: [String: String] = ProcessInfo.processInfo.environment, isReplay: Bool = false,
@@ -207,13 +210,18 @@ public enum Auditor {
         }
         scan(stdoutPath, as: "stdout")
         scan(stderrPath, as: "stderr")
-        for entry in entries(beneath: childDirectory) {
-            // What a name, a link's target or an extended attribute says is written too.
-            for (what, bytes) in entry.metadataTexts {
-                result.scannedBytes += bytes.count
-                result.findings += scanner.findings(in: bytes, location: places.show(entry.path), what: what)
-            }
-            if entry.isRegularFile { scan(entry.path) }
+        // Every entry beneath the run's directory by its name's bytes: names, links' targets,
+        // extended attributes and contents, compressed streams read to their end.
+        let directoryScan = scanner.scan(directory: childDirectory, places: places)
+        result.findings += directoryScan.findings
+        result.scannedSources += directoryScan.sources
+        result.scannedBytes += directoryScan.bytes
+        // A replay run's results must be what replay writes, whatever their encoding.
+        if plan.isReplay {
+            result.findings += ResultSchemaCheck.check(
+                directory: childDirectory,
+                knownPaths: ResultSchemaCheck.knownPaths(replayCommand: plan.command, workingDirectory: plan.workingDirectory),
+                workingDirectory: plan.workingDirectory, teamLabels: plan.teamLabels)
         }
         for path in written {
             result.findings += scanner.findings(in: Array(path.utf8), location: places.show(path), what: "the name of a file written outside")
@@ -420,35 +428,6 @@ public enum Auditor {
             if !directories.contains(resolved), FileManager.default.fileExists(atPath: resolved) { directories.append(resolved) }
         }
         return directories
-    }
-
-    /// One entry beneath the run's directory, with the texts it carries besides its contents.
-    struct Entry {
-        var path: String
-        var isRegularFile: Bool
-        /// Its name (relative to the directory), a symbolic link's target, and every extended
-        /// attribute's name and value: what a run could write without writing a file's bytes.
-        var metadataTexts: [(what: String, bytes: [UInt8])]
-    }
-
-    /// Every entry beneath `directory` (symbolic links not followed), in name order.
-    static func entries(beneath directory: String) -> [Entry] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
-        var entries: [Entry] = []
-        while let relative = walker.nextObject() as? String {
-            let path = directory + "/" + relative
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            var texts: [(String, [UInt8])] = [("the name of an entry", Array(relative.utf8))]
-            if info.st_mode & S_IFMT == S_IFLNK {
-                var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-                let length = readlink(path, &target, target.count - 1)
-                if length > 0 { texts.append(("a symbolic link's target", target[..<length].map { UInt8(bitPattern: $0) })) }
-            }
-            texts += ExtendedAttributes.texts(of: path)
-            entries.append(Entry(path: path, isRegularFile: info.st_mode & S_IFMT == S_IFREG, metadataTexts: texts))
-        }
-        return entries.sorted { $0.path < $1.path }
     }
 
     /// The terminals the auditor itself was given (its standard streams' ttys), and `/dev/tty`:

@@ -91,8 +91,13 @@ public enum AuditCommand {
                 }
             }
             let child = auditDirectory + "/run"
-            plan = Auditor.Plan(command: [replay, "--out", child] + passed, auditDirectory: auditDirectory,
-                                childDirectory: child, environment: environment, isReplay: true)
+            var replayPlan = Auditor.Plan(command: [replay, "--out", child] + passed, auditDirectory: auditDirectory,
+                                          childDirectory: child, environment: environment, isReplay: true)
+            // The labels the run is given (--labels, or its config's), read as the run reads them.
+            if case .replay(let options)? = try? ArgumentParser.parse(["--out", child] + passed, environment: environment) {
+                replayPlan.teamLabels = options.labels
+            }
+            plan = replayPlan
         }
         let result = Auditor.run(plan)
         let code = ExitCode(result.verdict)
