@@ -73,7 +73,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .auditFindings:
             "findings: " + AuditRule.allCases.filter(\.isError).map(\.rawValue).joined(separator: ", ") + " (see audit.sarif)"
         case .auditCouldNotRun:
-            "the audit could not run (strace missing, the command failed or left no fingerprints, …); never a pass"
+            "the audit could not run (strace missing, the command failed or left no fingerprints, its process tree could not be emptied, …); never a pass"
         case .usage:
             "usage error"
         default:
