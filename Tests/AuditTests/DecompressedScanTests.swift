@@ -103,16 +103,7 @@ import TestSupport
     @Test func canaryBeyondPathMaxIsFound() throws {
         let canary = AuditSecret.hex(try #require(AuditSecret.bytes(16)))
         let directory = try TemporaryDirectory(prefix: "deep")
-        var current = open(directory.path, O_RDONLY | O_DIRECTORY)
-        try #require(current >= 0)
-        for level in 0..<18 {
-            let name = String(repeating: Character(String(level % 10)), count: 250)
-            #expect(mkdirat(current, name, 0o700) == 0)
-            let next = openat(current, name, O_RDONLY | O_DIRECTORY)
-            close(current)
-            try #require(next >= 0)
-            current = next
-        }
+        let current = try #require(DeepDirectory.make(beneath: directory.path, levels: 18))
         let file = openat(current, "deep.txt", O_WRONLY | O_CREAT | O_EXCL, 0o600)
         _ = Array(canary.utf8).withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
         close(file)

@@ -335,16 +335,7 @@ import TestSupport
             close(descriptor)
         case .pathLongerThanPathMax:
             // Seventeen directories of 250 characters: no path call reaches the last, openat does.
-            var current = open(directory, O_RDONLY | O_DIRECTORY)
-            try #require(current >= 0)
-            for level in 0..<17 {
-                let name = String(repeating: Character(String(level % 10)), count: 250)
-                #expect(mkdirat(current, name, 0o700) == 0)
-                let next = openat(current, name, O_RDONLY | O_DIRECTORY)
-                close(current)
-                try #require(next >= 0)
-                current = next
-            }
+            let current = try #require(DeepDirectory.make(beneath: directory, levels: 17))
             let file = openat(current, "report.json", O_WRONLY | O_CREAT | O_EXCL, 0o600)
             close(file)
             close(current)
