@@ -9,12 +9,8 @@ enum ExtendedAttributes {
     /// The most bytes read of one attribute's value.
     static let valueLimit = 1 << 16
 
-    /// Each attribute's name, then its value, as texts for the leak scan.
-    static func texts(of path: String) -> [(String, [UInt8])] {
-        path.withCString { texts(atPath: $0) }
-    }
-
-    /// The same for a path given as C bytes (a name that is not UTF-8 has no `String`).
+    /// Each attribute's name, then its value, as texts for the leak scan, for a path given as C
+    /// bytes (a name that is not UTF-8 has no `String`).
     static func texts(atPath path: UnsafePointer<CChar>) -> [(String, [UInt8])] {
         let size = llistxattr(path, nil, 0)
         guard size > 0 else { return [] }
