@@ -152,6 +152,7 @@ extension String {
         ("syscall_0x1d3(0, 0, 0, 0, 0, 0) = 0", .unreviewedCall),
         ("umask(022) = 022", .unreviewedCall),
         ("setsid() = 5", .unreviewedCall),
+        ("mlock(0x7f0000000000, 4096) = 0", .unreviewedCall),
         ("prctl(PR_SET_NAME, \"\(StraceLogTests.hex("not-dispatch"))\") = 0", .unreviewedCall),
         ("prctl(PR_SET_MM, PR_SET_MM_ARG_START, 0x1000, 0, 0) = 0", .unreviewedCall),
         ("prlimit64(0, RLIMIT_NOFILE, {rlim_cur=300, rlim_max=1048576}, NULL) = 0", .unreviewedCall),
@@ -189,6 +190,7 @@ extension String {
             1  flock(3<\(Self.hex("/out/a"))>, LOCK_UN) = 0
             1  prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) = 0
             1  prctl(PR_SET_DUMPABLE, SUID_DUMP_DISABLE) = 0
+            1  prctl(PR_SET_MM, PR_SET_MM_MAP, 0x7ffca6f28ed0, 0x68, 0) = 0
             1  prlimit64(0, RLIMIT_CORE, {rlim_cur=0, rlim_max=0}, NULL) = 0
             1  setrlimit(RLIMIT_CORE, {rlim_cur=0, rlim_max=0}) = 0
             1  prctl(PR_GET_DUMPABLE)            = 0 (SUID_DUMP_DISABLE)
