@@ -32,15 +32,21 @@ public enum FallbackReason: String, Sendable, CaseIterable, Codable, Comparable 
     public static func < (a: FallbackReason, b: FallbackReason) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// The app build and model version a result is counted under.
+/// The app build and model version a result is counted under, and the message it is at.
+///
+/// The message's id (the export's own text) never leaves memory: it is what a run's item keys
+/// are made of (`ItemKey`, keyed hashes), so two runs over one corpus pair their items.
 public struct Attribution: Sendable, Hashable {
     /// `meta.build`, or "unknown".
     public var build: String
     /// `meta.model`, or "unknown".
     public var model: String
+    /// The id of the message the job fires at ("" when built without one, in tests).
+    public var message: String
 
-    public init(build: String?, model: String?) {
+    public init(build: String?, model: String?, message: String = "") {
         self.build = build ?? "unknown"
         self.model = model ?? "unknown"
+        self.message = message
     }
 }

@@ -19,7 +19,7 @@ public struct ThreadSnapshot: Sendable {
         message.lang ?? thread.locale
     }
 
-    /// The build and model an agent's message at `index` is counted under: the person's next
+    /// The build and model an agent's message at `index` is counted under (and its id): the person's next
     /// message (the app that showed it), else their previous one.
     ///
     /// The export writes `build` and `model` on person messages only, so an agent message's own
@@ -29,6 +29,6 @@ public struct ThreadSnapshot: Sendable {
         let after = messages[(index + 1)...].first { $0.from == .person }
         let before = messages[..<index].last { $0.from == .person }
         let meta = (after ?? before)?.meta
-        return Attribution(build: meta?.build, model: meta?.model)
+        return Attribution(build: meta?.build, model: meta?.model, message: messages[index].id)
     }
 }

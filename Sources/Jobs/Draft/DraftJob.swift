@@ -49,7 +49,7 @@ public struct DraftJob: Job {
     public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
         var items: [JobItem] = []
         for message in snapshot.messages where message.from == .person {
-            let attribution = Attribution(build: message.meta.build, model: message.meta.model)
+            let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)
             ledger.scanned(attribution)
             guard message.meta.offline, let text = message.text, !text.isEmpty else { continue }
             let language = snapshot.language(of: message)

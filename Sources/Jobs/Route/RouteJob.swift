@@ -74,7 +74,7 @@ public struct RouteJob: Job {
         let grammar = GrammarWriter.grammar(for: Route.schema(members: names))   // one per group, not per message
         var items: [JobItem] = []
         for message in snapshot.messages where message.from == .person {
-            let attribution = Attribution(build: message.meta.build, model: message.meta.model)
+            let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)
             ledger.scanned(attribution)
             guard let text = message.text, !text.isEmpty else { continue }
             if Mention.namesMember(text, members: names) {
