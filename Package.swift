@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "Jobs", dependencies: ["Export", "Engine", "Privacy"], swiftSettings: swift6 + llamaHeaders),
         .target(name: "Flywheel", dependencies: ["Export", "Privacy"], swiftSettings: swift6),
         .target(name: "Audit", dependencies: ["CSandbox", "CXattr", "Privacy", "Spawn"], swiftSettings: swift6),
-        .target(name: "ReplayKit", dependencies: ["Export", "Corpus", "Engine", "Jobs", "Flywheel", "Audit", "Privacy"],
+        .target(name: "ReplayKit", dependencies: ["CZstd", "Export", "Corpus", "Engine", "Jobs", "Flywheel", "Audit", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
 
         // The command: argument parsing and exit codes over ReplayKit.

@@ -16,10 +16,16 @@ import Darwin
 public enum ReportFile {
     /// Creates `path` (which must not exist) with `text`, mode 0644, and closes it.
     public static func create(_ path: String, text: String) throws(SystemError) {
+        var bytes = Array(text.utf8)
+        defer { bytes.removeAll() }
+        try create(path, bytes: bytes)
+    }
+
+    /// Creates `path` (which must not exist) with `bytes` (a compressed result), mode 0644, and closes it.
+    public static func create(_ path: String, bytes: [UInt8]) throws(SystemError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .current }
         var failure: SystemError?
-        var bytes = Array(text.utf8)
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -32,7 +38,6 @@ public enum ReportFile {
                 offset += written
             }
         }
-        bytes.removeAll()
         if close(descriptor) != 0, failure == nil { failure = .current }
         if let failure { throw failure }
     }

@@ -1,0 +1,49 @@
+import Jobs
+import Privacy
+
+/// The keyed hashes that name a run's items: a place (the corpus file, the thread, the message,
+/// the job) and the thread it is in, each an HMAC-SHA-256 under the run key cut to 64 bits.
+///
+/// A file is named by its keyed digest (`CorpusIdentity`), not its path, so runs over the same
+/// bytes agree wherever the file lies; standard input, which has no digest, by its place in the
+/// corpus list. Without the key, nobody can tell which thread or message a key stands for, or
+/// link two runs' items; with it, runs over the same corpus pair their items exactly. 64 bits
+/// keep the chance that two of a million places share a key below 3 in 10^8.
+public struct ItemKeys: Sendable {
+    /// One MAC per corpus file, already fed the domain and the file's name.
+    private let files: [HMACSHA256]
+
+    /// The domains, apart from every other use of the run key.
+    static let keyDomain = "replay.item-key/1", threadDomain = "replay.item-thread/1"
+
+    /// Keys for a corpus whose files have these keyed digests (nil: not hashed, standard input).
+    public init(key: RunKey, fileDigests: [String?]) {
+        files = fileDigests.enumerated().map { index, digest in
+            var mac = key.mac("replay.item-file/1")
+            mac.update(Array((digest ?? "file:\(index)").utf8) + [0])
+            return mac
+        }
+    }
+
+    /// The key of the item of `job` at message `message` of thread `thread` in file `file`.
+    public func key(file: Int, thread: String, message: String, job: JobKind) -> UInt64 {
+        var mac = files[file]
+        mac.update(Array(Self.keyDomain.utf8) + [0])
+        mac.update(Array(thread.utf8) + [0])
+        mac.update(Array(message.utf8) + [0])
+        mac.update(Array(job.rawValue.utf8))
+        return Self.first64Bits(mac.finalize())
+    }
+
+    /// The hash of thread `thread` in file `file`, for clustering.
+    public func thread(file: Int, thread: String) -> UInt64 {
+        var mac = files[file]
+        mac.update(Array(Self.threadDomain.utf8) + [0])
+        mac.update(Array(thread.utf8))
+        return Self.first64Bits(mac.finalize())
+    }
+
+    static func first64Bits(_ bytes: [UInt8]) -> UInt64 {
+        bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}

@@ -1,0 +1,250 @@
+import Jobs
+import Privacy
+
+/// A run's item outcomes as one file, `items.json.zst` (schema `replay.items/1`, described in
+/// docs/items.md): zstd-compressed JSON, one array per field (columns), items in a canonical
+/// order, so a run and the merge of its shards write the same bytes.
+///
+/// Columns of small integers and hashes compress to a few bytes an item, and the file is JSON
+/// so the audit checks its shape with the same schema rules as every other result: keys and
+/// threads are 16 hex digits, builds and models report labels, everything else a number.
+public struct ItemTable: Sendable, Equatable {
+    public static let schema = "replay.items/1"
+    public static let fileName = "items.json.zst"
+
+    /// The outcomes, ordered by thread hash, then key, then job.
+    public private(set) var items: [ItemOutcome]
+
+    /// A table of `items`, put in the canonical order.
+    public init(_ items: [ItemOutcome]) {
+        self.items = items.sorted(by: Self.precedes)
+    }
+
+    /// Items from several tables (a merge's shards, a resumed run's segments), in canonical order.
+    public init(merging tables: [ItemTable]) {
+        self.init(tables.flatMap(\.items))
+    }
+
+    static func precedes(_ a: ItemOutcome, _ b: ItemOutcome) -> Bool {
+        if a.thread != b.thread { return a.thread < b.thread }
+        if a.key != b.key { return a.key < b.key }
+        return a.job < b.job
+    }
+
+    /// Keys that more than one item has (a corpus with a repeated message id in a thread).
+    public var repeatedKeys: Int {
+        var seen = Set<UInt64>()
+        return items.reduce(0) { $0 + (seen.insert($1.key).inserted ? 0 : 1) }
+    }
+
+    // MARK: - Writing
+
+    /// The JSON text of the table, compact.
+    public func json() -> String {
+        let jobs = JobKind.allCases, fallbacks = FallbackReason.allCases.sorted()
+        var threads: [UInt64] = [], threadIndex: [UInt64: Int] = [:]
+        var builds: [String] = [], buildIndex: [String: Int] = [:]
+        var models: [String] = [], modelIndex: [String: Int] = [:]
+        func index<T: Hashable>(_ value: T, in list: inout [T], _ map: inout [T: Int]) -> Int {
+            if let i = map[value] { return i }
+            map[value] = list.count
+            list.append(value)
+            return list.count - 1
+        }
+        let qualityNames = Set(items.flatMap { $0.quality.keys }).sorted()
+        let allAnswerNames = Set(items.flatMap { $0.qualityAllAnswers.keys }).sorted()
+        var key: [String] = [], thread: [Int] = [], job: [Int] = [], build: [Int] = [], model: [Int] = []
+        var flags: [Int] = [], fallback: [Int] = [], host: [Int] = [], device: [Int] = [], tokensIn: [Int] = [], tokensOut: [Int] = []
+        for item in items {
+            key.append(Self.hex(item.key))
+            thread.append(index(item.thread, in: &threads, &threadIndex))
+            job.append(jobs.firstIndex(of: item.job)!)
+            build.append(index(item.build, in: &builds, &buildIndex))
+            model.append(index(item.model, in: &models, &modelIndex))
+            flags.append(Self.flags(of: item))
+            fallback.append(item.fallback.map { fallbacks.firstIndex(of: $0)! + 1 } ?? 0)
+            host.append(item.hostMicroseconds ?? 0)
+            device.append(item.deviceMicroseconds ?? 0)
+            tokensIn.append(item.tokensIn)
+            tokensOut.append(item.tokensOut)
+        }
+        var out = "{\"schema\":\"\(Self.schema)\",\"count\":\(items.count)"
+        out += ",\"jobs\":" + Self.strings(jobs.map(\.rawValue))
+        out += ",\"fallbacks\":" + Self.strings(fallbacks.map(\.rawValue))
+        out += ",\"threads\":" + Self.strings(threads.map(Self.hex))
+        out += ",\"builds\":" + Self.strings(builds) + ",\"models\":" + Self.strings(models)
+        out += ",\"columns\":{"
+        out += "\"key\":" + Self.strings(key) + ",\"thread\":" + Self.ints(thread) + ",\"job\":" + Self.ints(job)
+        out += ",\"build\":" + Self.ints(build) + ",\"model\":" + Self.ints(model) + ",\"flags\":" + Self.ints(flags)
+        out += ",\"fallback\":" + Self.ints(fallback) + ",\"host_us\":" + Self.ints(host) + ",\"device_us\":" + Self.ints(device)
+        out += ",\"tokens_in\":" + Self.ints(tokensIn) + ",\"tokens_out\":" + Self.ints(tokensOut)
+        out += ",\"quality\":" + Self.measures(qualityNames, items.map(\.quality))
+        out += ",\"quality_all_answers\":" + Self.measures(allAnswerNames, items.map(\.qualityAllAnswers))
+        out += "}}\n"
+        return out
+    }
+
+    /// The file's bytes: the JSON, zstd-compressed.
+    public func compressed() -> [UInt8] {
+        ZstdBytes.compress(Array(json().utf8))
+    }
+
+    /// The bits of `flags`: asked, answered, input cut, in budget on the host, on the device.
+    enum Flag: Int, CaseIterable {
+        case asked = 1, answered = 2, inputCut = 4, inBudgetHost = 8, inBudgetDevice = 16
+    }
+
+    static func flags(of item: ItemOutcome) -> Int {
+        var bits = 0
+        if item.asked { bits |= Flag.asked.rawValue }
+        if item.answered { bits |= Flag.answered.rawValue }
+        if item.inputWasCut { bits |= Flag.inputCut.rawValue }
+        if item.inBudgetHost == true { bits |= Flag.inBudgetHost.rawValue }
+        if item.inBudgetDevice == true { bits |= Flag.inBudgetDevice.rawValue }
+        return bits
+    }
+
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    static func strings(_ values: [String]) -> String {
+        "[" + values.map { ReportValue.label($0).json() }.joined(separator: ",") + "]"
+    }
+
+    static func ints(_ values: [Int]) -> String {
+        var out = "["
+        out.reserveCapacity(values.count * 4 + 2)
+        for (index, value) in values.enumerated() {
+            if index > 0 { out += "," }
+            out += String(value)
+        }
+        return out + "]"
+    }
+
+    /// One column per measure: its value in billionths, or null where the item has none.
+    static func measures(_ names: [String], _ values: [[String: Int]]) -> String {
+        "{" + names.map { name in
+            ReportValue.label(name).json() + ":[" + values.map { $0[name].map(String.init) ?? "null" }.joined(separator: ",") + "]"
+        }.joined(separator: ",") + "}"
+    }
+
+    // MARK: - Reading
+
+    /// The table in a file's bytes (zstd-compressed JSON); `name` is how errors name the file.
+    public init(compressed bytes: [UInt8], name: String) throws(StateFormatError) {
+        let json: [UInt8]
+        do {
+            json = try ZstdBytes.decompress(bytes)
+        } catch {
+            throw StateFormatError("\(name): \(error.description)")
+        }
+        try self.init(json: String(decoding: json, as: UTF8.self), name: name)
+    }
+
+    /// The table in its JSON text.
+    public init(json text: String, name: String) throws(StateFormatError) {
+        func failure(_ what: String) -> StateFormatError { StateFormatError("\(name): \(what)") }
+        let value: ReportValue
+        do {
+            value = try ReportValue(parsingExactJSON: text)
+        } catch {
+            throw failure("not JSON: \(error.description)")
+        }
+        guard value["schema"] == .label(Self.schema) else { throw failure("its schema is not \(Self.schema)") }
+        let count: Int
+        do { count = try value.int("count") } catch { throw failure(error.description) }
+        let jobs = try Self.names(value, "jobs", name).map { (text: String) throws(StateFormatError) -> JobKind in
+            guard let kind = JobKind(rawValue: text) else { throw failure("jobs: \(ReportLabel(token: text).text) is not a job") }
+            return kind
+        }
+        let fallbacks = try Self.names(value, "fallbacks", name).map { (text: String) throws(StateFormatError) -> FallbackReason in
+            guard let reason = FallbackReason(rawValue: text) else { throw failure("fallbacks: \(ReportLabel(token: text).text) is not a fallback reason") }
+            return reason
+        }
+        let threads = try Self.names(value, "threads", name).map { (text: String) throws(StateFormatError) -> UInt64 in
+            guard let hash = Self.unhex(text) else { throw failure("threads: a thread hash is not 16 hex digits") }
+            return hash
+        }
+        let builds = try Self.names(value, "builds", name), models = try Self.names(value, "models", name)
+        guard let columns = value["columns"] else { throw failure("it has no columns") }
+        func column(_ key: String) throws(StateFormatError) -> [ReportValue] {
+            guard case .array(let values)? = columns[key] else { throw failure("columns.\(key) is missing or not an array") }
+            guard values.count == count else { throw failure("columns.\(key) has \(values.count) values for \(count) items") }
+            return values
+        }
+        func ints(_ key: String, below limit: Int? = nil) throws(StateFormatError) -> [Int] {
+            var out: [Int] = []
+            for (index, element) in try column(key).enumerated() {
+                guard case .int(let n) = element, n >= 0, limit.map({ n < $0 }) ?? true else {
+                    throw failure("columns.\(key)[\(index)] is not " + (limit.map { "an index below \($0)" } ?? "a whole number of 0 or more"))
+                }
+                out.append(n)
+            }
+            return out
+        }
+        let keys = try column("key")
+        let thread = try ints("thread", below: threads.count), job = try ints("job", below: jobs.count)
+        let build = try ints("build", below: builds.count), model = try ints("model", below: models.count)
+        let flags = try ints("flags", below: 32), fallback = try ints("fallback", below: fallbacks.count + 1)
+        let host = try ints("host_us"), device = try ints("device_us")
+        let tokensIn = try ints("tokens_in"), tokensOut = try ints("tokens_out")
+        let quality = try Self.measures(columns, "quality", count: count, name: name)
+        let allAnswers = try Self.measures(columns, "quality_all_answers", count: count, name: name)
+        var items: [ItemOutcome] = []
+        items.reserveCapacity(count)
+        for i in 0..<count {
+            guard case .label(let text) = keys[i], let key = Self.unhex(text) else { throw failure("columns.key[\(i)] is not 16 hex digits") }
+            let bits = flags[i]
+            let asked = bits & Flag.asked.rawValue != 0
+            items.append(ItemOutcome(
+                key: key, thread: threads[thread[i]], job: jobs[job[i]], build: builds[build[i]], model: models[model[i]],
+                asked: asked, answered: bits & Flag.answered.rawValue != 0,
+                fallback: fallback[i] == 0 ? nil : fallbacks[fallback[i] - 1], inputWasCut: bits & Flag.inputCut.rawValue != 0,
+                inBudgetHost: asked ? bits & Flag.inBudgetHost.rawValue != 0 : nil,
+                inBudgetDevice: asked ? bits & Flag.inBudgetDevice.rawValue != 0 : nil,
+                hostMicroseconds: asked ? host[i] : nil, deviceMicroseconds: asked ? device[i] : nil,
+                tokensIn: tokensIn[i], tokensOut: tokensOut[i],
+                quality: quality.compactMapValues { $0[i] }, qualityAllAnswers: allAnswers.compactMapValues { $0[i] }))
+        }
+        self.items = items
+        guard items == items.sorted(by: Self.precedes) else { throw failure("its items are not in canonical order (thread, key, job)") }
+    }
+
+    static func names(_ value: ReportValue, _ key: String, _ name: String) throws(StateFormatError) -> [String] {
+        guard case .array(let values)? = value[key] else { throw StateFormatError("\(name): \(key) is missing or not an array") }
+        var out: [String] = []
+        for element in values {
+            guard case .label(let text) = element else { throw StateFormatError("\(name): \(key) holds something other than text") }
+            out.append(text)
+        }
+        return out
+    }
+
+    static func measures(_ columns: ReportValue, _ key: String, count: Int, name: String) throws(StateFormatError) -> [String: [Int?]] {
+        guard case .object(let fields)? = columns[key] else { throw StateFormatError("\(name): columns.\(key) is missing or not an object") }
+        var out: [String: [Int?]] = [:]
+        for (measure, values) in fields {
+            guard case .array(let elements) = values, elements.count == count else {
+                throw StateFormatError("\(name): columns.\(key).\(ReportLabel(token: measure).text) is not an array of \(count) values")
+            }
+            var column: [Int?] = []
+            column.reserveCapacity(count)
+            for element in elements {
+                switch element {
+                case .int(let n): column.append(n)
+                case .null: column.append(nil)
+                default: throw StateFormatError("\(name): columns.\(key).\(ReportLabel(token: measure).text) holds something other than whole numbers")
+                }
+            }
+            out[measure] = column
+        }
+        return out
+    }
+
+    static func unhex(_ text: String) -> UInt64? {
+        guard text.utf8.count == 16, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return UInt64(text, radix: 16)
+    }
+}
