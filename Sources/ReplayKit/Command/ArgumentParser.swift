@@ -27,6 +27,8 @@ public enum ArgumentParser {
                       [--checkpoint-every K] [--run-key FILE] CORPUS...
                replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--labels FILE.json] [--allow-unsandboxed]
                             SHARD_DIR...
+               replay compare [--out DIR] [--fail-if-worse JOB.KEY=MARGIN]... [--seed N] [--allow-unsandboxed]
+                              BASE_DIR NEW_DIR
                replay flywheel [--out DIR] [--labels FILE.json] [--allow-unsandboxed] CORPUS...
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
@@ -81,6 +83,11 @@ public enum ArgumentParser {
         run (the same corpus, options and model), adds them up exactly and writes report.json,
         report.md, junit.xml, the flywheel files and state.json into --out; --fail-under gates the
         merged report. A missing, repeated or mismatched shard is an input error naming it (exit 3).
+
+        replay compare pairs the items of two finished runs over one corpus (BASE_DIR, NEW_DIR) and
+        writes, per job, overall and by build and model version, every metric in both, NEW - BASE
+        with a 95% interval clustered by thread, Holm-adjusted p-values and a verdict: compare.json,
+        compare.md, compare.html, junit.xml (replay compare --help; --fail-if-worse gates, exit 1).
 
         replay audit runs a replay (or any command) under strace with a fresh canary planted in
         every prompt and every model output fingerprinted, and fails (exit 6) on network use,

@@ -8,14 +8,16 @@ import Audit
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// The run finished and the report is written.
     case success = 0
-    /// A threshold given with `--fail-under` was not met (reserved for CI gates).
+    /// A threshold given with `--fail-under` was not met, or a `--fail-if-worse` gate of
+    /// `replay compare` failed (CI gates).
     case thresholdsNotMet = 1
     /// The command line was wrong, `--out` too broad included; nothing ran.
     case usage = 2
     /// The input could not be read completely: a missing path, a file refused whole (another
     /// export version, a `.zst` name on something else, not one record), a corrupt or truncated
     /// frame, or (with `--strict`) a bad line. What was read is still in the report. For
-    /// `replay merge`, also a shard's state that is missing, repeated, unreadable or of another run.
+    /// `replay merge`, also a shard's state that is missing, repeated, unreadable or of another run;
+    /// for `replay compare`, a run directory that is not a finished run, or runs over different corpora.
     case input = 3
     /// The model could not be loaded or run.
     case model = 4
@@ -38,7 +40,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .success:
             "the run finished; the report is written"
         case .thresholdsNotMet:
-            "a --fail-under threshold was not met (reserved for CI gates)"
+            "a --fail-under threshold, or a replay compare --fail-if-worse gate, was not met (CI gates)"
         case .usage:
             "usage error, or an --out as broad as /, the home, a temporary or the working directory: nothing ran"
         case .input:
@@ -46,7 +48,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
                 + " (an export version other than 1, a .zst file that is not zstd, no valid record in it,"
                 + " a corrupt or truncated zstd frame: the error names the file and its version, first bytes"
                 + " or byte offset, and the rest of the corpus is read and reported); or a bad line under --strict;"
-                + " or, for replay merge, a shard's state that is missing, given twice, unreadable or of another run (named)"
+                + " or, for replay merge, a shard's state that is missing, given twice, unreadable or of another run (named);"
+                + " or, for replay compare, a run directory that is not a finished run, or two runs over different corpora (named)"
         case .model:
             "model error: no model, or it could not be loaded (the run still completes, every job falling back)"
         case .output:
@@ -91,6 +94,24 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .verifyMismatch: "an entry changed, is missing, is extra or cannot be vouched for (each named, never its content)"
         case .input: "no usable manifest: DIR holds neither audit.sarif with a manifest nor manifest.json, or it is unreadable or malformed (named)"
         case .usage: "usage error"
+        default: nil
+        }
+    }
+
+    /// The codes `replay compare` ends with, in the order its usage lists them.
+    public static let compareCodes: [ExitCode] = [.success, .thresholdsNotMet, .usage, .input, .output, .sandboxUnavailable]
+
+    /// What the code means after `replay compare`; nil for a code it never ends with.
+    public var compareMeaning: String? {
+        switch self {
+        case .success: "compared: compare.json, compare.md, compare.html, junit.xml and manifest.json are written; every gate passed"
+        case .thresholdsNotMet: "a --fail-if-worse gate failed: the data do not show NEW is not worse by its margin, or it had no pairs"
+        case .usage: "usage error (an unknown gate key is named with the valid ones; --out is or is inside a run directory): nothing ran"
+        case .input:
+            "a run directory is not a finished run (no manifest.json, one it no longer matches, no state.json or items.json.zst),"
+                + " or the two runs are not over the same corpus under one run key (both named)"
+        case .output: "a result could not be written, or --out could not be created"
+        case .sandboxUnavailable: "the kernel cannot sandbox the comparison and --allow-unsandboxed was not given"
         default: nil
         }
     }

@@ -20,7 +20,9 @@ public struct OutputDirectory: Sendable {
 
     /// The result files a run may leave, cleared before confinement so they can be created anew.
     public static let resultFiles = ["report.json", "report.md", "junit.xml", stateFileName, AuditTap.hashesFileName] + FlywheelFiles.names
-        + [RunManifest.fileName]
+        + comparisonFiles + [RunManifest.fileName]
+    /// What `replay compare` writes besides junit.xml and manifest.json.
+    public static let comparisonFiles = ["compare.json", "compare.md", "compare.html"]
     /// The run's state (`replay.state/1`), which `replay merge` reads.
     public static let stateFileName = "state.json"
     static let checkpointPrefix = "checkpoint-", checkpointSuffix = ".json"
@@ -101,6 +103,11 @@ public struct OutputDirectory: Sendable {
     /// junit.xml: one test case per gate.
     public func saveJUnit(_ verdicts: [Threshold.Verdict]) throws(Failure) {
         try create("junit.xml", JUnitReport.render(verdicts))
+    }
+
+    /// `replay compare`'s results: compare.json, compare.md, compare.html and junit.xml, in that order.
+    public func saveComparison(json: String, markdown: String, html: String, junit: String) throws(Failure) {
+        for (name, text) in zip(Self.comparisonFiles + ["junit.xml"], [json, markdown, html, junit]) { try create(name, text) }
     }
 
     /// Every result of `state` but junit.xml: report.json, report.md, the flywheel's files (when

@@ -1,0 +1,103 @@
+import Audit
+import Foundation
+import Privacy
+
+/// A finished run's `--out` (a run's or a merge's), as `replay compare` reads it: its state and
+/// its items, after its manifest has been verified.
+///
+/// Finished means the run wrote `manifest.json` last and nothing changed since (`replay verify`
+/// would pass), and it holds `state.json` and `items.json.zst`: a run that was killed, is still
+/// running, or was edited after it ended is refused, naming what is missing or differs.
+public struct RunDirectory: Sendable {
+    /// As given on the command line (diagnostics name it so).
+    public var given: String
+    /// Absolute, links resolved: what compare.json records.
+    public var path: String
+    public var state: RunState
+    public var items: ItemTable
+
+    public init(given: String, path: String, state: RunState, items: ItemTable) {
+        self.given = given
+        self.path = path
+        self.state = state
+        self.items = items
+    }
+
+    /// Reads and checks the run in `directory`.
+    public static func read(_ directory: String) throws(CompareError) -> RunDirectory {
+        func refuse(_ because: String) -> CompareError { .notAFinishedRun(directory: directory, because: because) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw refuse("there is no such directory")
+        }
+        let manifestPath = directory + "/" + RunManifest.fileName
+        guard FileManager.default.fileExists(atPath: manifestPath) else {
+            if FileManager.default.fileExists(atPath: directory + "/" + AuditVerdict.sarifName) {
+                throw refuse("it is an audit's directory; compare the run inside it, \(directory)/run")
+            }
+            throw refuse("it has no \(RunManifest.fileName), which a run writes last: the run did not finish, or this is not a run's --out")
+        }
+        let recorded: RunManifest
+        let now: RunManifest
+        do throws(AuditError) {
+            recorded = try RunManifest.read(manifestAt: manifestPath)
+            now = try RunManifest.take(directory, excluding: [RunManifest.fileName])
+        } catch {
+            throw refuse("its \(RunManifest.fileName) cannot be checked: \(error.description)")
+        }
+        let differences = recorded.differences(from: now)
+        guard differences.isEmpty else {
+            throw refuse("it differs from its \(RunManifest.fileName) in \(differences.count) entr\(differences.count == 1 ? "y" : "ies") "
+                         + "since the run finished (replay verify \(directory) names them)")
+        }
+        let listed = Set(recorded.entries.compactMap { $0.kind == .file ? $0.path : nil })
+        for name in [OutputDirectory.stateFileName, ItemTable.fileName] where !listed.contains(Array(name.utf8)) {
+            throw refuse(name == ItemTable.fileName
+                ? "it has no \(name): the run kept no item outcomes (a replay older than replay.items/1)"
+                : "it has no \(name)")
+        }
+        let state: RunState
+        do {
+            let text = try String(contentsOfFile: directory + "/" + OutputDirectory.stateFileName, encoding: .utf8)
+            state = try RunState(stateJSON: text)
+        } catch let error as StateFormatError {
+            throw refuse("its \(OutputDirectory.stateFileName) is not a replay state: \(error.description)")
+        } catch {
+            throw refuse("its \(OutputDirectory.stateFileName) cannot be read as UTF-8 text")
+        }
+        if state.checkpoint != nil { throw refuse("its \(OutputDirectory.stateFileName) is a checkpoint, not a finished run's state") }
+        let items: ItemTable
+        do {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + ItemTable.fileName)))
+            items = try ItemTable(compressed: bytes, name: ItemTable.fileName)
+        } catch let error as StateFormatError {
+            throw refuse("its \(error.description)")
+        } catch {
+            throw refuse("its \(ItemTable.fileName) cannot be read")
+        }
+        return RunDirectory(given: directory, path: OutDirectory.resolve(directory, from: FileManager.default.currentDirectoryPath),
+                            state: state, items: items)
+    }
+
+    /// Why `base` and `new` are not runs over one corpus under one run key, in a sentence; nil
+    /// when they are: the same files in the same order, each of the same size and keyed digest.
+    /// Paths are not compared (a corpus may be mounted elsewhere). Without one run key the item
+    /// keys cannot agree, whatever the corpus.
+    public static func corpusDifference(base: RunDirectory, new: RunDirectory) -> String? {
+        let a = base.state.corpusIdentity, b = new.state.corpusIdentity
+        guard a.isComplete, b.isComplete else {
+            return "\(a.isComplete ? new.given : base.given) read standard input (or a file it could not read whole), which has no identity to compare"
+        }
+        guard let check = a.runKeyCheck, check == b.runKeyCheck else {
+            return "they were made under different run keys (--run-key, REPLAY_RUN_KEY or the per-user key), "
+                + "so the same place has different item keys in each: replay both under one key file"
+        }
+        guard a.files.count == b.files.count else {
+            return "\(base.given) read \(a.files.count) corpus file\(a.files.count == 1 ? "" : "s"), \(new.given) \(b.files.count)"
+        }
+        for (index, (x, y)) in zip(a.files, b.files).enumerated() where x.bytes != y.bytes || x.digest != y.digest {
+            return "corpus file \(index + 1) differs in size or digest (\(x.path) in \(base.given), \(y.path) in \(new.given))"
+        }
+        return nil
+    }
+}
