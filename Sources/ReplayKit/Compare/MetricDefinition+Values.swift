@@ -19,7 +19,7 @@ extension MetricDefinition {
         default: break
         }
         if key.hasPrefix("fallback.") {
-            return item.fallback?.rawValue == key.dropFirst("fallback.".count) ? 1 : 0
+            return item.fallback.map { "fallback." + $0.rawValue } == key ? 1 : 0
         }
         for family in Self.qualityFamilies where key.hasPrefix(family + ".") {
             let name = String(key.dropFirst(family.count + 1))

@@ -82,8 +82,8 @@ public struct MetricDefinition: Sendable, Hashable {
     /// Every key a gate may name for `job`: the fixed rates, means and percentiles and the job's
     /// quality keys, neutral ones excepted (a size has no "worse").
     public static func gateable(_ job: JobKind) -> [MetricDefinition] {
-        let quality = qualityFamilies.flatMap { family in (qualityNames[job] ?? []).map { quality($0, family: family) } }
-        return (fixed + quality).filter { $0.direction != .neutral }
+        let measures = qualityFamilies.flatMap { family in (qualityNames[job] ?? []).map { quality($0, family: family) } }
+        return (fixed + measures).filter { $0.direction != .neutral }
     }
 
     /// Whether `difference` (NEW − BASE) is in the better direction.

@@ -30,7 +30,7 @@ enum MetricEstimator {
             return result
         case .percentile:
             guard let quantile = metric.quantile,
-                  let estimate = bootstrap.estimate(observations, statistic: { Percentile.of($0.sorted(), quantile) }) else {
+                  let estimate = bootstrap.estimate(observations, statistic: { Percentile.of($0, quantile) }) else {
                 return MetricComparison(metric: metric)
             }
             return MetricComparison(
