@@ -32,7 +32,7 @@ private struct Page {
         out += "<p>Options that differ: \(options.isEmpty ? "none" : options.map(h).joined(separator: ", ")). "
         out += "Model file: \(report.modelDiffers ? "differs" : "the same").</p>\n"
         out += "<p class=\"how\">Each plot shows, for one job and one slice of its items, every metric as NEW − BASE over the items both runs have: "
-        out += "the dot is the difference, the line its 95% interval (standard errors clustered by thread), the dark vertical line zero. "
+        out += "the dot is the difference, the line its 95% interval (standard errors clustered by thread), the strong vertical line zero. "
         out += "An interval that crosses zero is no detectable change; one wholly on one side is a difference. "
         out += "Metrics of one unit share an axis; each unit has its own. Colour is the verdict after Holm's adjustment across the job's metrics: "
         out += "<span class=\"key v-better\">better</span>, <span class=\"key v-worse\">worse</span>, "
@@ -110,7 +110,7 @@ private struct Page {
             out += "<td class=\"num\">\(h(CompareText.pValue(m.pValue)))</td><td class=\"num\">\(h(CompareText.pValue(m.adjustedPValue)))</td>"
             out += "<td class=\"num\">\(h(CompareText.magnitude(m.minimumDetectable, metric)))</td>"
             out += "<td class=\"num\">\(m.pairs)</td><td class=\"num\">\(m.clusters)</td>"
-            out += "<td class=\"\(ForestPlot.verdictClass(m.verdict))\">\(h(m.verdict.rawValue))</td></tr>\n"
+            out += "<td class=\"verdict \(ForestPlot.verdictClass(m.verdict))\">\(h(m.verdict.rawValue))</td></tr>\n"
         }
         return out + "</tbody></table></div>\n</details>\n</figure>\n"
     }
@@ -143,7 +143,7 @@ private struct Page {
         --better: #52d18e; --worse: #ff7d98; --changed: #c796ff; --none: #b4bec9; --accent: #78acff; }
     }
     * { box-sizing: border-box; }
-    body { margin: 0 auto; max-width: 1000px; padding: 24px; background: var(--bg); color: var(--fg);
+    body { margin: 0 auto; max-width: 1080px; padding: 24px; background: var(--bg); color: var(--fg);
       font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; }
     h1 { font-size: 1.6rem; margin: 0 0 .4rem; }
     h2 { font-size: 1.25rem; margin: 2.2rem 0 .4rem; padding-top: .8rem; border-top: 1px solid var(--line); }
@@ -180,9 +180,10 @@ private struct Page {
     details { margin-top: .4rem; }
     summary { cursor: pointer; color: var(--muted); font-size: .85rem; }
     .table-wrap { overflow-x: auto; margin-top: .4rem; }
-    table { border-collapse: collapse; font-size: .8rem; min-width: 60%; }
+    table { border-collapse: collapse; font-size: .78rem; min-width: 60%; }
     caption { text-align: left; color: var(--muted); padding-bottom: .3rem; }
-    th, td { padding: .2rem .5rem; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+    th, td { padding: .2rem .4rem; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+    td.verdict { white-space: normal; min-width: 6.5em; }
     thead th { border-bottom: 2px solid var(--line); }
     tbody th { font-weight: 500; }
     tr.total th, tr.total td { font-weight: 600; }

@@ -31,12 +31,13 @@ enum CompareText {
         return metric.unit == "fraction" ? trimmed(String(format: "%.1f", value * 100)) + "%" : number(value)
     }
 
-    /// A difference in the metric's unit: percentage points for a rate (`+2.5 pp`).
-    static func difference(_ value: Double?, _ metric: MetricDefinition) -> String {
+    /// A difference in the metric's unit: percentage points for a rate (`+2.5 pp`, or `+2.5`
+    /// without `withUnit`).
+    static func difference(_ value: Double?, _ metric: MetricDefinition, withUnit: Bool = true) -> String {
         guard let value else { return "-" }
         if metric.unit == "fraction" {
             let points = trimmed(String(format: "%.1f", value * 100))
-            return (value > 0 && points != "0" ? "+" : "") + (points == "-0" ? "0" : points) + " pp"
+            return (value > 0 && points != "0" ? "+" : "") + points + (withUnit ? " pp" : "")
         }
         return signed(value)
     }

@@ -14,14 +14,16 @@ struct ForestPlot: Sendable {
     let metrics: [MetricComparison]
 
     static let width = 760.0
-    static let labelRight = 186.0, plotLeft = 196.0, plotRight = 516.0, textLeft = 530.0
+    static let labelRight = 206.0, plotLeft = 216.0, plotRight = 520.0, textLeft = 532.0
     static let rowHeight = 22.0, titleHeight = 24.0, axisHeight = 28.0, groupGap = 12.0
 
-    /// A unit's rows, its axis half-width and how its numbers are shown.
+    /// A unit's rows (a quality family's, for quality keys), its axis half-width and how its
+    /// numbers are shown.
     struct Group {
-        var unit: String
         var title: String
         var rows: [MetricComparison]
+        /// What the rows' labels leave out of their keys (`quality.`), said by the title.
+        var prefix: String
         /// The axis runs from −extent to +extent.
         var extent: Double
         /// Axis numbers are multiplied by this (100 for rates: percentage points).
@@ -30,26 +32,39 @@ struct ForestPlot: Sendable {
 
     static let unitOrder = ["fraction", "score", "tokens", "ms", "characters"]
 
-    static func groupTitle(_ unit: String) -> String {
+    /// A group's title: its unit, which way is better, and for quality keys which answers.
+    static func groupTitle(_ unit: String, family: String?) -> String {
+        let answers = family == "quality_all_answers" ? ", every valid answer as if shown" : family == "quality" ? ", what the person saw" : ""
         switch unit {
-        case "fraction": "Rates: percentage points (asked, answered, in budget: higher is better; fallbacks: lower is better)"
-        case "score": "Quality scores, 0 to 1 (higher is better)"
-        case "tokens": "Tokens per asked item (lower is better)"
-        case "ms": "Latency percentiles, ms (lower is better)"
-        case "characters": "Sizes, characters (neither side is better)"
-        default: unit
+        case "fraction": return "Rates, percentage points (asked, answered, in budget: higher is better; fallbacks: lower is better)"
+        case "score": return "Quality scores from 0 to 1\(answers) (higher is better)"
+        case "tokens": return "Tokens per asked item (lower is better)"
+        case "ms": return "Latency percentiles, ms (lower is better)"
+        case "characters": return "Sizes in characters\(answers) (neither side is better)"
+        default: return unit + answers
         }
+    }
+
+    /// The quality family of a key (`quality`, `quality_all_answers`), nil for any other.
+    static func family(_ key: String) -> String? {
+        MetricDefinition.qualityFamilies.first { key.hasPrefix($0 + ".") }
     }
 
     var groups: [Group] {
         let units = Self.unitOrder + Set(metrics.map(\.metric.unit)).subtracting(Self.unitOrder).sorted()
-        return units.compactMap { unit in
-            let rows = metrics.filter { $0.metric.unit == unit }
-            guard !rows.isEmpty else { return nil }
-            let widest = rows.flatMap { [$0.lower, $0.upper, $0.difference].compactMap { $0 }.map(abs) }.max() ?? 0
-            let scale = unit == "fraction" ? 100.0 : 1
-            return Group(unit: unit, title: Self.groupTitle(unit), rows: rows, extent: Self.niceExtent(widest * scale) / scale, scale: scale)
+        var groups: [Group] = []
+        for unit in units {
+            for family in [nil] + MetricDefinition.qualityFamilies.map(Optional.some) {
+                let rows = metrics.filter { $0.metric.unit == unit && Self.family($0.metric.key) == family }
+                guard !rows.isEmpty else { continue }
+                // 5% beyond the widest bound, so no point sits on the axis's end.
+                let widest = rows.flatMap { [$0.lower, $0.upper, $0.difference].compactMap { $0 }.map(abs) }.max() ?? 0
+                let scale = unit == "fraction" ? 100.0 : 1
+                groups.append(Group(title: Self.groupTitle(unit, family: family), rows: rows, prefix: family.map { $0 + "." } ?? "",
+                                    extent: Self.niceExtent(widest * scale * 1.05) / scale, scale: scale))
+            }
         }
+        return groups
     }
 
     /// The smallest of 1, 2, 2.5 or 5 times a power of ten that is at least `value` (1 for 0).
@@ -88,7 +103,7 @@ struct ForestPlot: Sendable {
             out += "<text class=\"group\" x=\"8\" y=\"\(c(y + 15))\">\(CompareText.html(group.title))</text>\n"
             y += Self.titleHeight
             guard Self.hasPairs(group) else {
-                let keys = group.rows.map(\.metric.key).joined(separator: ", ")
+                let keys = group.rows.map { String($0.metric.key.dropFirst(group.prefix.count)) }.joined(separator: ", ")
                 out += "<text class=\"nodata\" x=\"\(c(Self.plotLeft))\" y=\"\(c(y + 15))\">no pairs: \(CompareText.html(keys))</text>\n"
                 y += Self.rowHeight + Self.groupGap
                 continue
@@ -103,13 +118,13 @@ struct ForestPlot: Sendable {
                 if index % 2 == 1 {
                     out += "<rect class=\"stripe\" x=\"0\" y=\"\(c(rowTop))\" width=\"\(Int(Self.width))\" height=\"\(c(Self.rowHeight))\"/>"
                 }
-                out += "<text class=\"label\" x=\"\(c(Self.labelRight))\" y=\"\(c(middle + 4))\" text-anchor=\"end\">\(CompareText.html(row.metric.key))</text>"
+                let label = String(row.metric.key.dropFirst(group.prefix.count))
+                out += "<text class=\"label\" x=\"\(c(Self.labelRight))\" y=\"\(c(middle + 4))\" text-anchor=\"end\">\(CompareText.html(label))</text>"
                 let verdict = Self.verdictClass(row.verdict)
                 if let difference = row.difference, let lower = row.lower, let upper = row.upper {
                     out += "<path class=\"whisker \(verdict)\" d=\"M\(c(x(lower))) \(c(middle))H\(c(x(upper)))M\(c(x(lower))) \(c(middle - 4))v8M\(c(x(upper))) \(c(middle - 4))v8\"/>"
                     out += "<circle class=\"point \(verdict)\" cx=\"\(c(x(difference)))\" cy=\"\(c(middle))\" r=\"4\"><title>\(CompareText.html(Self.tooltip(row)))</title></circle>"
-                    let numbers = CompareText.signed(difference * group.scale) + " [" + CompareText.signed(lower * group.scale) + ", "
-                        + CompareText.signed(upper * group.scale) + "]"
+                    let numbers = CompareText.difference(difference, row.metric, withUnit: false) + " " + CompareText.interval(lower, upper, row.metric)
                     out += "<text class=\"value\" x=\"\(c(Self.textLeft))\" y=\"\(c(middle + 4))\">\(CompareText.html(numbers))"
                     if row.verdict != .noDetectableChange {
                         out += " <tspan class=\"verdict \(verdict)\">\(CompareText.html(row.verdict.rawValue))</tspan>"
