@@ -110,7 +110,13 @@ public struct ItemTable: Sendable, Equatable {
     }
 
     static func strings(_ values: [String]) -> String {
-        "[" + values.map { ReportValue.label($0).json() }.joined(separator: ",") + "]"
+        "[" + values.map(quoted).joined(separator: ",") + "]"
+    }
+
+    /// A string as JSON, quoted and escaped as `ReportValue` writes it, without the line break
+    /// `json()` ends a document with (the file is compact: the audit wants no other white space).
+    static func quoted(_ text: String) -> String {
+        String(ReportValue.label(text).json().dropLast())
     }
 
     static func ints(_ values: [Int]) -> String {
@@ -126,7 +132,7 @@ public struct ItemTable: Sendable, Equatable {
     /// One column per measure: its value in billionths, or null where the item has none.
     static func measures(_ names: [String], _ values: [[String: Int]]) -> String {
         "{" + names.map { name in
-            ReportValue.label(name).json() + ":[" + values.map { $0[name].map(String.init) ?? "null" }.joined(separator: ",") + "]"
+            quoted(name) + ":[" + values.map { $0[name].map(String.init) ?? "null" }.joined(separator: ",") + "]"
         }.joined(separator: ",") + "}"
     }
 
