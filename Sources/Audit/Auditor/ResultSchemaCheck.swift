@@ -10,7 +10,7 @@ import Privacy
 /// instead:
 /// - names: each entry must be one of `fileNames` or a checkpoint (`checkpoint-000001.json`), a
 ///   regular file, with a UTF-8 name, its path within `PATH_MAX`;
-/// - JSON files (report.json, state.json, checkpoints, metrics.json): parsed, then rendered
+/// - JSON files (report.json, state.json, checkpoints, metrics.json, compare.json): parsed, then rendered
 ///   again by the writers' own renderer (`ReportValue.json()` or `.exactJSON()`), which must give
 ///   the file's bytes exactly (no other white space, escape, number spelling or trailing byte);
 ///   then walked against their shape (`ResultSchemas`): no unknown key at any path, every
@@ -18,8 +18,12 @@ import Privacy
 ///   the run was given, every number where a number belongs;
 /// - metrics.csv: its header, then rows of eight cells, each a metric, a dimension, a label or a
 ///   number; junit.xml: the writer's lines, gate names in the `JOB.KEY` shapes of the report;
-/// - report.md and dashboard.html: with the labels of report.json and metrics.json (already
-///   checked) blanked, nothing but the writers' words, numbers and punctuation (`ResultProse`).
+/// - report.md and dashboard.html (compare.md and compare.html): with the labels of report.json
+///   and metrics.json (compare.json), already checked, blanked, nothing but the writers' words,
+///   numbers and punctuation (`ResultProse`);
+/// - items.json.zst and checkpoints' segments: decompressed by the system's zstd, compact JSON as
+///   its writer renders it, in `replay.items/1`'s shape, every index within its list and the
+///   items in order (`ResultItems`).
 ///
 /// A finding names the file (or, for a name `replay` never writes, a salted hash of it) and the
 /// JSON path or line; never the text found there.
@@ -30,6 +34,8 @@ public enum ResultSchemaCheck {
         "report.json", "report.md", "junit.xml", "state.json", "metrics.csv", "metrics.json", "dashboard.html",
         // A run's completion manifest (issue 18), written last (`ResultSchemas.manifest`).
         "manifest.json",
+        // A run's item outcomes (`ResultSchemas.items`, `ResultItems`), and `replay compare`'s results.
+        "items.json.zst", "compare.json", "compare.md", "compare.html",
         // `replay audit`'s own: the hashes file the run writes, the marker the auditor makes.
         AuditTap.hashesFileName, Auditor.markerFileName,
     ]
@@ -56,7 +62,8 @@ public enum ResultSchemaCheck {
     /// `workingDirectory`. `command` is the audited command, the program first (`Auditor.Plan`).
     public static func knownPaths(replayCommand command: [String], workingDirectory: String) -> Set<String> {
         let valued: Set<String> = ["--job", "--jobs", "--out", "--model", "--device", "--budget", "--fail-under", "--config",
-                                   "--labels", "--run-key", "--limit", "--batch", "--shard", "--shards", "--shard-by", "--checkpoint-every"]
+                                   "--labels", "--run-key", "--limit", "--batch", "--shard", "--shards", "--shard-by", "--checkpoint-every",
+                                   "--fail-if-worse", "--seed"]
         var paths: [String] = []
         var arguments = command.dropFirst()[...]
         var optionsEnded = false
@@ -92,9 +99,10 @@ public enum ResultSchemaCheck {
         var context: ResultText.Context
         let salt: [UInt8]
         var findings: [AuditFinding] = []
-        /// Strings and keys of report.json and metrics.json, once they are read.
+        /// Strings and keys of report.json, metrics.json and compare.json, once they are read.
         var reportLabels: [String] = []
         var metricsLabels: [String] = []
+        var compareLabels: [String] = []
 
         init(directory: String, knownPaths: Set<String>, workingDirectory: String?, teamLabels: TeamLabels) {
             self.directory = directory
@@ -150,11 +158,16 @@ public enum ResultSchemaCheck {
             for entry in walk.unreachable {
                 add("A directory that could not be read: what it holds was not checked.", location: withheld(entry.relativePath))
             }
-            // The sources of report.md and dashboard.html first: their labels are what those may show.
-            let order = ["report.json", "metrics.json"] + files.keys.filter { $0 != "report.json" && $0 != "metrics.json" }.sorted()
+            // The sources of report.md, dashboard.html and compare's pages first: their labels are what those may show.
+            let sources = ["report.json", "metrics.json", "compare.json"]
+            let order = sources + files.keys.filter { !sources.contains($0) }.sorted()
             for name in order {
                 guard let entry = files[name] else { continue }
                 let location = directory + "/" + name
+                if name == "items.json.zst" || ResultItems.isSegmentName(name) {
+                    checkItems(entry, walk, location: location)
+                    continue
+                }
                 guard entry.size <= ResultSchemaCheck.readLimit, let bytes = read(entry, walk) else {
                     add("The file could not be read whole (or is larger than replay writes), so it could not be checked.", location: location)
                     continue
@@ -163,7 +176,55 @@ public enum ResultSchemaCheck {
             }
         }
 
-        static func isAllowed(_ name: String) -> Bool { fileNames.contains(name) || isCheckpointName(name) }
+        static func isAllowed(_ name: String) -> Bool { fileNames.contains(name) || isCheckpointName(name) || ResultItems.isSegmentName(name) }
+
+        /// items.json.zst or a checkpoint's segment: one zstd frame, decompressed by the system's
+        /// zstd to its end, holding compact JSON as `ItemTable` writes it, in `replay.items/1`'s shape.
+        mutating func checkItems(_ entry: DirectoryEntries.Entry, _ walk: DirectoryEntries, location: String) {
+            let name = location.split(separator: "/").last.map(String.init) ?? location
+            let descriptor = walk.openFile(entry)
+            guard descriptor >= 0 else {
+                add("The file could not be read whole, so it could not be checked.", location: location)
+                return
+            }
+            defer { close(descriptor) }
+            var leading = [UInt8](repeating: 0, count: 4)
+            let got = leading.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4, 0) }
+            guard got == 4, CompressedStream.format(of: leading) == .zstd else {
+                add("\(name) does not start with a zstd frame, as replay writes it.", location: location)
+                return
+            }
+            var bytes: [UInt8] = []
+            var tooLarge = false
+            let outcome = CompressedStream.decompress([.zstd], descriptor: descriptor) { piece in
+                guard !tooLarge else { return }
+                if bytes.count + piece.count > ResultSchemaCheck.readLimit { tooLarge = true; return }
+                bytes += piece
+            }
+            switch outcome {
+            case .read where !tooLarge: break
+            case .toolMissing(let tool):
+                add("\(name) could not be decompressed (\(tool) is not installed), so it could not be checked.", location: location)
+                return
+            default:
+                add("\(name) could not be decompressed to its end (or holds more than replay writes), so it could not be checked.", location: location)
+                return
+            }
+            guard let text = String(validating: bytes, as: UTF8.self), let value = try? ReportValue(parsingExactJSON: text) else {
+                add("\(name) does not hold JSON as replay writes it.", location: location)
+                return
+            }
+            if !bytes.elementsEqual(ResultItems.compactJSON(value).utf8) {
+                let line = Self.firstDifferingLine(bytes, [Array(ResultItems.compactJSON(value).utf8)])
+                add("\(name) holds bytes its writer does not write (white space, escapes, spelling of numbers or bytes after the end), first at line \(line).",
+                    location: location, line: line)
+            }
+            let problems = ResultSchemas.items.problems(value, context: context).map { ($0.path, $0.what) } + ResultItems.problems(value)
+            for (path, what) in problems.prefix(10) { add("\(name), at \(path): \(what).", location: location) }
+            if problems.count > 10 {
+                add("\(name): \(problems.count - 10) more places unlike its schema.", location: location, occurrences: problems.count - 10)
+            }
+        }
 
         func read(_ entry: DirectoryEntries.Entry, _ walk: DirectoryEntries) -> [UInt8]? {
             let descriptor = walk.openFile(entry)
@@ -195,6 +256,17 @@ public enum ResultSchemaCheck {
                 _ = checkJSON(text, bytes, shape: ResultSchemas.state, location: location)
             case "manifest.json":
                 _ = checkJSON(text, bytes, shape: ResultSchemas.manifest, location: location)
+            case "compare.json":
+                // The forest plot labels a quality row by its measure (`best_f1` of `quality.best_f1`,
+                // its group saying which family): the parts after a key's dots are its labels too.
+                let labels = checkJSON(text, bytes, shape: ResultSchemas.compare, location: location) ?? []
+                compareLabels = labels + labels.flatMap { label in
+                    label.split(separator: ".").indices.dropFirst().map { label.split(separator: ".")[$0...].joined(separator: ".") }
+                }
+            case "compare.md":
+                checkProse(text, labels: compareLabels, markup: .markdown, location: location)
+            case "compare.html":
+                checkProse(text, labels: compareLabels, markup: .html, location: location)
             case "report.md":
                 checkProse(text, labels: reportLabels, markup: .markdown, location: location)
             case "dashboard.html":

@@ -255,6 +255,103 @@ enum ResultSchemas {
         "complete": bool,
     ])
 
+    // MARK: compare.json
+
+    /// The metric keys of `replay compare` (ReplayKit's `MetricDefinition`): the fixed rates,
+    /// means and percentiles, and each quality measure under both families.
+    static let compareMetricKeys: Set<String> = {
+        var keys: Set<String> = ["asked", "answered", "in_budget.host", "in_budget.device", "tokens.in", "tokens.out",
+                                 "latency.host.p50", "latency.host.p95", "latency.device.p50", "latency.device.p95"]
+        for reason in fallbackReasons { keys.insert("fallback." + reason) }
+        for name in qualityNames { keys.insert("quality." + name); keys.insert("quality_all_answers." + name) }
+        return keys
+    }()
+
+    static let compareVerdicts: Set<String> = ["better", "worse", "changed", "no detectable change", "no pairs"]
+    static let compareDirections: Set<String> = ["higher_is_better", "lower_is_better", "neutral"]
+
+    static let compareJoin = ResultShape.object([
+        "base": int, "new": int, "paired": int, "base_only": int, "new_only": int, "repeated": int,
+    ])
+
+    static let compareSlice = ResultShape.object([
+        "eligible": compareJoin,
+        "metrics": .map(key: .fixed(compareMetricKeys), value: .object([
+            "kind": fixed("rate", "mean", "percentile"),
+            "unit": fixed("fraction", "tokens", "ms", "score", "characters"),
+            "direction": fixed(compareDirections),
+            "test": fixed("mcnemar_exact", "paired_normal", "paired_bootstrap"),
+            "pairs": int, "clusters": int,
+            "base": optionalNumber, "new": optionalNumber, "difference": optionalNumber,
+            "lower": optionalNumber, "upper": optionalNumber, "standard_error": optionalNumber,
+            "p": optionalNumber, "p_holm": optionalNumber, "minimum_detectable": optionalNumber,
+            "discordant": .nullable(.object(["base_only": int, "new_only": int])),
+            "verdict": fixed(compareVerdicts),
+        ])),
+    ])
+
+    static let compareSide = ResultShape.object([
+        "directory": path,
+        "mode": fixed("replay", "dry-run"),
+        "jobs": .array(fixed(jobNames)),
+        "budgets_ms": .map(key: .fixed(jobNames), value: number),
+        "model_sha256": .nullable(sha256),
+        "shards": int, "threads_replayed": int, "items": int,
+    ])
+
+    /// `replay.compare/1` (docs/compare-schema.md).
+    static let compare = ResultShape.object([
+        "schema": fixed("replay.compare/1"),
+        "tool": tool,
+        "base": compareSide,
+        "new": compareSide,
+        "differences": .object([
+            "options": .array(fixed("--job", "--budget", "--device", "--limit", "--strict", "--dry-run", "--flywheel", "--batch", "--labels")),
+            "model": bool,
+        ]),
+        "method": .object([
+            "confidence": number, "power": number, "alpha": number, "clusters": fixed("thread"), "adjustment": fixed("holm"),
+            "bootstrap": .object(["seed": int, "replicates": int]),
+        ]),
+        "sandbox": sandbox,
+        "join": compareJoin,
+        "jobs": .map(key: .fixed(jobNames), value: .object([
+            "join": compareJoin,
+            "overall": compareSlice,
+            "by_build": .map(key: .label(.build), value: compareSlice),
+            "by_model": .map(key: .label(.model), value: compareSlice),
+        ])),
+        "gates": .array(.object([
+            "job": fixed(jobNames), "metric": fixed(compareMetricKeys), "margin": number,
+            "direction": fixed(compareDirections), "bound": fixed("lower", "upper"),
+            "value": optionalNumber, "limit": number, "passed": bool, "reason": .nullable(prose),
+        ])),
+    ])
+
+    // MARK: items.json.zst
+
+    /// `replay.items/1` (docs/items.md), the JSON inside the zstd frame: keys and threads 16
+    /// lowercase hex digits, builds and models labels under their rules, everything else numbers.
+    static let items: ResultShape = {
+        let column = ResultShape.array(int)
+        let measures = ResultShape.map(key: .fixed(qualityNames), value: .array(.nullable(int)))
+        return .object([
+            "schema": fixed("replay.items/1"),
+            "count": int,
+            "jobs": .array(fixed(jobNames)),
+            "fallbacks": .array(fixed(fallbackReasons)),
+            "threads": .array(.text(.hex(16))),
+            "builds": .array(.text(.label(.build))),
+            "models": .array(.text(.label(.model))),
+            "columns": .object([
+                "key": .array(.text(.hex(16))),
+                "thread": column, "job": column, "build": column, "model": column, "flags": column, "fallback": column,
+                "host_us": column, "device_us": column, "tokens_in": column, "tokens_out": column,
+                "quality": measures, "quality_all_answers": measures,
+            ]),
+        ])
+    }()
+
     // MARK: metrics.json
 
     static let flywheelCell: [String: ResultShape] = [

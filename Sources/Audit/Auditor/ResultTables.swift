@@ -93,22 +93,36 @@ enum ResultTables {
 
     /// junit.xml (`JUnitReport`): the writer's lines, one test case per gate, each named
     /// `JOB.KEY >= MIN` with the key's parts words of the report's schema, its failure message
-    /// the writer's words around that key and numbers; the counts add up.
+    /// the writer's words around that key and numbers; the counts add up. `replay compare`'s
+    /// (`CompareJUnit`, suite `replay.compare`): cases named `JOB.KEY not worse by MARGIN`, or
+    /// the one passing case `compared` of a comparison without gates.
     static func junitProblems(_ text: String, context: ResultText.Context) -> [(Int, String)] {
         guard text.hasSuffix("\n") else { return [(1 + text.filter { $0 == "\n" }.count, "the file does not end with a line break")] }
         let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var problems: [(Int, String)] = []
         guard lines.count >= 5, lines[0] == #"<?xml version="1.0" encoding="UTF-8"?>"#,
               let tests = number(in: lines[1], #"<testsuites tests=""#, #"" failures=""#, #"">"#),
-              let suite = number(in: lines[2], #"  <testsuite name="replay.thresholds" tests=""#, #"" failures=""#, #"" errors="0">"#),
+              let suiteName = ["replay.thresholds", "replay.compare"].first(where: { lines[2].hasPrefix(#"  <testsuite name="\#($0)" "#) }),
+              let suite = number(in: lines[2], #"  <testsuite name="\#(suiteName)" tests=""#, #"" failures=""#, #"" errors="0">"#),
               suite == tests, lines[lines.count - 2] == "  </testsuite>", lines[lines.count - 1] == "</testsuites>" else {
             return [(1, "not the frame of testsuites replay writes")]
         }
+        // `replay compare`'s suite: its gates (`--fail-if-worse`), or one passing case without any.
+        let compare = suiteName == "replay.compare"
         var cases = 0, failures = 0
         var index = 3
         while index < lines.count - 2 {
             let line = lines[index]
-            guard let key = gateKey(line) else { problems.append((index + 1, "not a test case of a gate")); index += 1; continue }
+            if compare, lines.count == 6, line == #"    <testcase classname="replay.compare" name="compared"/>"# {
+                cases += 1
+                index += 1
+                continue
+            }
+            guard let key = compare ? compareGateKey(line) : gateKey(line) else {
+                problems.append((index + 1, "not a test case of a gate"))
+                index += 1
+                continue
+            }
             cases += 1
             if line.hasSuffix("/>") { index += 1; continue }
             failures += 1
@@ -153,6 +167,21 @@ enum ResultTables {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.first == job, ResultSchemas.jobNames.contains(job), parts.count >= 2,
               parts.dropFirst().allSatisfy(gateWords.contains), isDecimal(minimum) else { return nil }
+        return key
+    }
+
+    /// The gate key of a `replay compare` test case line (`JOB.KEY not worse by MARGIN`), when the
+    /// line is one its writer writes: a job, one of compare's metric keys, a decimal margin.
+    static func compareGateKey(_ line: String) -> String? {
+        let prefix = #"    <testcase classname="replay."#
+        let passing = line.hasSuffix("\"/>")
+        guard line.hasPrefix(prefix), passing || line.hasSuffix("\">") else { return nil }
+        let rest = line.dropFirst(prefix.count).dropLast(passing ? 3 : 2)
+        guard let close = rest.range(of: #"" name=""#), let gate = rest.range(of: " not worse by ") else { return nil }
+        let job = String(rest[..<close.lowerBound])
+        let key = String(rest[close.upperBound..<gate.lowerBound]), margin = String(rest[gate.upperBound...])
+        guard ResultSchemas.jobNames.contains(job), key.hasPrefix(job + "."),
+              ResultSchemas.compareMetricKeys.contains(String(key.dropFirst(job.count + 1))), isDecimal(margin) else { return nil }
         return key
     }
 

@@ -23,6 +23,8 @@ enum ResultVocabulary {
         "Sources/Engine/Llama/LlamaModel.swift",
         "Sources/ReplayKit/State/RunState.swift",
         "Sources/Export",
+        "Sources/ReplayKit/Compare/Output",
+        "Sources/ReplayKit/Compare/GateVerdict.swift",
     ]
 
     /// The words, lower case.
@@ -30,6 +32,18 @@ enum ResultVocabulary {
         // Literals inside the writers' interpolations.
         "ok", "values",
         "bench", "digest", "labels",
+        // replay compare's writers (Compare/Output, GateVerdict).
+        "accent", "across", "adjusted", "adjustment", "alpha", "answer", "anywhere", "base", "bec", "better",
+        "bootstrap", "both", "bound", "budgets", "centred", "change", "characters", "clustered", "clusters", "colour",
+        "compare", "crosses", "cursor", "details", "detect", "detectable", "differ", "difference", "differences",
+        "direction", "discordant", "do", "draws", "each", "edf", "evidence", "exact", "forest", "gate", "gates",
+        "grouped", "have", "higher", "holm", "how", "if", "included", "intervals", "item", "join", "joined",
+        "labelledby", "lower", "mcnemar", "md", "mdd", "method", "minimum", "more", "neither", "new", "normal",
+        "nowrap", "open", "overall", "own", "paired", "pairs", "passed", "passes", "percentage", "percentiles",
+        "plot", "point", "pointer", "power", "pp", "rates", "repeated", "replicates", "result", "runs", "saw",
+        "score", "scores", "see", "seed", "show", "shown", "shows", "side", "smallest", "so", "space", "standard",
+        "stripe", "strong", "summary", "test", "their", "these", "tspan", "upper", "verdict", "white", "wholly",
+        "worse",
         // The engine's and the state's reasons for a model that cannot be used.
         "denied", "differs", "loaded", "merges", "off", "permission", "state", "turned",
         "a", "aab", "about", "above", "acff", "after", "agent", "align", "all", "allocate", "amp", "an", "anchor",
@@ -95,6 +109,6 @@ enum ResultVocabulary {
 
     /// Characters beyond printable ASCII the writers use.
     static let symbols: Set<Unicode.Scalar> = [
-        "\u{2013}", "\u{2014}", "\u{201c}", "\u{201d}", "\u{2026}",
+        "\u{2013}", "\u{2014}", "\u{201c}", "\u{201d}", "\u{2026}", "\u{2212}",
     ]
 }

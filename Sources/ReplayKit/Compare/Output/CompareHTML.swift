@@ -26,8 +26,8 @@ private struct Page {
         let comparison = report.comparison
         var out = head()
         out += "<header>\n<h1>replay compare: NEW − BASE, item by item</h1>\n<dl class=\"runs\">"
-        out += "<dt>BASE</dt><dd>\(CompareMarkdown.runFacts(report.base).map(h).joined(separator: " · "))</dd>"
-        out += "<dt>NEW</dt><dd>\(CompareMarkdown.runFacts(report.new).map(h).joined(separator: " · "))</dd></dl>\n"
+        out += "<dt>BASE</dt><dd>\(CompareMarkdown.runFacts(report.base).map(h).joined(separator: ", "))</dd>"
+        out += "<dt>NEW</dt><dd>\(CompareMarkdown.runFacts(report.new).map(h).joined(separator: ", "))</dd></dl>\n"
         let options = report.optionDifferences
         out += "<p>Options that differ: \(options.isEmpty ? "none" : options.map(h).joined(separator: ", ")). "
         out += "Model file: \(report.modelDiffers ? "differs" : "the same").</p>\n"
