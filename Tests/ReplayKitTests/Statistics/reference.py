@@ -76,6 +76,17 @@ def normal():
         show(f"quantile({p!r})", float(scipy.stats.norm.ppf(p)))
 
 
+def normal_beyond_scipy():
+    """Values quoted in NormalDistributionTests' comments, which say how far scipy and glibc are
+    from the exact tail: mpmath 1.3.0 (installed with scipy) at 50 digits."""
+    import mpmath
+    mpmath.mp.dps = 50
+    print(" mpmath.ncdf(z) and mpmath.findroot(lambda z: mpmath.ncdf(z) - p, norm.ppf(p))")
+    show("ncdf(-37)", mpmath.nstr(mpmath.ncdf(-37), 17))
+    show("quantile(1e-100)", mpmath.nstr(mpmath.findroot(lambda z: mpmath.ncdf(z) - mpmath.mpf(1e-100),
+                                                          scipy.stats.norm.ppf(1e-100)), 17))
+
+
 def percentile():
     print("PercentileTests")
     print(f" numpy.quantile(values, q, method='linear') over {PERCENTILE_VALUES}")
@@ -247,6 +258,7 @@ if __name__ == "__main__":
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, scipy {scipy.__version__}, "
           f"statsmodels {statsmodels.__version__}")
     normal()
+    normal_beyond_scipy()
     percentile()
     mcnemar_cases()
     holm()
