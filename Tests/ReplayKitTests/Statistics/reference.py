@@ -35,7 +35,7 @@ def show(name, value):
 
 
 # ---------------------------------------------------------------------------------------------
-# Data sets shared with the Swift tests (StatisticsFixtures.swift builds the same ones).
+# Data sets shared with the Swift tests (PairedSamples.swift builds the same ones, bit for bit).
 
 # (base, new, cluster): twelve latencies in four threads of three items each.
 SMALL = [
