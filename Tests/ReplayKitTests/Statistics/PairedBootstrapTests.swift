@@ -28,8 +28,8 @@ import Testing
     // MARK: The generator, against reference.py's independent Python implementation
 
     @Test func splitMixMatchesItsPublishedSequence() {
-        // reference.py "SplitMix64(seed 1234567)"; the same five values are the reference outputs
-        // of Vigna's splitmix64.c for that seed.
+        // reference.py "SplitMix64(seed 1234567)"; the same five values are the published ones
+        // for that seed (Rosetta Code, "Pseudo-random numbers/Splitmix64").
         var state: UInt64 = 1_234_567
         let outputs = (0..<5).map { _ in Xoshiro256StarStar.splitMix(&state) }
         #expect(outputs == [6_457_827_717_110_365_317, 3_203_168_211_198_807_973, 9_817_491_932_198_370_423,

@@ -35,7 +35,7 @@ def show(name, value):
 
 
 # ---------------------------------------------------------------------------------------------
-# Data sets shared with the Swift tests (StatisticsFixtures.swift builds the same ones).
+# Data sets shared with the Swift tests (PairedSamples.swift builds the same ones, bit for bit).
 
 # (base, new, cluster): twelve latencies in four threads of three items each.
 SMALL = [
@@ -74,6 +74,17 @@ def normal():
     print(" quantile: scipy.stats.norm.ppf(p)")
     for p in [1e-300, 1e-12, 1e-6, 0.025, 0.2, 0.5, 0.8, 0.975, 0.999999, 1 - 1e-12]:
         show(f"quantile({p!r})", float(scipy.stats.norm.ppf(p)))
+
+
+def normal_beyond_scipy():
+    """Values quoted in NormalDistributionTests' comments, which say how far scipy and glibc are
+    from the exact tail: mpmath 1.3.0 (installed with scipy) at 50 digits."""
+    import mpmath
+    mpmath.mp.dps = 50
+    print(" mpmath.ncdf(z) and mpmath.findroot(lambda z: mpmath.ncdf(z) - p, norm.ppf(p))")
+    show("ncdf(-37)", mpmath.nstr(mpmath.ncdf(-37), 17))
+    show("quantile(1e-100)", mpmath.nstr(mpmath.findroot(lambda z: mpmath.ncdf(z) - mpmath.mpf(1e-100),
+                                                          scipy.stats.norm.ppf(1e-100)), 17))
 
 
 def percentile():
@@ -247,6 +258,7 @@ if __name__ == "__main__":
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, scipy {scipy.__version__}, "
           f"statsmodels {statsmodels.__version__}")
     normal()
+    normal_beyond_scipy()
     percentile()
     mcnemar_cases()
     holm()

@@ -60,9 +60,10 @@ struct ClusterResampler: Sendable {
     /// A side's values in a replicate, ascending: each sorted value repeated as often as its
     /// cluster was drawn. `total` is `itemCount(counts)`.
     ///
-    /// A cluster is drawn 0, 1, 2 or 3 times in all but about 2% of cases (the count is close to
-    /// Poisson(1)), so each value is stored into the next four slots unconditionally and the write
-    /// position moves by the count: no branch to mispredict, except for the rare larger counts.
+    /// A cluster is drawn at most four times in all but about 0.4% of replicates' clusters (the
+    /// count is close to Poisson(1)), so each value is stored into the next four slots
+    /// unconditionally and the write position moves by the count: no branch to mispredict but the
+    /// rare larger counts.
     func resample(_ values: [Double], _ clusters: [UInt32], counts: [Int32], total: Int) -> [Double] {
         let slack = 4
         return [Double](unsafeUninitializedCapacity: total + slack) { output, initialized in
@@ -77,14 +78,14 @@ struct ClusterResampler: Sendable {
                             if times <= slack {
                                 (out + written).initialize(repeating: value, count: slack)
                             } else {
-                                (out + written).initialize(repeating: value, count: times + slack)
+                                (out + written).initialize(repeating: value, count: times)
                             }
                             written += times
                         }
                     }
                 }
             }
-            // The slack past the last value holds copies of it: trivial values, nothing to release.
+            // The slots past `written` hold stray copies: trivial values, nothing to release.
             precondition(written == total, "a replicate's item count does not match its draws")
             initialized = written
         }

@@ -8,11 +8,12 @@ extension PairedBootstrap {
         public var difference: Double
         /// The 2.5th and 97.5th percentiles of the replicate differences.
         public var lower: Double; public var upper: Double
-        /// min(1, 2 · min(share of replicate differences ≤ 0, share ≥ 0)).
+        /// min(1, 2 · min(share of replicate differences ≤ 0, share ≥ 0)). It moves in steps of
+        /// 2 / replicates, so 0 means no replicate reached zero: read it as p < 2 / replicates.
         public var pValue: Double
-        /// sd of the replicate differences
+        /// sd of the replicate differences (the sample standard deviation, n − 1; 0 for one replicate).
         public var standardError: Double
-        /// (z_.975 + z_.80) · standardError
+        /// (z_.975 + z_.80) · standardError: the difference findable at 80% power, two-sided α = 0.05.
         public var minimumDetectable: Double
 
         /// The estimate from the statistic on each side and the replicates' differences (at least one).
