@@ -1,3 +1,4 @@
+import Foundation
 import Jobs
 import Privacy
 
@@ -110,7 +111,21 @@ public struct ItemTable: Sendable, Equatable {
     }
 
     static func strings(_ values: [String]) -> String {
-        "[" + values.map { ReportValue.label($0).json() }.joined(separator: ",") + "]"
+        "[" + values.map(quoted).joined(separator: ",") + "]"
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     static func ints(_ values: [Int]) -> String {
@@ -126,7 +141,7 @@ public struct ItemTable: Sendable, Equatable {
     /// One column per measure: its value in billionths, or null where the item has none.
     static func measures(_ names: [String], _ values: [[String: Int]]) -> String {
         "{" + names.map { name in
-            ReportValue.label(name).json() + ":[" + values.map { $0[name].map(String.init) ?? "null" }.joined(separator: ",") + "]"
+            quoted(name) + ":[" + values.map { $0[name].map(String.init) ?? "null" }.joined(separator: ",") + "]"
         }.joined(separator: ",") + "}"
     }
 

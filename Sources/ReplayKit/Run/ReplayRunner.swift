@@ -34,8 +34,14 @@ public final class ReplayRunner {
 
     private(set) var ledgers: [JobKind: JobLedger] = [:]
     private(set) var sizing: [JobKind: PromptSizing] = [:]
+    /// Every item's outcome so far, in the order they were judged.
+    private(set) var outcomes: [ItemOutcome] = []
+    /// The keyed hashes that name items.
+    let itemKeys: ItemKeys?
     private var queue: [JobItem] = []
-    private var pending: [ThreadSnapshot] = []
+    /// Where each queued item is, for its outcome.
+    private var queuedPlaces: [ItemPlace] = []
+    private var pending: [PlanningInput] = []
     private var asked = 0
     /// Threads that plan a dry run's threads in parallel.
     let planningWorkers: Int
@@ -43,10 +49,14 @@ public final class ReplayRunner {
     private lazy var planning = PlanningPipeline(maxInFlight: planningWorkers * 2)
 
     /// A runner over `options` with `model` (nil for `--dry-run`, which needs only a tokenizer).
+    ///
+    /// `itemKeys` names the items (`ItemKeys`, under the run key); nil keys them under a key of
+    /// zeros with files named by their place, which only tests that ignore the keys may use.
     public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?, tokenizer: any Tokenizer,
                 modelUnavailable: String? = nil, tap: AuditTap? = nil, showProgress: Bool = false,
-                planningWorkers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                planningWorkers: Int = ProcessInfo.processInfo.activeProcessorCount, itemKeys: ItemKeys? = nil) {
         self.options = options
+        self.itemKeys = itemKeys
         self.planningWorkers = max(1, planningWorkers)
         self.tap = tap
         self.modelUnavailable = modelUnavailable
@@ -119,6 +129,8 @@ public final class ReplayRunner {
         var assembler = ThreadAssembler()
         var flywheel = options.flywheel ? FlywheelCounter(listed: options.labels) : nil
         var owned = false
+        /// The corpus file the open thread is in (a thread never spans files).
+        var threadFile = 0
         var stoppedEarly = false
         let totalBytes = reader.files.reduce(0) { $0 + ReplayTool.fileSize($1) }
         // What had been read before the current event: a thread ends only when the next record
@@ -127,7 +139,7 @@ public final class ReplayRunner {
 
         /// Processes a completed thread; true when it was the last the limit allows.
         func complete(_ snapshot: ThreadSnapshot) -> Bool {
-            process(snapshot)
+            process(PlanningInput(thread: snapshot, file: threadFile))
             if let limit = options.threadLimit, replayedBefore + assembler.completed >= limit {
                 tally.stoppedAtLimit = true
                 return true
@@ -144,6 +156,7 @@ public final class ReplayRunner {
             copy.ledgers = ledgers
             copy.sizing = sizing
             copy.flywheel = flywheel
+            copy.items = outcomes
             return copy
         }
 
@@ -164,6 +177,7 @@ public final class ReplayRunner {
                     tally.threadsSeen += 1
                     owned = owner == shard.index
                     if owned {
+                        threadFile = currentFile()
                         _ = assembler.take(.thread(thread))
                         flywheel?.add(record)
                     }
@@ -207,7 +221,7 @@ public final class ReplayRunner {
             progress.update(threads: replayedBefore + assembler.completed, asked: asked,
                             fraction: totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
         }
-        if !tally.stoppedAtLimit, !stoppedEarly, let done = assembler.finish() { process(done) }
+        if !tally.stoppedAtLimit, !stoppedEarly, let done = assembler.finish() { process(PlanningInput(thread: done, file: threadFile)) }
         planPending()
         flush()
         progress.finish()
@@ -216,7 +230,7 @@ public final class ReplayRunner {
     }
 
     /// Plans a thread, or (in a dry run) sets it aside to be planned with others in the background.
-    private func process(_ thread: ThreadSnapshot) {
+    private func process(_ thread: PlanningInput) {
         guard model == nil, planningWorkers > 1 else {
             absorb(Self.plan(thread, context))
             if let model, queue.count >= Self.requestsPerCall(batchSize: model.info.batchSize) { flush() }
@@ -250,7 +264,9 @@ public final class ReplayRunner {
     private func absorb(_ planned: PlannedThread) {
         for (kind, ledger) in planned.ledgers { ledgers[kind, default: JobLedger()].merge(ledger) }
         for (kind, sizes) in planned.sizing { sizing[kind, default: PromptSizing()].merge(sizes) }
+        outcomes += planned.outcomes
         queue += planned.queued
+        queuedPlaces += planned.queuedPlaces
     }
 
     /// What planning needs, shareable across planning threads.
@@ -261,17 +277,33 @@ public final class ReplayRunner {
         let tap: AuditTap?
         let modelUnavailable: Bool
         let dryRun: Bool
+        let itemKeys: ItemKeys
     }
 
     var context: PlanningContext {
         PlanningContext(options: options, jobs: jobs, tokenizer: tokenizer, tap: tap,
-                        modelUnavailable: modelUnavailable != nil, dryRun: model == nil)
+                        modelUnavailable: modelUnavailable != nil, dryRun: model == nil,
+                        itemKeys: itemKeys ?? ItemKeys(key: RunKey(bytes: [UInt8](repeating: 0, count: RunKey.length))!,
+                                                       fileDigests: options.corpus.map { _ in nil }))
     }
 
-    /// One thread through every job: its counts, its prompt sizes and the requests for the model.
-    static func plan(_ thread: ThreadSnapshot, _ context: PlanningContext) -> PlannedThread {
+    /// One thread through every job: its counts, its prompt sizes, its items' outcomes known
+    /// before asking, and the requests for the model.
+    static func plan(_ input: PlanningInput, _ context: PlanningContext) -> PlannedThread {
         var planned = PlannedThread()
+        let thread = input.thread
         let snapshot = context.tap.map { CanaryPlanting.planted(thread, tap: $0) } ?? thread
+        let threadHash = context.itemKeys.thread(file: input.file, thread: thread.thread.id)
+        let labels = context.options.labels
+        func place(_ item: JobItem) -> ItemPlace {
+            ItemPlace(key: context.itemKeys.key(file: input.file, thread: thread.thread.id, message: item.attribution.message, job: item.job),
+                      thread: threadHash, build: ReportLabel(build: item.attribution.build, listed: labels).text,
+                      model: ReportLabel(model: item.attribution.model, listed: labels).text)
+        }
+        func add(_ result: ItemResult, at item: JobItem, to ledger: inout JobLedger) {
+            ledger.add(result)
+            planned.outcomes.append(place(item).outcome(of: result))
+        }
         let device = context.options.device
         for job in context.jobs {
             var ledger = JobLedger()
@@ -279,11 +311,11 @@ public final class ReplayRunner {
             let items = job.plan(snapshot, tokenizer: context.tokenizer, ledger: &ledger)
             for item in items {
                 guard let request = item.request else {
-                    ledger.add(job.unasked(item, reason: item.earlyFallback ?? .invalidOutput))
+                    add(job.unasked(item, reason: item.earlyFallback ?? .invalidOutput), at: item, to: &ledger)
                     continue
                 }
                 if context.modelUnavailable {
-                    ledger.add(job.unasked(item, reason: .modelUnavailable))
+                    add(job.unasked(item, reason: .modelUnavailable), at: item, to: &ledger)
                     continue
                 }
                 // Planning counted most requests from words it had counted already.
@@ -297,9 +329,10 @@ public final class ReplayRunner {
                     let certain: FallbackReason? = overContext ? .contextExceeded : prefill > job.budgetMilliseconds ? .timeBudget : nil
                     var result = job.unasked(item, reason: certain)
                     result.promptTokens = promptTokens
-                    ledger.add(result)
+                    add(result, at: item, to: &ledger)
                 } else {
                     planned.queued.append(item)
+                    planned.queuedPlaces.append(place(item))
                 }
             }
             planned.ledgers[job.kind] = ledger
@@ -315,20 +348,45 @@ public final class ReplayRunner {
         if let tap { requests.forEach { tap.notePrompt($0.prompt) } }
         let outcomes = model.respond(to: requests)
         asked += queue.count
-        for (item, outcome) in zip(queue, outcomes) {
+        for ((item, place), outcome) in zip(zip(queue, queuedPlaces), outcomes) {
             if let tap, case .success(let output) = outcome.output { tap.record(output: output, isLabel: item.job == .route) }
             let job = jobs.first { $0.kind == item.job }!
-            ledgers[item.job]!.add(job.evaluate(item, outcome: outcome, device: options.device))
+            let result = job.evaluate(item, outcome: outcome, device: options.device)
+            ledgers[item.job]!.add(result)
+            self.outcomes.append(place.outcome(of: result))
         }
         queue.removeAll(keepingCapacity: true)
+        queuedPlaces.removeAll(keepingCapacity: true)
     }
 }
 
-/// One thread's counts, prompt sizes and model requests, before they are added to the run's.
+/// One thread's counts, prompt sizes, outcomes and model requests, before they are added to the run's.
 struct PlannedThread: Sendable {
     var ledgers: [JobKind: JobLedger] = [:]
     var sizing: [JobKind: PromptSizing] = [:]
+    /// The outcomes of items decided without the model.
+    var outcomes: [ItemOutcome] = []
     var queued: [JobItem] = []
+    /// Where each of `queued` is.
+    var queuedPlaces: [ItemPlace] = []
+}
+
+/// A thread to plan and the corpus file it is in (by its index in the whole corpus).
+struct PlanningInput: Sendable {
+    var thread: ThreadSnapshot
+    var file: Int
+}
+
+/// An item's key, thread and slices, which its outcome carries.
+struct ItemPlace: Sendable {
+    var key: UInt64
+    var thread: UInt64
+    var build: String
+    var model: String
+
+    func outcome(of result: ItemResult) -> ItemOutcome {
+        ItemOutcome(result, key: key, thread: thread, build: build, model: model)
+    }
 }
 
 public struct PromptSizing: Sendable, Equatable {
@@ -388,4 +446,6 @@ public struct ReplayTally: Sendable {
     public var sizing: [JobKind: PromptSizing] = [:]
     /// The flywheel metrics of the same records, when asked for.
     public var flywheel: FlywheelCounter? = nil
+    /// Every item's outcome, in the order judged.
+    public var items: [ItemOutcome] = []
 }
