@@ -237,7 +237,7 @@ extension CorpusCounts {
             },
             badLineSamples: try state.array("bad_line_samples").map { (note: ReportValue) throws(StateFormatError) -> BadLineNote in
                 BadLineNote(fileIndex: try note.int("file_index"), file: try note.string("file"), line: try note.int("line"),
-                            reason: ReportBuilder.safeReason(try note.string("reason")))
+                            reason: ReportLabel.reason(try note.string("reason")))
             },
             fatal: fatal == .null ? nil : FatalNote(fileIndex: try fatal.int("file_index"), line: try fatal.int("line"), message: try fatal.string("message")))
     }

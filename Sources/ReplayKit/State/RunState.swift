@@ -21,7 +21,7 @@ import Privacy
 public struct RunState: Sendable, Equatable {
     public static let schema = "replay.state/1"
 
-    public var toolVersion = ArgumentParser.version
+    public var toolVersion = ReplayVersion.current
     /// The options two states must share to be merged.
     public var options: StateOptions
     public var corpusIdentity: CorpusIdentity
@@ -67,7 +67,7 @@ public struct RunState: Sendable, Equatable {
             stoppedAtAnotherShardsBadLine: tally.stoppedByAnotherShard && fatal == nil,
             errors: zip(tally.fileErrorFiles, tally.fileErrors).map { FileNote(fileIndex: $0, message: $1.description) },
             badLineSamples: zip(tally.badLineFiles, tally.badLineSamples).map {
-                BadLineNote(fileIndex: $0, file: $1.location.file, line: $1.location.line, reason: ReportBuilder.safeReason($1.reason))
+                BadLineNote(fileIndex: $0, file: $1.location.file, line: $1.location.line, reason: ReportLabel.reason($1.reason))
             },
             fatal: fatal)
         ledgers = tally.ledgers.mapValues { Self.labelled($0, listed: options.labels) }
