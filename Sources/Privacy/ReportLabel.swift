@@ -327,3 +327,34 @@ public struct LabelSalt: Sendable, Hashable {
     /// The process's salt: 16 random bytes unless a run chose its corpus's first (`useForThisProcess`).
     public static var run: LabelSalt { useProcessSalt() }
 }
+
+extension ReportLabel {
+    /// A bad line's reason with each quoted part (`'…'`) through the id rule: the reader quotes
+    /// field paths and thread ids there, and a thread id is whatever the export wrote. The rest
+    /// of a reason is the reader's own words. A backslash escapes the next character, as the
+    /// reader writes quotes inside ids; a quote left open runs to the end.
+    public static func reason(_ reason: String) -> String {
+        var out = ""
+        var quoted: String? = nil
+        var escaping = false
+        for character in reason {
+            guard var part = quoted else {
+                if character == "'" { quoted = "" } else { out.append(character) }
+                continue
+            }
+            if escaping {
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else if character == "'" {
+                out += "'" + ReportLabel(id: part).text + "'"
+                quoted = nil
+                continue
+            }
+            part.append(character)
+            quoted = part
+        }
+        if let part = quoted { out += "'" + ReportLabel(id: part).text }
+        return out
+    }
+}

@@ -101,7 +101,9 @@ import TestSupport
         let out = directory + "/out"
         let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         return try names.map { name in
-            let text = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
+            // The item tables are zstd: their JSON is what is searched.
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)))
+            let text = String(decoding: name.hasSuffix(".zst") ? try ZstdBytes.decompress(bytes) : bytes, as: UTF8.self)
             return (name, text.localizedCaseInsensitiveContains(word) || fragments.contains { text.localizedCaseInsensitiveContains($0) })
         }
     }
@@ -114,8 +116,8 @@ import TestSupport
             let (directory, report) = try Self.replay(Self.corpus([field: sentence.text]), routeTo: routeTo)
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let leaks = try Self.leaks(in: directory, word: sentence.word)
-            #expect(leaks.map(\.file) == ["checkpoint-000001.json", "dashboard.html", "junit.xml", "metrics.csv", "metrics.json",
-                                           "report.json", "report.md", "state.json"])
+            #expect(leaks.map(\.file) == ["checkpoint-000001.items.json.zst", "checkpoint-000001.json", "dashboard.html", "items.json.zst",
+                                           "junit.xml", "metrics.csv", "metrics.json", "report.json", "report.md", "state.json"])
             for (file, leaked) in leaks {
                 // A boolean only, so a failure cannot show the sentence.
                 #expect(!leaked, "\(file) holds words of sentence #\(index) put in \(field)")
@@ -239,7 +241,7 @@ import TestSupport
         ("open 'never closed", "open '\(ReportLabel(hashing: "never closed").text)"),
     ])
     func badLineReasonsKeepTheirShapeAndHashIDs(_ reason: String, _ written: String) {
-        #expect(ReportBuilder.safeReason(reason) == written)
+        #expect(ReportLabel.reason(reason) == written)
     }
 
     // MARK: - Markdown

@@ -43,7 +43,8 @@ import TestSupport
         let stateA = try RunState(stateJSON: String(contentsOfFile: killedOut + "/state.json", encoding: .utf8))
         let stateB = try RunState(stateJSON: String(contentsOfFile: wholeOut + "/state.json", encoding: .utf8))
         #expect(StateFixtures.comparable(stateA) == StateFixtures.comparable(stateB))
-        for name in ["report.md", "metrics.csv", "metrics.json", "dashboard.html", "junit.xml"] {
+        // The items too: the checkpoints' segments carry the killed process's items exactly.
+        for name in ["report.md", "metrics.csv", "metrics.json", "dashboard.html", "junit.xml", "items.json.zst"] {
             #expect(try Data(contentsOf: URL(fileURLWithPath: killedOut + "/" + name)) == Data(contentsOf: URL(fileURLWithPath: wholeOut + "/" + name)), "\(name)")
         }
         // The killed run's checkpoints are all still there, and the resumed run's follow them.
@@ -98,6 +99,8 @@ import TestSupport
         let sequences = output.checkpointSequences()
         #expect(sequences.count >= 4)
         for sequence in sequences.dropFirst(2) { try FileManager.default.removeItem(atPath: out + "/" + OutputDirectory.checkpointName(sequence)) }
+        // Its third segment was written (a segment comes before its checkpoint), the later ones never were.
+        for sequence in sequences.dropFirst(3) { try FileManager.default.removeItem(atPath: out + "/" + OutputDirectory.segmentName(sequence)) }
         let text = try String(contentsOfFile: out + "/" + OutputDirectory.checkpointName(2), encoding: .utf8)
         try text.prefix(text.count / 2).write(toFile: out + "/" + OutputDirectory.checkpointName(3), atomically: false, encoding: .utf8)
         #expect(output.newestCompleteCheckpoint().state?.checkpoint?.sequence == 2)

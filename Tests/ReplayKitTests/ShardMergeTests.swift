@@ -166,7 +166,8 @@ import TestSupport
         #expect(merged.at("shard.shards") == .array((0..<count).map { .int($0) }))
         #expect(merged.at("sandbox.enforced") == .bool(true))
         #expect(whole.at("jobs.chips.by_build").map { "\($0)".contains("#h:") } == true, "the messy corpus has hashed builds")
-        for name in ["report.md", "junit.xml", "metrics.csv", "metrics.json", "dashboard.html"] {
+        // items.json.zst too: the same items, in the same canonical order, byte for byte.
+        for name in ["report.md", "junit.xml", "metrics.csv", "metrics.json", "dashboard.html", "items.json.zst"] {
             let a = try Data(contentsOf: URL(fileURLWithPath: directory.path("whole/" + name)))
             let b = try Data(contentsOf: URL(fileURLWithPath: directory.path("merged/" + name)))
             #expect(a == b, "\(name) of the merge differs from the one-process run's")

@@ -71,7 +71,8 @@ enum StateFixtures {
             RunState(tally: tally, options: StateOptions(options, jobs: jobs), corpusIdentity: identity, model: .none,
                      timing: Timing(started: Date(timeIntervalSince1970: 0), seconds: 1))
         }
-        let runner = ReplayRunner(options: options, jobs: jobs, model: dryRun ? nil : model, tokenizer: model, planningWorkers: 2)
+        let runner = ReplayRunner(options: options, jobs: jobs, model: dryRun ? nil : model, tokenizer: model, planningWorkers: 2,
+                                  itemKeys: ItemKeys(key: key, fileDigests: identity.files.map(\.digest)))
         var sequence = 0
         let tally = runner.run(resume: resume) { partial in
             sequence += 1
@@ -93,6 +94,7 @@ enum StateFixtures {
         copy.shard.indexes = [0]
         copy.shard.unsandboxed = []
         copy.checkpoint = nil
+        copy.items = ItemTable(copy.items).items   // in canonical order: a merge concatenates
         return copy
     }
 

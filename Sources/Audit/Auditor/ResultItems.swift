@@ -50,16 +50,14 @@ enum ResultItems {
         }
     }
 
-    /// A string as `ReportValue` quotes it (the writer's own escapes).
+    /// A string as `ItemTable.quoted` writes it: quotes and backslashes escaped, control
+    /// characters as `\u00XX`, nothing else.
     static func quoted(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
             }

@@ -182,7 +182,11 @@ enum ResultSchemas {
     static let state = ResultShape.object([
         "schema": fixed("replay.state/1"),
         "tool": tool,
-        "checkpoint": .nullable(.object(["sequence": int, "events_read": int])),
+        "checkpoint": .nullable(.object([
+            "sequence": int, "events_read": int,
+            // The checkpoint's chain of item segments (`checkpoint-NNNNNN.items.json.zst`).
+            "item_segments": .array(.object(["sequence": int, "count": int, "sha256": sha256])),
+        ])),
         "options": .object([
             "jobs": .array(fixed(jobNames)),
             "budgets_ms": .map(key: .fixed(jobNames), value: number),

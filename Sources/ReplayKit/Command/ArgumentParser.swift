@@ -11,7 +11,7 @@ public enum ArgumentParser {
         init(_ description: String) { self.description = description }
     }
 
-    public static let version = "0.1.0"
+    public static let version = ReplayVersion.current
 
     /// The jobs' names as the command line takes them: "chips, route, push, draft".
     static let jobNames = JobKind.allCases.map(\.rawValue)

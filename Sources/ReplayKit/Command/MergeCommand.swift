@@ -76,11 +76,23 @@ enum MergeCommand {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw Problem(description: "\(path) cannot be read as UTF-8 text")
         }
+        var state: RunState
         do {
-            return try RunState(stateJSON: text, labels: labels)
+            state = try RunState(stateJSON: text, labels: labels)
         } catch {
             throw Problem(description: "\(path) is not a replay state: \(error.description)")
         }
+        // The items, which a shard writes before its state: a state without them is not a finished shard.
+        let itemsPath = directory + "/" + ItemTable.fileName
+        guard let data = FileManager.default.contents(atPath: itemsPath) else {
+            throw Problem(description: "\(directory) has no \(ItemTable.fileName): its shard did not finish, or it was made by an older replay")
+        }
+        do {
+            state.items = try ItemTable(compressed: [UInt8](data), name: itemsPath).items
+        } catch {
+            throw Problem(description: "\(itemsPath) is not an item table: \(error.description)")
+        }
+        return state
     }
 
     /// The states, named by their directories, added up; a problem names the directory.

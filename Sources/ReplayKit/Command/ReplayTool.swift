@@ -231,7 +231,8 @@ public enum ReplayTool {
         }
 
         let runner = ReplayRunner(options: options, jobs: jobs, model: engine, tokenizer: tokenizer,
-                                  modelUnavailable: options.dryRun ? nil : modelProblem, tap: tap, showProgress: isatty(2) == 1)
+                                  modelUnavailable: options.dryRun ? nil : modelProblem, tap: tap, showProgress: isatty(2) == 1,
+                                  itemKeys: ItemKeys(key: key, fileDigests: identity.files.map(\.digest)))
         /// A state from what the runner counted since this process started, after `base`.
         func state(of tally: ReplayTally) -> RunState {
             let own = RunState(tally: tally, options: stateOptions, corpusIdentity: identity, model: model,
@@ -240,15 +241,16 @@ public enum ReplayTool {
             return base.map { $0.continued(with: own) } ?? own
         }
         var checkpointFailure: OutputDirectory.Failure? = nil
+        var segments = base?.checkpoint?.segments ?? []
         let eventsBefore = base?.checkpoint?.eventsRead ?? 0
         let tally = runner.run(
             resume: base.map { ReplayRunner.ResumePoint(eventsRead: eventsBefore, threadsReplayed: $0.corpus.threadsReplayed) },
             checkpoint: { partial in
                 guard checkpointFailure == nil else { return }
                 var checkpoint = state(of: partial)
-                checkpoint.checkpoint = Checkpoint(sequence: nextSequence, eventsRead: eventsBefore + partial.eventsRead)
+                checkpoint.checkpoint = Checkpoint(sequence: nextSequence, eventsRead: eventsBefore + partial.eventsRead, segments: segments)
                 do throws(OutputDirectory.Failure) {
-                    try output.saveCheckpoint(checkpoint)
+                    if let segment = try output.saveCheckpoint(checkpoint) { segments.append(segment) }
                     nextSequence += 1
                 } catch {
                     checkpointFailure = error

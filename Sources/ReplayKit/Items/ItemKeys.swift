@@ -13,6 +13,14 @@ public struct ItemKeys: Sendable {
     /// One MAC per corpus file, already fed the domain and the file's name.
     private let files: [HMACSHA256]
 
+    /// The MAC of file `index`; a file beyond the digests given is named by its place.
+    private func file(_ index: Int) -> HMACSHA256 {
+        if index < files.count { return files[index] }
+        var mac = files.first ?? HMACSHA256(key: [])
+        mac.update(Array("file:\(index)".utf8) + [0])
+        return mac
+    }
+
     /// The domains, apart from every other use of the run key.
     static let keyDomain = "replay.item-key/1", threadDomain = "replay.item-thread/1"
 
@@ -27,7 +35,7 @@ public struct ItemKeys: Sendable {
 
     /// The key of the item of `job` at message `message` of thread `thread` in file `file`.
     public func key(file: Int, thread: String, message: String, job: JobKind) -> UInt64 {
-        var mac = files[file]
+        var mac = self.file(file)
         mac.update(Array(Self.keyDomain.utf8) + [0])
         mac.update(Array(thread.utf8) + [0])
         mac.update(Array(message.utf8) + [0])
@@ -37,7 +45,7 @@ public struct ItemKeys: Sendable {
 
     /// The hash of thread `thread` in file `file`, for clustering.
     public func thread(file: Int, thread: String) -> UInt64 {
-        var mac = files[file]
+        var mac = self.file(file)
         mac.update(Array(Self.threadDomain.utf8) + [0])
         mac.update(Array(thread.utf8))
         return Self.first64Bits(mac.finalize())

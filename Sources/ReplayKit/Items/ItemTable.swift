@@ -1,3 +1,4 @@
+import Foundation
 import Jobs
 import Privacy
 
@@ -113,10 +114,18 @@ public struct ItemTable: Sendable, Equatable {
         "[" + values.map(quoted).joined(separator: ",") + "]"
     }
 
-    /// A string as JSON, quoted and escaped as `ReportValue` writes it, without the line break
-    /// `json()` ends a document with (the file is compact: the audit wants no other white space).
+    /// A JSON string: quotes, backslashes and control characters escaped.
     static func quoted(_ text: String) -> String {
-        String(ReportValue.label(text).json().dropLast())
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     static func ints(_ values: [Int]) -> String {

@@ -19,18 +19,23 @@ public struct OutputDirectory: Sendable {
     public init(_ path: String) { self.path = path }
 
     /// The result files a run may leave, cleared before confinement so they can be created anew.
-    public static let resultFiles = ["report.json", "report.md", "junit.xml", stateFileName, AuditTap.hashesFileName] + FlywheelFiles.names
+    public static let resultFiles = ["report.json", "report.md", "junit.xml", stateFileName, ItemTable.fileName, AuditTap.hashesFileName] + FlywheelFiles.names
         + comparisonFiles + [RunManifest.fileName]
     /// What `replay compare` writes besides junit.xml and manifest.json.
     public static let comparisonFiles = ["compare.json", "compare.md", "compare.html"]
     /// The run's state (`replay.state/1`), which `replay merge` reads.
     public static let stateFileName = "state.json"
-    static let checkpointPrefix = "checkpoint-", checkpointSuffix = ".json"
+    public static let checkpointPrefix = "checkpoint-", checkpointSuffix = ".json", segmentSuffix = ".items.json.zst"
 
     /// A checkpoint's file name: `checkpoint-000042.json`.
     public static func checkpointName(_ sequence: Int) -> String {
         let digits = String(sequence)
         return checkpointPrefix + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + checkpointSuffix
+    }
+
+    /// A checkpoint's item segment: `checkpoint-000042.items.json.zst`.
+    public static func segmentName(_ sequence: Int) -> String {
+        checkpointName(sequence).dropLast(checkpointSuffix.count) + segmentSuffix
     }
 
     /// A file under `--out` that could not be written: its path and the system's reason.
@@ -47,19 +52,23 @@ public struct OutputDirectory: Sendable {
     /// beneath `--out` can be removed.
     public func prepare(keepingCheckpoints: Bool) throws(SystemError) {
         var names = Self.resultFiles
-        if !keepingCheckpoints { names += checkpointSequences().map(Self.checkpointName) }
+        if !keepingCheckpoints {
+            names += checkpointSequences().map(Self.checkpointName)
+            names += checkpointSequences(suffix: Self.segmentSuffix).map(Self.segmentName)
+        }
         try ReportFile.clearStale(names, in: path)
     }
 
     // MARK: - Checkpoints
 
     /// The numbers of the checkpoint files present, in order.
-    public func checkpointSequences() -> [Int] {
+    public func checkpointSequences(suffix: String = OutputDirectory.checkpointSuffix) -> [Int] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.compactMap { name -> Int? in
-            guard name.hasPrefix(Self.checkpointPrefix), name.hasSuffix(Self.checkpointSuffix) else { return nil }
-            let digits = name.dropFirst(Self.checkpointPrefix.count).dropLast(Self.checkpointSuffix.count)
-            guard digits.count >= 6, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0, Self.checkpointName(n) == name else { return nil }
+            guard name.hasPrefix(Self.checkpointPrefix), name.hasSuffix(suffix) else { return nil }
+            let digits = name.dropFirst(Self.checkpointPrefix.count).dropLast(suffix.count)
+            guard digits.count >= 6, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0,
+                  Self.checkpointName(n).dropLast(Self.checkpointSuffix.count) + suffix == name else { return nil }
             return n
         }.sorted()
     }
@@ -67,19 +76,49 @@ public struct OutputDirectory: Sendable {
     /// The newest checkpoint that reads whole (a crash mid-write leaves one that does not), and
     /// the highest number taken by any checkpoint file, complete or not: the next is one more.
     /// Read with the team's list `labels` (a checkpoint of another list differs in `--labels`).
+    /// A segment whose checkpoint was never written (a kill between the two) takes its number too.
     public func newestCompleteCheckpoint(labels: TeamLabels = .none) -> (state: RunState?, highestSequence: Int) {
         let sequences = checkpointSequences()
+        let highest = max(sequences.last ?? 0, checkpointSequences(suffix: Self.segmentSuffix).last ?? 0)
         for sequence in sequences.reversed() {
             guard let text = try? String(contentsOfFile: path + "/" + Self.checkpointName(sequence), encoding: .utf8),
-                  let state = try? RunState(stateJSON: text, labels: labels), state.checkpoint != nil else { continue }
-            return (state, sequences.last ?? 0)
+                  var state = try? RunState(stateJSON: text, labels: labels), let checkpoint = state.checkpoint,
+                  let items = try? items(of: checkpoint) else { continue }
+            state.items = items
+            return (state, highest)
         }
-        return (nil, sequences.last ?? 0)
+        return (nil, highest)
     }
 
-    /// Writes `state` as its checkpoint file (`state.checkpoint` must be set).
-    public func saveCheckpoint(_ state: RunState) throws(Failure) {
-        try create(Self.checkpointName(state.checkpoint?.sequence ?? 0), state.stateJSON())
+    /// The items of a checkpoint's chain, every segment read whole and checked against its
+    /// SHA-256 and count; a missing or changed segment makes the checkpoint unusable.
+    func items(of checkpoint: Checkpoint) throws(StateFormatError) -> [ItemOutcome] {
+        var items: [ItemOutcome] = []
+        for segment in checkpoint.segments {
+            let name = Self.segmentName(segment.sequence)
+            guard let data = FileManager.default.contents(atPath: path + "/" + name) else { throw StateFormatError("\(name) is missing") }
+            let bytes = [UInt8](data)
+            guard SHA256.hex(bytes) == segment.sha256 else { throw StateFormatError("\(name) is not the segment its checkpoint names") }
+            let table = try ItemTable(compressed: bytes, name: name)
+            guard table.items.count == segment.count else { throw StateFormatError("\(name) holds \(table.items.count) items, not \(segment.count)") }
+            items += table.items
+        }
+        return items
+    }
+
+    /// Writes `state` as its checkpoint (`state.checkpoint` must be set): first the segment of
+    /// the items since the chain's last segment, then the checkpoint naming every segment.
+    @discardableResult
+    public func saveCheckpoint(_ state: RunState) throws(Failure) -> ItemSegment? {
+        guard var checkpoint = state.checkpoint else { return nil }
+        let kept = checkpoint.segments.reduce(0) { $0 + $1.count }
+        let bytes = ItemTable(Array(state.items.dropFirst(kept))).compressed()
+        try create(Self.segmentName(checkpoint.sequence), bytes: bytes)
+        checkpoint.segments.append(ItemSegment(sequence: checkpoint.sequence, count: state.items.count - kept, sha256: SHA256.hex(bytes)))
+        var written = state
+        written.checkpoint = checkpoint
+        try create(Self.checkpointName(checkpoint.sequence), written.stateJSON())
+        return checkpoint.segments.last
     }
 
     // MARK: - Results
@@ -93,6 +132,11 @@ public struct OutputDirectory: Sendable {
     /// state.json.
     public func saveState(_ state: RunState) throws(Failure) {
         try create(Self.stateFileName, state.stateJSON())
+    }
+
+    /// items.json.zst: every item's outcome (`ItemTable`).
+    public func saveItems(_ items: [ItemOutcome]) throws(Failure) {
+        try create(ItemTable.fileName, bytes: ItemTable(items).compressed())
     }
 
     /// metrics.csv, metrics.json and dashboard.html (capped as they are rendered).
@@ -117,6 +161,7 @@ public struct OutputDirectory: Sendable {
         if let counter = state.flywheel {
             try saveFlywheel(counter, replayed: Self.replayed(state))
         }
+        try saveItems(state.items)
         try saveState(state)
     }
 
@@ -145,9 +190,13 @@ public struct OutputDirectory: Sendable {
     }
 
     private func create(_ name: String, _ text: String) throws(Failure) {
+        try create(name, bytes: Array(text.utf8))
+    }
+
+    private func create(_ name: String, bytes: [UInt8]) throws(Failure) {
         let file = path + "/" + name
         do {
-            try ReportFile.create(file, text: text)
+            try ReportFile.create(file, bytes: bytes)
         } catch {
             throw Failure(path: file, reason: error.message)
         }

@@ -108,7 +108,7 @@ public struct ReportBuilder {
             ("bytes", .int(stats.decompressedBytes)),
             ("errors", .array(state.corpus.errors.map { .label($0.message) })),
             ("bad_line_samples", .array(state.corpus.badLineSamples.map { bad in
-                .object([("file", .label(bad.file)), ("line", .int(bad.line)), ("reason", .label(Self.safeReason(bad.reason)))])
+                .object([("file", .label(bad.file)), ("line", .int(bad.line)), ("reason", .label(ReportLabel.reason(bad.reason)))])
             })),
         ])
     }
@@ -191,35 +191,6 @@ public struct ReportBuilder {
         }
         kept.sort { ReportLabel.precedes($0.0, $1.0) }
         return kept + (other.map { [(ReportLabel.other.text, $0)] } ?? [])
-    }
-
-    /// A bad line's reason with each quoted part (`'…'`) through the id rule: the reader quotes
-    /// field paths and thread ids there, and a thread id is whatever the export wrote. The rest
-    /// of a reason is the reader's own words. A backslash escapes the next character, as the
-    /// reader writes quotes inside ids; a quote left open runs to the end.
-    static func safeReason(_ reason: String) -> String {
-        var out = ""
-        var quoted: String? = nil
-        var escaping = false
-        for character in reason {
-            guard var part = quoted else {
-                if character == "'" { quoted = "" } else { out.append(character) }
-                continue
-            }
-            if escaping {
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else if character == "'" {
-                out += "'" + ReportLabel(id: part).text + "'"
-                quoted = nil
-                continue
-            }
-            part.append(character)
-            quoted = part
-        }
-        if let part = quoted { out += "'" + ReportLabel(id: part).text }
-        return out
     }
 
     /// Quality measures by name: how many places each compared and its mean.

@@ -22,7 +22,7 @@ final class PlanningPipeline: @unchecked Sendable {
     }
 
     /// Starts planning `threads` with `plan` on a worker; call `take` to collect, in order.
-    func submit(_ threads: [ThreadSnapshot], plan: @escaping @Sendable (ThreadSnapshot) -> PlannedThread) {
+    func submit(_ threads: [PlanningInput], plan: @escaping @Sendable (PlanningInput) -> PlannedThread) {
         let sequence = submitted
         submitted += 1
         queue.async { [self] in

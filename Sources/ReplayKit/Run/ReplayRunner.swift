@@ -6,11 +6,18 @@ import Flywheel
 import Jobs
 import Privacy
 
-/// Streams a corpus through the jobs: reader → one thread at a time → model in batches → counts.
+/// A run: the corpus through its stages, source → planner → model → counts.
 ///
-/// Holds one thread and at most one call's requests at a time; every answer is judged
-/// as soon as it comes back and only numbers are kept, so memory stays flat and no word
-/// outlives its batch.
+/// `ThreadSource` reads the corpus (this shard's threads, from a resume point, to the limit)
+/// and counts what it read; `Planner` takes each thread through every job and decides every
+/// fallback known before asking; `ModelStage` asks the model in calls and judges each answer;
+/// this type joins them and keeps what they counted: each job's ledger, prompt sizes and every
+/// item's outcome, as a `ReplayTally`. Under `replay audit` the model is an `AuditedModel` and
+/// the planner plants the canary; no stage has code of its own for the audit.
+///
+/// Holds one thread and at most one call's requests at a time; every answer is judged as soon
+/// as it comes back and only numbers are kept, so memory stays flat (but for the item outcomes,
+/// about 150 bytes each) and no word outlives its batch.
 public final class ReplayRunner {
     /// Requests sent to the model in one call, for a model answering `batchSize` at a time.
     ///
@@ -22,38 +29,39 @@ public final class ReplayRunner {
     public static func requestsPerCall(batchSize: Int) -> Int { batchSize * 8 }
 
     let options: ReplayOptions
-    let jobs: [any Job]
-    /// The model; nil for a dry run or when it could not be loaded.
-    let model: (any LanguageModel)?
-    /// Why the model could not be loaded, when it could not: every eligible place falls back.
-    let modelUnavailable: String?
-    /// Under `replay audit`: plants the canary, counts prompts and fingerprints outputs.
-    let tap: AuditTap?
-    let tokenizer: any Tokenizer
+    let planner: Planner
+    /// The model stage; nil for a dry run or when the model could not be loaded.
+    let modelStage: ModelStage?
     let progress: ProgressLine
+    /// Threads that plan a dry run's threads in parallel.
+    let planningWorkers: Int
 
     private(set) var ledgers: [JobKind: JobLedger] = [:]
     private(set) var sizing: [JobKind: PromptSizing] = [:]
-    private var queue: [JobItem] = []
-    private var pending: [ThreadSnapshot] = []
-    private var asked = 0
-    /// Threads that plan a dry run's threads in parallel.
-    let planningWorkers: Int
+    /// Every item's outcome so far, in the order they were judged.
+    private(set) var outcomes: [ItemOutcome] = []
+    private var pending: [PlanningInput] = []
     /// A dry run's planning, overlapping the reader: twice the workers' batches out at most.
     private lazy var planning = PlanningPipeline(maxInFlight: planningWorkers * 2)
 
     /// A runner over `options` with `model` (nil for `--dry-run`, which needs only a tokenizer).
+    ///
+    /// `modelUnavailable` says why the model could not be loaded: every eligible place then falls
+    /// back. `tap` (under `replay audit`) plants the canary and watches the model. `itemKeys`
+    /// names the items (`ItemKeys`, under the run key); nil keys them under a key of zeros with
+    /// files named by their place, which only tests that ignore the keys may use.
     public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?, tokenizer: any Tokenizer,
                 modelUnavailable: String? = nil, tap: AuditTap? = nil, showProgress: Bool = false,
-                planningWorkers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                planningWorkers: Int = ProcessInfo.processInfo.activeProcessorCount, itemKeys: ItemKeys? = nil) {
         self.options = options
         self.planningWorkers = max(1, planningWorkers)
-        self.tap = tap
-        self.modelUnavailable = modelUnavailable
-        self.jobs = jobs
-        self.model = model
-        self.tokenizer = tokenizer
         self.progress = ProgressLine(enabled: showProgress)
+        let watched: (any LanguageModel)? = model.map { model in tap.map { AuditedModel(model, tap: $0) } ?? model }
+        modelStage = watched.map { ModelStage(model: $0, jobs: jobs, device: options.device) }
+        planner = Planner(options: options, jobs: jobs, tokenizer: tokenizer, canary: tap,
+                          modelUnavailable: modelUnavailable != nil, dryRun: model == nil,
+                          itemKeys: itemKeys ?? ItemKeys(key: RunKey(bytes: [UInt8](repeating: 0, count: RunKey.length))!,
+                                                         fileDigests: options.corpus.map { _ in nil }))
         for job in jobs {
             ledgers[job.kind] = JobLedger()
             sizing[job.kind] = PromptSizing()
@@ -80,146 +88,38 @@ public final class ReplayRunner {
     /// goes on. Reading order is deterministic, so a resumed run that reads and discards that many
     /// events counts the rest exactly as this run would have.
     public func run(resume: ResumePoint? = nil, checkpoint: (ReplayTally) -> Void = { _ in }) -> ReplayTally {
-        var tally = ReplayTally()
-        let shard = options.shard
-        tally.shard = shard
-        let allFiles: [String]
-        do {
-            allFiles = try CorpusReader(paths: options.corpus).files
-        } catch {
-            tally.fatal = .input(error.description)
-            return tally
-        }
-        // A file split reads only its own files; each keeps its index in the whole list.
-        let fileIndices = shard.by == .file ? allFiles.indices.filter { shard.owner(ofFile: $0) == shard.index } : Array(allFiles.indices)
-        let reader: CorpusReader
-        do {
-            reader = try CorpusReader(paths: fileIndices.isEmpty ? [] : fileIndices.map { allFiles[$0] })
-        } catch {
-            if fileIndices.isEmpty { return tally }   // more shards than files: this one has none
-            tally.fatal = .input(error.description)
-            return tally
-        }
-        /// The index in the whole corpus of the file the reader is in.
-        func currentFile() -> Int { fileIndices[max(0, min(fileIndices.count - 1, reader.stats.files - 1))] }
-
-        var accounting = CorpusAccounting(shard: shard)
-        var eventsRead = 0
-        if let resume {
-            while eventsRead < resume.eventsRead, reader.next() != nil { eventsRead += 1 }
-            if eventsRead < resume.eventsRead {
-                tally.fatal = .input("the corpus ends before the checkpoint's place (\(resume.eventsRead) events): it is not the corpus the checkpoint was made over")
-                return tally
-            }
-        }
-        accounting.begin(at: reader.stats)
-        let segmentStart = eventsRead
-        let replayedBefore = resume?.threadsReplayed ?? 0
-        var replayedAtCheckpoint = replayedBefore
-        var assembler = ThreadAssembler()
-        var flywheel = options.flywheel ? FlywheelCounter(listed: options.labels) : nil
-        var owned = false
-        var stoppedEarly = false
-        let totalBytes = reader.files.reduce(0) { $0 + ReplayTool.fileSize($1) }
-        // What had been read before the current event: a thread ends only when the next record
-        // comes, so at the limit that record is read but not replayed, and not counted.
-        var readBefore = reader.stats
-
-        /// Processes a completed thread; true when it was the last the limit allows.
-        func complete(_ snapshot: ThreadSnapshot) -> Bool {
-            process(snapshot)
-            if let limit = options.threadLimit, replayedBefore + assembler.completed >= limit {
-                tally.stoppedAtLimit = true
-                return true
-            }
-            return false
-        }
-
-        /// The tally so far, everything before the current event counted.
-        func snapshot(reader stats: CorpusStats) -> ReplayTally {
-            var copy = tally
-            copy.corpus = accounting.stats(reader: stats)
-            copy.threadsReplayed = assembler.completed
-            copy.eventsRead = eventsRead - segmentStart
-            copy.ledgers = ledgers
-            copy.sizing = sizing
-            copy.flywheel = flywheel
-            return copy
-        }
-
-        reading: while let event = reader.next() {
-            let owner = accounting.owner(of: event, filesOpened: reader.stats.files)
-            switch event {
-            case .record(let record, _):
-                switch record {
-                case .thread(let thread):
-                    // The open thread ends here, whoever's the next one is.
-                    if let done = assembler.finish(), complete(done) { break reading }
-                    if let every = options.checkpointEvery, replayedBefore + assembler.completed - replayedAtCheckpoint >= every {
-                        planPending()
-                        flush()
-                        checkpoint(snapshot(reader: readBefore))
-                        replayedAtCheckpoint = replayedBefore + assembler.completed
-                    }
-                    tally.threadsSeen += 1
-                    owned = owner == shard.index
-                    if owned {
-                        _ = assembler.take(.thread(thread))
-                        flywheel?.add(record)
-                    }
-                case .header:
-                    if let done = assembler.take(record), complete(done) { break reading }
-                    owned = false
-                case .message:
-                    if owned {
-                        _ = assembler.take(record)
-                        flywheel?.add(record)
-                    }
-                }
-            case .badLine(let bad):
-                if owner == shard.index, tally.badLineSamples.count < 20 {
-                    tally.badLineSamples.append(bad)
-                    tally.badLineFiles.append(currentFile())
-                }
-                if options.strict {
-                    // Every shard stops at the same line; the one it belongs to reports it.
-                    // The reason may quote a thread id, which is the export's own text: through the id rule.
-                    if owner == shard.index {
-                        tally.fatal = .input("\(bad.location): \(ReportBuilder.safeReason(bad.reason)) (--strict)")
-                        tally.fatalPlace = (currentFile(), bad.location.line)
-                    } else {
-                        tally.stoppedByAnotherShard = true
-                    }
-                    accounting.count(event, owner: owner)
-                    eventsRead += 1
-                    stoppedEarly = true
-                    break reading
-                }
-            case .fileFailed(let error):
-                if accounting.countsFiles {
-                    tally.fileErrors.append(error)
-                    tally.fileErrorFiles.append(currentFile())
-                }
-            }
-            accounting.count(event, owner: owner)
-            eventsRead += 1
-            readBefore = reader.stats
-            progress.update(threads: replayedBefore + assembler.completed, asked: asked,
-                            fraction: totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
-        }
-        if !tally.stoppedAtLimit, !stoppedEarly, let done = assembler.finish() { process(done) }
+        let source = ThreadSource(options: options)
+        var replayedAtCheckpoint = resume?.threadsReplayed ?? 0
+        let read = source.read(
+            resume: resume,
+            thread: process,
+            boundary: { before, replayed in
+                guard let every = options.checkpointEvery, replayed - replayedAtCheckpoint >= every else { return }
+                planPending()
+                flush()
+                checkpoint(counted(before))
+                replayedAtCheckpoint = replayed
+            },
+            progress: { threads, fraction in progress.update(threads: threads, asked: modelStage?.asked ?? 0, fraction: fraction) })
         planPending()
         flush()
         progress.finish()
-        let final = snapshot(reader: tally.stoppedAtLimit ? readBefore : reader.stats)
-        return final
+        return counted(read)
+    }
+
+    /// The source's counts with the later stages' added.
+    private func counted(_ source: ReplayTally) -> ReplayTally {
+        var tally = source
+        tally.ledgers = ledgers
+        tally.sizing = sizing
+        tally.items = outcomes
+        return tally
     }
 
     /// Plans a thread, or (in a dry run) sets it aside to be planned with others in the background.
-    private func process(_ thread: ThreadSnapshot) {
-        guard model == nil, planningWorkers > 1 else {
-            absorb(Self.plan(thread, context))
-            if let model, queue.count >= Self.requestsPerCall(batchSize: model.info.batchSize) { flush() }
+    private func process(_ thread: PlanningInput) {
+        guard modelStage == nil, planningWorkers > 1 else {
+            absorb(planner.plan(thread))
             return
         }
         pending.append(thread)
@@ -233,8 +133,8 @@ public final class ReplayRunner {
     /// counts identical to planning one thread at a time.
     private func submitPending() {
         guard !pending.isEmpty else { return }
-        let context = self.context
-        planning.submit(pending) { Self.plan($0, context) }
+        let planner = self.planner
+        planning.submit(pending) { planner.plan($0) }
         pending.removeAll(keepingCapacity: true)
         planning.take { batch in batch.forEach(absorb) }
     }
@@ -246,89 +146,22 @@ public final class ReplayRunner {
         planning.take(all: true) { batch in batch.forEach(absorb) }
     }
 
-    /// Adds a planned thread's counts and queues its requests.
+    /// Adds a planned thread's counts and queues its requests (asking the model when a call's worth waits).
     private func absorb(_ planned: PlannedThread) {
         for (kind, ledger) in planned.ledgers { ledgers[kind, default: JobLedger()].merge(ledger) }
         for (kind, sizes) in planned.sizing { sizing[kind, default: PromptSizing()].merge(sizes) }
-        queue += planned.queued
+        outcomes += planned.outcomes
+        guard let modelStage, !planned.queued.isEmpty else { return }
+        if modelStage.enqueue(planned.queued, at: planned.queuedPlaces) { flush() }
     }
 
-    /// What planning needs, shareable across planning threads.
-    struct PlanningContext: Sendable {
-        let options: ReplayOptions
-        let jobs: [any Job]
-        let tokenizer: any Tokenizer
-        let tap: AuditTap?
-        let modelUnavailable: Bool
-        let dryRun: Bool
-    }
-
-    var context: PlanningContext {
-        PlanningContext(options: options, jobs: jobs, tokenizer: tokenizer, tap: tap,
-                        modelUnavailable: modelUnavailable != nil, dryRun: model == nil)
-    }
-
-    /// One thread through every job: its counts, its prompt sizes and the requests for the model.
-    static func plan(_ thread: ThreadSnapshot, _ context: PlanningContext) -> PlannedThread {
-        var planned = PlannedThread()
-        let snapshot = context.tap.map { CanaryPlanting.planted(thread, tap: $0) } ?? thread
-        let device = context.options.device
-        for job in context.jobs {
-            var ledger = JobLedger()
-            var sizes = PromptSizing()
-            let items = job.plan(snapshot, tokenizer: context.tokenizer, ledger: &ledger)
-            for item in items {
-                guard let request = item.request else {
-                    ledger.add(job.unasked(item, reason: item.earlyFallback ?? .invalidOutput))
-                    continue
-                }
-                if context.modelUnavailable {
-                    ledger.add(job.unasked(item, reason: .modelUnavailable))
-                    continue
-                }
-                // Planning counted most requests from words it had counted already.
-                let promptTokens = item.promptTokens ?? context.tokenizer.promptTokenCount(for: request)
-                let prefill = device.estimatedMilliseconds(promptTokens: promptTokens, outputTokens: 0)
-                let overContext = promptTokens + request.maxOutputTokens > request.contextLimit
-                sizes.add(promptTokens: promptTokens, devicePrefillMilliseconds: prefill,
-                          overContext: overContext, overBudget: prefill > job.budgetMilliseconds)
-                if context.dryRun {
-                    // A dry run judges only what is certain without the model.
-                    let certain: FallbackReason? = overContext ? .contextExceeded : prefill > job.budgetMilliseconds ? .timeBudget : nil
-                    var result = job.unasked(item, reason: certain)
-                    result.promptTokens = promptTokens
-                    ledger.add(result)
-                } else {
-                    planned.queued.append(item)
-                }
-            }
-            planned.ledgers[job.kind] = ledger
-            planned.sizing[job.kind] = sizes
-        }
-        return planned
-    }
-
-    /// Sends the queued requests to the model and counts the answers.
+    /// Asks the model about the queued requests and counts the answers.
     private func flush() {
-        guard let model, !queue.isEmpty else { return }
-        let requests = queue.map { $0.request! }
-        if let tap { requests.forEach { tap.notePrompt($0.prompt) } }
-        let outcomes = model.respond(to: requests)
-        asked += queue.count
-        for (item, outcome) in zip(queue, outcomes) {
-            if let tap, case .success(let output) = outcome.output { tap.record(output: output, isLabel: item.job == .route) }
-            let job = jobs.first { $0.kind == item.job }!
-            ledgers[item.job]!.add(job.evaluate(item, outcome: outcome, device: options.device))
+        modelStage?.flush { result, outcome in
+            ledgers[result.job, default: JobLedger()].add(result)
+            outcomes.append(outcome)
         }
-        queue.removeAll(keepingCapacity: true)
     }
-}
-
-/// One thread's counts, prompt sizes and model requests, before they are added to the run's.
-struct PlannedThread: Sendable {
-    var ledgers: [JobKind: JobLedger] = [:]
-    var sizing: [JobKind: PromptSizing] = [:]
-    var queued: [JobItem] = []
 }
 
 public struct PromptSizing: Sendable, Equatable {
@@ -388,4 +221,6 @@ public struct ReplayTally: Sendable {
     public var sizing: [JobKind: PromptSizing] = [:]
     /// The flywheel metrics of the same records, when asked for.
     public var flywheel: FlywheelCounter? = nil
+    /// Every item's outcome, in the order judged.
+    public var items: [ItemOutcome] = []
 }

@@ -16,7 +16,12 @@ extension RunState {
     public func stateJSON() -> String { stateValue.exactJSON() }
 
     public var stateValue: ReportValue {
-        let checkpointValue: ReportValue = checkpoint.map { .object([("sequence", .int($0.sequence)), ("events_read", .int($0.eventsRead))]) } ?? .null
+        let checkpointValue: ReportValue = checkpoint.map {
+            .object([("sequence", .int($0.sequence)), ("events_read", .int($0.eventsRead)),
+                     ("item_segments", .array($0.segments.map { segment in
+                         .object([("sequence", .int(segment.sequence)), ("count", .int(segment.count)), ("sha256", .label(segment.sha256))])
+                     }))])
+        } ?? .null
         let files: [ReportValue] = corpusIdentity.files.map { file in
             .object([("path", .label(file.path)), ("bytes", file.bytes.map { .int($0) } ?? .null),
                      ("hmac_sha256", file.digest.map { .label($0) } ?? .null), ("hashed", .label(file.hashed.rawValue))])
@@ -117,7 +122,11 @@ extension RunState {
             flywheel: flywheel == .null ? nil : try FlywheelCounter(state: flywheel, listed: options.labels),
             timing: Timing(started: try run.string("started"), seconds: try run.double("seconds")),
             sandbox: try state.required("sandbox"), audit: try state.required("audit"),
-            checkpoint: checkpoint == .null ? nil : Checkpoint(sequence: try checkpoint.int("sequence"), eventsRead: try checkpoint.int("events_read")))
+            checkpoint: checkpoint == .null ? nil : Checkpoint(
+                sequence: try checkpoint.int("sequence"), eventsRead: try checkpoint.int("events_read"),
+                segments: try checkpoint.array("item_segments").map { (segment: ReportValue) throws(StateFormatError) -> ItemSegment in
+                    ItemSegment(sequence: try segment.int("sequence"), count: try segment.int("count"), sha256: try segment.string("sha256"))
+                }))
     }
 }
 
@@ -228,7 +237,7 @@ extension CorpusCounts {
             },
             badLineSamples: try state.array("bad_line_samples").map { (note: ReportValue) throws(StateFormatError) -> BadLineNote in
                 BadLineNote(fileIndex: try note.int("file_index"), file: try note.string("file"), line: try note.int("line"),
-                            reason: ReportBuilder.safeReason(try note.string("reason")))
+                            reason: ReportLabel.reason(try note.string("reason")))
             },
             fatal: fatal == .null ? nil : FatalNote(fileIndex: try fatal.int("file_index"), line: try fatal.int("line"), message: try fatal.string("message")))
     }

@@ -21,7 +21,7 @@ import Privacy
 public struct RunState: Sendable, Equatable {
     public static let schema = "replay.state/1"
 
-    public var toolVersion = ArgumentParser.version
+    public var toolVersion = ReplayVersion.current
     /// The options two states must share to be merged.
     public var options: StateOptions
     public var corpusIdentity: CorpusIdentity
@@ -39,6 +39,9 @@ public struct RunState: Sendable, Equatable {
     public var audit: ReportValue
     /// Set in a checkpoint: its number and where a resumed run goes on.
     public var checkpoint: Checkpoint?
+    /// Every item's outcome (`ItemOutcome`). Not part of `state.json`: written beside it as
+    /// `items.json.zst` (`ItemTable`), and read back from there by a merge or a resumed run.
+    public var items: [ItemOutcome] = []
 
     /// A run's state from what its runner counted. Corpus labels go through their rules here
     /// (builds, models, kinds, counters, ids in reasons), so the value holds only labels.
@@ -64,12 +67,13 @@ public struct RunState: Sendable, Equatable {
             stoppedAtAnotherShardsBadLine: tally.stoppedByAnotherShard && fatal == nil,
             errors: zip(tally.fileErrorFiles, tally.fileErrors).map { FileNote(fileIndex: $0, message: $1.description) },
             badLineSamples: zip(tally.badLineFiles, tally.badLineSamples).map {
-                BadLineNote(fileIndex: $0, file: $1.location.file, line: $1.location.line, reason: ReportBuilder.safeReason($1.reason))
+                BadLineNote(fileIndex: $0, file: $1.location.file, line: $1.location.line, reason: ReportLabel.reason($1.reason))
             },
             fatal: fatal)
         ledgers = tally.ledgers.mapValues { Self.labelled($0, listed: options.labels) }
         sizing = tally.sizing
         flywheel = tally.flywheel
+        items = tally.items
     }
 
     /// A state from its parts (reading a state file back).
@@ -104,6 +108,7 @@ public struct RunState: Sendable, Equatable {
         sum.shard = first.shard.merged(with: second.shard)
         sum.corpus = first.corpus.merged(with: second.corpus)
         sum.add(counts: second)
+        sum.items = ItemTable(sum.items).items   // in canonical order, so merging is commutative
         sum.timing = Timing(started: min(first.timing.started, second.timing.started),
                             seconds: max(first.timing.seconds, second.timing.seconds))
         return sum
@@ -127,6 +132,7 @@ public struct RunState: Sendable, Equatable {
     private mutating func add(counts other: RunState) {
         for (kind, ledger) in other.ledgers { ledgers[kind, default: JobLedger()].merge(ledger) }
         for (kind, sizes) in other.sizing { sizing[kind, default: PromptSizing()].merge(sizes) }
+        items += other.items
         if let theirs = other.flywheel { flywheel = (flywheel ?? FlywheelCounter(listed: options.labels)).merged(with: theirs) }
     }
 
@@ -404,9 +410,26 @@ public struct Timing: Sendable, Equatable {
 public struct Checkpoint: Sendable, Equatable {
     public var sequence: Int
     public var eventsRead: Int
+    /// The item segments of this checkpoint's chain, oldest first: each checkpoint's file
+    /// `checkpoint-NNNNNN.items.json.zst` holds the items since the one before it.
+    public var segments: [ItemSegment]
 
-    public init(sequence: Int, eventsRead: Int) {
+    public init(sequence: Int, eventsRead: Int, segments: [ItemSegment] = []) {
         self.sequence = sequence
         self.eventsRead = eventsRead
+        self.segments = segments
+    }
+}
+
+/// One checkpoint's item segment: whose it is, how many items it holds, and its file's SHA-256.
+public struct ItemSegment: Sendable, Equatable {
+    public var sequence: Int
+    public var count: Int
+    public var sha256: String
+
+    public init(sequence: Int, count: Int, sha256: String) {
+        self.sequence = sequence
+        self.count = count
+        self.sha256 = sha256
     }
 }

@@ -1,0 +1,175 @@
+import Export
+import Flywheel
+import Foundation
+import Jobs
+import Privacy
+
+/// The first stage of a run: the corpus read once, in reading order, as whole threads of this
+/// shard, with everything the reader counted.
+///
+/// It resolves the paths once (a file split opens only its own files), skips what a resumed run
+/// already counted, keeps the counts of this shard exactly (lines, records, bad lines, failed
+/// files, the flywheel's metadata), applies `--limit` and `--strict`, and hands each completed
+/// thread of this shard on with the file it came from. It knows nothing of jobs or models: the
+/// planner and the model stage come after it, and the runner joins them.
+final class ThreadSource {
+    let options: ReplayOptions
+    /// The corpus files, resolved once (directories expanded), in reading order.
+    let allFiles: [String]
+    /// Why the corpus cannot be read at all, when it cannot.
+    private(set) var failure: String?
+
+    /// What the source counted, in a tally the later stages fill in.
+    private(set) var tally = ReplayTally()
+
+    /// A source over `options.corpus` for `options.shard`.
+    init(options: ReplayOptions) {
+        self.options = options
+        tally.shard = options.shard
+        do {
+            allFiles = try CorpusReader(paths: options.corpus).files
+        } catch {
+            allFiles = []
+            failure = error.description
+        }
+    }
+
+    /// Reads the corpus from `resume` on, calling `thread` with each completed thread of this
+    /// shard, and `boundary` at each thread line with the counts of everything before that line
+    /// and how many threads were replayed in all (the place a checkpoint can be taken).
+    ///
+    /// Returns the counts of the whole read; `fatal` is set when the corpus could not be read, or
+    /// (with `--strict`) at a bad line.
+    func read(resume: ReplayRunner.ResumePoint?, thread: (PlanningInput) -> Void,
+              boundary: (_ before: ReplayTally, _ threadsReplayed: Int) -> Void,
+              progress: (_ threads: Int, _ fraction: Double?) -> Void) -> ReplayTally {
+        if let failure {
+            tally.fatal = .input(failure)
+            return tally
+        }
+        let shard = options.shard
+        // A file split reads only its own files; each keeps its index in the whole list.
+        let fileIndices = shard.by == .file ? allFiles.indices.filter { shard.owner(ofFile: $0) == shard.index } : Array(allFiles.indices)
+        let reader: CorpusReader
+        do {
+            reader = try CorpusReader(paths: fileIndices.isEmpty ? [] : fileIndices.map { allFiles[$0] })
+        } catch {
+            if fileIndices.isEmpty { return tally }   // more shards than files: this one has none
+            tally.fatal = .input(error.description)
+            return tally
+        }
+        /// The index in the whole corpus of the file the reader is in.
+        func currentFile() -> Int { fileIndices[max(0, min(fileIndices.count - 1, reader.stats.files - 1))] }
+
+        var accounting = CorpusAccounting(shard: shard)
+        var eventsRead = 0
+        if let resume {
+            while eventsRead < resume.eventsRead, reader.next() != nil { eventsRead += 1 }
+            if eventsRead < resume.eventsRead {
+                tally.fatal = .input("the corpus ends before the checkpoint's place (\(resume.eventsRead) events): it is not the corpus the checkpoint was made over")
+                return tally
+            }
+        }
+        accounting.begin(at: reader.stats)
+        let segmentStart = eventsRead
+        let replayedBefore = resume?.threadsReplayed ?? 0
+        var assembler = ThreadAssembler()
+        var flywheel = options.flywheel ? FlywheelCounter(listed: options.labels) : nil
+        var owned = false
+        /// The corpus file the open thread is in (a thread never spans files).
+        var threadFile = 0
+        var stoppedEarly = false
+        let totalBytes = reader.files.reduce(0) { $0 + Self.fileSize($1) }
+        // What had been read before the current event: a thread ends only when the next record
+        // comes, so at the limit that record is read but not replayed, and not counted.
+        var readBefore = reader.stats
+
+        /// Hands on a completed thread; true when it was the last the limit allows.
+        func complete(_ snapshot: ThreadSnapshot) -> Bool {
+            thread(PlanningInput(thread: snapshot, file: threadFile))
+            if let limit = options.threadLimit, replayedBefore + assembler.completed >= limit {
+                tally.stoppedAtLimit = true
+                return true
+            }
+            return false
+        }
+
+        /// The counts so far, everything before the current event counted.
+        func snapshot(reader stats: CorpusStats) -> ReplayTally {
+            var copy = tally
+            copy.corpus = accounting.stats(reader: stats)
+            copy.threadsReplayed = assembler.completed
+            copy.eventsRead = eventsRead - segmentStart
+            copy.flywheel = flywheel
+            return copy
+        }
+
+        reading: while let event = reader.next() {
+            let owner = accounting.owner(of: event, filesOpened: reader.stats.files)
+            switch event {
+            case .record(let record, _):
+                switch record {
+                case .thread(let line):
+                    // The open thread ends here, whoever's the next one is.
+                    if let done = assembler.finish(), complete(done) { break reading }
+                    boundary(snapshot(reader: readBefore), replayedBefore + assembler.completed)
+                    tally.threadsSeen += 1
+                    owned = owner == shard.index
+                    if owned {
+                        threadFile = currentFile()
+                        _ = assembler.take(.thread(line))
+                        flywheel?.add(record)
+                    }
+                case .header:
+                    if let done = assembler.take(record), complete(done) { break reading }
+                    owned = false
+                case .message:
+                    if owned {
+                        _ = assembler.take(record)
+                        flywheel?.add(record)
+                    }
+                }
+            case .badLine(let bad):
+                if owner == shard.index, tally.badLineSamples.count < 20 {
+                    tally.badLineSamples.append(bad)
+                    tally.badLineFiles.append(currentFile())
+                }
+                if options.strict {
+                    // Every shard stops at the same line; the one it belongs to reports it.
+                    // The reason may quote a thread id, which is the export's own text: through the id rule.
+                    if owner == shard.index {
+                        tally.fatal = .input("\(bad.location): \(ReportLabel.reason(bad.reason)) (--strict)")
+                        tally.fatalPlace = (currentFile(), bad.location.line)
+                    } else {
+                        tally.stoppedByAnotherShard = true
+                    }
+                    accounting.count(event, owner: owner)
+                    eventsRead += 1
+                    stoppedEarly = true
+                    break reading
+                }
+            case .fileFailed(let error):
+                if accounting.countsFiles {
+                    tally.fileErrors.append(error)
+                    tally.fileErrorFiles.append(currentFile())
+                }
+            }
+            accounting.count(event, owner: owner)
+            eventsRead += 1
+            readBefore = reader.stats
+            progress(replayedBefore + assembler.completed,
+                     totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
+        }
+        if !tally.stoppedAtLimit, !stoppedEarly, let done = assembler.finish() { thread(PlanningInput(thread: done, file: threadFile)) }
+        return snapshot(reader: tally.stoppedAtLimit ? readBefore : reader.stats)
+    }
+
+    /// The size of a file in bytes, 0 when it cannot be read.
+    ///
+    /// With stat(2): Foundation's attributes also look up the owner's name, which asks nscd
+    /// over a UNIX socket the sandbox (rightly) refuses.
+    static func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+}
