@@ -1,0 +1,46 @@
+@testable import Audit
+import Engine
+import Jobs
+import Privacy
+@testable import ReplayKit
+import Testing
+
+/// The audit spells out `replay compare`'s and the items file's fixed words (it cannot import
+/// the writers); here both are in reach, so a metric, a verdict or a file name the writers gain
+/// fails until the check knows it.
+@Suite struct CompareSchemaSyncTests {
+    @Test func metricKeysVerdictsAndDirectionsAreTheWriters() {
+        var keys = Set(MetricDefinition.fixed.map(\.key))
+        for name in Set(MetricDefinition.qualityNames.values.joined()) {
+            for family in MetricDefinition.qualityFamilies { keys.insert(MetricDefinition.quality(name, family: family).key) }
+        }
+        #expect(keys == ResultSchemas.compareMetricKeys)
+        #expect(Set(MetricDefinition.qualityNames.values.joined()) == ResultSchemas.qualityNames)
+        #expect(Set(MetricVerdict.allCases.map(\.rawValue)) == ResultSchemas.compareVerdicts)
+        let directions: [MetricDefinition.Direction] = [.higherIsBetter, .lowerIsBetter, .neutral]
+        #expect(Set(directions.map(\.rawValue)) == ResultSchemas.compareDirections)
+    }
+
+    @Test func comparisonAndItemFilesAreAllowed() {
+        #expect(Set(OutputDirectory.comparisonFiles + [ItemTable.fileName]).isSubset(of: ResultSchemaCheck.fileNames))
+        for sequence in [1, 42, 1_000_000] {
+            #expect(ResultItems.isSegmentName(OutputDirectory.segmentName(sequence)))
+            #expect(!ResultItems.isSegmentName(OutputDirectory.checkpointName(sequence)))
+        }
+        #expect(!ResultItems.isSegmentName("checkpoint-1.items.json.zst") && !ResultItems.isSegmentName("items.json.zst"))
+    }
+
+    /// The names of differing options compare.json may list are those `StateOptions` gives.
+    @Test func optionDifferencesAreTheStatesWords() {
+        let a = StateOptions(jobs: [.chips], budgets: [.chips: 800], device: .iPhone15Pro, threadLimit: nil, strict: false,
+                             dryRun: false, flywheel: false, batchSize: 8)
+        let b = StateOptions(jobs: [.route], budgets: [.route: 1], device: DeviceProfile(name: "custom:1,1", prefillMillisecondsPerToken: 1, decodeTokensPerSecond: 1, source: "test"),
+                             threadLimit: 3, strict: true, dryRun: true, flywheel: true, batchSize: 1,
+                             labels: TeamLabels(agents: ["Coach"]))
+        let words = a.differences(from: b)
+        #expect(words.count == 9)
+        #expect(ResultShape.array(ResultSchemas.fixed("--job", "--budget", "--device", "--limit", "--strict", "--dry-run", "--flywheel",
+                                                      "--batch", "--labels")).problems(.array(words.map { .label($0) }),
+                                                                                       context: ResultText.Context(knownPaths: [])).isEmpty)
+    }
+}
