@@ -110,7 +110,7 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     /// Tokenizes `text`. `special` parses control-token syntax such as `<|im_start|>`: only for
     /// the chat template's own framing, never for a thread's words, so words cannot forge turns.
     /// Plain words go through the native tokenizer when there is one (the same ids, proven by
-    /// EngineTests), everything else through `llama_tokenize`.
+    /// ByteLevelBPETests), everything else through `llama_tokenize`.
     func tokenize(_ text: String, addSpecial: Bool = false, special: Bool = false) -> [Int32] {
         if !addSpecial, !special, let nativeTokenizer { return nativeTokenizer.tokens(of: text) }
         return Self.tokenize(text, vocab: vocab, addSpecial: addSpecial, special: special)
