@@ -75,10 +75,14 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
                     exclude: ["FuzzCorpus"], swiftSettings: swift6),  // inputs the tests read by path
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Export", "Corpus", "Privacy"], swiftSettings: swift6 + llamaHeaders),
-        .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "LlamaTests", dependencies: ["TestSupport", "CLlama", "Llama", "Engine", "Export", "Corpus", "Privacy"],
+                    swiftSettings: swift6 + llamaHeaders),
+        // Llama only for the suites that ask the real model; the Jobs library itself never sees llama.h.
+        .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Llama", "Export", "Privacy"],
+                    swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Replay", "LeakyFixtures", "Privacy"],
+        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Llama", "Replay", "LeakyFixtures", "Privacy"],
                     exclude: ["Adversary"], swiftSettings: swift6 + llamaHeaders),  // a C library the tests compile and preload
         // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests.
         .testTarget(name: "ClusterTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),
