@@ -19,8 +19,8 @@ enum ResultVocabulary {
         "Sources/ReplayKit/Command/Threshold.swift",
         "Sources/Flywheel",
         "Sources/Engine/DeviceProfile.swift",
-        "Sources/Engine/EngineError.swift",
-        "Sources/Engine/Llama/LlamaModel.swift",
+        "Sources/Llama/LlamaError.swift",
+        "Sources/Llama/Bindings/LlamaModel.swift",
         "Sources/ReplayKit/State/RunState.swift",
         "Sources/Export",
     ]
