@@ -18,7 +18,7 @@ let cache = environment["REPLAY_CACHE"]
     ?? ((environment["XDG_CACHE_HOME"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")) + "/replay")
 let llamaPrefix = cache + "/llama.cpp-" + pinned("LLAMA_CPP_PYTHON_VERSION")
 
-/// Where llama.h lives, for every Swift target that sees the CLlama module (directly or through Engine).
+/// Where llama.h lives, for every Swift target that sees the CLlama module (directly or through Llama).
 let llamaHeaders: [SwiftSetting] = [
     .unsafeFlags(["-Xcc", "-I" + llamaPrefix + "/include"]),
 ]
@@ -49,12 +49,15 @@ let package = Package(
         .target(name: "Spawn", dependencies: ["CSpawn", "Privacy"], swiftSettings: swift6),
         .target(name: "Export", dependencies: ["CZstd", "Privacy"], swiftSettings: swift6),
         .target(name: "Corpus", dependencies: ["CZstd", "Export", "Privacy"], swiftSettings: swift6),
-        .target(name: "Engine", dependencies: ["CLlama", "Privacy"],
+        // The model interface the jobs ask (pure Swift), and the llama.cpp engine behind it: only
+        // targets that load a real model see llama.h.
+        .target(name: "Engine", dependencies: ["Privacy"], swiftSettings: swift6),
+        .target(name: "Llama", dependencies: ["CLlama", "Engine", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders, linkerSettings: llamaLibraries),
-        .target(name: "Jobs", dependencies: ["Export", "Engine", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        .target(name: "Jobs", dependencies: ["Export", "Engine", "Privacy"], swiftSettings: swift6),
         .target(name: "Flywheel", dependencies: ["Export", "Privacy"], swiftSettings: swift6),
         .target(name: "Audit", dependencies: ["CSandbox", "CXattr", "Privacy", "Spawn"], swiftSettings: swift6),
-        .target(name: "ReplayKit", dependencies: ["CZstd", "Export", "Corpus", "Engine", "Jobs", "Flywheel", "Audit", "Privacy"],
+        .target(name: "ReplayKit", dependencies: ["CZstd", "Export", "Corpus", "Engine", "Llama", "Jobs", "Flywheel", "Audit", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
 
         // The command: argument parsing and exit codes over ReplayKit.
@@ -72,10 +75,14 @@ let package = Package(
         .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
                     exclude: ["FuzzCorpus"], swiftSettings: swift6),  // inputs the tests read by path
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Export", "Corpus", "Privacy"], swiftSettings: swift6 + llamaHeaders),
-        .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: swift6),
+        .testTarget(name: "LlamaTests", dependencies: ["TestSupport", "CLlama", "Llama", "Engine", "Export", "Corpus", "Privacy"],
+                    swiftSettings: swift6 + llamaHeaders),
+        // Llama only for the suites that ask the real model; the Jobs library itself never sees llama.h.
+        .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Llama", "Export", "Privacy"],
+                    swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Replay", "LeakyFixtures", "Privacy"],
+        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Llama", "Replay", "LeakyFixtures", "Privacy"],
                     exclude: ["Adversary", "Statistics/reference.py"], swiftSettings: swift6 + llamaHeaders),  // a C library the tests compile and preload; the statistics tests' reference values
         // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests.
         .testTarget(name: "ClusterTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),

@@ -433,7 +433,7 @@ def draft(thread, tokenizer):
 JOBS = {"chips": chips, "route": route, "push": push, "draft": draft}
 
 
-# --- Tokens (Sources/Engine/Llama/LlamaModel.swift, ChatFraming.swift) --------------------------
+# --- Tokens (Sources/Llama: Bindings/LlamaModel.swift, ChatFraming.swift) -----------------------
 
 
 class Tokenizer:

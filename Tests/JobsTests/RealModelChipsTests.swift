@@ -1,16 +1,17 @@
 import Privacy
 import Engine
+import Llama
 import Export
 import Testing
 @testable import Jobs
 
 /// The chips job against the real default model: the grammar holds and the answer is stable.
 @Suite(.serialized) struct RealModelChipsTests {
-    static let engine: Result<LlamaEngine, EngineError> = {
+    static let engine: Result<LlamaEngine, LlamaError> = {
         guard let path = DefaultModel.path() else {
             return .failure(.modelFileUnreadable(path: DefaultModel.cacheDirectory, reason: "run scripts/setup first"))
         }
-        return Result { () throws(EngineError) in try LlamaEngine(modelPath: path, sequences: 4, contextPerSequence: 2048, threads: 1) }
+        return Result { () throws(LlamaError) in try LlamaEngine(modelPath: path, sequences: 4, contextPerSequence: 2048, threads: 1) }
     }()
 
     @Test func chipsFromTheRealModelFitTheirGuides() throws {

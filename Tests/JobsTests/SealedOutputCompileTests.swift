@@ -1,4 +1,3 @@
-import Engine
 import Foundation
 import Testing
 import TestSupport
@@ -6,8 +5,9 @@ import TestSupport
 /// Code that tries to print, interpolate, describe or encode a job's output does not compile.
 ///
 /// Each snippet is type-checked with `swiftc` against the Jobs module this test run built, as
-/// Tests/PrivacyTests/SealedTextCompileTests.swift does for SealedText itself. Jobs sees llama.cpp
-/// through Engine, so the check needs CLlama's module map and llama.h from the cache.
+/// Tests/PrivacyTests/SealedTextCompileTests.swift does for SealedText itself. Jobs sees the model
+/// only through Engine's interface, so the check needs no llama.h: were llama.cpp to leak back into
+/// Jobs, every snippet, the allowed uses too, would fail to compile.
 @Suite struct SealedOutputCompileTests {
     /// The build's debug (or release) folder: where the test runner itself lives.
     static let buildDirectory: String = {
@@ -21,14 +21,6 @@ import TestSupport
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
-
-    /// llama.h's folder, found as Package.swift finds it: the cache, keyed by the pinned version.
-    static var llamaHeaders: String {
-        let pins = (try? String(contentsOfFile: packageRoot + "/scripts/deps.env", encoding: .utf8)) ?? ""
-        let key = "LLAMA_CPP_PYTHON_VERSION="
-        let version = pins.split(separator: "\n").first { $0.hasPrefix(key) }.map { String($0.dropFirst(key.count)) } ?? "unknown"
-        return DefaultModel.cacheDirectory + "/llama.cpp-" + version + "/include"
-    }
 
     /// One value of each output type, made of made-up words.
     static let prelude = """
@@ -49,8 +41,7 @@ import TestSupport
         let file = directory.appendingPathComponent("snippet.swift")
         try Data((prelude + "\n" + body + "\n").utf8).write(to: file)
         let typecheck = try Subprocess.run("/usr/bin/env", ["swiftc", "-typecheck", "-I", buildDirectory + "/Modules",
-                             "-I", packageRoot + "/Sources/CLlama", "-I", packageRoot + "/Sources/CZstd",
-                             "-Xcc", "-I" + llamaHeaders, file.path])
+                             "-I", packageRoot + "/Sources/CZstd", file.path])
         let output = typecheck.output + typecheck.errors
         return (typecheck.status == 0 && !typecheck.signalled, output.split(separator: "\n").filter { $0.contains("error:") }.joined(separator: "\n"))
     }

@@ -1,6 +1,6 @@
 import Audit
-import Engine
 import Foundation
+import Llama
 import Testing
 @testable import ReplayKit
 import Privacy

@@ -1,5 +1,5 @@
-import Engine
 import Foundation
+import Llama
 import Testing
 import TestSupport
 

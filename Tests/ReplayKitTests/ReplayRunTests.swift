@@ -3,6 +3,7 @@ import Engine
 import Export
 import Foundation
 import Jobs
+import Llama
 import Testing
 @testable import ReplayKit
 import Privacy

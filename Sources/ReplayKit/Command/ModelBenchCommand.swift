@@ -3,6 +3,7 @@ import Engine
 import Export
 import Foundation
 import Jobs
+import Llama
 import Privacy
 
 /// `replay bench-model`: the model stage alone, for `bench/model.sh`. Not in the usage.

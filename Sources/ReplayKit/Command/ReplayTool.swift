@@ -5,6 +5,7 @@ import Export
 import Flywheel
 import Foundation
 import Jobs
+import Llama
 import Privacy
 
 /// `replay` as a library: runs a parsed command and says which exit code it ends with.

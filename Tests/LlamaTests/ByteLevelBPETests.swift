@@ -5,14 +5,15 @@ import Foundation
 import Testing
 import TestSupport
 import CLlama
-@testable import Engine
+import Engine
+@testable import Llama
 
 /// The model's vocabulary, loaded once for the suite (vocabulary only: milliseconds).
-private let sharedModel: Result<LlamaModel, EngineError> = {
+private let sharedModel: Result<LlamaModel, LlamaError> = {
     guard let path = DefaultModel.path() else {
         return .failure(.modelFileUnreadable(path: DefaultModel.cacheDirectory, reason: "run scripts/setup first"))
     }
-    return Result { () throws(EngineError) in try LlamaModel(path: path, vocabularyOnly: true, nativeTokenizer: true) }
+    return Result { () throws(LlamaError) in try LlamaModel(path: path, vocabularyOnly: true, nativeTokenizer: true) }
 }()
 
 private func model() throws -> LlamaModel { try sharedModel.get() }

@@ -1,4 +1,5 @@
 internal import CLlama
+import Engine
 import Privacy
 import Foundation
 
@@ -78,7 +79,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     /// Loads the model at `modelPath` and a context for `sequences` parallel sessions of
     /// `contextPerSequence` tokens each (4,096 mirrors the phone's session ceiling).
     public convenience init(modelPath: String, sequences: Int = 8, contextPerSequence: Int = 4096,
-                            threads: Int = ProcessInfo.processInfo.activeProcessorCount, options: Options = .standard) throws(EngineError) {
+                            threads: Int = ProcessInfo.processInfo.activeProcessorCount, options: Options = .standard) throws(LlamaError) {
         try self.init(model: try LlamaModel(path: modelPath), sequences: sequences, contextPerSequence: contextPerSequence,
                       threads: threads, options: options)
     }
@@ -87,7 +88,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     /// are read-only, and each engine has its own context (`LlamaEnginePool`).
     /// Lanes of a pool share `instructionPrefixes`.
     init(model: LlamaModel, sequences: Int, contextPerSequence: Int, threads: Int, options: Options,
-         instructionPrefixes: KeptPrefixes? = nil) throws(EngineError) {
+         instructionPrefixes: KeptPrefixes? = nil) throws(LlamaError) {
         precondition(sequences >= 1 && contextPerSequence >= 64)
         let modelPath = model.path
         guard model.framing != nil else { throw .modelHasNoChatTemplate(path: modelPath) }

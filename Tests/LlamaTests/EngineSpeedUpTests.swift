@@ -1,7 +1,8 @@
 import Privacy
 import Foundation
 import Testing
-@testable import Engine
+import Engine
+@testable import Llama
 
 /// The engine's speed-ups change nothing but speed: the real model answers the same requests
 /// with each of them off and on, in batches of every size, one request at a time, and in smaller

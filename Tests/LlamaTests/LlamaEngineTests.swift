@@ -1,14 +1,15 @@
 import Privacy
 import Foundation
 import Testing
-@testable import Engine
+import Engine
+@testable import Llama
 
 /// One engine for the whole suite: loading the model per test would dominate the run.
-private let sharedEngine: Result<LlamaEngine, EngineError> = {
+private let sharedEngine: Result<LlamaEngine, LlamaError> = {
     guard let path = DefaultModel.path() else {
         return .failure(.modelFileUnreadable(path: DefaultModel.cacheDirectory, reason: "run scripts/setup first"))
     }
-    return Result { () throws(EngineError) in try LlamaEngine(modelPath: path, sequences: 4, contextPerSequence: 1024, threads: 1) }
+    return Result { () throws(LlamaError) in try LlamaEngine(modelPath: path, sequences: 4, contextPerSequence: 1024, threads: 1) }
 }()
 
 private func engine() throws -> LlamaEngine { try sharedEngine.get() }
@@ -99,21 +100,13 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, 
     }
 
     @Test func missingOrWrongModelFilesAreClearErrors() throws {
-        #expect(throws: EngineError.modelFileUnreadable(path: "/nonexistent.gguf", reason: "no such file")) {
+        #expect(throws: LlamaError.modelFileUnreadable(path: "/nonexistent.gguf", reason: "no such file")) {
             try LlamaEngine(modelPath: "/nonexistent.gguf")
         }
         let notModel = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-model-\(getpid()).gguf").path
         _ = FileManager.default.createFile(atPath: notModel, contents: Data("JSON".utf8))
         defer { try? FileManager.default.removeItem(atPath: notModel) }
-        #expect(throws: EngineError.notAGGUFFile(path: notModel)) { try LlamaEngine(modelPath: notModel) }
-    }
-
-    @Test(arguments: ["iphone15pro", "custom:1,20"])
-    func deviceProfilesEstimateFromTokens(name: String) throws {
-        let profile = try #require(DeviceProfile.named(name))
-        let estimate = profile.estimatedMilliseconds(promptTokens: 100, outputTokens: 30)
-        #expect(estimate == 100 * profile.prefillMillisecondsPerToken + 30 / profile.decodeTokensPerSecond * 1000)
-        #expect(DeviceProfile.named("custom:x") == nil && DeviceProfile.named("pixel") == nil)
+        #expect(throws: LlamaError.notAGGUFFile(path: notModel)) { try LlamaEngine(modelPath: notModel) }
     }
 }
 

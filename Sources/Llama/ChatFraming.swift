@@ -14,7 +14,7 @@ struct ChatFraming {
     private static let systemSentinel = "\u{1}SYSTEM\u{1}"
     private static let userSentinel = "\u{1}USER\u{1}"
 
-    init(template: String, modelPath: String) throws(EngineError) {
+    init(template: String, modelPath: String) throws(LlamaError) {
         let messages: [(String, String)] = [("system", Self.systemSentinel), ("user", Self.userSentinel)]
         let formatted = Self.apply(template: template, messages: messages)
         guard let formatted,

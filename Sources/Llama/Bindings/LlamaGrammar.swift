@@ -7,7 +7,7 @@ internal import CLlama
 final class LlamaGrammar {
     let pointer: UnsafeMutablePointer<llama_sampler>
 
-    init(model: LlamaModel, grammar: String) throws(EngineError) {
+    init(model: LlamaModel, grammar: String) throws(LlamaError) {
         guard let sampler = llama_sampler_init_grammar(model.vocab, grammar, "root") else {
             throw .grammarRejected(root: "root")
         }

@@ -16,7 +16,7 @@ final class LlamaContext {
     /// A context of `sequences` sequences of `contextPerSequence` cells each. `batchTokens` is both
     /// `n_batch` and `n_ubatch`: the engine submits batches that are already one micro-batch.
     init(model: LlamaModel, sequences: Int, contextPerSequence: Int, batchTokens: Int, threads: Int, batchThreads: Int,
-         flashAttention: Bool?, cacheType: LlamaEngine.Options.CacheType) throws(EngineError) {
+         flashAttention: Bool?, cacheType: LlamaEngine.Options.CacheType) throws(LlamaError) {
         var params = llama_context_default_params()
         params.n_ctx = UInt32(sequences * contextPerSequence)
         params.n_seq_max = UInt32(sequences)

@@ -1,4 +1,5 @@
 import Foundation
+import Engine
 import Privacy
 import Synchronization
 
@@ -20,7 +21,7 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     /// `threads` evenly, so the cache's memory is what one engine of `sequences` would take.
     public init(modelPath: String, lanes: Int? = nil, sequences: Int = 8, contextPerSequence: Int = 4096,
                 threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                options: LlamaEngine.Options = .standard) throws(EngineError) {
+                options: LlamaEngine.Options = .standard) throws(LlamaError) {
         let model = try LlamaModel(path: modelPath)
         let threadCount = max(1, options.threads ?? threads)
         let laneCount = max(1, min(lanes ?? threadCount, threadCount))

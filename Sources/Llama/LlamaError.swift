@@ -1,5 +1,9 @@
-/// Why the model engine could not start or work.
-public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why the llama.cpp engine could not start or work: its model file, its context, a job's grammar.
+///
+/// Llama's own type, not the interface's: every case is about loading a GGUF file into llama.cpp
+/// or setting it up, which a `LanguageModel` in general knows nothing of. The interface itself
+/// throws nothing; what goes wrong with one request is its `GenerationOutcome.Failure`.
+public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The model file does not exist or cannot be read.
     case modelFileUnreadable(path: String, reason: String)
     /// The file is not a GGUF model.

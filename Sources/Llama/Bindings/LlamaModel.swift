@@ -1,4 +1,5 @@
 internal import CLlama
+import Engine
 import Privacy
 import Foundation
 import Synchronization
@@ -34,7 +35,7 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     /// `nativeTokenizer` lets the native tokenizer stand in for llama.cpp's where it is exact
     /// (unless `REPLAY_TOKENIZER=llama`).
     public init(path: String, vocabularyOnly: Bool = false,
-                nativeTokenizer: Bool = ProcessInfo.processInfo.environment[LlamaModel.tokenizerEnvironmentKey] != "llama") throws(EngineError) {
+                nativeTokenizer: Bool = ProcessInfo.processInfo.environment[LlamaModel.tokenizerEnvironmentKey] != "llama") throws(LlamaError) {
         try Self.checkFile(path)
         LlamaBackend.start()
         var params = llama_model_default_params()
@@ -76,7 +77,7 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     deinit { llama_model_free(pointer) }
 
-    private static func checkFile(_ path: String) throws(EngineError) {
+    private static func checkFile(_ path: String) throws(LlamaError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
             throw .modelFileUnreadable(path: path, reason: reason)
@@ -109,7 +110,7 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     /// Tokenizes `text`. `special` parses control-token syntax such as `<|im_start|>`: only for
     /// the chat template's own framing, never for a thread's words, so words cannot forge turns.
     /// Plain words go through the native tokenizer when there is one (the same ids, proven by
-    /// EngineTests), everything else through `llama_tokenize`.
+    /// ByteLevelBPETests), everything else through `llama_tokenize`.
     func tokenize(_ text: String, addSpecial: Bool = false, special: Bool = false) -> [Int32] {
         if !addSpecial, !special, let nativeTokenizer { return nativeTokenizer.tokens(of: text) }
         return Self.tokenize(text, vocab: vocab, addSpecial: addSpecial, special: special)
