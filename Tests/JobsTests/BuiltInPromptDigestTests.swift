@@ -10,8 +10,9 @@ import TestSupport
 ///
 /// The reference digests were computed by this same test with the jobs as they were before
 /// prompt sets existed (instructions and prompt words as Swift literals in each job, at commit
-/// 467cbcd), with the approximate tokenizer and with the default model's vocabulary: whatever
-/// builds the jobs' requests must keep them. The words are read only inside the hash, never shown.
+/// 467cbcd), with the approximate tokenizer and with the default model's vocabulary. The jobs now
+/// fill in the built-in prompt set (`PromptSet.builtIn`): equal digests prove it asks exactly what
+/// they asked, with the same token counts. The words are read only inside the hash, never shown.
 @Suite struct BuiltInPromptDigestTests {
     static let sample = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
 
