@@ -79,8 +79,10 @@ import Testing
 
     @Test(arguments: [(1, "The reply:"), (2, "The newest 2 replies:"), (3, "The newest 3 replies:")])
     func pushHasOneHeaderForOneReplyAndAnotherForMore(replies: Int, header: String) {
-        let values = PromptValues(language: "en", texts: ["words": SealedText("Rest day."), "replies": SealedText(String(replies))],
-                                  tokenCounts: ["words": 2], conditions: replies > 1 ? ["batched"] : [])
+        var values = PromptValues(language: "en")
+        values.set("words", SealedText("Rest day."), tokens: 2)
+        values.set("replies", SealedText(String(replies)))
+        if replies > 1 { values.hold("batched") }
         let rendered = PromptSet.builtIn.push.promptParts(values)
         #expect(rendered.parts == [SealedText(header), SealedText("Rest day."), SealedText("\nWrite the line.")])
         #expect(rendered.knownCounts == [nil, 2, nil])   // the words' count follows the words, whichever header went
@@ -90,11 +92,13 @@ import Testing
         let job = RouteJob()
         let lines = [GroupMember(name: "Sage", about: SealedText("sleep")), GroupMember(name: "Penny", about: .empty)].map(job.memberLine)
         #expect(lines == [SealedText("- Sage: sleep"), SealedText("- Penny")])
-        let values = PromptValues(language: nil, texts: ["message": SealedText("hi")], lists: ["members": lines])
+        var values = PromptValues(language: nil)
+        values.set("message", SealedText("hi"))
+        values.set("members", lines: lines)
         #expect(job.prompts.promptParts(values).parts
                 == ["Members:", "- Sage: sleep", "- Penny", "\nMessage:", "hi", "\nWho is this message for?"].map(SealedText.init))
-        let none = PromptValues(language: nil, texts: ["message": SealedText("hi")], lists: ["members": []])
-        #expect(job.prompts.promptParts(none).parts.count == 4)
+        values.set("members", lines: [])
+        #expect(job.prompts.promptParts(values).parts.count == 4)
     }
 
     @Test func instructionsForALanguageReplaceTheDefaultForThatLanguageOnly() throws {

@@ -104,11 +104,12 @@ public struct ChipsJob: Job {
     /// words (with their count when the cut knows it), the person's last message when there is
     /// one, and the language of the reply.
     static func values(agent: String, cut: TokenCut, lastFromPerson: SealedText?, language: String?) -> PromptValues {
-        var values = PromptValues(language: language, texts: ["agent": SealedText(agent), "words": cut.text])
-        if let textTokens = cut.textTokens { values.tokenCounts["words"] = textTokens }
+        var values = PromptValues(language: language)
+        values.set("agent", SealedText(agent))
+        values.set("words", cut.text, tokens: cut.textTokens)
         if let lastFromPerson {
-            values.texts["last_message"] = lastFromPerson
-            values.conditions.insert("last_message")
+            values.set("last_message", lastFromPerson)
+            values.hold("last_message")
         }
         return values
     }

@@ -66,8 +66,9 @@ public struct DraftJob: Job {
             let agent = snapshot.thread.agent ?? message.meta.groupTo ?? snapshot.thread.group?.lead ?? "the agent"
             // The message is the input: counted once, for both sizes.
             let inputTokens = tokenizer.tokenCount(of: text)
-            let values = PromptValues(language: language, texts: ["agent": SealedText(agent), "message": text],
-                                      tokenCounts: ["message": inputTokens])
+            var values = PromptValues(language: language)
+            values.set("agent", SealedText(agent))
+            values.set("message", text, tokens: inputTokens)
             let (parts, knownCounts) = prompts.promptParts(values)
             let request = GenerationRequest(
                 instructions: prompts.instructions(values),

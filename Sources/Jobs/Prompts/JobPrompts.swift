@@ -30,28 +30,31 @@ public struct JobPrompts: Sendable, Equatable {
 
     /// The instructions for `values`' language, filled in.
     public func instructions(_ values: PromptValues) -> SealedText {
-        let template = Language.code(of: values.language).flatMap { instructionsByLanguage[$0] } ?? instructions
+        // Most sets have no instructions of a language's own: the tag is then not parsed for them.
+        let template = instructionsByLanguage.isEmpty
+            ? instructions
+            : Language.code(of: values.language).flatMap { instructionsByLanguage[$0] } ?? instructions
         return template.rendered(values.value)
     }
 
     /// The prompt's parts, filled in, to be joined by a newline, and each part's token count where
-    /// planning knows it: a part that is exactly one input whose count is in `values.tokenCounts`
-    /// (the cut words) has that count, so the prompt's size is not worked out again.
+    /// planning knows it: a part that is exactly one input whose count `values` knows (the cut
+    /// words) has that count, so the prompt's size is not worked out again.
     ///
     /// A part dropped by its condition leaves nothing; a part that is a list input becomes one
     /// part per line (none for an empty list).
     public func promptParts(_ values: PromptValues) -> (parts: [SealedText], knownCounts: [Int?]) {
         var parts: [SealedText] = []
         var counts: [Int?] = []
-        for part in prompt where part.isKept(under: values.conditions) {
+        for part in prompt where part.isKept(under: values) {
             let sole = part.template.soleInput
-            if let sole, let lines = values.lists[sole] {
+            if let sole, let lines = values.lines(sole) {
                 parts += lines
                 counts += lines.map { _ in nil }
                 continue
             }
             parts.append(part.template.rendered(values.value))
-            counts.append(sole.flatMap { values.tokenCounts[$0] })
+            counts.append(sole.flatMap(values.tokens))
         }
         return (parts, counts)
     }

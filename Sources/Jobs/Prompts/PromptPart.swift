@@ -15,10 +15,10 @@ public struct PromptPart: Sendable, Equatable {
         self.unless = unless
     }
 
-    /// Whether the part is in the prompt when `conditions` hold.
-    func isKept(under conditions: Set<String>) -> Bool {
-        if let when, !conditions.contains(when) { return false }
-        if let unless, conditions.contains(unless) { return false }
+    /// Whether the part is in the prompt filled with `values`, by the conditions that hold there.
+    func isKept(under values: PromptValues) -> Bool {
+        if let when, !values.holds(when) { return false }
+        if let unless, values.holds(unless) { return false }
         return true
     }
 }

@@ -93,7 +93,13 @@ public struct PromptTemplate: Sendable, Equatable {
     /// The template with each placeholder replaced by `value(name)`'s words, never read as a
     /// template themselves. A name with no value (which the prompt set's check rules out) is empty.
     func rendered(_ value: (String) -> SealedText?) -> SealedText {
-        if segments.count == 1, case .words(let words) = segments[0] { return SealedText(words) }
+        // A template of one piece shares its words, or the input's (a screen's cut words), without a copy.
+        if segments.count == 1 {
+            switch segments[0] {
+            case .words(let words): return SealedText(words)
+            case .input(let name): return value(name) ?? .empty
+            }
+        }
         return SealedText.joined(segments.map { segment in
             switch segment {
             case .words(let words): SealedText(words)

@@ -79,10 +79,10 @@ public struct PushJob: Job {
             }
             if replies.count > 1 { ledger.count("batched", attribution) }
             let cut = tokenizer.suffix(of: words, maxTokens: inputCap)
-            var values = PromptValues(language: snapshot.language(of: message),
-                                      texts: ["words": cut.text, "replies": SealedText(String(replies.count))],
-                                      conditions: replies.count > 1 ? ["batched"] : [])
-            if let textTokens = cut.textTokens { values.tokenCounts["words"] = textTokens }
+            var values = PromptValues(language: snapshot.language(of: message))
+            values.set("words", cut.text, tokens: cut.textTokens)
+            values.set("replies", SealedText(String(replies.count)))
+            if replies.count > 1 { values.hold("batched") }
             let (parts, knownCounts) = prompts.promptParts(values)
             let request = GenerationRequest(
                 instructions: prompts.instructions(values),

@@ -91,8 +91,9 @@ public struct RouteJob: Job {
                 items.append(.unsupportedLanguage(job: .route, attribution: attribution))
                 continue
             }
-            let values = PromptValues(language: snapshot.language(of: message), texts: ["message": text],
-                                      lists: ["members": memberLines])
+            var values = PromptValues(language: snapshot.language(of: message))
+            values.set("message", text)
+            values.set("members", lines: memberLines)
             let prompt = SealedText.joined(prompts.promptParts(values).parts, separator: "\n")
             let request = GenerationRequest(
                 instructions: prompts.instructions(values), prompt: prompt,
