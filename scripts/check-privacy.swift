@@ -124,7 +124,7 @@ let allowed: [Allowance] = {
     }
     allow("Sources/Privacy/ReportFile.swift", ["open", "write"],
           "the one writer of result files (report.json, report.md, junit.xml, the flywheel's files): counts, rates and fixed labels")
-    allow("Sources/ReplayKit/Command/ReplayTool.swift", ["print"], "usage and the version")
+    allow("Sources/ReplayKit/Command/ReplayTool.swift", ["print"], "usage, the version, and the built-in prompt set (`replay prompts show`: the jobs' fixed words, no corpus text)")
     allow("Sources/ReplayKit/Command/ReplayTool.swift", ["FileHandle"],
           "diagnostics on stderr (labels, paths, counts), and reading the config file")
     allow("Sources/ReplayKit/Command/ReplayTool.swift", ["createDirectory"], "makes --out before the report is written")

@@ -292,7 +292,10 @@ private struct ExactJSONParser {
                     throw failure("an unknown escape")
                 }
             default:
-                guard byte >= 0x20 else { throw failure("a control character in a string") }
+                guard byte >= 0x20 else {
+                    index -= 1   // the offset of the character itself (a raw newline in a hand-written file)
+                    throw failure("a control character in a string")
+                }
                 run.append(byte)
             }
         }

@@ -88,6 +88,10 @@ enum ResultSchemas {
 
     static let kindCounts = ResultShape.map(key: .label(.kind), value: int)
 
+    /// `run.prompts` of the report, `options.prompts` of a state: the prompt set's name (a token,
+    /// as the set's reader requires) and the SHA-256 of its file.
+    static let promptSet = ResultShape.object(["name": .text(.label(.token)), "sha256": sha256])
+
     // MARK: report.json
 
     /// The keys of a job's block and of each of its build and model slices.
@@ -139,6 +143,7 @@ enum ResultSchemas {
             "batch_size": int,
             "model_unavailable": .nullable(prose),
             "token_sizes": fixed("model tokenizer", "estimated from UTF-8 bytes (no tokenizer)"),
+            "prompts": promptSet,
         ]),
         "shard": .object([
             "index": .nullable(int), "count": int, "by": fixed("thread", "file"), "shards": .array(int),
@@ -195,6 +200,7 @@ enum ResultSchemas {
             "strict": bool, "dry_run": bool, "flywheel": bool,
             "batch_size": int,
             "labels": .nullable(sha256),
+            "prompts": promptSet,
         ]),
         "corpus_identity": .object([
             "files": .array(.object([

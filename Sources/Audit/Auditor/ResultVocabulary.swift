@@ -46,6 +46,8 @@ enum ResultVocabulary {
         "worse",
         // The engine's and the state's reasons for a model that cannot be used.
         "denied", "differs", "loaded", "merges", "off", "permission", "state", "turned",
+        // The state's words for two runs that asked with other prompt sets.
+        "prompts", "ran",
         "a", "aab", "about", "above", "acff", "after", "agent", "align", "all", "allocate", "amp", "an", "anchor",
         "and", "anonymised", "answered", "answers", "app", "apple", "archive", "are", "aria", "array", "as", "ask",
         "asked", "at", "audit", "auto", "axis", "b", "back", "background", "bad", "bar", "bars", "batch", "be",

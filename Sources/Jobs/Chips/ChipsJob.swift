@@ -6,7 +6,8 @@ import Export
 ///
 /// Fires on an agent screen whose last `say` ends in a question and that has nothing to tap.
 /// The model sees the agent's name, the screen's words cut to the last 600 tokens, and the
-/// person's last message; nothing else from the thread. Chips that come later than the budget
+/// person's last message; nothing else from the thread. The words around them are the prompt
+/// set's (`prompts`: `{agent}`, `{words}`, `{last_message}` when there is one, `{language}`). Chips that come later than the budget
 /// are not shown, so they count as a fallback, and score as no chips in `quality`.
 ///
 /// Quality keys, over asked screens the person answered directly: `exact_match` (one chip equals
@@ -25,14 +26,19 @@ public struct ChipsJob: Job {
     public var maxOutputTokens: Int
     /// The languages the chips may be written in; the person's language outside them falls back (spec §6).
     public var supportedLanguages: SupportedLanguages
+    /// The instructions and the words of the prompt (the prompt set's chips).
+    public var prompts: JobPrompts
 
     public init(budgetMilliseconds: Double = ChipsJob.defaultBudget.milliseconds, inputCap: Int = 600, contextLimit: Int = 4096,
-                maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence) {
+                maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence,
+                prompts: JobPrompts = PromptSet.builtIn.chips) {
+        precondition(prompts.job == .chips, "chips asks with the chips prompts")
         self.budgetMilliseconds = budgetMilliseconds
         self.inputCap = inputCap
         self.contextLimit = contextLimit
         self.maxOutputTokens = maxOutputTokens
         self.supportedLanguages = supportedLanguages
+        self.prompts = prompts
     }
 
     public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
@@ -60,14 +66,15 @@ public struct ChipsJob: Job {
             }
             let cut = tokenizer.suffix(of: screen.words, maxTokens: inputCap)
             let reference = next.flatMap { messages[$0].from == .person ? messages[$0].text : nil }
-            let parts = Self.promptParts(agent: agent, words: cut.text, lastFromPerson: lastFromPerson)
+            let values = Self.values(agent: agent, cut: cut, lastFromPerson: lastFromPerson, language: language)
+            let (parts, knownCounts) = prompts.promptParts(values)
             let request = GenerationRequest(
-                instructions: Self.instructions(language: language),
+                instructions: prompts.instructions(values),
                 prompt: SealedText.joined(parts, separator: "\n"),
                 grammar: Replies.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             // The words were counted for the cut: the prompt's size reuses that count.
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
-                                                          knownCounts: parts.indices.map { $0 == 1 ? cut.textTokens : nil })
+                                                          knownCounts: knownCounts)
             items.append(JobItem(job: .chips, attribution: attribution, request: request,
                                  inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: promptTokens,
                                  reference: reference))
@@ -93,21 +100,17 @@ public struct ChipsJob: Job {
         ])
     }
 
-    static func instructions(language: String?) -> SealedText {
-        SealedText("""
-            You suggest short replies that a person could send in a chat with an assistant. \
-            Write one to three different replies, each under 40 characters, in \(Language.name(of: language)), \
-            as the person would say them. Answer only with JSON.
-            """)
-    }
-
-    /// The prompt's parts, to be joined by a newline; the words are the second.
-    static func promptParts(agent: String, words: SealedText, lastFromPerson: SealedText?) -> [SealedText] {
-        var parts = [SealedText("\(agent) wrote:"), words]
+    /// What the prompt set's templates are filled with at one screen: the agent's name, the cut
+    /// words (with their count when the cut knows it), the person's last message when there is
+    /// one, and the language of the reply.
+    static func values(agent: String, cut: TokenCut, lastFromPerson: SealedText?, language: String?) -> PromptValues {
+        var values = PromptValues(language: language)
+        values.set("agent", SealedText(agent))
+        values.set("words", cut.text, tokens: cut.textTokens)
         if let lastFromPerson {
-            parts += [SealedText("\nThe person's last message was:"), lastFromPerson]
+            values.set("last_message", lastFromPerson)
+            values.hold("last_message")
         }
-        parts.append(SealedText("\nSuggest replies to \(agent)."))
-        return parts
+        return values
     }
 }

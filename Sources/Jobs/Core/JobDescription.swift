@@ -67,16 +67,18 @@ public enum SettingSource: String, Sendable, CaseIterable {
 
 extension JobKind {
     /// The job of this kind with its defaults, its budget replaced when `budgetMilliseconds` is
-    /// given; `labels` are the names the team allows in its counters (routing's member names).
+    /// given; `labels` are the names the team allows in its counters (routing's member names);
+    /// `prompts` the prompt set whose part for this job it asks with.
     ///
     /// The one place a kind becomes a job type: everything else iterates over `JobKind.allCases`
     /// and the jobs' `described`.
-    public func job(budgetMilliseconds: Double? = nil, labels: TeamLabels = .none) -> any Job {
+    public func job(budgetMilliseconds: Double? = nil, labels: TeamLabels = .none, prompts: PromptSet = .builtIn) -> any Job {
         switch self {
-        case .chips: ChipsJob(budgetMilliseconds: budgetMilliseconds ?? ChipsJob.defaultBudget.milliseconds)
-        case .route: RouteJob(budgetMilliseconds: budgetMilliseconds ?? RouteJob.defaultBudget.milliseconds, labels: labels)
-        case .push: PushJob(budgetMilliseconds: budgetMilliseconds ?? PushJob.defaultBudget.milliseconds)
-        case .draft: DraftJob(budgetMilliseconds: budgetMilliseconds ?? DraftJob.defaultBudget.milliseconds)
+        case .chips: ChipsJob(budgetMilliseconds: budgetMilliseconds ?? ChipsJob.defaultBudget.milliseconds, prompts: prompts.chips)
+        case .route: RouteJob(budgetMilliseconds: budgetMilliseconds ?? RouteJob.defaultBudget.milliseconds, labels: labels,
+                              prompts: prompts.route)
+        case .push: PushJob(budgetMilliseconds: budgetMilliseconds ?? PushJob.defaultBudget.milliseconds, prompts: prompts.push)
+        case .draft: DraftJob(budgetMilliseconds: budgetMilliseconds ?? DraftJob.defaultBudget.milliseconds, prompts: prompts.draft)
         }
     }
 }

@@ -7,7 +7,8 @@ import Export
 ///
 /// Fires on a person's message with `meta.offline == true`. The model sees the message and the
 /// agent's name, nothing else from the thread, and fills `Draft` (one tagged union: kind first,
-/// then its fields). `none` is an answer, not a failure.
+/// then its fields). `none` is an answer, not a failure. The words around them are the prompt
+/// set's (`prompts`: `{message}`, `{agent}`, `{language}`).
 ///
 /// Counters: `kind:checklist`, `kind:timer`, `kind:card` and `no_draft` (valid answers by kind),
 /// `expected:<kind>` (the keyword label below, per asked item) and one `Draft.Rejection` per
@@ -37,9 +38,14 @@ public struct DraftJob: Job {
     public var maxOutputTokens: Int
     /// The languages a draft may be written in; a message in another falls back (spec §6).
     public var supportedLanguages: SupportedLanguages
+    /// The instructions and the words of the prompt (the prompt set's draft).
+    public var prompts: JobPrompts
 
     public init(budgetMilliseconds: Double = DraftJob.defaultBudget.milliseconds, contextLimit: Int = 4096,
-                maxOutputTokens: Int = 256, supportedLanguages: SupportedLanguages = .appleIntelligence) {
+                maxOutputTokens: Int = 256, supportedLanguages: SupportedLanguages = .appleIntelligence,
+                prompts: JobPrompts = PromptSet.builtIn.draft) {
+        precondition(prompts.job == .draft, "draft asks with the draft prompts")
+        self.prompts = prompts
         self.budgetMilliseconds = budgetMilliseconds
         self.contextLimit = contextLimit
         self.maxOutputTokens = maxOutputTokens
@@ -58,15 +64,18 @@ public struct DraftJob: Job {
                 continue
             }
             let agent = snapshot.thread.agent ?? message.meta.groupTo ?? snapshot.thread.group?.lead ?? "the agent"
-            let parts = [SealedText("Message:"), text]
-            let request = GenerationRequest(
-                instructions: Self.instructions(agent: agent, language: language),
-                prompt: SealedText.joined(parts, separator: "\n"),
-                grammar: Draft.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             // The message is the input: counted once, for both sizes.
             let inputTokens = tokenizer.tokenCount(of: text)
+            var values = PromptValues(language: language)
+            values.set("agent", SealedText(agent))
+            values.set("message", text, tokens: inputTokens)
+            let (parts, knownCounts) = prompts.promptParts(values)
+            let request = GenerationRequest(
+                instructions: prompts.instructions(values),
+                prompt: SealedText.joined(parts, separator: "\n"),
+                grammar: Draft.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
-                                                          knownCounts: [nil, inputTokens])
+                                                          knownCounts: knownCounts)
             let labels = [
                 "expected": text.withUnsealedText { Self.expectedKind(of: $0) },
                 "ticked": message.meta.draftTicks?.isEmpty == false ? "yes" : "no",
@@ -110,15 +119,5 @@ public struct DraftJob: Job {
         if ["timer", "minuteur", "temporizador", "タイマー"].contains(where: { folded.contains($0) }) { return "timer" }
         if ["list", "lista", "リスト"].contains(where: { folded.contains($0) }) { return "checklist" }
         return "none"
-    }
-
-    static func instructions(agent: String, language: String?) -> SealedText {
-        SealedText("""
-            The person has no signal and sent a message to \(agent); it waits until they are back online. \
-            Until \(agent) answers, the phone can draw a draft the person can use: a checklist when \
-            they ask for a list, a timer when they ask for a timer, a card when they ask for a note. \
-            A question about health, money or anything only \(agent) knows gets none. \
-            Write the draft in \(Language.name(of: language)). Answer only with JSON.
-            """)
     }
 }

@@ -13,7 +13,8 @@ import Export
 /// agent in the thread, up to and including this one, oldest first (a push for two replies
 /// covers two, not three). The joined words are cut to 1,000 tokens from the end, once: the
 /// notification extension has little memory, so the whole input stays under the spec's cap,
-/// and cutting from the end keeps the newest words.
+/// and cutting from the end keeps the newest words. The words around them are the prompt set's
+/// (`prompts`: `{words}`, `{replies}` and `when: batched` for more than one, `{language}`).
 ///
 /// Quality keys: `well_formed` (0 or 1 per asked item: the person saw a line that fits the
 /// schema and passes the checks in every language, its own among them; a late line was not seen)
@@ -39,9 +40,14 @@ public struct PushJob: Job {
     public var maxOutputTokens: Int
     /// The languages the line may be written in; a reply in another falls back (spec §6).
     public var supportedLanguages: SupportedLanguages
+    /// The instructions and the words of the prompt (the prompt set's push).
+    public var prompts: JobPrompts
 
     public init(budgetMilliseconds: Double = PushJob.defaultBudget.milliseconds, inputCap: Int = 1000, newestReplies: Int = 3,
-                contextLimit: Int = 4096, maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence) {
+                contextLimit: Int = 4096, maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence,
+                prompts: JobPrompts = PromptSet.builtIn.push) {
+        precondition(prompts.job == .push, "push asks with the push prompts")
+        self.prompts = prompts
         self.budgetMilliseconds = budgetMilliseconds
         self.inputCap = inputCap
         self.newestReplies = newestReplies
@@ -73,14 +79,18 @@ public struct PushJob: Job {
             }
             if replies.count > 1 { ledger.count("batched", attribution) }
             let cut = tokenizer.suffix(of: words, maxTokens: inputCap)
-            let parts = Self.promptParts(words: cut.text, replies: replies.count)
+            var values = PromptValues(language: snapshot.language(of: message))
+            values.set("words", cut.text, tokens: cut.textTokens)
+            values.set("replies", SealedText(String(replies.count)))
+            if replies.count > 1 { values.hold("batched") }
+            let (parts, knownCounts) = prompts.promptParts(values)
             let request = GenerationRequest(
-                instructions: Self.instructions(language: snapshot.language(of: message)),
+                instructions: prompts.instructions(values),
                 prompt: SealedText.joined(parts, separator: "\n"),
                 grammar: PushLine.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             // The words were counted for the cut: the prompt's size reuses that count.
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
-                                                          knownCounts: [nil, cut.textTokens, nil])
+                                                          knownCounts: knownCounts)
             var labels = ["agent": agent]
             labels["language"] = Language.code(of: snapshot.language(of: message))
             items.append(JobItem(job: .push, attribution: attribution, request: request,
@@ -116,20 +126,5 @@ public struct PushJob: Job {
         let sender = snapshot.messages[index].from
         let own = snapshot.messages[...index].filter { $0.from == sender && $0.screen != nil }
         return Array(own.suffix(count))
-    }
-
-    static func instructions(language: String?) -> SealedText {
-        SealedText("""
-            You write the one-line preview of a push notification for a reply in a chat app. \
-            Say in one plain line, under 90 characters, in \(Language.name(of: language)), what the reply holds. \
-            Start with the content: no greeting, do not say who wrote it, give no advice of your own. \
-            Answer only with JSON.
-            """)
-    }
-
-    /// The prompt's three parts, to be joined by a newline; the words are the second.
-    static func promptParts(words: SealedText, replies: Int) -> [SealedText] {
-        let header = replies > 1 ? "The newest \(replies) replies:" : "The reply:"
-        return [SealedText(header), words, SealedText("\nWrite the line.")]
     }
 }

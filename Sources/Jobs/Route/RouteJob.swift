@@ -7,7 +7,8 @@ import Export
 /// Fires on a person's message in a group thread. An `@Name` of a member wins and the model is
 /// not asked (counter `named`), by `Mention`, the rule the flywheel's `route.named` uses too. Otherwise the model sees the message and each member's name and
 /// `about`, never any thread, and answers one of the members or "lead". A low-confidence answer
-/// means the lead, as today.
+/// means the lead, as today. The words around them are the prompt set's (`prompts`: `{message}`,
+/// `{members}` as one line per member, `{language}`).
 ///
 /// Confidence is `GenerationOutcome.minimumTokenProbability`: the lowest probability, among the
 /// tokens the grammar allowed, of any token the model chose. The grammar forces everything but
@@ -51,11 +52,15 @@ public struct RouteJob: Job {
     public var supportedLanguages: SupportedLanguages
     /// The members' names the team allows in the confusion counters (`--labels`); others are hashed.
     public var labels: TeamLabels
+    /// The instructions, the words of the prompt and the member lines (the prompt set's route).
+    public var prompts: JobPrompts
 
     public init(budgetMilliseconds: Double = RouteJob.defaultBudget.milliseconds,
                 minimumConfidence: Double = RouteJob.defaultMinimumConfidence, contextLimit: Int = 4096,
                 maxOutputTokens: Int = 48, supportedLanguages: SupportedLanguages = .appleIntelligence,
-                labels: TeamLabels = .none) {
+                labels: TeamLabels = .none, prompts: JobPrompts = PromptSet.builtIn.route) {
+        precondition(prompts.job == .route, "route asks with the route prompts")
+        self.prompts = prompts
         self.budgetMilliseconds = budgetMilliseconds
         self.minimumConfidence = minimumConfidence
         self.contextLimit = contextLimit
@@ -72,6 +77,7 @@ public struct RouteJob: Job {
         let names = group.members.map(\.name)
         let choices = Route.choices(members: names)
         let grammar = GrammarWriter.grammar(for: Route.schema(members: names))   // one per group, not per message
+        let memberLines = group.members.map(memberLine)   // the same for every message of the group
         var items: [JobItem] = []
         for message in snapshot.messages where message.from == .person {
             let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)
@@ -85,9 +91,12 @@ public struct RouteJob: Job {
                 items.append(.unsupportedLanguage(job: .route, attribution: attribution))
                 continue
             }
-            let prompt = Self.prompt(message: text, members: group.members)
+            var values = PromptValues(language: snapshot.language(of: message))
+            values.set("message", text)
+            values.set("members", lines: memberLines)
+            let prompt = SealedText.joined(prompts.promptParts(values).parts, separator: "\n")
             let request = GenerationRequest(
-                instructions: Self.instructions, prompt: prompt,
+                instructions: prompts.instructions(values), prompt: prompt,
                 grammar: grammar,
                 maxOutputTokens: maxOutputTokens, contextLimit: contextLimit, measuresConfidence: true)
             var labels = ["lead": group.lead, "members": choices.joined(separator: String(Self.nameSeparator))]
@@ -150,20 +159,11 @@ public struct RouteJob: Job {
     /// Names compare without regard to case, as `@Name` does.
     static func same(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
 
-    static let instructions = SealedText("""
-        You route a message in a group chat to the member it is for. Each member has a name and \
-        a line saying what they are for. Answer with the name of the member the message is for, \
-        or "lead" when it is not clearly for one member. Answer only with JSON.
-        """)
-
-    static func prompt(message: SealedText, members: [GroupMember]) -> SealedText {
-        var parts = [SealedText("Members:")]
-        for member in members {
-            parts.append(member.about.isEmpty
-                ? SealedText("- \(member.name)")
-                : SealedText.joined([SealedText("- \(member.name):"), member.about], separator: " "))
-        }
-        parts += [SealedText("\nMessage:"), message, SealedText("\nWho is this message for?")]
-        return SealedText.joined(parts, separator: "\n")
+    /// A member's line of the prompt (`{members}`): its name and what it is for, or its name
+    /// alone when it has no `about`.
+    func memberLine(_ member: GroupMember) -> SealedText {
+        member.about.isEmpty
+            ? prompts.line("member_without_about", ["name": SealedText(member.name)])
+            : prompts.line("member", ["name": SealedText(member.name), "about": member.about])
     }
 }

@@ -23,8 +23,8 @@ public enum ArgumentParser {
         usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
                       [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
                       [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--labels FILE.json]
-                      [--allow-unsandboxed] [--shard I/N | --shards N] [--shard-by thread|file] [--resume]
-                      [--checkpoint-every K] [--run-key FILE] CORPUS...
+                      [--prompts FILE.json] [--allow-unsandboxed] [--shard I/N | --shards N]
+                      [--shard-by thread|file] [--resume] [--checkpoint-every K] [--run-key FILE] CORPUS...
                replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--labels FILE.json] [--allow-unsandboxed]
                             SHARD_DIR...
                replay compare [--out DIR] [--fail-if-worse JOB.KEY=MARGIN]... [--seed N] [--allow-unsandboxed]
@@ -33,6 +33,7 @@ public enum ArgumentParser {
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
                replay verify DIR
+               replay prompts show
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
                replay --help | --version
 
@@ -55,12 +56,16 @@ public enum ArgumentParser {
         --fail-under K=MIN  a CI gate on a report number, e.g. chips.in_budget.device=0.9 or
                       route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
                       are written to junit.xml, one test case each
-        --config F    budgets, device, gates and labels from a JSON file (see README); flags win
+        --config F    budgets, device, gates, labels and prompts from a JSON file (see README); flags win
         --labels F    the names the results may show as written, from a JSON file
                       {"agents": [...], "members": [...], "builds": [...], "models": [...], "kinds": [...]}
                       (docs/report-schema.md); every other agent or member name, and every build or
                       model that is not a version (2.3.0, 2.3.0 (512)), is shown as a salted hash.
                       A merge needs the shards' file
+        --prompts F   the words the jobs ask with, from a prompt set file (replay.prompts/1,
+                      docs/prompts.md; /dev/stdin reads a pipe): instructions per language and
+                      the words around what each job sees. Default: the built-in set. The report
+                      names the set and its SHA-256; a resume or merge needs the same set
         --allow-unsandboxed  run even where the kernel cannot confine writes to --out and forbid
                       network sockets (Landlock ABI >= 4, seccomp); the report says so
         --shard I/N   replay only shard I (0-based) of N. Without it, SLURM_ARRAY_TASK_ID (less
@@ -98,6 +103,9 @@ public enum ArgumentParser {
         a run's directory (its manifest.json) by kind, size and SHA-256 of every entry, and names
         each one that changed, is missing or is extra since (exit 9).
 
+        replay prompts show prints the built-in prompt set, today's prompts, as a prompt set file
+        to start from; the same bytes given to --prompts replay exactly as the built-in set.
+
         replay flywheel counts, from message metadata alone and without a model, how often chips
         are used, routing guesses kept and drafts used: metrics.csv, metrics.json, dashboard.html.
 
@@ -114,12 +122,14 @@ public enum ArgumentParser {
         if arguments.first == "corpus" { return try parseCorpus(Array(arguments.dropFirst())) }
         if arguments.first == "flywheel" { return try parseFlywheel(Array(arguments.dropFirst())) }
         if arguments.first == "merge" { return try parseMerge(Array(arguments.dropFirst())) }
+        if arguments.first == "prompts" { return try parsePrompts(Array(arguments.dropFirst())) }
         var options = ReplayOptions()
         var shardText: String? = nil
         var shardCount: Int? = nil
         var shardBy = ShardBy.thread
         var configPath: String? = nil
         var labelsPath: String? = nil
+        var promptsPath: String? = nil
         var flagBudgets: [JobKind: Double] = [:]
         var flagThresholds: [Threshold] = []
         var flagDevice: DeviceProfile? = nil
@@ -173,6 +183,7 @@ public enum ArgumentParser {
                 flagThresholds.append(threshold)
             case "--config": configPath = try value(for: argument)
             case "--labels": labelsPath = try value(for: argument)
+            case "--prompts": promptsPath = try value(for: argument)
             case "--allow-unsandboxed": options.allowUnsandboxed = true
             case "--dry-run": options.dryRun = true
             case "--flywheel": options.flywheel = true
@@ -206,8 +217,15 @@ public enum ArgumentParser {
             // A gate given on the command line replaces the config file's gate of the same key.
             options.thresholds = config.thresholds.filter { gate in !flagThresholds.contains { $0.key == gate.key } }
             if labelsPath == nil { labelsPath = config.labels }
+            if promptsPath == nil { promptsPath = config.prompts }
         }
         if let labelsPath { options.labels = try LabelsFile.load(labelsPath) }
+        if let promptsPath {
+            if options.corpus.contains("-"), ["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(promptsPath) {
+                throw UsageError("--prompts \(promptsPath) and a corpus of - cannot both be read from standard input")
+            }
+            options.prompts = try PromptsFile.load(promptsPath)
+        }
         options.device = flagDevice ?? options.device
         options.budgets.merge(flagBudgets) { _, flag in flag }
         options.thresholds += flagThresholds
@@ -286,6 +304,11 @@ public enum ArgumentParser {
         }
         guard !options.shardDirectories.isEmpty else { throw UsageError("replay merge needs the shards' directories") }
         return .merge(options)
+    }
+
+    private static func parsePrompts(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
+        guard arguments == ["show"] else { throw UsageError("'replay prompts' takes 'show' (it prints the built-in prompt set)") }
+        return .showPrompts
     }
 
     private static func parseCorpus(_ arguments: [String]) throws(UsageError) -> ReplayCommand {

@@ -9,7 +9,8 @@ import Jobs
 ///   "device": "iphone15pro",
 ///   "budgets_ms": { "chips": 800, "route": 400, "push": 3000, "draft": 2000 },
 ///   "fail_under": { "chips.in_budget.device": 0.9, "route.accuracy": 0.5 },
-///   "labels": "labels.json"
+///   "labels": "labels.json",
+///   "prompts": "prompts.json"
 /// }
 /// ```
 /// JSON rather than TOML because Foundation reads it and the package may not depend on a parser.
@@ -22,6 +23,8 @@ public struct ConfigFile: Sendable, Equatable {
     public var labels: String?
     /// The run key's file (`run_key`), relative to the working directory; `--run-key` wins.
     public var runKeyPath: String?
+    /// The prompt set file (`PromptsFile`) to read, relative to the working directory; `--prompts` wins.
+    public var prompts: String?
 
     public init() {}
 
@@ -34,8 +37,14 @@ public struct ConfigFile: Sendable, Equatable {
             throw ArgumentParser.UsageError("\(path): not a JSON object")
         }
         var config = ConfigFile()
-        for key in object.keys where !["device", "budgets_ms", "fail_under", "labels", "run_key"].contains(key) {
-            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (device, budgets_ms, fail_under, labels, run_key)")
+        for key in object.keys where !["device", "budgets_ms", "fail_under", "labels", "run_key", "prompts"].contains(key) {
+            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (device, budgets_ms, fail_under, labels, run_key, prompts)")
+        }
+        if let prompts = object["prompts"] {
+            guard let prompts = prompts as? String, !prompts.isEmpty else {
+                throw ArgumentParser.UsageError("\(path): 'prompts' must be the path of a prompt set file (see --prompts)")
+            }
+            config.prompts = prompts
         }
         if let file = object["run_key"] {
             guard let file = file as? String, !file.isEmpty else { throw ArgumentParser.UsageError("\(path): 'run_key' must be the path of a key file") }

@@ -9,10 +9,10 @@ import Privacy
 /// `replay bench-model`: the model stage alone, for `bench/model.sh`. Not in the usage.
 ///
 ///     replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--chunk N] [--engine OPTIONS]
-///                        [--model PATH] [--digests KEY_FILE] [--plan-only] CORPUS...
+///                        [--model PATH] [--prompts FILE] [--digests KEY_FILE] [--plan-only] CORPUS...
 ///
 /// Plans the first N threads (or as many as give `--requests` requests, which are then the first
-/// that many) with one job exactly as a replay does, then times only the model
+/// that many) with one job exactly as a replay does (with the built-in prompts, or `--prompts`'), then times only the model
 /// answering the requests (`--chunk` at a time, by default as many as the runner sends in one call)
 /// and prints, to `diagnostics`, digests and counts only:
 ///
@@ -31,7 +31,7 @@ import Privacy
 enum ModelBenchCommand {
     static let usage = """
         usage: replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--chunk N] [--engine OPTIONS]
-                                  [--model PATH] [--digests KEY_FILE] [--plan-only] CORPUS...
+                                  [--model PATH] [--prompts FILE] [--digests KEY_FILE] [--plan-only] CORPUS...
         """
 
     static func run(_ arguments: [String], diagnostics: (String) -> Void) -> ExitCode {
@@ -44,6 +44,7 @@ enum ModelBenchCommand {
         var engineOptions = LlamaEngine.Options.standard
         var modelPath: String? = nil
         var digestKeyPath: String? = nil
+        var prompts = PromptSet.builtIn
         var planOnly = false
         var corpus: [String] = []
         var rest = arguments[...]
@@ -66,6 +67,14 @@ enum ModelBenchCommand {
                 engineOptions = parsed
             case "--model": guard let path = rest.popFirst() else { return usageError(diagnostics) }; modelPath = path
             case "--digests": guard let path = rest.popFirst() else { return usageError(diagnostics) }; digestKeyPath = path
+            case "--prompts":
+                guard let path = rest.popFirst() else { return usageError(diagnostics) }
+                do {
+                    prompts = try PromptsFile.load(path)
+                } catch {
+                    diagnostics("replay bench-model: \(error.description)")
+                    return .usage
+                }
             case "--plan-only": planOnly = true
             default:
                 if argument.hasPrefix("-") { return usageError(diagnostics) }
@@ -109,7 +118,7 @@ enum ModelBenchCommand {
             return .model
         }
 
-        let planner = ReplayTool.job(job, budget: nil)
+        let planner = ReplayTool.job(job, budget: nil, prompts: prompts)
         var requests: [GenerationRequest] = []
         var assembler = ThreadAssembler()
         func plan(_ thread: ThreadSnapshot) {

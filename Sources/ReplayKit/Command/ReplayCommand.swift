@@ -12,6 +12,8 @@ public enum ReplayCommand: Sendable, Equatable {
     case flywheel(corpus: [String], outputDirectory: String, allowUnsandboxed: Bool, labels: TeamLabels)
     /// Merge the states of a sharded run's shards into one report.
     case merge(MergeOptions)
+    /// Print the built-in prompt set (`replay prompts show`).
+    case showPrompts
     case help
     case version
 }
@@ -55,6 +57,10 @@ public struct ReplayOptions: Sendable, Equatable {
     /// The run key's file (`--run-key`, or the config's `run_key`); nil: `REPLAY_RUN_KEY`, else
     /// the per-user key (`RunKeyFile`).
     public var runKeyPath: String? = nil
+
+    /// The words the jobs ask with (`--prompts FILE`, or the config's `prompts`): the built-in set
+    /// unless given.
+    public var prompts = PromptSet.builtIn
 
     /// Threads between checkpoints when `--resume` is given without `--checkpoint-every`.
     public static let defaultCheckpointEvery = 200

@@ -49,6 +49,10 @@ public enum ReplayTool {
         case .version:
             print("replay \(ArgumentParser.version)")
             return .success
+        case .showPrompts:
+            // The built-in set's file, byte for byte: its SHA-256 is the set's (`PromptSet.sha256`).
+            print(PromptSet.builtIn.json, terminator: "")
+            return .success
         case let .flywheel(corpus, outputDirectory, allowUnsandboxed, labels):
             if case .failure(let failure) = confine(outputDirectory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed, diagnostics: diagnostics) {
                 return failure.exitCode
@@ -206,7 +210,7 @@ public enum ReplayTool {
         let model = ModelIdentity(path: modelPath, bytes: modelPath.map(fileSize), sha256: modelDigest ?? modelFile?.digest,
                                   hashed: modelFile?.hashed ?? .whole, unavailable: modelProblem,
                                   approximateTokens: tokenizer is ApproximateTokenizer, description: description?.value ?? .null)
-        let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0], labels: options.labels) }
+        let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0], labels: options.labels, prompts: options.prompts) }
         let stateOptions = StateOptions(options, jobs: jobs)
         let tap = AuditTap.fromEnvironment()
 
@@ -372,10 +376,11 @@ public enum ReplayTool {
         return failures.isEmpty ? .success : .input
     }
 
-    /// The job of `kind`, its budget replaced by `--budget`/`--config` when given: the jobs'
-    /// own registry (`JobKind.job`), so the job list and the default budgets are written once.
-    static func job(_ kind: JobKind, budget: Double?, labels: TeamLabels = .none) -> any Job {
-        kind.job(budgetMilliseconds: budget, labels: labels)
+    /// The job of `kind`, its budget replaced by `--budget`/`--config` when given, asking with
+    /// `prompts` (`--prompts`): the jobs' own registry (`JobKind.job`), so the job list and the
+    /// default budgets are written once.
+    static func job(_ kind: JobKind, budget: Double?, labels: TeamLabels = .none, prompts: PromptSet = .builtIn) -> any Job {
+        kind.job(budgetMilliseconds: budget, labels: labels, prompts: prompts)
     }
 
     /// Writes report.json and report.md into `directory` (which must exist), through `OutputDirectory`.

@@ -11,7 +11,11 @@ public enum MarkdownReport {
         let mode = report.at("run.mode").flatMap(label) ?? "?"
         out += "Mode: \(mode). Model: \(report.at("model.name").flatMap(label) ?? "none (dry run)")"
         if let description = report.at("model.description").flatMap(label) { out += " (\(description))" }
-        out += ". Device profile: \(report.at("device.profile").flatMap(label) ?? "?").\n\n"
+        out += ". Device profile: \(report.at("device.profile").flatMap(label) ?? "?")"
+        if let name = report.at("run.prompts.name").flatMap(label), let digest = report.at("run.prompts.sha256").flatMap(label) {
+            out += ". Prompts: \(md(name)) (SHA-256 \(md(digest)))"
+        }
+        out += ".\n\n"
 
         out += "## Corpus\n\n| files | threads | messages | bad lines | unknown line types | unknown node kinds |\n|---:|---:|---:|---:|---:|---:|\n"
         out += "| \(int(report.at("corpus.files"))) | \(int(report.at("corpus.threads"))) | \(int(report.at("corpus.messages"))) "

@@ -67,6 +67,7 @@ public struct ReportBuilder {
             ("batch_size", .int(options.batchSize)),
             ("model_unavailable", state.model.unavailable.map { .label($0) } ?? .null),
             ("token_sizes", .label(state.model.approximateTokens ? "estimated from UTF-8 bytes (no tokenizer)" : "model tokenizer")),
+            ("prompts", .object([("name", .label(options.prompts.name)), ("sha256", .label(options.prompts.sha256))])),
         ])
     }
 

@@ -154,6 +154,7 @@ extension StateOptions {
             ("flywheel", .bool(flywheel)),
             ("batch_size", .int(batchSize)),
             ("labels", labels.digest.map { .label($0) } ?? .null),
+            ("prompts", .object([("name", .label(prompts.name)), ("sha256", .label(prompts.sha256))])),
         ])
     }
 
@@ -174,15 +175,32 @@ extension StateOptions {
                                         decodeTokensPerSecond: try device.double("decode_tokens_per_s"), source: try device.string("source")),
                   threadLimit: try state.optionalInt("thread_limit"), strict: try state.bool("strict"), dryRun: try state.bool("dry_run"),
                   flywheel: try state.bool("flywheel"), batchSize: try state.int("batch_size"),
-                  labels: labels.matching(try Self.labelsDigest(state)))
+                  labels: labels.matching(try Self.labelsDigest(state)), prompts: try Self.prompts(state))
+    }
+
+    /// The prompt set a state was written with: its name (a token) and SHA-256; the built-in set
+    /// in a state written before prompt sets existed, which asked with its words.
+    static func prompts(_ state: ReportValue) throws(StateFormatError) -> PromptSetIdentity {
+        guard let value = state["prompts"] else { return PromptSet.builtIn.identity }
+        let name = try value.string("name")
+        let digest = try value.string("sha256")
+        guard ReportLabel(token: name, salt: LabelSalt(bytes: [])).text == name, Self.isDigest(digest) else {
+            throw StateFormatError("'prompts' is not a prompt set's name and SHA-256")
+        }
+        return PromptSetIdentity(name: name, sha256: digest)
+    }
+
+    /// Whether `text` is 64 lowercase hex digits.
+    static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64
+            && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 
     /// The digest of the list a state was written with: null, or absent in a state written
     /// before `--labels` existed, for none; else 64 hex digits.
     static func labelsDigest(_ state: ReportValue) throws(StateFormatError) -> String? {
         guard let value = state["labels"], value != .null else { return nil }
-        guard case .label(let digest) = value, digest.utf8.count == 64,
-              digest.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }) else {
+        guard case .label(let digest) = value, isDigest(digest) else {
             throw StateFormatError("'labels' is not the SHA-256 of a labels list")
         }
         return digest

@@ -217,9 +217,13 @@ public struct StateOptions: Sendable, Equatable {
     /// and states merge or resume only with the same list, or one value would be counted under
     /// its name in one shard and under its hash in another.
     public var labels: TeamLabels
+    /// The prompt set the jobs asked with (`--prompts`), by its name and digest: states merge or
+    /// resume only with the same set, or one run would count answers to two different prompts.
+    public var prompts: PromptSetIdentity
 
     public init(jobs: [JobKind], budgets: [JobKind: Double], device: DeviceProfile, threadLimit: Int?, strict: Bool,
-                dryRun: Bool, flywheel: Bool, batchSize: Int, labels: TeamLabels = .none) {
+                dryRun: Bool, flywheel: Bool, batchSize: Int, labels: TeamLabels = .none,
+                prompts: PromptSetIdentity = PromptSet.builtIn.identity) {
         self.jobs = jobs
         self.budgets = budgets
         self.device = device
@@ -229,16 +233,20 @@ public struct StateOptions: Sendable, Equatable {
         self.flywheel = flywheel
         self.batchSize = batchSize
         self.labels = labels
+        self.prompts = prompts
     }
 
     /// The options of a run of `jobs` under `options`.
     public init(_ options: ReplayOptions, jobs: [any Job]) {
         self.init(jobs: jobs.map(\.kind), budgets: Dictionary(uniqueKeysWithValues: jobs.map { ($0.kind, $0.budgetMilliseconds) }),
                   device: options.device, threadLimit: options.threadLimit, strict: options.strict,
-                  dryRun: options.dryRun, flywheel: options.flywheel, batchSize: options.batchSize, labels: options.labels)
+                  dryRun: options.dryRun, flywheel: options.flywheel, batchSize: options.batchSize, labels: options.labels,
+                  prompts: options.prompts.identity)
     }
 
-    /// The jobs, each with its budget and the team's labels.
+    /// The jobs, each with its budget and the team's labels, to describe them in a report: with
+    /// the built-in prompts, since a state keeps only its set's name and digest, and a job's
+    /// description does not depend on its prompts.
     public func makeJobs() -> [any Job] {
         jobs.map { $0.job(budgetMilliseconds: budgets[$0], labels: labels) }
     }
@@ -255,6 +263,7 @@ public struct StateOptions: Sendable, Equatable {
         if flywheel != other.flywheel { names.append("--flywheel") }
         if batchSize != other.batchSize { names.append("--batch") }
         if labels.digest != other.labels.digest { names.append("--labels") }
+        if prompts != other.prompts { names.append("--prompts: one ran with \(prompts.summary), the other with \(other.prompts.summary)") }
         return names
     }
 }

@@ -1,0 +1,71 @@
+import Privacy
+
+/// One job's part of a prompt set: its instructions (one for every language, and any for one
+/// language in particular), the parts of its prompt, and its line templates (routing's member
+/// lines). Checked against the job's `PromptInputs` when read.
+///
+/// Only words: the output schema, the caps and the budgets are the job's own (the spec's
+/// contract), and a prompt set cannot change them.
+public struct JobPrompts: Sendable, Equatable {
+    /// The job these prompts are for.
+    public let job: JobKind
+    /// The instructions for a language with none of its own.
+    public var instructions: PromptTemplate
+    /// Instructions for one language, by the language subtag of the export's tags (`fr` for
+    /// `fr-CA`): a message in that language gets these instead.
+    public var instructionsByLanguage: [String: PromptTemplate]
+    /// The prompt's parts, joined by a newline.
+    public var prompt: [PromptPart]
+    /// The job's line templates by key (`member`, `member_without_about`).
+    public var lines: [String: PromptTemplate]
+
+    public init(job: JobKind, instructions: PromptTemplate, instructionsByLanguage: [String: PromptTemplate] = [:],
+                prompt: [PromptPart], lines: [String: PromptTemplate] = [:]) {
+        self.job = job
+        self.instructions = instructions
+        self.instructionsByLanguage = instructionsByLanguage
+        self.prompt = prompt
+        self.lines = lines
+    }
+
+    /// The instructions for `values`' language, filled in.
+    public func instructions(_ values: PromptValues) -> SealedText {
+        // Most sets have no instructions of a language's own: the tag is then not parsed for them.
+        let template = instructionsByLanguage.isEmpty
+            ? instructions
+            : Language.code(of: values.language).flatMap { instructionsByLanguage[$0] } ?? instructions
+        return template.rendered(values.value)
+    }
+
+    /// The prompt's parts, filled in, to be joined by a newline, and each part's token count where
+    /// planning knows it: a part that is exactly one input whose count `values` knows (the cut
+    /// words) has that count, so the prompt's size is not worked out again.
+    ///
+    /// A part dropped by its condition leaves nothing; a part that is a list input becomes one
+    /// part per line (none for an empty list).
+    public func promptParts(_ values: PromptValues) -> (parts: [SealedText], knownCounts: [Int?]) {
+        var parts: [SealedText] = []
+        var counts: [Int?] = []
+        for part in prompt where part.isKept(under: values) {
+            let sole = part.template.soleInput
+            if let sole, let lines = values.lines(sole) {
+                parts += lines
+                counts += lines.map { _ in nil }
+                continue
+            }
+            parts.append(part.template.rendered(values.value))
+            counts.append(sole.flatMap(values.tokens))
+        }
+        return (parts, counts)
+    }
+
+    /// Line template `key` filled with `values` (routing's member line from a name and its `about`).
+    public func line(_ key: String, _ values: [String: SealedText]) -> SealedText {
+        (lines[key] ?? PromptTemplate.empty).rendered { values[$0] }
+    }
+}
+
+extension PromptTemplate {
+    /// The template with no words.
+    static let empty = try! PromptTemplate(parsing: "")
+}
