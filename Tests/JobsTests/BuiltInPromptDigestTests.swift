@@ -1,5 +1,6 @@
 import Engine
 import Export
+import Llama
 import Privacy
 import Testing
 import TestSupport
