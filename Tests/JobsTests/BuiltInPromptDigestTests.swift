@@ -75,11 +75,11 @@ import TestSupport
     ]
 
     /// The default model's tokenizer, without its weights.
-    static let vocabularyOnly: Result<LlamaModel, EngineError> = {
+    static let vocabularyOnly: Result<LlamaModel, LlamaError> = {
         guard let path = DefaultModel.path() else {
             return .failure(.modelFileUnreadable(path: DefaultModel.cacheDirectory, reason: "run scripts/setup first"))
         }
-        return Result { () throws(EngineError) in try LlamaModel(path: path, vocabularyOnly: true) }
+        return Result { () throws(LlamaError) in try LlamaModel(path: path, vocabularyOnly: true) }
     }()
 
     @Test func theSampleHasThreadsOfEveryJob() {
