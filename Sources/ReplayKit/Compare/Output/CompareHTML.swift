@@ -143,7 +143,7 @@ private struct Page {
         --better: #52d18e; --worse: #ff7d98; --changed: #c796ff; --none: #b4bec9; --accent: #78acff; }
     }
     * { box-sizing: border-box; }
-    body { margin: 0 auto; max-width: 1080px; padding: 24px; background: var(--bg); color: var(--fg);
+    body { margin: 0 auto; max-width: 1260px; padding: 24px; background: var(--bg); color: var(--fg);
       font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; }
     h1 { font-size: 1.6rem; margin: 0 0 .4rem; }
     h2 { font-size: 1.25rem; margin: 2.2rem 0 .4rem; padding-top: .8rem; border-top: 1px solid var(--line); }
@@ -183,7 +183,7 @@ private struct Page {
     table { border-collapse: collapse; font-size: .78rem; min-width: 60%; }
     caption { text-align: left; color: var(--muted); padding-bottom: .3rem; }
     th, td { padding: .2rem .4rem; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
-    td.verdict { white-space: normal; min-width: 6.5em; }
+    td.verdict { white-space: normal; min-width: 10.5em; }
     thead th { border-bottom: 2px solid var(--line); }
     tbody th { font-weight: 500; }
     tr.total th, tr.total td { font-weight: 600; }
