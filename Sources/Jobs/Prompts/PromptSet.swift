@@ -11,7 +11,7 @@ import Privacy
 ///
 /// A set is known in reports and run states by its `name` and `sha256`: the SHA-256 of the
 /// file's bytes, and for the built-in set of the bytes `replay prompts show` prints (`json`),
-/// so a file saved from it is the built-in set under either name.
+/// so a file saved from `replay prompts show` has the built-in set's name and digest.
 public struct PromptSet: Sendable, Equatable {
     /// The schema a prompt set file names.
     public static let schema = "replay.prompts/1"
