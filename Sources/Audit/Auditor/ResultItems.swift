@@ -21,11 +21,11 @@ enum ResultItems {
     /// the end.
     static func compactJSON(_ value: ReportValue) -> String {
         var out = ""
-        write(value, to: &out)
+        append(value, to: &out)
         return out + "\n"
     }
 
-    private static func write(_ value: ReportValue, to out: inout String) {
+    private static func append(_ value: ReportValue, to out: inout String) {
         switch value {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -36,7 +36,7 @@ enum ResultItems {
             out += "["
             for (index, item) in items.enumerated() {
                 if index > 0 { out += "," }
-                write(item, to: &out)
+                append(item, to: &out)
             }
             out += "]"
         case .object(let fields):
@@ -44,7 +44,7 @@ enum ResultItems {
             for (index, (key, child)) in fields.enumerated() {
                 if index > 0 { out += "," }
                 out += quoted(key) + ":"
-                write(child, to: &out)
+                append(child, to: &out)
             }
             out += "}"
         }

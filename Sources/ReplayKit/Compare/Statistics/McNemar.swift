@@ -11,7 +11,7 @@ public enum McNemar {
     /// The exact two-sided p-value for `b` items right only in the base run and `c` right only in
     /// the new one (both ≥ 0).
     public static func exactPValue(baseOnly b: Int, newOnly c: Int) -> Double {
-        precondition(b >= 0 && c >= 0, "McNemar counts are numbers of items and cannot be negative (got \(b), \(c))")
+        precondition(b >= 0 && c >= 0, "McNemar counts are numbers of items and cannot be negative")
         let n = b + c
         guard n > 0 else { return 1 }
         let k = min(b, c)
