@@ -60,6 +60,26 @@ import TestSupport
         #expect(noKey.status == 2)
     }
 
+    /// `--requests N` asks the first N requests of the threads read in order: the first N of
+    /// what `--limit` plans over enough threads, the read stopping once it has them; a limit that
+    /// gives fewer keeps them all.
+    @Test func requestsAreTheFirstOfTheThreadsRead() throws {
+        #expect(DefaultModel.path() != nil, "the default model is missing: run scripts/setup")
+        let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
+        let replay = BuiltProducts.executable("replay")
+        let directory = try TemporaryDirectory(prefix: "bench-key")
+        let key = try Self.keyFile(in: directory, byte: 7)
+        func planned(_ flags: [String]) throws -> [Substring] {
+            let run = try Subprocess.run(replay, ["bench-model", "--job", "route", "--plan-only", "--digests", key] + flags + [corpus])
+            #expect(run.status == 0)
+            return Self.lines(run.errors).prompts
+        }
+        let twelveThreads = try planned(["--limit", "12"])
+        #expect(twelveThreads.count > 3, "twelve threads of the sample give route several requests")
+        #expect(try planned(["--requests", "3"]) == Array(twelveThreads.prefix(3)))
+        #expect(try planned(["--requests", "1000", "--limit", "12"]) == twelveThreads)
+    }
+
     /// A key file of 32 bytes of `byte`, mode 0600, in `directory`.
     static func keyFile(in directory: TemporaryDirectory, byte: UInt8) throws -> String {
         let path = try directory.write("key-\(byte)", [UInt8](repeating: byte, count: 32))

@@ -54,6 +54,38 @@ import TestSupport
         #expect(report.at("corpus.messages") == .int(tally.corpus.messages))
     }
 
+    /// A consumer that stops after the kth thread (`bench-model --requests`) is handed the
+    /// threads `--limit k` hands on and the read counts the same, but it was no stop at the limit.
+    @Test(arguments: [1, 2, 7, 39, 40])
+    func aConsumerStopsWhereTheLimitWould(after k: Int) throws {
+        let directory = try TemporaryDirectory(prefix: "thread-limit")
+        let path = try Self.generated(in: directory)
+        func read(limit: Int?, stopAfter: Int?) -> (threads: [String], tally: ReplayTally) {
+            var options = ReplayOptions()
+            options.corpus = [path]
+            options.threadLimit = limit
+            var threads: [String] = []
+            let tally = ThreadSource(options: options).read(
+                resume: nil,
+                thread: { input in
+                    threads.append(input.thread.thread.id)
+                    return stopAfter.map { threads.count < $0 } ?? true
+                },
+                boundary: { _, _ in }, progress: { _, _ in })
+            return (threads, tally)
+        }
+        let limited = read(limit: k, stopAfter: nil)
+        let stopped = read(limit: nil, stopAfter: k)
+        #expect(stopped.threads.count == k)
+        #expect(stopped.threads == limited.threads)
+        #expect(stopped.tally.threadsReplayed == k)
+        #expect(stopped.tally.corpus == limited.tally.corpus)
+        #expect(stopped.tally.corpus == (try Self.readBefore(thread: k, of: [path])))
+        #expect(stopped.tally.eventsRead == limited.tally.eventsRead)
+        #expect(!stopped.tally.stoppedAtLimit)
+        #expect(read(limit: nil, stopAfter: nil).threads.count == Self.generatedThreads)
+    }
+
     /// The issue as reported: `--limit 30` over a larger corpus said 31 threads.
     @Test func limitThirtyReportsThirtyThreads() throws {
         let directory = try TemporaryDirectory(prefix: "thread-limit")

@@ -12,7 +12,8 @@ import Privacy
 ///                        [--model PATH] [--prompts FILE] [--digests KEY_FILE] [--plan-only] CORPUS...
 ///
 /// Plans the first N threads (or as many as give `--requests` requests, which are then the first
-/// that many) with one job exactly as a replay does (with the built-in prompts, or `--prompts`'), then times only the model
+/// that many) with one job exactly as a replay does, through the run's own `ThreadSource` and
+/// `Planner` (with the built-in prompts, or `--prompts`'), then times only the model
 /// answering the requests (`--chunk` at a time, by default as many as the runner sends in one call)
 /// and prints, to `diagnostics`, digests and counts only:
 ///
@@ -95,11 +96,17 @@ enum ModelBenchCommand {
                 return .usage
             }
         }
-        let reader: CorpusReader
-        do {
-            reader = try CorpusReader(paths: corpus)
-        } catch {
-            diagnostics("replay bench-model: \(error.description)")
+        // The corpus read as a replay reads it, and the threads planned as a replay plans them.
+        var options = ReplayOptions()
+        options.jobs = [job]
+        options.corpus = corpus
+        options.threadLimit = limit
+        options.batchSize = batch
+        options.modelPath = path
+        options.prompts = prompts
+        let source = ThreadSource(options: options)
+        if let failure = source.failure {
+            diagnostics("replay bench-model: \(failure)")
             return .input
         }
         do {
@@ -118,22 +125,20 @@ enum ModelBenchCommand {
             return .model
         }
 
-        let planner = ReplayTool.job(job, budget: nil, prompts: prompts)
+        let planner = Planner(options: options, jobs: [ReplayTool.job(job, budget: nil, prompts: prompts)], tokenizer: engine,
+                              canary: nil, modelUnavailable: false, dryRun: false,
+                              itemKeys: .unkeyed(fileCount: source.allFiles.count))
         var requests: [GenerationRequest] = []
-        var assembler = ThreadAssembler()
-        func plan(_ thread: ThreadSnapshot) {
-            var ledger = JobLedger()
-            requests += planner.plan(thread, tokenizer: engine, ledger: &ledger).compactMap(\.request)
-        }
-        reading: while let event = reader.next() {
-            guard case .record(let record, _) = event, let thread = assembler.take(record) else { continue }
-            plan(thread)
-            if let limit, assembler.completed >= limit { break reading }
-            if let wanted, requests.count >= wanted { break reading }
-        }
-        if limit.map({ assembler.completed < $0 }) ?? true, wanted.map({ requests.count < $0 }) ?? true,
-           let thread = assembler.finish() {
-            plan(thread)
+        let read = source.read(
+            resume: nil,
+            thread: { input in
+                requests += planner.plan(input).queued.compactMap(\.request)
+                return wanted.map { requests.count < $0 } ?? true
+            },
+            boundary: { _, _ in }, progress: { _, _ in })
+        if case .input(let failure) = read.fatal {
+            diagnostics("replay bench-model: \(failure)")
+            return .input
         }
         if let wanted, requests.count > wanted { requests.removeLast(requests.count - wanted) }
 

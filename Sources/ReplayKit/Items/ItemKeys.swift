@@ -33,6 +33,12 @@ public struct ItemKeys: Sendable {
         }
     }
 
+    /// Keys under a key of zeros, files named by their place: for what plans items and never
+    /// reports their keys (`replay bench-model`, tests that ignore the keys).
+    static func unkeyed(fileCount: Int) -> ItemKeys {
+        ItemKeys(key: RunKey(bytes: [UInt8](repeating: 0, count: RunKey.length))!, fileDigests: Array(repeating: nil, count: fileCount))
+    }
+
     /// The key of the item of `job` at message `message` of thread `thread` in file `file`.
     public func key(file: Int, thread: String, message: String, job: JobKind) -> UInt64 {
         var mac = self.file(file)

@@ -60,8 +60,7 @@ public final class ReplayRunner {
         modelStage = watched.map { ModelStage(model: $0, jobs: jobs, device: options.device) }
         planner = Planner(options: options, jobs: jobs, tokenizer: tokenizer, canary: tap,
                           modelUnavailable: modelUnavailable != nil, dryRun: model == nil,
-                          itemKeys: itemKeys ?? ItemKeys(key: RunKey(bytes: [UInt8](repeating: 0, count: RunKey.length))!,
-                                                         fileDigests: options.corpus.map { _ in nil }))
+                          itemKeys: itemKeys ?? .unkeyed(fileCount: options.corpus.count))
         for job in jobs {
             ledgers[job.kind] = JobLedger()
             sizing[job.kind] = PromptSizing()
@@ -92,7 +91,7 @@ public final class ReplayRunner {
         var replayedAtCheckpoint = resume?.threadsReplayed ?? 0
         let read = source.read(
             resume: resume,
-            thread: process,
+            thread: { process($0); return true },
             boundary: { before, replayed in
                 guard let every = options.checkpointEvery, replayed - replayedAtCheckpoint >= every else { return }
                 planPending()

@@ -38,9 +38,14 @@ final class ThreadSource {
     /// shard, and `boundary` at each thread line with the counts of everything before that line
     /// and how many threads were replayed in all (the place a checkpoint can be taken).
     ///
+    /// `thread` returns whether to go on: false stops the read right after that thread, as the
+    /// limit does (the record that ended it is read but not counted, and the read does not go
+    /// on to another thread), for a consumer that has what it needs before the limit (`replay
+    /// bench-model --requests`). A run returns true, and reads to the limit or the end.
+    ///
     /// Returns the counts of the whole read; `fatal` is set when the corpus could not be read, or
     /// (with `--strict`) at a bad line.
-    func read(resume: ReplayRunner.ResumePoint?, thread: (PlanningInput) -> Void,
+    func read(resume: ReplayRunner.ResumePoint?, thread: (PlanningInput) -> Bool,
               boundary: (_ before: ReplayTally, _ threadsReplayed: Int) -> Void,
               progress: (_ threads: Int, _ fraction: Double?) -> Void) -> ReplayTally {
         if let failure {
@@ -79,19 +84,23 @@ final class ThreadSource {
         /// The corpus file the open thread is in (a thread never spans files).
         var threadFile = 0
         var stoppedEarly = false
+        /// `thread` said to stop.
+        var consumerDone = false
         let totalBytes = reader.files.reduce(0) { $0 + Self.fileSize($1) }
         // What had been read before the current event: a thread ends only when the next record
         // comes, so at the limit that record is read but not replayed, and not counted.
         var readBefore = reader.stats
 
-        /// Hands on a completed thread; true when it was the last the limit allows.
+        /// Hands on a completed thread; true when it was the last the limit allows, or the last
+        /// `thread` wanted.
         func complete(_ snapshot: ThreadSnapshot) -> Bool {
-            thread(PlanningInput(thread: snapshot, file: threadFile))
+            let goOn = thread(PlanningInput(thread: snapshot, file: threadFile))
             if let limit = options.threadLimit, replayedBefore + assembler.completed >= limit {
                 tally.stoppedAtLimit = true
                 return true
             }
-            return false
+            consumerDone = !goOn
+            return consumerDone
         }
 
         /// The counts so far, everything before the current event counted.
@@ -160,8 +169,10 @@ final class ThreadSource {
             progress(replayedBefore + assembler.completed,
                      totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
         }
-        if !tally.stoppedAtLimit, !stoppedEarly, let done = assembler.finish() { thread(PlanningInput(thread: done, file: threadFile)) }
-        return snapshot(reader: tally.stoppedAtLimit ? readBefore : reader.stats)
+        if !tally.stoppedAtLimit, !stoppedEarly, !consumerDone, let done = assembler.finish() {
+            _ = thread(PlanningInput(thread: done, file: threadFile))
+        }
+        return snapshot(reader: tally.stoppedAtLimit || consumerDone ? readBefore : reader.stats)
     }
 
     /// The size of a file in bytes, 0 when it cannot be read.
