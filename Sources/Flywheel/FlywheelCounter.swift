@@ -20,7 +20,7 @@ public struct FlywheelCounter: Sendable, Equatable {
     public internal(set) var messages = 0
     /// Numerators and denominators by dimension and key, of everything settled: all but the open
     /// thread's pushes still waiting for the person's next message (see `settledTable`).
-    /// Internal, not private: FlywheelCounter+State.swift writes and reads them.
+    /// Internal, not private: FlywheelCounter+Codable.swift writes and reads them.
     var table = BucketTable()
     /// The thread whose messages are arriving.
     private var open: OpenThread?

@@ -2,9 +2,10 @@ import Foundation
 
 /// A value in a written report: numbers, flags, fixed labels and metadata names, in a fixed order.
 ///
-/// Reports are built from this type rather than from `Encodable` models so that the key order
-/// is the documented one and so that nothing can be written that was not put here on purpose:
-/// `SealedText` cannot become a `ReportValue`.
+/// Reports are built from this type so that the key order is the documented one and so that
+/// nothing can be written that was not put here on purpose: `SealedText` cannot become a
+/// `ReportValue`. State files reach it through `Codable` (`ReportValueEncoder`,
+/// `ReportValueDecoder`), each type writing its keys explicitly in the documented order.
 public indirect enum ReportValue: Sendable, Equatable {
     case null
     case bool(Bool)

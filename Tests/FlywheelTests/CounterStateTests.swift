@@ -10,10 +10,10 @@ import Testing
         let directory = try TemporaryDirectory()
         for text in [HandCorpus.jsonl(), SyntheticCorpus.jsonl(threads: 120)] {
             let counter = try HandCorpus.count(text, in: directory, name: "c-\(text.count).jsonl")
-            let written = counter.stateValue.exactJSON()
-            let back = try FlywheelCounter(state: ReportValue(parsingExactJSON: written), listed: HandCorpus.labels)
+            let written = try ReportValueEncoder().encode(counter).exactJSON()
+            let back = try ReportValueDecoder(userInfo: [.teamLabels: HandCorpus.labels]).decode(FlywheelCounter.self, from: ReportValue(parsingExactJSON: written))
             #expect(back == counter)
-            #expect(back.stateValue.exactJSON() == written)
+            #expect(try ReportValueEncoder().encode(back).exactJSON() == written)
             #expect(MetricsCSV.render(back) == MetricsCSV.render(counter))
             #expect(Dashboard.render(back) == Dashboard.render(counter))
         }
@@ -26,7 +26,8 @@ import Testing
         let first = try HandCorpus.count(HandCorpus.jsonl(Array(HandCorpus.threads[..<split])), in: directory, name: "a.jsonl")
         let second = try HandCorpus.count(HandCorpus.jsonl(Array(HandCorpus.threads[split...])), in: directory, name: "b.jsonl")
         func reread(_ counter: FlywheelCounter) throws -> FlywheelCounter {
-            try FlywheelCounter(state: ReportValue(parsingExactJSON: counter.stateValue.exactJSON()), listed: HandCorpus.labels)
+            try ReportValueDecoder(userInfo: [.teamLabels: HandCorpus.labels])
+                .decode(FlywheelCounter.self, from: ReportValue(parsingExactJSON: ReportValueEncoder().encode(counter).exactJSON()))
         }
         let merged = try reread(first).merged(with: reread(second))
         #expect(merged == whole)
@@ -40,7 +41,7 @@ import Testing
             ("buckets", .array([.object([("dimension", .label("build")), ("key", .label("the quick brown fox")), ("events", .int(1)),
                                          ("metrics", .object([("chips.suggested", .array([.int(1), .int(1)]))]))])])),
         ])
-        let counter = try FlywheelCounter(state: state)
+        let counter = try ReportValueDecoder().decode(FlywheelCounter.self, from: state)
         #expect(counter.keys(.build).allSatisfy { ReportLabel.isHashed($0) })
         #expect(!MetricsCSV.render(counter).contains("quick"))
     }

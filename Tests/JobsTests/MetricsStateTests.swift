@@ -33,8 +33,8 @@ import Testing
     @Test func jobMetricsReadBackExactly() throws {
         for seed in 0..<4 {
             let m = Self.metrics(seed: seed)
-            let text = m.stateValue.exactJSON()
-            let back = try JobMetrics(state: ReportValue(parsingExactJSON: text))
+            let text = try ReportValueEncoder().encode(m).exactJSON()
+            let back = try ReportValueDecoder().decode(JobMetrics.self, from: ReportValue(parsingExactJSON: text))
             #expect(back == m)
             #expect(back.hostLatency.percentile(0.95) == m.hostLatency.percentile(0.95))
             #expect(back.quality["best_f1"]?.mean == m.quality["best_f1"]?.mean)
@@ -43,7 +43,7 @@ import Testing
         ledger.overall = Self.metrics(seed: 1)
         ledger.byBuild = ["2.3.0 (512)": Self.metrics(seed: 2), "#h:3f9a1c2e": Self.metrics(seed: 3)]
         ledger.byModel = ["26.4": Self.metrics(seed: 0)]
-        #expect(try JobLedger(state: ReportValue(parsingExactJSON: ledger.stateValue.exactJSON())) == ledger)
+        #expect(try ReportValueDecoder().decode(JobLedger.self, from: ReportValue(parsingExactJSON: ReportValueEncoder().encode(ledger).exactJSON())) == ledger)
     }
 
     @Test func mergesInAnyOrderGiveTheSameBits() {
@@ -63,6 +63,12 @@ import Testing
 
     @Test func aBrokenHistogramIsRefused() {
         let bad = ReportValue.object([("count", .int(3)), ("sum_ns", .int(0)), ("buckets", .array([.array([.int(1), .int(2)])]))])
-        #expect(throws: StateFormatError.self) { try LogHistogram(state: bad) }
+        #expect(throws: StateFormatError("count: a histogram's count is not the sum of its buckets")) {
+            try ReportValueDecoder().decode(LogHistogram.self, from: bad)
+        }
+        let empty = ReportValue.object([("count", .int(0)), ("sum_ns", .int(0)), ("buckets", .array([.array([.int(1), .int(0)])]))])
+        #expect(throws: StateFormatError("buckets: a histogram bucket is not [index, count]")) {
+            try ReportValueDecoder().decode(LogHistogram.self, from: empty)
+        }
     }
 }

@@ -121,24 +121,24 @@ import TestSupport
         #expect(sizes(b) < sizes(a))
         let state = try RunState(stateJSON: String(contentsOfFile: directory.path("one/state.json"), encoding: .utf8))
         #expect(state.options.prompts == PromptSetIdentity(name: "built-in", sha256: digest))
-        #expect(state.stateValue.at("options.prompts.sha256") == .label(digest))
+        #expect(try ReportValueEncoder().encode(state).at("options.prompts.sha256") == .label(digest))
     }
 
     @Test func aStateNamesItsSetAndOneWithoutAskedWithTheBuiltInSet() throws {
         let identity = PromptSetIdentity(name: "tone-2", sha256: String(repeating: "ab", count: 32))
         var options = StateOptions(jobs: [.chips], budgets: [.chips: 800], device: .iPhone15Pro, threadLimit: nil, strict: false,
                                    dryRun: true, flywheel: false, batchSize: 8, prompts: identity)
-        #expect(try StateOptions(state: options.stateValue, labels: .none).prompts == identity)
-        guard case .object(let fields) = options.stateValue else { Issue.record("options are an object"); return }
+        #expect(try ReportValueDecoder().decode(StateOptions.self, from: ReportValueEncoder().encode(options)).prompts == identity)
+        guard case .object(let fields) = try ReportValueEncoder().encode(options) else { Issue.record("options are an object"); return }
         let older = ReportValue.object(fields.filter { $0.0 != "prompts" })
-        #expect(try StateOptions(state: older, labels: .none).prompts == PromptSet.builtIn.identity)
+        #expect(try ReportValueDecoder().decode(StateOptions.self, from: older).prompts == PromptSet.builtIn.identity)
         options.prompts = PromptSetIdentity(name: "a sentence, not a name", sha256: identity.sha256)
         #expect(throws: StateFormatError("'prompts' is not a prompt set's name and SHA-256")) {
-            try StateOptions(state: options.stateValue, labels: .none)
+            try ReportValueDecoder().decode(StateOptions.self, from: ReportValueEncoder().encode(options))
         }
         options.prompts = PromptSetIdentity(name: "tone-2", sha256: "abc")
         #expect(throws: StateFormatError("'prompts' is not a prompt set's name and SHA-256")) {
-            try StateOptions(state: options.stateValue, labels: .none)
+            try ReportValueDecoder().decode(StateOptions.self, from: ReportValueEncoder().encode(options))
         }
     }
 

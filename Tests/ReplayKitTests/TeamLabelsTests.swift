@@ -122,7 +122,14 @@ import TestSupport
     static func texts(in directory: String) throws -> [String: String] {
         var texts: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
-            texts[name] = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+            let path = directory + "/" + name
+            if name.hasSuffix(".json.zst") {
+                // The item tables (items.json.zst, a checkpoint's segment): checked as the JSON they hold.
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+                texts[name] = try ItemTable(compressed: bytes, name: name).json()
+            } else {
+                texts[name] = try String(contentsOfFile: path, encoding: .utf8)
+            }
         }
         return texts
     }

@@ -1,0 +1,136 @@
+import Export
+import Privacy
+
+/// A state's `corpus` block: the corpus's counts and the notes a report quotes.
+///
+/// Unknown kinds are sorted in display order when written, and read back through the kind rule
+/// with the team's list (`decoder.teamLabels`); a bad line's reason through the reason rule.
+extension CorpusCounts: Codable {
+    enum CodingKeys: String, CodingKey {
+        case files, lines, records, threads, messages
+        case badLines = "bad_lines"
+        case unknownTypes = "unknown_types"
+        case unknownNodes = "unknown_nodes"
+        case compressedBytes = "compressed_bytes"
+        case bytes
+        case threadsReplayed = "threads_replayed"
+        case stoppedAtLimit = "stopped_at_limit"
+        case stoppedAtAnotherShardsBadLine = "stopped_at_another_shards_bad_line"
+        case errors
+        case badLineSamples = "bad_line_samples"
+        case fatal
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        func counts(_ dictionary: [String: Int]) -> [(String, Int)] {
+            dictionary.sorted { ReportLabel.precedes($0.key, $1.key) }.map { ($0.key, $0.value) }
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(stats.files, forKey: .files)
+        try container.encode(stats.lines, forKey: .lines)
+        try container.encode(stats.records, forKey: .records)
+        try container.encode(stats.threads, forKey: .threads)
+        try container.encode(stats.messages, forKey: .messages)
+        try container.encode(stats.badLines, forKey: .badLines)
+        try container.encode(pairs: counts(stats.unknownTypes), forKey: .unknownTypes)
+        try container.encode(pairs: counts(stats.unknownNodes), forKey: .unknownNodes)
+        try container.encode(stats.compressedBytes, forKey: .compressedBytes)
+        try container.encode(stats.decompressedBytes, forKey: .bytes)
+        try container.encode(threadsReplayed, forKey: .threadsReplayed)
+        try container.encode(stoppedAtLimit, forKey: .stoppedAtLimit)
+        try container.encode(stoppedAtAnotherShardsBadLine, forKey: .stoppedAtAnotherShardsBadLine)
+        try container.encode(errors, forKey: .errors)
+        try container.encode(badLineSamples, forKey: .badLineSamples)
+        try container.encode(fatal, forKey: .fatal)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let listed = decoder.teamLabels
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var stats = CorpusStats()
+        stats.files = try container.decode(Int.self, forKey: .files)
+        stats.lines = try container.decode(Int.self, forKey: .lines)
+        stats.records = try container.decode(Int.self, forKey: .records)
+        stats.threads = try container.decode(Int.self, forKey: .threads)
+        stats.messages = try container.decode(Int.self, forKey: .messages)
+        stats.badLines = try container.decode(Int.self, forKey: .badLines)
+        for (name, n) in try container.decodePairs(Int.self, forKey: .unknownTypes) {
+            stats.unknownTypes[ReportLabel(kind: name.stringValue, listed: listed).text, default: 0] += n
+        }
+        for (name, n) in try container.decodePairs(Int.self, forKey: .unknownNodes) {
+            stats.unknownNodes[ReportLabel(kind: name.stringValue, listed: listed).text, default: 0] += n
+        }
+        stats.compressedBytes = try container.decode(Int.self, forKey: .compressedBytes)
+        stats.decompressedBytes = try container.decode(Int.self, forKey: .bytes)
+        self.init(
+            stats: stats, threadsReplayed: try container.decode(Int.self, forKey: .threadsReplayed),
+            stoppedAtLimit: try container.decode(Bool.self, forKey: .stoppedAtLimit),
+            stoppedAtAnotherShardsBadLine: try container.decode(Bool.self, forKey: .stoppedAtAnotherShardsBadLine),
+            errors: try container.decode([FileNote].self, forKey: .errors),
+            badLineSamples: try container.decode([BadLineNote].self, forKey: .badLineSamples),
+            fatal: try container.decode(FatalNote?.self, forKey: .fatal))
+    }
+}
+
+/// `{"file_index", "message"}`.
+extension FileNote: Codable {
+    enum CodingKeys: String, CodingKey {
+        case fileIndex = "file_index"
+        case message
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fileIndex, forKey: .fileIndex)
+        try container.encode(message, forKey: .message)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(fileIndex: try container.decode(Int.self, forKey: .fileIndex), message: try container.decode(String.self, forKey: .message))
+    }
+}
+
+/// `{"file_index", "file", "line", "reason"}`, the reason read back through its rule.
+extension BadLineNote: Codable {
+    enum CodingKeys: String, CodingKey {
+        case fileIndex = "file_index"
+        case file, line, reason
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fileIndex, forKey: .fileIndex)
+        try container.encode(file, forKey: .file)
+        try container.encode(line, forKey: .line)
+        try container.encode(reason, forKey: .reason)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(fileIndex: try container.decode(Int.self, forKey: .fileIndex), file: try container.decode(String.self, forKey: .file),
+                  line: try container.decode(Int.self, forKey: .line),
+                  reason: ReportLabel.reason(try container.decode(String.self, forKey: .reason)))
+    }
+}
+
+/// `{"file_index", "line", "message"}`.
+extension FatalNote: Codable {
+    enum CodingKeys: String, CodingKey {
+        case fileIndex = "file_index"
+        case line, message
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fileIndex, forKey: .fileIndex)
+        try container.encode(line, forKey: .line)
+        try container.encode(message, forKey: .message)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(fileIndex: try container.decode(Int.self, forKey: .fileIndex), line: try container.decode(Int.self, forKey: .line),
+                  message: try container.decode(String.self, forKey: .message))
+    }
+}

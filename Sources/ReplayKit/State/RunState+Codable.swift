@@ -1,0 +1,131 @@
+import Engine
+import Export
+import Flywheel
+import Jobs
+import Privacy
+
+/// state.json and checkpoints: a `RunState` written down, and read back to the same value,
+/// through `ReportValueEncoder` and `ReportValueDecoder`.
+///
+/// The layout is documented in docs/report-schema.md (`replay.state/1`). Numbers are written
+/// exactly (`exactJSON`); the last key is `"complete": true`, so a file cut short by a crash never
+/// reads as a state. Reading puts every corpus label through its `ReportLabel` rule again
+/// (idempotent on what a run wrote), so a state file edited by hand cannot carry a sentence into a
+/// merged report.
+extension RunState: Codable {
+    /// The state as JSON, ending with `"complete": true`.
+    public func stateJSON() -> String {
+        // Nothing in a state fails to encode: its integers are `Int`s, the rest strings and flags.
+        try! ReportValueEncoder().encode(self).exactJSON()
+    }
+
+    /// Reads a state file's text; an error says what is wrong and where, never quoting the file.
+    /// `labels` is the team's list the reader holds (`--labels`): the state's labels are put
+    /// through their rules again with it when the state names the same list; a state written with
+    /// another list is read with a list known by its digest only (`TeamLabels.matching`), which
+    /// keeps no name, and its options then differ in `--labels`.
+    public init(stateJSON text: String, labels: TeamLabels = .none) throws(StateFormatError) {
+        self = try ReportValueDecoder(userInfo: [.teamLabels: labels]).decode(RunState.self, from: ReportValue(parsingExactJSON: text))
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schema, tool, checkpoint, options
+        case corpusIdentity = "corpus_identity"
+        case model, shard, run, sandbox, audit, corpus, jobs, flywheel, complete
+    }
+
+    enum ToolKeys: String, CodingKey { case name, version }
+    enum IdentityKeys: String, CodingKey { case files, runKeyCheck = "run_key_check" }
+    enum ShardKeys: String, CodingKey {
+        case count, by, indexes
+        case threadsSeen = "threads_seen"
+        case threadsSkipped = "threads_skipped"
+        case unsandboxed
+    }
+    enum JobKeys: String, CodingKey { case ledger, promptSizes = "prompt_sizes" }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.schema, forKey: .schema)
+        var tool = container.nestedContainer(keyedBy: ToolKeys.self, forKey: .tool)
+        try tool.encode("replay", forKey: .name)
+        try tool.encode(toolVersion, forKey: .version)
+        try container.encode(checkpoint, forKey: .checkpoint)
+        try container.encode(options, forKey: .options)
+        var identity = container.nestedContainer(keyedBy: IdentityKeys.self, forKey: .corpusIdentity)
+        try identity.encode(corpusIdentity.files, forKey: .files)
+        try identity.encode(corpusIdentity.runKeyCheck, forKey: .runKeyCheck)
+        try container.encode(model, forKey: .model)
+        var shardBlock = container.nestedContainer(keyedBy: ShardKeys.self, forKey: .shard)
+        try shardBlock.encode(shard.count, forKey: .count)
+        try shardBlock.encode(shard.by, forKey: .by)
+        try shardBlock.encode(shard.indexes, forKey: .indexes)
+        try shardBlock.encode(shard.threadsSeen, forKey: .threadsSeen)
+        try shardBlock.encode(threadsSkipped, forKey: .threadsSkipped)
+        try shardBlock.encode(shard.unsandboxed, forKey: .unsandboxed)
+        try container.encode(timing, forKey: .run)
+        try container.encode(sandbox, forKey: .sandbox)
+        try container.encode(audit, forKey: .audit)
+        try container.encode(corpus, forKey: .corpus)
+        var jobs = container.nestedContainer(keyedBy: ReportKey.self, forKey: .jobs)
+        for kind in options.jobs {
+            var job = jobs.nestedContainer(keyedBy: JobKeys.self, forKey: ReportKey(kind.rawValue))
+            try job.encode(ledgers[kind] ?? JobLedger(), forKey: .ledger)
+            try job.encode(sizing[kind], forKey: .promptSizes)
+        }
+        try container.encode(flywheel, forKey: .flywheel)
+        try container.encode(true, forKey: .complete)
+    }
+
+    /// Reads a state; the team's list is `decoder.teamLabels`, and the labels of the counts are
+    /// read with the list the options name (`StateOptions.labels`).
+    public init(from decoder: any Decoder) throws {
+        guard let container = try? decoder.container(keyedBy: CodingKeys.self),
+              (try? container.decode(Bool.self, forKey: .complete)) == true else {
+            throw StateFormatError("it is incomplete (no \"complete\": true at its end)")
+        }
+        guard try container.decode(String.self, forKey: .schema) == Self.schema else {
+            throw StateFormatError("its schema is not \(Self.schema)")
+        }
+        let options = try container.decode(StateOptions.self, forKey: .options)
+        /// A part whose labels are read with the options' list, not the reader's.
+        func labelled<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T {
+            try ReportValueDecoder(userInfo: [.teamLabels: options.labels])
+                .decode(T.self, from: container.decode(ReportValue.self, forKey: key), at: container.codingPath + [key])
+        }
+        let identity = try container.nestedContainer(keyedBy: IdentityKeys.self, forKey: .corpusIdentity)
+        let shardBlock = try container.nestedContainer(keyedBy: ShardKeys.self, forKey: .shard)
+        let count = try shardBlock.decode(Int.self, forKey: .count)
+        let indexes = try shardBlock.decode([Int].self, forKey: .indexes)
+        guard count >= 1, !indexes.isEmpty, indexes.allSatisfy({ (0..<count).contains($0) }), Set(indexes).count == indexes.count else {
+            throw StateFormatError("its shard indexes are not within its shard count")
+        }
+        var ledgers: [JobKind: JobLedger] = [:]
+        var sizing: [JobKind: PromptSizing] = [:]
+        let jobs = try container.nestedContainer(keyedBy: ReportKey.self, forKey: .jobs)
+        for name in jobs.allKeys {
+            guard let kind = JobKind(rawValue: name.stringValue) else {
+                throw StateFormatError(at: jobs.codingPath + [name], "unknown job")
+            }
+            let job = try jobs.nestedContainer(keyedBy: JobKeys.self, forKey: name)
+            ledgers[kind] = Self.labelled(try job.decode(JobLedger.self, forKey: .ledger), listed: options.labels)
+            if let sizes = try job.decode(PromptSizing?.self, forKey: .promptSizes) { sizing[kind] = sizes }
+        }
+        self.init(
+            toolVersion: try container.nestedContainer(keyedBy: ToolKeys.self, forKey: .tool).decode(String.self, forKey: .version),
+            options: options,
+            corpusIdentity: CorpusIdentity(files: try identity.decode([CorpusIdentity.File].self, forKey: .files),
+                                           runKeyCheck: try identity.decodeIfPresent(String.self, forKey: .runKeyCheck)),
+            model: try container.decode(ModelIdentity.self, forKey: .model),
+            shard: ShardFacts(count: count, by: try shardBlock.decode(ShardBy.self, forKey: .by), indexes: indexes.sorted(),
+                              threadsSeen: try shardBlock.decode(Int.self, forKey: .threadsSeen),
+                              unsandboxed: try shardBlock.decode([Int].self, forKey: .unsandboxed).sorted()),
+            corpus: try labelled(CorpusCounts.self, .corpus),
+            ledgers: ledgers, sizing: sizing,
+            flywheel: try labelled(FlywheelCounter?.self, .flywheel),
+            timing: try container.decode(Timing.self, forKey: .run),
+            sandbox: try container.decode(ReportValue.self, forKey: .sandbox),
+            audit: try container.decode(ReportValue.self, forKey: .audit),
+            checkpoint: try container.decode(Checkpoint?.self, forKey: .checkpoint))
+    }
+}

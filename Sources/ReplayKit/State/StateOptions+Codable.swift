@@ -1,0 +1,107 @@
+import Engine
+import Jobs
+import Privacy
+
+/// A state's `options` block: what two states must share to be merged (docs/report-schema.md).
+///
+/// The team's list itself is never written, only its digest; reading gives the reader's list
+/// (`decoder.teamLabels`) when the digests agree, else a list known by its digest only.
+extension StateOptions: Codable {
+    enum CodingKeys: String, CodingKey {
+        case jobs
+        case budgets = "budgets_ms"
+        case device
+        case threadLimit = "thread_limit"
+        case strict
+        case dryRun = "dry_run"
+        case flywheel
+        case batchSize = "batch_size"
+        case labels, prompts
+    }
+
+    enum DeviceKeys: String, CodingKey {
+        case profile
+        case prefillMillisecondsPerToken = "prefill_ms_per_token"
+        case decodeTokensPerSecond = "decode_tokens_per_s"
+        case source
+    }
+
+    enum PromptsKeys: String, CodingKey { case name, sha256 }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(jobs.map(\.rawValue), forKey: .jobs)
+        try container.encode(pairs: jobs.map { ($0.rawValue, budgets[$0] ?? 0) }, forKey: .budgets)
+        var profile = container.nestedContainer(keyedBy: DeviceKeys.self, forKey: .device)
+        try profile.encode(device.name, forKey: .profile)
+        try profile.encode(device.prefillMillisecondsPerToken, forKey: .prefillMillisecondsPerToken)
+        try profile.encode(device.decodeTokensPerSecond, forKey: .decodeTokensPerSecond)
+        try profile.encode(device.source, forKey: .source)
+        try container.encode(threadLimit, forKey: .threadLimit)
+        try container.encode(strict, forKey: .strict)
+        try container.encode(dryRun, forKey: .dryRun)
+        try container.encode(flywheel, forKey: .flywheel)
+        try container.encode(batchSize, forKey: .batchSize)
+        try container.encode(labels.digest, forKey: .labels)
+        var set = container.nestedContainer(keyedBy: PromptsKeys.self, forKey: .prompts)
+        try set.encode(prompts.name, forKey: .name)
+        try set.encode(prompts.sha256, forKey: .sha256)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var jobs: [JobKind] = []
+        var names = try container.nestedUnkeyedContainer(forKey: .jobs)
+        while !names.isAtEnd {
+            let path = names.codingPath
+            guard let kind = JobKind(rawValue: try names.decode(String.self)) else { throw StateFormatError(at: path, "unknown job") }
+            jobs.append(kind)
+        }
+        var budgets: [JobKind: Double] = [:]
+        for (name, ms) in try container.decodePairs(Double.self, forKey: .budgets) {
+            guard let kind = JobKind(rawValue: name.stringValue) else {
+                throw StateFormatError(at: container.codingPath + [CodingKeys.budgets, name], "a budget is not a job's number")
+            }
+            budgets[kind] = ms
+        }
+        let profile = try container.nestedContainer(keyedBy: DeviceKeys.self, forKey: .device)
+        self.init(jobs: jobs, budgets: budgets,
+                  device: DeviceProfile(name: try profile.decode(String.self, forKey: .profile),
+                                        prefillMillisecondsPerToken: try profile.decode(Double.self, forKey: .prefillMillisecondsPerToken),
+                                        decodeTokensPerSecond: try profile.decode(Double.self, forKey: .decodeTokensPerSecond),
+                                        source: try profile.decode(String.self, forKey: .source)),
+                  threadLimit: try container.decode(Int?.self, forKey: .threadLimit),
+                  strict: try container.decode(Bool.self, forKey: .strict), dryRun: try container.decode(Bool.self, forKey: .dryRun),
+                  flywheel: try container.decode(Bool.self, forKey: .flywheel), batchSize: try container.decode(Int.self, forKey: .batchSize),
+                  labels: decoder.teamLabels.matching(try Self.labelsDigest(container)), prompts: try Self.prompts(container))
+    }
+
+    /// The prompt set a state was written with: its name (a token) and SHA-256; the built-in set
+    /// in a state written before prompt sets existed, which asked with its words.
+    static func prompts(_ container: KeyedDecodingContainer<CodingKeys>) throws -> PromptSetIdentity {
+        guard container.contains(.prompts) else { return PromptSet.builtIn.identity }
+        let set = try container.nestedContainer(keyedBy: PromptsKeys.self, forKey: .prompts)
+        let name = try set.decode(String.self, forKey: .name)
+        let digest = try set.decode(String.self, forKey: .sha256)
+        guard ReportLabel(token: name, salt: LabelSalt(bytes: [])).text == name, Self.isDigest(digest) else {
+            throw StateFormatError("'prompts' is not a prompt set's name and SHA-256")
+        }
+        return PromptSetIdentity(name: name, sha256: digest)
+    }
+
+    /// Whether `text` is 64 lowercase hex digits.
+    static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64
+            && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    /// The digest of the list a state was written with: null, or absent in a state written
+    /// before `--labels` existed, for none; else 64 hex digits.
+    static func labelsDigest(_ container: KeyedDecodingContainer<CodingKeys>) throws -> String? {
+        guard let value = try container.decodeIfPresent(ReportValue.self, forKey: .labels), value != .null else { return nil }
+        guard case .label(let digest) = value, isDigest(digest) else {
+            throw StateFormatError(at: container.codingPath + [CodingKeys.labels], "not the SHA-256 of a labels list")
+        }
+        return digest
+    }
+}
