@@ -1,16 +1,21 @@
-/// xoshiro256** seeded through SplitMix64: the corpus's only source of randomness.
+/// xoshiro256** (Blackman and Vigna, 2018) seeded through SplitMix64: the corpus's only source of
+/// randomness, and the paired bootstrap's (`replay compare`).
 ///
 /// Deliberately not a `RandomNumberGenerator`: the standard library's `random(in:using:)`
-/// algorithms may change between Swift releases, and the corpus must stay byte-identical for a
-/// seed, so bounded draws are done here with Lemire's multiply-high.
-struct Xoshiro256: Sendable {
+/// algorithms may change between Swift releases, and a corpus must stay byte-identical for a
+/// seed, as a comparison's intervals must, so bounded draws are done here with Lemire's
+/// multiply-high: `below(_:)` as the corpus has always drawn (its tiny bias is part of the
+/// corpora's bytes), `unbiased(below:)` with rejection for statistics. The whole state is four
+/// SplitMix64 outputs of the seed, in order, so a reference implementation can replay it
+/// (Tests/ReplayKitTests/Statistics/reference.py does).
+public struct Xoshiro256: Sendable {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64
     private var s3: UInt64
 
     /// A generator whose whole state comes from `seed`.
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         var mixer = seed
         s0 = Xoshiro256.splitMix(&mixer)
         s1 = Xoshiro256.splitMix(&mixer)
@@ -18,8 +23,8 @@ struct Xoshiro256: Sendable {
         s3 = Xoshiro256.splitMix(&mixer)
     }
 
-    /// One SplitMix64 step: advances `state` and returns a well-mixed value.
-    static func splitMix(_ state: inout UInt64) -> UInt64 {
+    /// One SplitMix64 step (Steele, Lea and Flood, 2014): advances `state`, returns a mixed value.
+    public static func splitMix(_ state: inout UInt64) -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -28,7 +33,7 @@ struct Xoshiro256: Sendable {
     }
 
     /// The next 64 random bits.
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         let result = rotate(s1 &* 5, 7) &* 9
         let t = s1 << 17
         s2 ^= s0
@@ -42,10 +47,24 @@ struct Xoshiro256: Sendable {
 
     private func rotate(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 
-    /// A uniform integer in `0..<n` (`n > 0`).
+    /// A uniform integer in `0..<n` (`n > 0`), as the corpus draws it (no rejection).
     mutating func below(_ n: Int) -> Int {
         precondition(n > 0, "below(_:) needs a positive bound")
         return Int(next().multipliedFullWidth(by: UInt64(n)).high)
+    }
+
+    /// A uniform integer in 0..<`n` (`n` > 0): the high word of next() · n, drawn again while the
+    /// low word falls in the 2^64 mod n values that would favour some results (Lemire, 2019).
+    public mutating func unbiased(below n: UInt64) -> UInt64 {
+        precondition(n > 0, "unbiased(below:) needs a positive bound")
+        var product = next().multipliedFullWidth(by: n)
+        if product.low < n {
+            let threshold = (0 &- n) % n
+            while product.low < threshold {
+                product = next().multipliedFullWidth(by: n)
+            }
+        }
+        return product.high
     }
 
     /// A uniform integer in `range`.

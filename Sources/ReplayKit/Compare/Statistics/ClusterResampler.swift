@@ -1,3 +1,4 @@
+import Corpus
 /// The items of a paired bootstrap laid out once, so that each replicate costs one pass over them
 /// and no sort.
 ///
@@ -42,12 +43,12 @@ struct ClusterResampler: Sendable {
     }
 
     /// One replicate's draws: `clusterCount` clusters with replacement, as a count per cluster.
-    func draw(into counts: inout [Int32], using generator: inout Xoshiro256StarStar) {
+    func draw(into counts: inout [Int32], using generator: inout Xoshiro256) {
         let bound = UInt64(clusterCount)
         counts.withUnsafeMutableBufferPointer { counts in
             counts.update(repeating: 0)
             for _ in 0..<clusterCount {
-                counts[Int(generator.below(bound))] += 1
+                counts[Int(generator.unbiased(below: bound))] += 1
             }
         }
     }

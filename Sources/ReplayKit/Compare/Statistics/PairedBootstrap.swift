@@ -1,3 +1,4 @@
+import Corpus
 /// A paired bootstrap that resamples clusters (threads) with replacement, a fixed seed (stated in the
 /// output), `replicates` draws (default 2000); statistic = f(new values) − f(base values) of the
 /// resampled items. Percentile 95% interval; two-sided p = min(1, 2·min(share ≤ 0, share ≥ 0)).
@@ -41,7 +42,7 @@ public struct PairedBootstrap: Sendable {
             return nil
         }
 
-        var generator = Xoshiro256StarStar(seed: seed)
+        var generator = Xoshiro256(seed: seed)
         var counts = [Int32](repeating: 0, count: resampler.clusterCount)
         var differences: [Double] = []
         differences.reserveCapacity(replicates)
