@@ -1,9 +1,9 @@
 import Foundation
 
-/// Escaping and number formats for the dashboard.
-enum HTMLText {
+/// Escaping and number formats for the dashboard (and the escaping for `replay compare`'s page).
+public enum HTMLText {
     /// `text` safe in HTML and SVG text and in attribute values (quoted with `"`).
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {

@@ -1,3 +1,4 @@
+import Flywheel
 import Foundation
 
 /// How compare.md, compare.html, junit.xml and the gate lines write numbers: plain decimals,
@@ -48,22 +49,8 @@ enum CompareText {
         return metric.unit == "fraction" ? trimmed(String(format: "%.1f", value * 100)) + " pp" : number(value)
     }
 
-    /// `text` safe in HTML and SVG text and in attribute values quoted with `"`.
-    static func html(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// `text` safe in HTML and SVG text and in attribute values quoted with `"`: the dashboard's escaping.
+    static func html(_ text: String) -> String { HTMLText.escape(text) }
 
     /// An SVG coordinate, one decimal.
     static func coordinate(_ value: Double) -> String { trimmed(String(format: "%.1f", value)) }
