@@ -16,7 +16,6 @@ enum ResultVocabulary {
     /// writers' words.
     static let writerSources = [
         "Sources/ReplayKit/Report",
-        "Sources/ReplayKit/Command/Threshold.swift",
         "Sources/Flywheel",
         "Sources/Engine/DeviceProfile.swift",
         "Sources/Llama/LlamaError.swift",
