@@ -98,6 +98,22 @@ public indirect enum ReportValue: Sendable, Equatable {
         }
     }
 
+    /// A JSON string as the compact result files write it (`items.json.zst`): quotes and
+    /// backslashes escaped, every other control character as `\u00XX`. The writer and the
+    /// audit, which rebuilds such a file's exact bytes, both call this one function.
+    public static func compactQuoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+
     static func quoted(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {

@@ -52,18 +52,7 @@ enum ResultItems {
 
     /// A string as `ItemTable.quoted` writes it: quotes and backslashes escaped, control
     /// characters as `\u00XX`, nothing else.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ s: String) -> String { ReportValue.compactQuoted(s) }
 
     /// Where a table that has its shape is still not one `ItemTable` writes: `(path, what)`.
     static func problems(_ value: ReportValue) -> [(String, String)] {

@@ -114,19 +114,8 @@ public struct ItemTable: Sendable, Equatable {
         "[" + values.map(quoted).joined(separator: ",") + "]"
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string, escaped as the audit expects (`ReportValue.compactQuoted`).
+    static func quoted(_ text: String) -> String { ReportValue.compactQuoted(text) }
 
     static func ints(_ values: [Int]) -> String {
         var out = "["
