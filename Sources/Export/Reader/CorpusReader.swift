@@ -172,11 +172,11 @@ public final class CorpusReader {
         if !words {
             // Message lines, nearly all of an outline read, straight to the sink: through
             // `Decoded` the outline was copied, retained and released on the way.
-            // Bound straight from the call: kept in a variable first, the pair was copied out
+            // Bound straight from the call: kept in a variable first, the outline was copied out
             // of it (a retain) and the variable destroyed (a release).
             do throws(LineProblem) {
-                if let (outline, unknownKinds) = try decoder.messageOutlineIfMessage() {
-                    return outlineDecoded(outline, unknownKinds: unknownKinds, number: number, in: file, into: &sink)
+                if let outline = try decoder.messageOutlineIfMessage() {
+                    return outlineDecoded(outline, number: number, in: file, into: &sink)
                 }
             } catch {
                 // A message line: not a thread line, so the open thread stays open.
@@ -230,17 +230,17 @@ public final class CorpusReader {
                 }
             }
             sink.message(message, at: location)
-        case .outline(let outline, let unknownKinds):
-            return outlineDecoded(outline, unknownKinds: unknownKinds, number: number, in: file, into: &sink)
+        case .outline(let outline):
+            return outlineDecoded(outline, number: number, in: file, into: &sink)
         }
         return true
     }
 
     /// Checks, counts and hands to `sink` a message line decoded as an outline.
-    private func outlineDecoded<Sink: OutcomeSink>(_ outline: consuming MessageOutline, unknownKinds: [String], number: Int,
+    private func outlineDecoded<Sink: OutcomeSink>(_ outline: consuming MessageOutline, number: Int,
                                                    in file: OpenFile, into sink: inout Sink) -> Bool {
         guard countsMessage(of: outline.thread, number: number, in: file, into: &sink) else { return true }
-        for kind in unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
+        for kind in outline.unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
         sink.outline(outline, at: SourceLocation(file: file.name, line: number))
         return true
     }

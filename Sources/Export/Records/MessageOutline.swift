@@ -1,6 +1,6 @@
 import Privacy
 
-/// A message without its words: everything of a `MessageRecord` that is metadata, plus the two
+/// A message without its words: everything of a `MessageRecord` that is metadata, plus the
 /// facts about its words that counting needs.
 ///
 /// Counting runs (`replay flywheel`) read every message of a corpus but never its words, and
@@ -35,6 +35,9 @@ public final class MessageOutline: Sendable, Equatable {
     public let hasScreen: Bool
     /// Whether that screen is chip-eligible (`Screen.isChipEligible`); false without a screen.
     public let isChipEligible: Bool
+    /// The kinds of the screen's unknown nodes, one per node, in order (`Screen.unknownKinds`):
+    /// the corpus counts them, whoever reads the message in full.
+    public let unknownKinds: [String]
     /// The push sent for an agent's message, if one was.
     public let push: PushInfo?
     /// The message's language (BCP 47), overriding the thread's `locale`.
@@ -45,15 +48,15 @@ public final class MessageOutline: Sendable, Equatable {
     /// An outline.
     public convenience init(thread: String, id: String, at: String = "", from: Sender, hasText: Bool = false,
                             mentionText: SealedText? = nil, hasScreen: Bool = false, isChipEligible: Bool = false,
-                            push: PushInfo? = nil, lang: String? = nil, meta: MessageMeta = MessageMeta()) {
+                            unknownKinds: [String] = [], push: PushInfo? = nil, lang: String? = nil, meta: MessageMeta = MessageMeta()) {
         self.init(thread: thread, idText: InlineText(id), atText: InlineText(at), from: from, hasText: hasText, mentionText: mentionText,
-                  hasScreen: hasScreen, isChipEligible: isChipEligible, push: push, lang: lang, meta: meta)
+                  hasScreen: hasScreen, isChipEligible: isChipEligible, unknownKinds: unknownKinds, push: push, lang: lang, meta: meta)
     }
 
     /// An outline whose `id` and `at` are kept as the decoder read them; the values are taken
     /// over, not copied (one outline is made per message).
     init(thread: consuming String, idText: InlineText, atText: InlineText, from: consuming Sender, hasText: Bool,
-         mentionText: consuming SealedText?, hasScreen: Bool, isChipEligible: Bool,
+         mentionText: consuming SealedText?, hasScreen: Bool, isChipEligible: Bool, unknownKinds: consuming [String],
          push: consuming PushInfo?, lang: consuming String?, meta: consuming MessageMeta) {
         self.thread = thread
         self.idText = idText
@@ -63,6 +66,7 @@ public final class MessageOutline: Sendable, Equatable {
         self.mentionText = mentionText
         self.hasScreen = hasScreen
         self.isChipEligible = isChipEligible
+        self.unknownKinds = unknownKinds
         self.push = push
         self.lang = lang
         self.meta = meta
@@ -74,7 +78,7 @@ public final class MessageOutline: Sendable, Equatable {
         self.init(thread: record.thread, id: record.id, at: record.at, from: record.from,
                   hasText: record.text != nil, mentionText: mention,
                   hasScreen: record.screen != nil, isChipEligible: record.screen?.isChipEligible ?? false,
-                  push: record.push, lang: record.lang, meta: record.meta)
+                  unknownKinds: record.screen?.unknownKinds ?? [], push: record.push, lang: record.lang, meta: record.meta)
     }
 
     /// Runs `body` with the UTF-8 bytes of `at`, without making it a `String`, and returns
@@ -88,7 +92,7 @@ public final class MessageOutline: Sendable, Equatable {
     public static func == (a: MessageOutline, b: MessageOutline) -> Bool {
         a.thread == b.thread && a.id == b.id && a.at == b.at && a.from == b.from && a.hasText == b.hasText
             && a.mentionText == b.mentionText && a.hasScreen == b.hasScreen && a.isChipEligible == b.isChipEligible
-            && a.push == b.push && a.lang == b.lang && a.meta == b.meta
+            && a.unknownKinds == b.unknownKinds && a.push == b.push && a.lang == b.lang && a.meta == b.meta
     }
 
     /// Whether `text` holds an `@` (U+0040): the test that decides whether a text is kept.

@@ -13,7 +13,7 @@ struct RecordDecoder {
         case message(MessageRecord)
         /// A message line decoded without its words (`words` false), and the names of its
         /// screen's unknown node kinds, one per node, in order.
-        case outline(MessageOutline, unknownKinds: [String])
+        case outline(MessageOutline)
         /// A line whose `type` this reader does not know, by its countable name.
         case unknownType(String)
     }
@@ -53,8 +53,7 @@ struct RecordDecoder {
         }
         if document.stringEquals(fields.type, "message") {
             if words { return .message(try message(fields)) }
-            let (outline, unknownKinds) = try messageOutline(fields)
-            return .outline(outline, unknownKinds: unknownKinds)
+            return .outline(try messageOutline(fields))
         }
         if document.stringEquals(fields.type, "thread") { return .thread(try thread(fields)) }
         if document.stringEquals(fields.type, "export") { return .header(try header(fields)) }
@@ -141,7 +140,7 @@ struct RecordDecoder {
     ///
     /// For outline reads: `Decoded` is large (it can hold a full record), and handing an
     /// outline out through it copied the enum and retained and released the outline per message.
-    func messageOutlineIfMessage() throws(LineProblem) -> (MessageOutline, unknownKinds: [String])? {
+    func messageOutlineIfMessage() throws(LineProblem) -> MessageOutline? {
         guard document.kind(0) == .object else { return nil }
         var fields = TopFields()
         document.forEachMember(of: 0) { key, value in fields.note(key, value) }
@@ -151,7 +150,7 @@ struct RecordDecoder {
         return try messageOutline(fields)
     }
 
-    private func messageOutline(_ fields: TopFields) throws(LineProblem) -> (MessageOutline, unknownKinds: [String]) {
+    private func messageOutline(_ fields: TopFields) throws(LineProblem) -> MessageOutline {
         let from = try requiredString(fields.from, "from", repeats: true)
         let thread = try requiredString(fields.thread, "thread", repeats: true)
         let id = try requiredInlineText(fields.id, "id")
@@ -161,12 +160,12 @@ struct RecordDecoder {
         let push = try push(fields.push)
         let lang = try optionalString(fields.lang, "lang", repeats: true)
         let meta = try meta(fields.meta)
-        return (MessageOutline(thread: consume thread, idText: consume id, atText: consume at,
-                               from: Sender(from: consume from),
-                               hasText: text >= 0, mentionText: mentionText(text),
-                               hasScreen: facts.present, isChipEligible: facts.isChipEligible,
-                               push: consume push, lang: consume lang, meta: consume meta),
-                unknownKinds: facts.unknownKinds)
+        return MessageOutline(thread: consume thread, idText: consume id, atText: consume at,
+                              from: Sender(from: consume from),
+                              hasText: text >= 0, mentionText: mentionText(text),
+                              hasScreen: facts.present, isChipEligible: facts.isChipEligible,
+                              unknownKinds: facts.unknownKinds,
+                              push: consume push, lang: consume lang, meta: consume meta)
     }
 
     /// The text of string token `index` when it holds an `@`, else nil (also for -1).

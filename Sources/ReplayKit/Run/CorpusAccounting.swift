@@ -45,44 +45,53 @@ struct CorpusAccounting {
     }
 
     /// The shard `event` belongs to; `filesOpened` is the reader's count of files just after it.
-    mutating func owner(of event: ReaderEvent, filesOpened files: Int) -> Int {
+    mutating func owner(of event: SourceEvent, filesOpened files: Int) -> Int {
         if files != filesOpened {
             filesOpened = files
             context = Self.fileShard(shard)
         }
         switch event {
-        case .record(.thread(let thread), _):
+        case .thread(let thread):
             context = shard.by == .file ? shard.index : shard.owner(ofThread: thread.id)
             return context
-        case .record(.message, _), .badLine:
+        case .message, .outline, .badLine:
             return context
-        case .record(.header, _), .fileFailed:
+        case .header, .fileFailed:
             return Self.fileShard(shard)
         }
     }
 
     /// Counts `event` for `owner`. In place, field by field: every shard of a thread split
     /// counts every event of the corpus.
-    mutating func count(_ event: ReaderEvent, owner: Int) {
+    mutating func count(_ event: SourceEvent, owner: Int) {
         Self.add(event, to: &everyEvent)
         if owner == shard.index { Self.add(event, to: &own) }
     }
 
     /// What `event` adds to the reader's counts (the lines of unknown type before it aside).
-    private static func add(_ event: ReaderEvent, to stats: inout CorpusStats) {
+    private static func add(_ event: SourceEvent, to stats: inout CorpusStats) {
         switch event {
-        case .record(let record, _):
+        case .header:
             stats.lines += 1
             stats.records += 1
-            switch record {
-            case .thread: stats.threads += 1
-            case .message(let message):
-                stats.messages += 1
-                for node in message.screen?.nodes ?? [] {
-                    if case .unknown(let kind) = node { stats.unknownNodes[kind, default: 0] += 1 }
-                }
-            case .header: break
+        case .thread:
+            stats.lines += 1
+            stats.records += 1
+            stats.threads += 1
+        case .message(let message):
+            stats.lines += 1
+            stats.records += 1
+            stats.messages += 1
+            for node in message.screen?.nodes ?? [] {
+                if case .unknown(let kind) = node { stats.unknownNodes[kind, default: 0] += 1 }
             }
+        case .outline(let outline):
+            // Another shard's message: its unknown nodes are that shard's, and counted here
+            // only so that they are not taken for the file's share.
+            stats.lines += 1
+            stats.records += 1
+            stats.messages += 1
+            for kind in outline.unknownKinds { stats.unknownNodes[kind, default: 0] += 1 }
         case .badLine:
             stats.lines += 1
             stats.badLines += 1

@@ -10,7 +10,9 @@ import Privacy
 /// It resolves the paths once (a file split opens only its own files), skips what a resumed run
 /// already counted, keeps the counts of this shard exactly (lines, records, bad lines, failed
 /// files, the flywheel's metadata), applies `--limit` and `--strict`, and hands each completed
-/// thread of this shard on with the file it came from. It knows nothing of jobs or models: the
+/// thread of this shard on with the file it came from. Messages of other shards' threads (and
+/// the lines a resumed run skips) are read as outlines: checked and counted, their words never
+/// built (`SourceEvent`). It knows nothing of jobs or models: the
 /// planner and the model stage come after it, and the runner joins them.
 final class ThreadSource {
     let options: ReplayOptions
@@ -69,7 +71,7 @@ final class ThreadSource {
         var accounting = CorpusAccounting(shard: shard)
         var eventsRead = 0
         if let resume {
-            while eventsRead < resume.eventsRead, reader.next() != nil { eventsRead += 1 }
+            while eventsRead < resume.eventsRead, reader.nextOutline() != nil { eventsRead += 1 }
             if eventsRead < resume.eventsRead {
                 tally.fatal = .input("the corpus ends before the checkpoint's place (\(resume.eventsRead) events): it is not the corpus the checkpoint was made over")
                 return tally
@@ -113,31 +115,35 @@ final class ThreadSource {
             return copy
         }
 
-        reading: while let event = reader.next() {
+        /// The next event: in full while a thread of this shard is open, else as an outline (a
+        /// thread line comes whole either way, and decides).
+        func next() -> SourceEvent? {
+            owned ? reader.next().map(SourceEvent.init) : reader.nextOutline().map(SourceEvent.init)
+        }
+
+        reading: while let event = next() {
             let owner = accounting.owner(of: event, filesOpened: reader.stats.files)
             switch event {
-            case .record(let record, _):
-                switch record {
-                case .thread(let line):
-                    // The open thread ends here, whoever's the next one is.
-                    if let done = assembler.finish(), complete(done) { break reading }
-                    boundary(snapshot(reader: readBefore), replayedBefore + assembler.completed)
-                    tally.threadsSeen += 1
-                    owned = owner == shard.index
-                    if owned {
-                        threadFile = currentFile()
-                        _ = assembler.take(.thread(line))
-                        flywheel?.add(record)
-                    }
-                case .header:
-                    if let done = assembler.take(record), complete(done) { break reading }
-                    owned = false
-                case .message:
-                    if owned {
-                        _ = assembler.take(record)
-                        flywheel?.add(record)
-                    }
+            case .thread(let line):
+                // The open thread ends here, whoever's the next one is.
+                if let done = assembler.finish(), complete(done) { break reading }
+                boundary(snapshot(reader: readBefore), replayedBefore + assembler.completed)
+                tally.threadsSeen += 1
+                owned = owner == shard.index
+                if owned {
+                    threadFile = currentFile()
+                    _ = assembler.take(.thread(line))
+                    flywheel?.add(ExportRecord.thread(line))
                 }
+            case .header(let header):
+                if let done = assembler.take(.header(header)), complete(done) { break reading }
+                owned = false
+            case .message(let message):
+                // Read in full only while a thread of this shard is open.
+                _ = assembler.take(.message(message))
+                flywheel?.add(ExportRecord.message(message))
+            case .outline:
+                break
             case .badLine(let bad):
                 if owner == shard.index, tally.badLineSamples.count < 20 {
                     tally.badLineSamples.append(bad)
