@@ -65,6 +65,20 @@ public protocol LanguageModel: Tokenizer {
 
     /// Answers each request; one outcome per request, in order.
     func respond(to requests: [GenerationRequest]) -> [GenerationOutcome]
+
+    /// Answers each request as `respond(to:)` does, unless `stop` is raised before the call has
+    /// answered them all: then nil, and every answer of the call is dropped (a call counts whole
+    /// or not at all, so what was counted never depends on when the stop came).
+    ///
+    /// The default asks the whole call unless `stop` is already raised; an engine that can end
+    /// a call between its steps (`LlamaEngine`) stops within one step.
+    func respond(to requests: [GenerationRequest], unless stop: StopRequest) -> [GenerationOutcome]?
+}
+
+extension LanguageModel {
+    public func respond(to requests: [GenerationRequest], unless stop: StopRequest) -> [GenerationOutcome]? {
+        stop.isRaised ? nil : respond(to: requests)
+    }
 }
 
 /// One fresh-session request: instructions, a prompt and the shape of the answer.

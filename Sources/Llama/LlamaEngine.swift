@@ -133,7 +133,17 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         lock.lock()
         defer { lock.unlock() }
-        return options.legacy ? respondLegacy(to: requests) : respondInvariant(to: requests)
+        return options.legacy ? respondLegacy(to: requests) : respondInvariant(to: requests, stop: nil)!
+    }
+
+    /// Answers unless `stop` is raised first, which is read before every step: the call then
+    /// ends within one evaluation, its sequences are cleared and nothing is returned. The legacy
+    /// engine answers whole calls only.
+    public func respond(to requests: [GenerationRequest], unless stop: StopRequest) -> [GenerationOutcome]? {
+        lock.lock()
+        defer { lock.unlock() }
+        if stop.isRaised { return nil }
+        return options.legacy ? respondLegacy(to: requests) : respondInvariant(to: requests, stop: stop)
     }
 
     // MARK: - Sequences
@@ -211,7 +221,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
 
     // MARK: - Answering
 
-    private func respondInvariant(to requests: [GenerationRequest]) -> [GenerationOutcome] {
+    private func respondInvariant(to requests: [GenerationRequest], stop: StopRequest?) -> [GenerationOutcome]? {
         var results = [GenerationOutcome?](repeating: nil, count: requests.count)
         // Every request's tokens first, to see which later prompts share more than instructions.
         let prepared = requests.map { request in
@@ -226,6 +236,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             recentPrompts.removeAll()
         }
         while true {
+            if stop?.isRaised == true { return nil }
             if options.continuousBatching || run.isIdle {
                 for id in run.slots.indices.dropFirst() where run.slots[id] == nil {
                     while next < requests.count && run.slots[id] == nil {

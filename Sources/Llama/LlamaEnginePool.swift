@@ -102,15 +102,29 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     /// threads meet at every barrier, and on a loaded machine one such run took 253 s where lanes
     /// that kept their own took 20–21 s (push, 20 threads of the sample, two busy programs beside it).
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
+        answer(requests) { lane, part in lane.respond(to: part) }!
+    }
+
+    /// Answers unless `stop` is raised first: every lane reads it between its steps, and one
+    /// lane stopped drops the whole call.
+    public func respond(to requests: [GenerationRequest], unless stop: StopRequest) -> [GenerationOutcome]? {
+        answer(requests) { lane, part in lane.respond(to: part, unless: stop) }
+    }
+
+    /// The requests split over the lanes and answered side by side by `ask`; nil if any lane's answer is.
+    private func answer(_ requests: [GenerationRequest],
+                        _ ask: @Sendable (LlamaEngine, [GenerationRequest]) -> [GenerationOutcome]?) -> [GenerationOutcome]? {
         let parts = Self.split(requests.map(Self.estimatedWork), into: lanes.count)
-        guard parts.count > 1 else { return lanes[0].respond(to: requests) }
-        let results = Mutex<[[GenerationOutcome]]>(Array(repeating: [], count: parts.count))
+        guard parts.count > 1 else { return ask(lanes[0], requests) }
+        let results = Mutex<[[GenerationOutcome]?]>(Array(repeating: nil, count: parts.count))
         let lanes = self.lanes
         DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-            let answers = lanes[index].respond(to: Array(requests[parts[index]]))
+            let answers = ask(lanes[index], Array(requests[parts[index]]))
             results.withLock { $0[index] = answers }
         }
-        return results.withLock { $0.flatMap { $0 } }
+        let answers = results.withLock { $0 }
+        guard answers.allSatisfy({ $0 != nil }) else { return nil }
+        return answers.flatMap { $0! }
     }
 
     /// A request's work in rough token units: its prompt's bytes over four, plus half its output

@@ -1,4 +1,5 @@
 import Audit
+import Engine
 import Foundation
 import Testing
 @testable import ReplayKit
@@ -58,6 +59,14 @@ import TestSupport
             got = replay(["verify", out])
         case .sandboxUnavailable:
             got = replay(["--dry-run", "--job", "chips", "--out", out, corpus], sandboxed: true, confinement: ConfinementExitTests.kernelWithoutLandlock)
+        case .stopped:
+            // Asked to stop before the first thread line (as a signal would): nothing kept, no report.
+            let stop = StopRequest()
+            stop.raise()
+            got = ReplayTool.main(["--dry-run", "--job", "chips", "--resume", "--out", out, corpus],
+                                  diagnostics: { said += $0 + "\n" }, sandboxed: false, stopRequest: { stop })
+            #expect(said.contains("nothing kept yet"), "\(said)")
+            #expect(!FileManager.default.fileExists(atPath: out + "/report.json"))
         }
         #expect(got == code, "exit \(got.rawValue), expected \(code.rawValue)")
         #expect(!said.isEmpty)

@@ -71,7 +71,7 @@ import TestSupport
                     threads.append(input.thread.thread.id)
                     return stopAfter.map { threads.count < $0 } ?? true
                 },
-                boundary: { _, _ in }, progress: { _, _ in })
+                boundary: { _, _ in true }, progress: { _, _ in })
             return (threads, tally)
         }
         let limited = read(limit: k, stopAfter: nil)

@@ -33,6 +33,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case sandboxUnavailable = 8
     /// `replay verify`: the directory differs from the manifest taken when it was finished.
     case verifyMismatch = 9
+    /// The run was stopped by SIGTERM or SIGINT before its end (a scheduler's preemption or
+    /// eviction, Ctrl-C): with `--resume` what it kept is in a checkpoint, and the same command
+    /// goes on from there. Nothing under `--out` is a finished run.
+    case stopped = 10
 
     /// The code's meaning in one line, as `replay --help` and the README's exit table give it.
     public var meaning: String {
@@ -62,6 +66,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             "the kernel cannot sandbox the run (Landlock ABI >= 4 and seccomp) and --allow-unsandboxed was not given"
         case .verifyMismatch:
             "replay verify: an entry changed, is missing, is extra or cannot be vouched for since the manifest was taken (each named)"
+        case .stopped:
+            "stopped by SIGTERM or SIGINT before the end (preemption, eviction, Ctrl-C): with --resume the threads kept are in a checkpoint"
+                + " (stderr names it) and the same command goes on from there; requeue on it. No finished run is left under --out"
         }
     }
 

@@ -135,7 +135,7 @@ enum ModelBenchCommand {
                 requests += planner.plan(input).queued.compactMap(\.request)
                 return wanted.map { requests.count < $0 } ?? true
             },
-            boundary: { _, _ in }, progress: { _, _ in })
+            boundary: { _, _ in true }, progress: { _, _ in })
         if case .input(let failure) = read.fatal {
             diagnostics("replay bench-model: \(failure)")
             return .input

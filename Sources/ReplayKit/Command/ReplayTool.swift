@@ -18,8 +18,11 @@ public enum ReplayTool {
     /// record is read. It must be the only thread then, so in-process tests pass `false`, which
     /// the report records as unsandboxed. `confinement` is what confines it: the kernel's
     /// sandbox, or in a test one that fails as a kernel without Landlock would (exit 8).
+    /// `stopRequest` gives a run the request that stops it early (exit 10): the executable
+    /// passes `StopSignals.install`, so SIGTERM and SIGINT raise it; nil leaves signals alone.
     public static func main(_ arguments: [String], diagnostics: (String) -> Void = ReplayTool.standardError,
-                            sandboxed: Bool = true, confinement: @escaping Confinement = Sandbox.confine) -> ExitCode {
+                            sandboxed: Bool = true, confinement: @escaping Confinement = Sandbox.confine,
+                            stopRequest: (() -> StopRequest)? = nil) -> ExitCode {
         if arguments.first == "audit" {
             // The auditor runs this same executable as its child, under strace.
             return AuditCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
@@ -68,7 +71,7 @@ public enum ReplayTool {
                 return .output
             }
         case .replay(let options):
-            return replay(options, sandboxing: sandboxing, diagnostics: diagnostics)
+            return replay(options, sandboxing: sandboxing, stop: stopRequest?() ?? StopRequest(), diagnostics: diagnostics)
         case .merge(let options):
             return MergeCommand.run(options, sandboxing: sandboxing, diagnostics: diagnostics)
         }
@@ -142,7 +145,7 @@ public enum ReplayTool {
         return (error as NSError).localizedDescription
     }
 
-    static func replay(_ options: ReplayOptions, sandboxing: Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
+    static func replay(_ options: ReplayOptions, sandboxing: Sandboxing, stop: StopRequest, diagnostics: (String) -> Void) -> ExitCode {
         // A missing corpus is known at once: say so before spending seconds on the model.
         let files: [String]
         do {
@@ -237,7 +240,7 @@ public enum ReplayTool {
 
         let runner = ReplayRunner(options: options, jobs: jobs, model: engine, tokenizer: tokenizer,
                                   modelUnavailable: options.dryRun ? nil : modelProblem, tap: tap, showProgress: isatty(2) == 1,
-                                  itemKeys: ItemKeys(key: key, fileDigests: identity.files.map(\.digest)))
+                                  itemKeys: ItemKeys(key: key, fileDigests: identity.files.map(\.digest)), stop: stop)
         /// A state from what the runner counted since this process started, after `base`.
         func state(of tally: ReplayTally) -> RunState {
             let own = RunState(tally: tally, options: stateOptions, corpusIdentity: identity, model: model,
@@ -248,31 +251,54 @@ public enum ReplayTool {
         var checkpointFailure: OutputDirectory.Failure? = nil
         var segments = base?.checkpoint?.segments ?? []
         let eventsBefore = base?.checkpoint?.eventsRead ?? 0
+        /// The newest checkpoint written or resumed from: its name and the threads it holds.
+        var newestCheckpoint = base.map { (OutputDirectory.checkpointName($0.checkpoint?.sequence ?? 0), $0.corpus.threadsReplayed) }
+        /// Writes a checkpoint of `partial`; a failure is kept and stops the run (exit 5).
+        func saveCheckpoint(_ partial: ReplayTally) {
+            guard checkpointFailure == nil else { return }
+            var checkpoint = state(of: partial)
+            checkpoint.checkpoint = Checkpoint(sequence: nextSequence, eventsRead: eventsBefore + partial.eventsRead, segments: segments)
+            do throws(OutputDirectory.Failure) {
+                if let segment = try output.saveCheckpoint(checkpoint) { segments.append(segment) }
+                newestCheckpoint = (OutputDirectory.checkpointName(nextSequence), checkpoint.corpus.threadsReplayed)
+                nextSequence += 1
+            } catch {
+                // Going on without checkpoints would spend the rest of the run for a report that
+                // may not be written either: stop now, as a signal would.
+                checkpointFailure = error
+                stop.raise()
+            }
+        }
         let tally = runner.run(
             resume: base.map { ReplayRunner.ResumePoint(eventsRead: eventsBefore, threadsReplayed: $0.corpus.threadsReplayed) },
-            checkpoint: { partial in
-                guard checkpointFailure == nil else { return }
-                var checkpoint = state(of: partial)
-                checkpoint.checkpoint = Checkpoint(sequence: nextSequence, eventsRead: eventsBefore + partial.eventsRead, segments: segments)
-                do throws(OutputDirectory.Failure) {
-                    if let segment = try output.saveCheckpoint(checkpoint) { segments.append(segment) }
-                    nextSequence += 1
-                } catch {
-                    checkpointFailure = error
-                    diagnostics("replay: \(error.description); no more checkpoints are written")
-                }
-            })
+            checkpoint: saveCheckpoint)
         if let stats = engine?.statistics, ProcessInfo.processInfo.environment["REPLAY_ENGINE_STATS"] != nil {
             diagnostics(String(format: "replay: engine: %d decodes, %d tokens evaluated in %.1f s; %d tokens sampled in %.1f s (grammar %.1f s)",
                                stats.decodeCalls, stats.tokensEvaluated, stats.decodeNanoseconds / 1e9,
                                stats.tokensSampled, stats.samplingNanoseconds / 1e9, stats.grammarNanoseconds / 1e9))
         }
+        if case .stopped(let kept) = tally.end {
+            // Stopped before the end: a checkpoint of what was kept, never a report.
+            if kept, checkpointFailure == nil, options.checkpointEvery != nil { saveCheckpoint(tally) }
+            let keptText = newestCheckpoint.map { "\($0.1) threads kept in \(options.outputDirectory)/\($0.0)" }
+            if let checkpointFailure {
+                diagnostics("replay: \(checkpointFailure.description): stopped at once; "
+                            + (keptText.map { $0 + " (the same command with --resume goes on from there once it can write)" } ?? "nothing kept"))
+                return .output
+            }
+            let why = StopSignals.firstSignalName.map { "stopped by \($0)" } ?? "stopped"
+            if options.checkpointEvery == nil {
+                diagnostics("replay: \(why): nothing kept (without --resume a run writes no checkpoints); no report written")
+            } else {
+                diagnostics("replay: \(why): " + (keptText.map { $0 + "; the same command with --resume goes on from there" } ?? "nothing kept yet")
+                            + "; no report written (exit \(ExitCode.stopped.rawValue))")
+            }
+            return .stopped
+        }
         if tally.stoppedByAnotherShard {
             diagnostics("replay: stopped at a bad line of another shard (--strict); that shard reports it")
         }
-        var code = finish(state(of: tally), thresholds: options.thresholds, output: output, tap: tap, diagnostics: diagnostics)
-        if checkpointFailure != nil, code == .success || code == .thresholdsNotMet { code = .output }
-        return code
+        return finish(state(of: tally), thresholds: options.thresholds, output: output, tap: tap, diagnostics: diagnostics)
     }
 
     /// Why a checkpoint cannot be resumed by this run, in a few words; nil when it can.

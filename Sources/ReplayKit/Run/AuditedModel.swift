@@ -23,7 +23,17 @@ final class AuditedModel: LanguageModel {
 
     func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         requests.forEach { tap.notePrompt($0.prompt) }
-        let outcomes = model.respond(to: requests)
+        return recorded(model.respond(to: requests), of: requests)
+    }
+
+    /// The inner model's own stopping, watched the same way: the audit counts every prompt the
+    /// model was given; a stopped call's outputs never leave the engine, so none reach the run.
+    func respond(to requests: [GenerationRequest], unless stop: StopRequest) -> [GenerationOutcome]? {
+        requests.forEach { tap.notePrompt($0.prompt) }
+        return model.respond(to: requests, unless: stop).map { recorded($0, of: requests) }
+    }
+
+    private func recorded(_ outcomes: [GenerationOutcome], of requests: [GenerationRequest]) -> [GenerationOutcome] {
         for (request, outcome) in zip(requests, outcomes) {
             if case .success(let output) = outcome.output { tap.record(output: output, isLabel: request.measuresConfidence) }
         }

@@ -17,8 +17,16 @@ final class ModelStage {
     /// Requests sent so far.
     private(set) var asked = 0
 
-    init(model: any LanguageModel, jobs: [any Job], device: DeviceProfile) {
+    /// Raised when the run must stop (`StopSignals`): a call it stops is dropped whole.
+    let stop: StopRequest?
+    /// Whether a call was dropped because `stop` was raised; nothing is asked after it.
+    private(set) var stopped = false
+    /// Calls answered so far.
+    private(set) var calls = 0
+
+    init(model: any LanguageModel, jobs: [any Job], device: DeviceProfile, stop: StopRequest? = nil) {
         self.model = model
+        self.stop = stop
         self.jobs = Dictionary(jobs.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.device = device
         requestsPerCall = ReplayRunner.requestsPerCall(batchSize: model.info.batchSize)
@@ -31,11 +39,23 @@ final class ModelStage {
         return queue.count >= requestsPerCall
     }
 
+    /// Whether no request waits: everything planned so far has been answered and counted.
+    var isEmpty: Bool { queue.isEmpty }
+
     /// Asks the model about every queued request, and hands each judged result and outcome on.
+    ///
+    /// Once `stop` is raised the call is dropped whole (`stopped`), whether before it or during
+    /// it: nothing of it is judged, the queue is left as it was, and nothing more is asked.
     func flush(_ judged: (ItemResult, ItemOutcome) -> Void) {
-        guard !queue.isEmpty else { return }
-        let answers = model.respond(to: queue.map { $0.request! })
+        guard !queue.isEmpty, !stopped else { return }
+        let requests = queue.map { $0.request! }
+        let answered = stop.map { model.respond(to: requests, unless: $0) } ?? model.respond(to: requests)
+        guard let answers = answered else {
+            stopped = true
+            return
+        }
         asked += queue.count
+        calls += 1
         for ((item, place), answer) in zip(zip(queue, places), answers) {
             let result = jobs[item.job]!.evaluate(item, outcome: answer, device: device)
             judged(result, place.outcome(of: result))

@@ -35,6 +35,8 @@ public final class ReplayRunner {
     let progress: ProgressLine
     /// Threads that plan a dry run's threads in parallel.
     let planningWorkers: Int
+    /// Raised when the run must stop before its end (`StopSignals`); nil when nothing can stop it.
+    let stop: StopRequest?
 
     private(set) var ledgers: [JobKind: JobLedger] = [:]
     private(set) var sizing: [JobKind: PromptSizing] = [:]
@@ -52,12 +54,14 @@ public final class ReplayRunner {
     /// files named by their place, which only tests that ignore the keys may use.
     public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?, tokenizer: any Tokenizer,
                 modelUnavailable: String? = nil, tap: AuditTap? = nil, showProgress: Bool = false,
-                planningWorkers: Int = ProcessInfo.processInfo.activeProcessorCount, itemKeys: ItemKeys? = nil) {
+                planningWorkers: Int = ProcessInfo.processInfo.activeProcessorCount, itemKeys: ItemKeys? = nil,
+                stop: StopRequest? = nil) {
         self.options = options
+        self.stop = stop
         self.planningWorkers = max(1, planningWorkers)
         self.progress = ProgressLine(enabled: showProgress)
         let watched: (any LanguageModel)? = model.map { model in tap.map { AuditedModel(model, tap: $0) } ?? model }
-        modelStage = watched.map { ModelStage(model: $0, jobs: jobs, device: options.device) }
+        modelStage = watched.map { ModelStage(model: $0, jobs: jobs, device: options.device, stop: stop) }
         planner = Planner(options: options, jobs: jobs, tokenizer: tokenizer, canary: tap,
                           modelUnavailable: modelUnavailable != nil, dryRun: model == nil,
                           itemKeys: itemKeys ?? .unkeyed(fileCount: options.corpus.count))
@@ -86,24 +90,62 @@ public final class ReplayRunner {
     /// model's answers to every thread before it are in, and `eventsRead` says where a resumed run
     /// goes on. Reading order is deterministic, so a resumed run that reads and discards that many
     /// events counts the rest exactly as this run would have.
+    ///
+    /// When `stop` is raised the run ends early (`ReplayTally.end`): the read stops at the next
+    /// thread line, a model call in flight is dropped whole, and the tally is the counts at the
+    /// last thread boundary before which every request had been answered, exactly what a
+    /// checkpoint there would have held; a resumed run from it counts the rest as this run would have.
     public func run(resume: ResumePoint? = nil, checkpoint: (ReplayTally) -> Void = { _ in }) -> ReplayTally {
         let source = ThreadSource(options: options)
         var replayedAtCheckpoint = resume?.threadsReplayed ?? 0
+        /// The counts at the last boundary with nothing waiting for the model (kept on a stop),
+        /// the items by their number: every outcome after them is only appended.
+        var kept: (tally: ReplayTally, items: Int)? = nil
+        func keep(_ before: ReplayTally) {
+            // The place this process started from is no place to keep.
+            guard before.threadsReplayed > 0 else { return }
+            var tally = before
+            tally.ledgers = ledgers
+            tally.sizing = sizing
+            kept = (tally, outcomes.count)
+        }
         let read = source.read(
             resume: resume,
             thread: { process($0); return true },
             boundary: { before, replayed in
-                guard let every = options.checkpointEvery, replayed - replayedAtCheckpoint >= every else { return }
+                if stop?.isRaised == true {
+                    // A dry run's planning catches up with this line; a model run keeps this line
+                    // only if nothing waits for the model and no call was dropped.
+                    planPending()
+                    if modelStage.map({ $0.isEmpty && !$0.stopped }) ?? true { keep(before) }
+                    return false
+                }
+                if stop != nil, let modelStage, modelStage.isEmpty { keep(before) }
+                guard let every = options.checkpointEvery, replayed - replayedAtCheckpoint >= every else { return true }
                 planPending()
                 flush()
+                if modelStage?.stopped == true { return false }
                 checkpoint(counted(before))
+                if stop != nil { keep(before) }
                 replayedAtCheckpoint = replayed
+                return true
             },
             progress: { threads, fraction in progress.update(threads: threads, asked: modelStage?.asked ?? 0, fraction: fraction) })
         planPending()
         flush()
         progress.finish()
-        return counted(read)
+        guard read.stoppedOnRequest || modelStage?.stopped == true else { return counted(read) }
+        // Stopped: what was kept, else nothing (the place this process started from).
+        guard let kept else {
+            var nothing = ReplayTally()
+            nothing.shard = options.shard
+            nothing.end = .stopped(kept: false)
+            return nothing
+        }
+        var stopped = kept.tally
+        stopped.items = Array(outcomes.prefix(kept.items))
+        stopped.end = .stopped(kept: true)
+        return stopped
     }
 
     /// The source's counts with the later stages' added.
@@ -192,6 +234,16 @@ public struct PromptSizing: Sendable, Equatable {
 
 /// Everything a run counted, for the report: of its shard, and from where it resumed.
 public struct ReplayTally: Sendable {
+    /// How a run ended.
+    public enum End: Sendable, Equatable {
+        /// It read to its end, its limit or a line that stops it: the counts are the run's.
+        case finished
+        /// It was asked to stop (`StopRequest`). With `kept`, the counts are those at the last
+        /// thread boundary before which every request was answered, as a checkpoint there holds
+        /// them; without, nothing since this process started is kept.
+        case stopped(kept: Bool)
+    }
+
     /// Why the run stopped early with an error, if it did.
     public enum Fatal: Sendable, Equatable {
         case input(String)
@@ -216,6 +268,10 @@ public struct ReplayTally: Sendable {
     /// The part of the corpus this run replayed.
     public var shard = ShardSpec.whole
     public var stoppedAtLimit = false
+    /// The read stopped at a thread line because the run was asked to stop.
+    public var stoppedOnRequest = false
+    /// How the run ended.
+    public var end = End.finished
     public var ledgers: [JobKind: JobLedger] = [:]
     public var sizing: [JobKind: PromptSizing] = [:]
     /// The flywheel metrics of the same records, when asked for.

@@ -39,6 +39,8 @@ final class ThreadSource {
     /// Reads the corpus from `resume` on, calling `thread` with each completed thread of this
     /// shard, and `boundary` at each thread line with the counts of everything before that line
     /// and how many threads were replayed in all (the place a checkpoint can be taken).
+    /// `boundary` returns whether to go on: false stops the read at that line, with the counts
+    /// it was given (a run asked to stop, `StopRequest`).
     ///
     /// `thread` returns whether to go on: false stops the read right after that thread, as the
     /// limit does (the record that ended it is read but not counted, and the read does not go
@@ -48,7 +50,7 @@ final class ThreadSource {
     /// Returns the counts of the whole read; `fatal` is set when the corpus could not be read, or
     /// (with `--strict`) at a bad line.
     func read(resume: ReplayRunner.ResumePoint?, thread: (PlanningInput) -> Bool,
-              boundary: (_ before: ReplayTally, _ threadsReplayed: Int) -> Void,
+              boundary: (_ before: ReplayTally, _ threadsReplayed: Int) -> Bool,
               progress: (_ threads: Int, _ fraction: Double?) -> Void) -> ReplayTally {
         if let failure {
             tally.fatal = .input(failure)
@@ -88,6 +90,8 @@ final class ThreadSource {
         var stoppedEarly = false
         /// `thread` said to stop.
         var consumerDone = false
+        /// `boundary` said to stop, at the thread line just read.
+        var stoppedAtBoundary = false
         let totalBytes = reader.files.reduce(0) { $0 + Self.fileSize($1) }
         // What had been read before the current event: a thread ends only when the next record
         // comes, so at the limit that record is read but not replayed, and not counted.
@@ -127,7 +131,10 @@ final class ThreadSource {
             case .thread(let line):
                 // The open thread ends here, whoever's the next one is.
                 if let done = assembler.finish(), complete(done) { break reading }
-                boundary(snapshot(reader: readBefore), replayedBefore + assembler.completed)
+                guard boundary(snapshot(reader: readBefore), replayedBefore + assembler.completed) else {
+                    stoppedAtBoundary = true
+                    break reading
+                }
                 tally.threadsSeen += 1
                 owned = owner == shard.index
                 if owned {
@@ -175,10 +182,11 @@ final class ThreadSource {
             progress(replayedBefore + assembler.completed,
                      totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
         }
-        if !tally.stoppedAtLimit, !stoppedEarly, !consumerDone, let done = assembler.finish() {
+        if !tally.stoppedAtLimit, !stoppedEarly, !consumerDone, !stoppedAtBoundary, let done = assembler.finish() {
             _ = thread(PlanningInput(thread: done, file: threadFile))
         }
-        return snapshot(reader: tally.stoppedAtLimit || consumerDone ? readBefore : reader.stats)
+        tally.stoppedOnRequest = stoppedAtBoundary
+        return snapshot(reader: tally.stoppedAtLimit || consumerDone || stoppedAtBoundary ? readBefore : reader.stats)
     }
 
     /// The size of a file in bytes, 0 when it cannot be read.
