@@ -38,7 +38,8 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// versions. Sizes in bytes: at opening, when its end was read, and read.
     case fileChangedWhileRead(file: String, bytesAtOpen: Int, bytesAtEnd: Int, bytesRead: Int)
 
-    /// The user-facing message, naming the file and the byte offset (of the stored, compressed bytes).
+    /// The user-facing message, naming the file and the byte offset (of the stored, compressed
+    /// bytes, except where the input ends inside a record: there of the decompressed data, as it says).
     public var description: String {
         switch self {
         case .pathDoesNotExist(let path):
@@ -64,7 +65,7 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
                 + " a valid record (an export, thread or message line): is it an export?"
         case .inputEndsInsideRecord(let file, let line, let offset, let compressed):
             return "\(file): the input ends inside a record: line \(line) has no line end and is not valid JSON,"
-                + " and the \(compressed ? "decompressed data ends" : "file ends") at byte \(offset) (cut short?)"
+                + " and the \(compressed ? "decompressed data" : "data") ends at byte \(offset) (cut short?)"
         case .fileChangedWhileRead(let file, let atOpen, let atEnd, let read):
             let how = atOpen == atEnd && atEnd == read
                 ? "it was modified while it was read (\(atOpen) bytes throughout)"

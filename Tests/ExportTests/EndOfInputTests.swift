@@ -27,7 +27,7 @@ import TestSupport
     /// The expected message, written out here rather than built from the error's own text.
     static func cutMessage(_ file: String, line: Int, offset: Int, compressed: Bool = false) -> String {
         "\(file): the input ends inside a record: line \(line) has no line end and is not valid JSON, and the "
-            + (compressed ? "decompressed data ends" : "file ends") + " at byte \(offset) (cut short?)"
+            + (compressed ? "decompressed data ends" : "data ends") + " at byte \(offset) (cut short?)"
     }
 
     /// Words of `lastLine` that no message may hold.

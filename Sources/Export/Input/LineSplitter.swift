@@ -10,9 +10,10 @@ import Darwin
 ///
 /// Lines are numbered from 1 per file, empty lines are skipped but still numbered, and a last line
 /// without `\n` still counts when it is valid JSON (or blank); one that is not is where the input
-/// ended inside a record, a failure (`ExportError.inputEndsInsideRecord`) rather than a line. A line lying wholly in one chunk is handed out in place (no copy);
-/// only a line crossing chunks is gathered, and one longer than `maximumLineLength` is reported,
-/// not gathered, so a file without line ends cannot exhaust memory.
+/// ended inside a record, a failure (`ExportError.inputEndsInsideRecord`) rather than a line. A
+/// line lying wholly in one chunk is handed out in place (no copy); only a line crossing chunks is
+/// gathered, and one longer than `maximumLineLength` is reported, not gathered, so a file without
+/// line ends cannot exhaust memory.
 final class LineSplitter {
     /// What one step produced.
     enum Step<Result> {
