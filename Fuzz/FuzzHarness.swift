@@ -79,6 +79,8 @@ final class FuzzChunkSource: ChunkSource {
     private var current: UnsafeMutableRawBufferPointer?
     private(set) var producedBytes = 0
     var storedBytes: Int { producedBytes }
+    var name: String { "<fuzz>" }
+    var isCompressed: Bool { false }
 
     init(payload: UnsafeRawBufferPointer, plan: FuzzPlan) {
         self.payload = payload
@@ -188,8 +190,9 @@ final class FuzzHarness {
 
     /// The splitter's contract, written the simple way over the whole payload: `\n` ends a line,
     /// one trailing `\r` is dropped, empty lines are numbered but skipped, a last line without `\n`
-    /// counts (unless the source failed: then it is dropped), and a line longer than the maximum
-    /// is reported by number.
+    /// counts (unless the source failed: then it is dropped; or unless it is not valid JSON and
+    /// not blank: then the input ended inside a record, a failure), and a line longer than the
+    /// maximum is reported by number.
     static func referenceSteps(_ payload: UnsafeRawBufferPointer, plan: FuzzPlan) -> [SplitStep] {
         let (delivered, fails) = plan.delivery(of: payload.count)
         var steps: [SplitStep] = []
@@ -210,8 +213,23 @@ final class FuzzHarness {
             emit(start, index)
             start = index + 1
         }
-        if !fails && start < delivered { emit(start, delivered) }
-        if fails { steps.append(.failed) }
+        var endsInsideRecord = false
+        if !fails && start < delivered {
+            var end = delivered
+            if payload[end - 1] == 0x0D { end -= 1 }
+            let last = UnsafeRawBufferPointer(rebasing: payload[start..<end])
+            let blank = last.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            if !blank && last.count <= plan.maximumLineLength {
+                var tokens: [JSONToken] = []
+                do throws(JSONSyntaxError) {
+                    try JSONParser.parse(last, into: &tokens)
+                } catch {
+                    endsInsideRecord = true
+                }
+            }
+            if !endsInsideRecord { emit(start, delivered) }
+        }
+        if fails || endsInsideRecord { steps.append(.failed) }
         steps.append(.end)
         return steps
     }

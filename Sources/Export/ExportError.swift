@@ -27,8 +27,19 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file has lines but not one valid record (an `export`, `thread` or `message` line):
     /// it is not an export, whatever its name. Its bad lines were counted as they were read.
     case fileHoldsNoRecord(file: String, lines: Int)
+    /// The input ends inside a record: its last line has no line end and is not valid JSON (a
+    /// writer stopped mid-line, a copy cut short). `line` is that line's number and `offset` the
+    /// byte where the JSON Lines data ended (of the decompressed data when `compressed`). The
+    /// cut line is not a line: it is counted nowhere, not even as bad.
+    case inputEndsInsideRecord(file: String, line: Int, offset: Int, compressed: Bool)
+    /// A regular file's size or modification time changed between its opening and its end, or
+    /// its end came at another byte than its size at opening: something wrote it while it was
+    /// read (a `cp` over it, an exporter still appending), so the lines read may mix two
+    /// versions. Sizes in bytes: at opening, when its end was read, and read.
+    case fileChangedWhileRead(file: String, bytesAtOpen: Int, bytesAtEnd: Int, bytesRead: Int)
 
-    /// The user-facing message, naming the file and the byte offset (of the stored, compressed bytes).
+    /// The user-facing message, naming the file and the byte offset (of the stored, compressed
+    /// bytes, except where the input ends inside a record: there of the decompressed data, as it says).
     public var description: String {
         switch self {
         case .pathDoesNotExist(let path):
@@ -52,6 +63,14 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .fileHoldsNoRecord(let file, let lines):
             return "\(file): " + (lines == 1 ? "its one line is not" : "none of its \(lines) lines is")
                 + " a valid record (an export, thread or message line): is it an export?"
+        case .inputEndsInsideRecord(let file, let line, let offset, let compressed):
+            return "\(file): the input ends inside a record: line \(line) has no line end and is not valid JSON,"
+                + " and the \(compressed ? "decompressed data" : "data") ends at byte \(offset) (cut short?)"
+        case .fileChangedWhileRead(let file, let atOpen, let atEnd, let read):
+            let how = atOpen == atEnd && atEnd == read
+                ? "it was modified while it was read (\(atOpen) bytes throughout)"
+                : "it was \(atOpen) bytes when opened and \(atEnd) when its end was read, and \(read) bytes were read"
+            return "\(file): the file changed while it was read: \(how); what was read may mix two versions"
         }
     }
 }

@@ -30,7 +30,7 @@ import Testing
     static let expected: [String: (records: Int, badLines: Int, unknown: Int)] = [
         "chunks-4-2-7-crlf": (4, 0, 0),
         "chunks-group-thread": (4, 0, 1),
-        "chunks-line-too-long": (2, 5, 0),
+        "chunks-line-too-long": (2, 4, 0),
         "chunks-one-byte": (4, 0, 0),
         "chunks-read-failure": (32, 0, 0),
         "crlf": (4, 2, 0),
@@ -40,6 +40,10 @@ import Testing
         "lone-surrogates": (6, 10, 0),
         "nul-bytes": (3, 5, 1),
     ]
+
+    /// Hand-written inputs whose last line, without a line end, is not JSON: read as a file, the
+    /// input ends inside a record there (a failure), and that line is counted nowhere.
+    static let endInsideARecord: Set<String> = ["chunks-line-too-long"]
 
     @Test func everyHandWrittenInputIsThere() {
         #expect(Set(Self.expected.keys).isSubset(of: Set(Self.inputs)))
@@ -60,7 +64,7 @@ import Testing
             #expect(stats.records == expected.records)
             #expect(stats.badLines == expected.badLines)
             #expect(stats.unknownTypes.values.reduce(0, +) == expected.unknown)
-            #expect(!report.readerFileFailed)
+            #expect(report.readerFileFailed == Self.endInsideARecord.contains(name))
         }
     }
 
@@ -104,8 +108,16 @@ import Testing
         let payload = Array("a\r\n\nbb\r\r\n\r\nccc".utf8)
         let steps = payload.withUnsafeBytes { FuzzHarness.referenceSteps($0, plan: FuzzPlan(header: [0x08 | 0x10, 1, 0, 0])) }
         // Maximum line length 1 * 32 + 1 + 1 = 34: nothing is too long.
+        // The last line, "ccc" without a line end, is not JSON: the input ended inside a record.
         #expect(steps == [.line(number: 1, bytes: Array("a".utf8)), .line(number: 3, bytes: Array("bb\r".utf8)),
-                          .line(number: 5, bytes: Array("ccc".utf8)), .end])
+                          .failed, .end])
+        // A last line without a line end that is whole JSON, or blank, is handed out as ever.
+        for (last, line) in [("[7]\r", "[7]"), (" \t", " \t")] {
+            let whole = Array(("a\r\n\nbb\r\r\n\r\n" + last).utf8)
+            let wholeSteps = whole.withUnsafeBytes { FuzzHarness.referenceSteps($0, plan: FuzzPlan(header: [0x08 | 0x10, 1, 0, 0])) }
+            #expect(wholeSteps == [.line(number: 1, bytes: Array("a".utf8)), .line(number: 3, bytes: Array("bb\r".utf8)),
+                                   .line(number: 5, bytes: Array(line.utf8)), .end])
+        }
         let failing = payload.withUnsafeBytes { FuzzHarness.referenceSteps($0, plan: FuzzPlan(header: [1 | 4, 2, 2, 2])) }
         // Chunks of 3 bytes, failing after two: "a\r\n\nbb" is delivered, "bb" is an unfinished line.
         #expect(failing == [.line(number: 1, bytes: Array("a".utf8)), .failed, .end])

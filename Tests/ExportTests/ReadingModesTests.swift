@@ -260,6 +260,45 @@ func expectSameReadingEverywhere(_ paths: [String], sourceLocation: Testing.Sour
         #expect(events.last?.stats.files == 3)
     }
 
+    /// Inputs that end inside a record (plain, and compressed in whole frames, one of many
+    /// chunks), beside a whole last record without a line end: the same lines, then the same
+    /// failures with the same offsets and counts, however they are read.
+    @Test func inputsEndingInsideARecordFailTheSameEveryWay() throws {
+        let directory = try TemporaryDirectory()
+        let cutLine = #"{"type":"message","thread":"t2","id":"c1","from":"person","text":"cut h"#
+        let plain = try directory.write("cut.jsonl", text: threadLines(id: "t1", messages: 3, prefix: "a") + cutLine)
+        let long = threadLines(id: "t2", messages: 8_000, prefix: "b") + cutLine
+        let packed = try directory.write("cut.jsonl.zst", try zstdFrame(long))
+        let whole = try directory.write("whole.jsonl", text: threadLines(id: "t3", messages: 2, prefix: "c")
+                                        + #"{"type":"message","thread":"t3","id":"c9","from":"person"}"#)
+        let events = try expectSameReadingEverywhere([plain, packed, whole])
+        let failures = events.compactMap { if case .failed(let error) = $0.content { error } else { nil } }
+        #expect(failures == [
+            .inputEndsInsideRecord(file: plain, line: 5, offset: (threadLines(id: "t1", messages: 3, prefix: "a") + cutLine).utf8.count, compressed: false),
+            .inputEndsInsideRecord(file: packed, line: 8_002, offset: long.utf8.count, compressed: true),
+        ])
+        #expect(events.last?.stats.messages == 3 + 8_000 + 3)
+        #expect(events.last?.stats.badLines == 0)
+    }
+
+    /// A file appended to while it is read fails at its end the same way, whichever way it is
+    /// read (`EndOfInputTests` reads it each way, with the change in the middle of the read).
+    @Test func aFileChangedWhileReadFailsTheSameEveryWay() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("growing.jsonl", text: EndOfInputTests.big)
+        let more = Array(threadLines(id: "t2", messages: 3, prefix: "b").utf8)
+        var reads: [EndOfInputTests.Read] = []
+        for way in EndOfInputTests.Way.allCases {
+            try directory.write("growing.jsonl", text: EndOfInputTests.big)
+            reads.append(try EndOfInputTests.read(file, way, changingAfter: 500) { try EndOfInputTests.writeInPlace(file, more, append: true) })
+        }
+        let size = EndOfInputTests.big.utf8.count
+        for read in reads {
+            #expect(read.failures == [.fileChangedWhileRead(file: file, bytesAtOpen: size, bytesAtEnd: size + more.count, bytesRead: size + more.count)])
+            #expect(read.ids == reads[0].ids)
+        }
+    }
+
     /// A corpus of many chunks, plain and compressed: the counts after every event are the same
     /// read ahead, since the chunks are.
     @Test func manyChunksReadAheadInOrder() throws {
@@ -390,6 +429,8 @@ final class EndlessChunkSource: ChunkSource {
     private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
     private(set) var producedBytes = 0
     var storedBytes: Int { producedBytes }
+    var name: String { "<endless>" }
+    var isCompressed: Bool { false }
 
     init(_ ended: Ended) {
         self.ended = ended

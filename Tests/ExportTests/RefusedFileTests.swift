@@ -128,7 +128,8 @@ import TestSupport
         String(repeating: "<p>not an export</p>\n", count: 12),
         String(repeating: #"{"type":"log","level":"info"}"# + "\n", count: 3) + "not json\n",
         "\n\n" + #"{"type":"message","thread":"t1","id":"m1","from":"person","text":"x"}"# + "\n",
-        "one line without an end",
+        // Whole JSON, not a record: a bad line, not the input ending inside a record.
+        "[1, 2]",
     ])
     func aFileWithoutOneRecordFailsAtItsEnd(text: String) throws {
         let directory = try TemporaryDirectory()

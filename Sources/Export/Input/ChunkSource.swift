@@ -6,6 +6,10 @@ protocol ChunkSource: AnyObject {
     var storedBytes: Int { get }
     /// JSONL bytes handed out so far.
     var producedBytes: Int { get }
+    /// The name used in errors: the file's path as given, or `<stdin>`.
+    var name: String { get }
+    /// Whether the JSONL bytes are decompressed from the stored ones (offsets then differ).
+    var isCompressed: Bool { get }
 }
 
 /// How a file is stored, told by its first bytes (never by its name).
@@ -29,6 +33,8 @@ final class PlainChunkSource: ChunkSource {
     private let file: InputFile
     private(set) var producedBytes = 0
     var storedBytes: Int { file.bytesRead }
+    var name: String { file.name }
+    var isCompressed: Bool { false }
 
     init(file: InputFile) { self.file = file }
 

@@ -11,6 +11,13 @@ import Privacy
 ///
 /// Owns the file descriptor and one fixed buffer, so memory stays flat whatever the file's size.
 /// A chunk handed out stays valid until the next call to `readChunk`.
+///
+/// A regular file is checked at its end against what it was when opened (`fstat` of the open
+/// descriptor both times): a size or modification time that changed, or an end at another byte
+/// than the size at opening, means something wrote it while it was read (a `cp` over it writes
+/// the same inode; an exporter may still be appending), and the end is a failure,
+/// `fileChangedWhileRead`, rather than lines of two versions read as one. A file renamed over the
+/// path meanwhile (`mv`) is not a change: the descriptor still reads the one file it opened.
 final class InputFile {
     /// The name used in locations and errors: the path as given, or `<stdin>`.
     let name: String
@@ -20,6 +27,19 @@ final class InputFile {
     private let ownsDescriptor: Bool
     private let buffer: UnsafeMutableRawBufferPointer
     private var prefetched = 0
+    /// A regular file's state when opened, checked at its end; nil for a pipe, terminal or device.
+    private let atOpen: OpenedState?
+    /// Whether the end was checked (once: a source may ask again after the end).
+    private var endChecked = false
+
+    /// What is compared at the end: the size and modification time, and the offset reading
+    /// started at (not 0 for standard input redirected from a file already partly read).
+    private struct OpenedState {
+        var size: Int
+        var modifiedSeconds: Int
+        var modifiedNanoseconds: Int
+        var startOffset: Int
+    }
 
     /// The name standard input goes by in locations and errors.
     static let standardInputName = "<stdin>"
@@ -41,7 +61,16 @@ final class InputFile {
             descriptor = fd
             ownsDescriptor = true
         }
+        atOpen = InputFile.openedState(descriptor)
         buffer = .allocate(byteCount: max(chunkSize, 16), alignment: 16)
+    }
+
+    private static func openedState(_ descriptor: Int32) -> OpenedState? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let offset = lseek(descriptor, 0, SEEK_CUR)
+        return OpenedState(size: Int(status.st_size), modifiedSeconds: Int(status.st_mtim.tv_sec),
+                           modifiedNanoseconds: Int(status.st_mtim.tv_nsec), startOffset: offset < 0 ? 0 : Int(offset))
     }
 
     deinit {
@@ -50,10 +79,7 @@ final class InputFile {
     }
 
     /// Whether the input is a regular file (not a pipe, terminal or device): its reads end.
-    var isRegularFile: Bool {
-        var status = stat()
-        return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-    }
+    var isRegularFile: Bool { atOpen != nil }
 
     /// Reads the first bytes (at least `count` unless the input is shorter) without consuming them.
     ///
@@ -79,7 +105,25 @@ final class InputFile {
             return UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)
         }
         let got = try readOnce(into: buffer.baseAddress!, capacity: buffer.count)
+        if got == 0 { try checkUnchangedAtEnd() }
         return UnsafeRawBufferPointer(start: buffer.baseAddress, count: got)
+    }
+
+    /// At the end of a regular file: throws `fileChangedWhileRead` when its size or modification
+    /// time is not what it was when opened, or the bytes read are not the size it had then.
+    private func checkUnchangedAtEnd() throws(ExportError) {
+        guard let atOpen, !endChecked else { return }
+        endChecked = true
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw .readFailed(file: name, offset: bytesRead, reason: SystemError(errno).message)
+        }
+        let size = Int(status.st_size)
+        if size != atOpen.size || bytesRead != atOpen.size - atOpen.startOffset
+            || Int(status.st_mtim.tv_sec) != atOpen.modifiedSeconds
+            || Int(status.st_mtim.tv_nsec) != atOpen.modifiedNanoseconds {
+            throw .fileChangedWhileRead(file: name, bytesAtOpen: atOpen.size, bytesAtEnd: size, bytesRead: bytesRead)
+        }
     }
 
     private func readOnce(into start: UnsafeMutableRawPointer, capacity: Int) throws(ExportError) -> Int {

@@ -9,9 +9,11 @@ import Darwin
 /// Splits a chunk source into lines of bytes: `\n` ends a line, a trailing `\r` is dropped.
 ///
 /// Lines are numbered from 1 per file, empty lines are skipped but still numbered, and a last line
-/// without `\n` still counts. A line lying wholly in one chunk is handed out in place (no copy);
-/// only a line crossing chunks is gathered, and one longer than `maximumLineLength` is reported,
-/// not gathered, so a file without line ends cannot exhaust memory.
+/// without `\n` still counts when it is valid JSON (or blank); one that is not is where the input
+/// ended inside a record, a failure (`ExportError.inputEndsInsideRecord`) rather than a line. A
+/// line lying wholly in one chunk is handed out in place (no copy); only a line crossing chunks is
+/// gathered, and one longer than `maximumLineLength` is reported, not gathered, so a file without
+/// line ends cannot exhaust memory.
 final class LineSplitter {
     /// What one step produced.
     enum Step<Result> {
@@ -19,7 +21,8 @@ final class LineSplitter {
         case line(Result)
         /// Line `number` is longer than `maximumLineLength`; its bytes were dropped.
         case tooLong(number: Int)
-        /// The source failed; lines before the failure were all handed out.
+        /// The source failed, or the input ended inside a record; lines before the failure were
+        /// all handed out.
         case failed(ExportError)
         /// No more lines.
         case end
@@ -89,6 +92,10 @@ final class LineSplitter {
                 }
                 if !pending.isEmpty {
                     lineNumber += 1
+                    if let cut = endsInsideRecord() {
+                        resetPending()
+                        return .failed(cut)
+                    }
                     if let step = finishPending(body) { return step }
                     continue
                 }
@@ -133,6 +140,32 @@ final class LineSplitter {
             return (line, lineNumber)
         }
         return nil
+    }
+
+    /// The failure to report instead of the gathered last line, which has no `\n`, when the
+    /// input ended inside it: it holds more than JSON whitespace, fits the maximum length (a
+    /// longer one is reported as too long, as anywhere) and is not valid JSON. A whole record
+    /// whose line end is missing is still a line.
+    private func endsInsideRecord() -> ExportError? {
+        let maximum = maximumLineLength
+        let cut = pending.withUnsafeBytes { bytes -> Bool in
+            let line = LineSplitter.trimmed(bytes)
+            guard line.count <= maximum, line.contains(where: { !LineSplitter.isJSONWhitespace($0) }) else { return false }
+            do throws(JSONSyntaxError) {
+                try JSONParser.parse(line, into: TokenTape())
+            } catch {
+                return true
+            }
+            return false
+        }
+        guard cut else { return nil }
+        return .inputEndsInsideRecord(file: source.name, line: lineNumber, offset: source.producedBytes,
+                                      compressed: source.isCompressed)
+    }
+
+    /// Space, tab, `\n` and `\r`: what JSON allows around a value.
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// Hands the gathered line to `body` and clears it; `nil` when the line was empty.

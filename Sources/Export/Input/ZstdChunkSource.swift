@@ -18,6 +18,8 @@ final class ZstdChunkSource: ChunkSource {
     private var failed = false
     private(set) var producedBytes = 0
     var storedBytes: Int { file.bytesRead }
+    var name: String { file.name }
+    var isCompressed: Bool { true }
 
     /// The stored-chunk size that suits libzstd (its recommended input size).
     static var recommendedInputSize: Int { ZSTD_DStreamInSize() }

@@ -7,7 +7,9 @@
 /// line, messages only after their thread's line, unknown types and node kinds counted rather than
 /// fatal. A file is refused whole, counted only in `files`, when its name ends in `.zst` and it is
 /// not zstd, or when its `export` line declares a version other than 1; a file with lines and not
-/// one record fails at its end. Not thread-safe: one reader belongs to one task.
+/// one record fails at its end. So does a file whose input ends inside a record (a last line
+/// without a line end that is not valid JSON: a writer stopped mid-line) and a regular file that
+/// changed while it was read (see `InputFile`). Not thread-safe: one reader belongs to one task.
 public final class CorpusReader {
     /// The files to read, in order: the paths given, with directories replaced by their shards.
     public let files: [String]

@@ -4,7 +4,7 @@ public enum ReaderEvent: Sendable {
     case record(ExportRecord, SourceLocation)
     /// A line that was skipped, and why; reading goes on with the next line.
     case badLine(BadLine)
-    /// A file that failed (unreadable, corrupt, truncated); the lines before the failure were
-    /// delivered, and reading goes on with the next file.
+    /// A file that failed (unreadable, corrupt, truncated, ending inside a record, changed while
+    /// read); the lines before the failure were delivered, and reading goes on with the next file.
     case fileFailed(ExportError)
 }

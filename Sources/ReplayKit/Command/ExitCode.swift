@@ -15,9 +15,11 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case usage = 2
     /// The input could not be read completely: a missing path, a file refused whole (another
     /// export version, a `.zst` name on something else, not one record), a corrupt or truncated
-    /// frame, or (with `--strict`) a bad line. What was read is still in the report. For
-    /// `replay merge`, also a shard's state that is missing, repeated, unreadable or of another run;
-    /// for `replay compare`, a run directory that is not a finished run, or runs over different corpora.
+    /// frame, input that ends inside a record (a last line without its line end that is not valid
+    /// JSON), a file written while it was read, or (with `--strict`) a bad line. What was read is
+    /// still in the report. For `replay merge`, also a shard's state that is missing, repeated,
+    /// unreadable or of another run; for `replay compare`, a run directory that is not a finished
+    /// run, or runs over different corpora.
     case input = 3
     /// The model could not be loaded or run.
     case model = 4
@@ -50,7 +52,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .input:
             "input error: a path is missing or unreadable (nothing ran); or a file was refused or cut short"
                 + " (an export version other than 1, a .zst file that is not zstd, no valid record in it,"
-                + " a corrupt or truncated zstd frame: the error names the file and its version, first bytes"
+                + " a corrupt or truncated zstd frame, input that ends inside a record, a file changed while it was read:"
+                + " the error names the file and its version, first bytes"
                 + " or byte offset, and the rest of the corpus is read and reported); or a bad line under --strict;"
                 + " or, for replay merge, a shard's state that is missing, given twice, unreadable or of another run (named);"
                 + " or, for replay compare, a run directory that is not a finished run, or two runs over different corpora (named)"
