@@ -42,18 +42,28 @@ public struct ChipsJob: Job {
     }
 
     public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+        var work = PlanningWork()
+        return plan(snapshot, tokenizer: tokenizer, ledger: &ledger, work: &work)
+    }
+
+    /// `plan`, counting what it read into `work`: one pass, each screen's attribution looked up
+    /// in `ThreadAttributions`.
+    func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger, work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
         var lastFromPerson: SealedText? = nil
         // Messages are read in place, by index: a copy of a whole record retains each of its
         // strings, and a dry run plans hundreds of thousands of screens on two threads.
         let messages = snapshot.messages
+        let attributions = snapshot.attributions()
+        work.messagesRead += attributions.reads
         for index in messages.indices {
+            work.messagesRead += 1
             guard case .agent(let agent) = messages[index].from else {
                 lastFromPerson = messages[index].text ?? lastFromPerson
                 continue
             }
             guard let screen = messages[index].screen else { continue }
-            let attribution = snapshot.attribution(at: index)
+            let attribution = attributions.attribution(at: index)
             ledger.scanned(attribution)
             guard screen.isChipEligible else { continue }
 

@@ -19,16 +19,9 @@ public struct ThreadSnapshot: Sendable {
         message.lang ?? thread.locale
     }
 
-    /// The build and model an agent's message at `index` is counted under (and its id): the person's next
-    /// message (the app that showed it), else their previous one.
-    ///
-    /// The export writes `build` and `model` on person messages only, so an agent message's own
-    /// `meta` is not read. The flywheel counts pushes by the same rule (FlywheelCounter), so the
-    /// push job's `by_build` and the flywheel's push metrics agree.
-    public func attribution(at index: Int) -> Attribution {
-        let after = messages[(index + 1)...].first { $0.from == .person }
-        let before = messages[..<index].last { $0.from == .person }
-        let meta = (after ?? before)?.meta
-        return Attribution(build: meta?.build, model: meta?.model, message: messages[index].id)
+    /// Where each message is counted (`ThreadAttributions`), found for the whole thread in two
+    /// passes: build it once per job, not once per message.
+    public func attributions() -> ThreadAttributions {
+        ThreadAttributions(messages)
     }
 }

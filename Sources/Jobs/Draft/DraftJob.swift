@@ -53,8 +53,16 @@ public struct DraftJob: Job {
     }
 
     public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+        var work = PlanningWork()
+        return plan(snapshot, tokenizer: tokenizer, ledger: &ledger, work: &work)
+    }
+
+    /// `plan`, counting what it read into `work`: one pass, each message on its own.
+    func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger, work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        for message in snapshot.messages where message.from == .person {
+        for message in snapshot.messages {
+            work.messagesRead += 1
+            guard message.from == .person else { continue }
             let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)
             ledger.scanned(attribution)
             guard message.meta.offline, let text = message.text, !text.isEmpty else { continue }

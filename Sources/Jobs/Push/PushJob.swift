@@ -57,17 +57,38 @@ public struct PushJob: Job {
     }
 
     public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+        var work = PlanningWork()
+        return plan(snapshot, tokenizer: tokenizer, ledger: &ledger, work: &work)
+    }
+
+    /// `plan`, counting what it read into `work`.
+    ///
+    /// One pass in time order: each agent's newest replies (`NewestReplies`) and every message's
+    /// attribution (`ThreadAttributions`) are kept as the thread is read, so a push reads only
+    /// the replies it joins, never the thread before it.
+    func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger, work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        for (index, message) in snapshot.messages.enumerated() {
-            guard case .agent(let agent) = message.from, let push = message.push else { continue }
-            let attribution = snapshot.attribution(at: index)
+        // Messages are read in place, by index, and copied only when they carry a push.
+        let messages = snapshot.messages
+        let attributions = snapshot.attributions()
+        work.messagesRead += attributions.reads
+        var newest = NewestReplies(keep: newestReplies)
+        for index in messages.indices {
+            work.messagesRead += 1
+            guard case .agent(let agent) = messages[index].from else { continue }
+            if messages[index].screen != nil { newest.add(index, agent: agent) }
+            guard let push = messages[index].push else { continue }
+            let message = messages[index]
+            let attribution = attributions.attribution(at: index)
             ledger.scanned(attribution)
             guard push.kind == "reply" else {
                 ledger.count("relay_line_kept", attribution)
                 continue
             }
+            // The newest `min(batch, 3)` replies of this agent, up to and including this one, oldest first.
             let replies = message.screen == nil ? []
-                : Self.replies(in: snapshot, upTo: index, count: min(max(push.batch, 1), max(newestReplies, 1)))
+                : newest.newest(min(max(push.batch, 1), newest.keep), of: agent).map { messages[$0] }
+            work.messagesRead += replies.count
             let words = SealedText.joined(replies.compactMap { $0.screen?.words }.filter { !$0.isEmpty }, separator: "\n\n")
             guard !words.isEmpty else {
                 ledger.count("no_words", attribution)
@@ -118,13 +139,5 @@ public struct PushJob: Job {
         var quality = ["length_chars": Double(line.characterCount)]
         if line.checkedInItsLanguage { quality["well_formed"] = 1 }
         return Scored(quality: quality)
-    }
-
-    /// The newest `count` messages of the agent who sent `messages[index]` that have a screen,
-    /// up to and including it, oldest first.
-    static func replies(in snapshot: ThreadSnapshot, upTo index: Int, count: Int) -> [MessageRecord] {
-        let sender = snapshot.messages[index].from
-        let own = snapshot.messages[...index].filter { $0.from == sender && $0.screen != nil }
-        return Array(own.suffix(count))
     }
 }

@@ -73,13 +73,21 @@ public struct RouteJob: Job {
     static let nameSeparator: Character = "\n"
 
     public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+        var work = PlanningWork()
+        return plan(snapshot, tokenizer: tokenizer, ledger: &ledger, work: &work)
+    }
+
+    /// `plan`, counting what it read into `work`: one pass, each message on its own.
+    func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger, work: inout PlanningWork) -> [JobItem] {
         guard let group = snapshot.thread.group else { return [] }
         let names = group.members.map(\.name)
         let choices = Route.choices(members: names)
         let grammar = GrammarWriter.grammar(for: Route.schema(members: names))   // one per group, not per message
         let memberLines = group.members.map(memberLine)   // the same for every message of the group
         var items: [JobItem] = []
-        for message in snapshot.messages where message.from == .person {
+        for message in snapshot.messages {
+            work.messagesRead += 1
+            guard message.from == .person else { continue }
             let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)
             ledger.scanned(attribution)
             guard let text = message.text, !text.isEmpty else { continue }

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Times every job's planning on one very long thread against the reader, in one run (issue 18,
+# point 7: planning must be linear in a thread's length).
+#
+#   zstd -dc > /dev/null                      the floor: decompression alone
+#   replay flywheel                            the reader (decompress, split, parse, count)
+#   replay --dry-run --job J, J in chips route push draft
+#                                              the reader and each job's planning of the thread,
+#                                              with exact prompt sizes
+# Prints one table of wall seconds and ratios to zstd -dc and to the reader. A job that searched
+# the thread from each message would take the square of the thread's length here: the target is
+# each job within a few times the reader.
+#
+# The thread is one group thread (Coach the lead, Sage, Penny) of MESSAGES messages, so all four
+# jobs fire in it: agent screens that ask in words, tell, offer buttons or show a picture, with
+# pushes of every kind and batch; person replies, some by chip, some naming a member (@Sage),
+# some routed on the device; offline requests for lists, timers and notes, some ticked; a few
+# messages in French, Japanese and Russian (not supported). Written by a seeded Python generator
+# (seed 7) into ${XDG_CACHE_HOME:-$HOME/.cache}/replay/bench/ once and reused. Run on a quiet
+# machine: every number is wall time.
+#
+# usage: bench/long-thread.sh [MESSAGES (default 200000)]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+messages=${1:-200000}
+[[ $messages =~ ^[0-9]+$ ]] || { echo "usage: bench/long-thread.sh [MESSAGES]" >&2; exit 2; }
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/replay/bench"
+mkdir -p "$cache"
+out=$(mktemp -d "${TMPDIR:-/tmp}/replay-long-thread-bench.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+cd "$root"
+swift build -c release --product replay >&2
+replay="$(swift build -c release --show-bin-path)/replay"
+corpus="$cache/long-thread-$messages-seed7.jsonl.zst"
+if [ ! -s "$corpus" ]; then
+  partial="$cache/.partial-$$-long-thread-$messages.jsonl.zst"   # renamed once whole
+  python3 - "$messages" <<'PY' | zstd -q -3 -o "$partial"
+import json, random, sys
+count = int(sys.argv[1])
+rng = random.Random(7)
+words = ("run knee sleep budget plan rest tempo stretch water week easy long hill recovery "
+         "breakfast savings rent coffee walk breath calm bedtime mileage pace").split()
+def sentence(n):
+    return " ".join(rng.choice(words) for _ in range(n)).capitalize()
+members = [{"name": "Coach", "about": "training plans and runs"},
+           {"name": "Sage", "about": "sleep and calm"},
+           {"name": "Penny", "about": "money and budgets"}]
+write = sys.stdout.write
+write(json.dumps({"type": "export", "version": 1, "created": "2026-10-02T00:00:00Z", "anonymised": True}) + "\n")
+write(json.dumps({"type": "thread", "id": "g_long", "locale": "en-GB",
+                  "group": {"lead": "Coach", "members": members}}) + "\n")
+builds = [("2.3.0 (512)", "26.0"), ("2.4.0 (530)", "26.4"), ("2.5.0 (601)", "27.0")]
+lang = lambda: rng.choice([None] * 17 + ["fr", "ja-JP", "ru"])
+for index in range(count):
+    message = {"type": "message", "thread": "g_long", "id": f"m_{index}",
+               "at": f"2026-09-{1 + index * 28 // count:02d}T07:{index // 60 % 60:02d}:{index % 60:02d}Z"}
+    if rng.random() < 0.4:
+        build, model = rng.choice(builds)
+        meta = {"build": build, "model": model}
+        roll = rng.random()
+        if roll < 0.08:
+            meta["offline"] = True
+            text = rng.choice(["make a list for " + sentence(3).lower(), "timer 20 minutes for the stretch",
+                               "note: " + sentence(6).lower(), sentence(8) + "?"])
+            if rng.random() < 0.3:
+                meta["draft_ticks"] = [0]
+        elif roll < 0.18:
+            text = "@" + rng.choice(["Sage", "Penny", "Coach"]) + " " + sentence(6).lower()
+            meta["group"] = {"to": text[1:6].strip()}
+        else:
+            text = sentence(rng.randint(2, 14))
+            if rng.random() < 0.3:
+                meta["via"] = "suggested"
+            if rng.random() < 0.4:
+                meta["group"] = {"to": rng.choice(["Sage", "Penny", "Coach"]), "routed": "on-device"}
+        message.update({"from": "person", "text": text, "meta": meta})
+    else:
+        say = sentence(rng.randint(4, 24))
+        roll = rng.random()
+        if roll < 0.35:
+            screen = [{"stat": {"label": "Weight", "value": "-2.3", "unit": "lb", "id": "s1"}}, {"say": say + "?"}]
+        elif roll < 0.5:
+            screen = [{"say": say + "?"}, {"choose": {"prompt": "Which?", "options": ["Yes", "No"]}}]
+        elif roll < 0.6:
+            screen = [{"list": {"title": "Plan", "items": [sentence(10) for _ in range(rng.randint(2, 12))]}},
+                      {"say": say + "."}]
+        elif roll < 0.65:
+            screen = [{"picture": {"url": "https://example.invalid/p.png"}}]
+        else:
+            screen = [{"say": say + "."}]
+        message.update({"from": rng.choice(["Coach", "Coach", "Sage", "Penny"]), "screen": screen})
+        roll = rng.random()
+        if roll < 0.3:
+            message["push"] = {"kind": "reply", "batch": rng.choice([1, 1, 1, 2, 3, 5])}
+        elif roll < 0.36:
+            message["push"] = {"kind": rng.choice(["handoff", "quote"]), "batch": 1}
+    language = lang()
+    if language:
+        message["lang"] = language
+    write(json.dumps(message, ensure_ascii=False) + "\n")
+PY
+  mv "$partial" "$corpus"
+fi
+
+seconds() {  # wall seconds of "$@", output discarded; fails the bench if the command fails
+  local t0 t1
+  t0=$(date +%s.%N)
+  if ! "$@" >/dev/null 2>"$out/stderr"; then
+    echo "bench/long-thread.sh: failed: $*" >&2
+    cat "$out/stderr" >&2
+    exit 1
+  fi
+  t1=$(date +%s.%N)
+  python3 -c "print(f'{$t1 - $t0:.3f}')"
+}
+
+rows=()
+rows+=("zstd -dc > /dev/null|$(seconds sh -c "zstd -dc '$corpus' > /dev/null")")
+rows+=("replay flywheel|$(seconds "$replay" flywheel --out "$out/flywheel" "$corpus")")
+for job in chips route push draft; do
+  rows+=("replay --dry-run --job $job|$(seconds "$replay" --dry-run --job "$job" --out "$out/dry-$job" "$corpus")")
+done
+
+bytes=$(zstd -dc "$corpus" | wc -c)
+printf '%s\n' "${rows[@]}" > "$out/rows"
+python3 - "$out" "$messages" "$bytes" <<'PY'
+import json, os, sys
+out, messages, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rows = [line.rsplit("|", 1) for line in open(f"{out}/rows").read().splitlines()]
+rows = [(name, float(seconds)) for name, seconds in rows]
+floor, reader = rows[0][1], rows[1][1]
+reports = {job: json.load(open(f"{out}/dry-{job}/report.json")) for job in ("chips", "route", "push", "draft")}
+threads = reports["chips"]["corpus"].get("threads")
+counted = reports["chips"]["corpus"]["messages"]
+print(f"corpus: {threads} thread of {counted} messages, {size / 1e6:.0f} MB of JSON Lines; items planned: "
+      + ", ".join(f"{job} {reports[job]['jobs'][job]['eligible']}" for job in reports))
+print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end (other work on the machine slows "
+      f"the jobs, which plan one thread on one core, more than the reader)")
+print()
+print("| stage | seconds | × zstd -dc | × replay flywheel |")
+print("|---|---:|---:|---:|")
+for name, seconds in rows:
+    print(f"| {name} | {seconds:.2f} | {seconds / floor:.1f}× | {seconds / reader:.1f}× |")
+print()
+worst = max(seconds / reader for name, seconds in rows[2:])
+print(f"slowest job: {worst:.1f}× the reader (target: a few times the reader, ≤ 5×)")
+
+rows_file = os.environ.get("BENCH_ROWS")
+if rows_file:
+    # Rows for bench/all.sh's single table: each job's dry run of the one long thread against the reader.
+    with open(rows_file, "a") as out:
+        for name, seconds in rows[2:]:
+            job = name.rsplit(" ", 1)[-1]
+            out.write(f"long thread ({messages:,} messages), dry run, {job}\t{seconds:.2f} s\treplay flywheel\t{reader:.2f} s\t"
+                      f"{seconds / reader:.1f}× the reader\t≤ 5×\t{'yes' if seconds / reader <= 5 else 'no'}\n")
+PY
