@@ -51,7 +51,8 @@ import Testing
     @Test func generateAndInformationalCommands() throws {
         #expect(try ArgumentParser.parse(["corpus", "generate", "--threads", "3", "--seed", "9", "o.zst"])
                 == .generateCorpus(threads: 3, seed: 9, maxExchanges: nil, output: "o.zst"))
-        #expect(try ArgumentParser.parse(["flywheel", "--out", "d", "a.zst", "b"]) == .flywheel(corpus: ["a.zst", "b"], outputDirectory: "d", allowUnsandboxed: false, labels: .none))
+        #expect(try ArgumentParser.parse(["flywheel", "--out", "d", "a.zst", "b"]) == .flywheel(corpus: ["a.zst", "b"], outputDirectory: "d", allowUnsandboxed: false, labels: .none, force: false))
+        #expect(try ArgumentParser.parse(["flywheel", "--force", "a.zst"]) == .flywheel(corpus: ["a.zst"], outputDirectory: "replay-report", allowUnsandboxed: false, labels: .none, force: true))
         #expect(try ArgumentParser.parse(["corpus", "generate", "--threads", "3", "--max-exchanges", "4", "o"]) == .generateCorpus(threads: 3, seed: 1, maxExchanges: 4, output: "o"))
         #expect(try ArgumentParser.parse(["--help"]) == .help)
         #expect(try ArgumentParser.parse(["--version"]) == .version)

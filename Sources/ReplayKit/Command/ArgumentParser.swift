@@ -23,13 +23,13 @@ public enum ArgumentParser {
         usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
                       [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
                       [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--labels FILE.json]
-                      [--prompts FILE.json] [--allow-unsandboxed] [--shard I/N | --shards N]
+                      [--prompts FILE.json] [--allow-unsandboxed] [--force] [--shard I/N | --shards N]
                       [--shard-by thread|file] [--resume] [--checkpoint-every K] [--run-key FILE] CORPUS...
-               replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--labels FILE.json] [--allow-unsandboxed]
+               replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--labels FILE.json] [--allow-unsandboxed] [--force]
                             SHARD_DIR...
-               replay compare [--out DIR] [--fail-if-worse JOB.KEY=MARGIN]... [--seed N] [--allow-unsandboxed]
+               replay compare [--out DIR] [--fail-if-worse JOB.KEY=MARGIN]... [--seed N] [--allow-unsandboxed] [--force]
                               BASE_DIR NEW_DIR
-               replay flywheel [--out DIR] [--labels FILE.json] [--allow-unsandboxed] CORPUS...
+               replay flywheel [--out DIR] [--labels FILE.json] [--allow-unsandboxed] [--force] CORPUS...
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
                replay verify DIR
@@ -68,6 +68,8 @@ public enum ArgumentParser {
                       names the set and its SHA-256; a resume or merge needs the same set
         --allow-unsandboxed  run even where the kernel cannot confine writes to --out and forbid
                       network sockets (Landlock ABI >= 4, seccomp); the report says so
+        --force       replace the finished run --out holds (its manifest.json); without it that
+                      is refused (exit 2), as is an --out another replay process is using now
         --shard I/N   replay only shard I (0-based) of N. Without it, SLURM_ARRAY_TASK_ID (less
                       SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT selects the shard, or
                       JOB_COMPLETION_INDEX (Kubernetes) with --shards N
@@ -185,6 +187,7 @@ public enum ArgumentParser {
             case "--labels": labelsPath = try value(for: argument)
             case "--prompts": promptsPath = try value(for: argument)
             case "--allow-unsandboxed": options.allowUnsandboxed = true
+            case "--force": options.force = true
             case "--dry-run": options.dryRun = true
             case "--flywheel": options.flywheel = true
             case "--strict": options.strict = true
@@ -282,6 +285,7 @@ public enum ArgumentParser {
             switch argument {
             case "-h", "--help": return .help
             case "--allow-unsandboxed": options.allowUnsandboxed = true
+            case "--force": options.force = true
             case "--out":
                 guard let value = rest.popFirst() else { throw UsageError("--out needs a value") }
                 options.outputDirectory = value
@@ -344,11 +348,13 @@ public enum ArgumentParser {
         var output = "replay-report"
         var corpus: [String] = []
         var allowUnsandboxed = false
+        var force = false
         var labels = TeamLabels.none
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
             case "--allow-unsandboxed": allowUnsandboxed = true
+            case "--force": force = true
             case "--out":
                 guard let value = rest.popFirst() else { throw UsageError("--out needs a value") }
                 output = value
@@ -362,6 +368,6 @@ public enum ArgumentParser {
             }
         }
         guard !corpus.isEmpty else { throw UsageError("no corpus given") }
-        return .flywheel(corpus: corpus, outputDirectory: output, allowUnsandboxed: allowUnsandboxed, labels: labels)
+        return .flywheel(corpus: corpus, outputDirectory: output, allowUnsandboxed: allowUnsandboxed, labels: labels, force: force)
     }
 }

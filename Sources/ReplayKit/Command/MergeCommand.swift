@@ -27,11 +27,13 @@ enum MergeCommand {
             return .usage
         }
         let sandbox: SandboxReport
+        let claim: OutClaim?
         switch ReplayTool.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                                  diagnostics: diagnostics) {
-        case .success(let report): sandbox = report
+                                  force: options.force, diagnostics: diagnostics) {
+        case .success(let confined): (sandbox, claim) = (confined.sandbox, confined.claim)
         case .failure(let failure): return failure.exitCode
         }
+        defer { claim?.release() }
         var merged: RunState
         do {
             merged = try merge(try options.shardDirectories.map { directory throws(Problem) in (directory, try read(directory, labels: options.labels)) })

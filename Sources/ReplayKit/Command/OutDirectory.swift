@@ -96,6 +96,8 @@ enum ConfineFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case outDirectoryUnusable(directory: String, problem: UnusableDirectory)
     /// The kernel cannot confine the run, and `--allow-unsandboxed` was not given.
     case sandbox(SandboxError)
+    /// `--out` is another process's now, or holds a finished run (without `--force`).
+    case outDirectoryClaimed(OutClaim.Refusal)
 
     /// What is wrong with an output directory that cannot be used.
     enum UnusableDirectory: Sendable, Equatable {
@@ -103,6 +105,8 @@ enum ConfineFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case cannotBeCreated(reason: String)
         /// An earlier run's results in it cannot be removed.
         case cannotBeCleared(reason: String)
+        /// A file cannot be written in it (a read-only or full file system, no permission).
+        case cannotBeWritten(reason: String)
     }
 
     var exitCode: ExitCode {
@@ -110,6 +114,7 @@ enum ConfineFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .outDirectoryRefused: .usage
         case .outDirectoryUnusable: .output
         case .sandbox: .sandboxUnavailable
+        case .outDirectoryClaimed: .usage
         }
     }
 
@@ -123,8 +128,13 @@ enum ConfineFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case let .outDirectoryUnusable(directory, .cannotBeCleared(reason)):
             "an earlier run's results in the output directory \(directory) cannot be removed (\(reason)),"
                 + " so no report can be written there: give --out another directory."
+        case let .outDirectoryUnusable(directory, .cannotBeWritten(reason)):
+            "nothing can be written in the output directory \(directory) (\(reason)), so neither a checkpoint nor a report"
+                + " could be: nothing was replayed. Free space there, or give --out another directory."
         case .sandbox(let error):
             error.description
+        case .outDirectoryClaimed(let refusal):
+            refusal.description
         }
     }
 }

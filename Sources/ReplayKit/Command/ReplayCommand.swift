@@ -9,7 +9,7 @@ public enum ReplayCommand: Sendable, Equatable {
     /// Write a generated corpus.
     case generateCorpus(threads: Int, seed: UInt64, maxExchanges: Int?, output: String)
     /// Count the flywheel metrics of a corpus and write them with the dashboard.
-    case flywheel(corpus: [String], outputDirectory: String, allowUnsandboxed: Bool, labels: TeamLabels)
+    case flywheel(corpus: [String], outputDirectory: String, allowUnsandboxed: Bool, labels: TeamLabels, force: Bool)
     /// Merge the states of a sharded run's shards into one report.
     case merge(MergeOptions)
     /// Print the built-in prompt set (`replay prompts show`).
@@ -26,6 +26,8 @@ public struct MergeOptions: Sendable, Equatable {
     /// CI gates on the merged report.
     public var thresholds: [Threshold] = []
     public var allowUnsandboxed = false
+    /// `--force`: replace a finished run in `outputDirectory`.
+    public var force = false
     /// The team's labels (`--labels FILE`): the same list as the shards', whose states name it by
     /// its digest, so names are kept and hashed as the shards did.
     public var labels = TeamLabels.none

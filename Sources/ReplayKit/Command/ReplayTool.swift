@@ -56,10 +56,13 @@ public enum ReplayTool {
             // The built-in set's file, byte for byte: its SHA-256 is the set's (`PromptSet.sha256`).
             print(PromptSet.builtIn.json, terminator: "")
             return .success
-        case let .flywheel(corpus, outputDirectory, allowUnsandboxed, labels):
-            if case .failure(let failure) = confine(outputDirectory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed, diagnostics: diagnostics) {
-                return failure.exitCode
+        case let .flywheel(corpus, outputDirectory, allowUnsandboxed, labels, force):
+            let confined: Confined
+            switch confine(outputDirectory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed, force: force, diagnostics: diagnostics) {
+            case .success(let done): confined = done
+            case .failure(let failure): return failure.exitCode
             }
+            defer { confined.claim?.release() }
             return flywheel(corpus: corpus, outputDirectory: outputDirectory, labels: labels, diagnostics: diagnostics)
         case let .generateCorpus(threads, seed, maxExchanges, output):
             do {
@@ -90,14 +93,23 @@ public enum ReplayTool {
         var confine: Confinement
     }
 
-    /// Creates `directory` and confines the process to writing there, with no network.
+    /// A confined process: how, and its claim on `--out`, which the command holds to its end.
+    struct Confined {
+        let sandbox: SandboxReport
+        let claim: OutClaim?
+    }
+
+    /// Creates `directory`, takes it for this process and confines the process to writing there,
+    /// with no network.
     ///
     /// A directory as broad as `/`, the home, a temporary or the working directory (or one holding
     /// any of them) is refused first, whether or not the run is sandboxed: beneath `--out` the run
-    /// may write, and the audit scans everything there. A directory that cannot be created or
-    /// cleared is a result that cannot be written (exit 5), not a kernel without a sandbox.
+    /// may write, and the audit scans everything there. A directory another process holds, or one
+    /// holding a finished run (without `force`), is refused next (exit 2, `OutClaim`). A
+    /// directory that cannot be created, cleared or written in is a result that cannot be written
+    /// (exit 5), found before anything is replayed, not a kernel without a sandbox.
     static func confine(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool, keepingCheckpoints: Bool = false,
-                        diagnostics: (String) -> Void) -> Result<SandboxReport, ConfineFailure> {
+                        force: Bool = false, diagnostics: (String) -> Void) -> Result<Confined, ConfineFailure> {
         if let refusal = OutDirectory.refusal(for: directory) {
             diagnostics("replay: \(refusal.description)")
             return .failure(.outDirectoryRefused(refusal))
@@ -109,6 +121,13 @@ public enum ReplayTool {
             diagnostics("replay: \(failure.description)")
             return .failure(failure)
         }
+        let claim: OutClaim?
+        do {
+            claim = try OutClaim.take(directory, force: force, warn: diagnostics)
+        } catch {
+            diagnostics("replay: \(error.description)")
+            return .failure(.outDirectoryClaimed(error))
+        }
         // Once confined, the run can create files beneath `directory` but never remove or
         // replace one (so nothing written can be taken back before an audit scans it): an
         // earlier run's results are cleared now (its checkpoints too, unless this run resumes).
@@ -119,16 +138,25 @@ public enum ReplayTool {
             diagnostics("replay: \(failure.description)")
             return .failure(failure)
         }
+        // A read-only or full file system is found now, not after the whole corpus was replayed.
+        do {
+            try OutputDirectory(directory).probeWriting()
+        } catch {
+            let failure = ConfineFailure.outDirectoryUnusable(directory: directory, problem: .cannotBeWritten(reason: error.message))
+            diagnostics("replay: \(failure.description)")
+            return .failure(failure)
+        }
         guard sandboxing.enabled else {
-            return .success(.unsandboxed(because: .landlockUnavailable(reason: "confinement skipped by the caller (in-process test)")))
+            return .success(Confined(sandbox: .unsandboxed(because: .landlockUnavailable(reason: "confinement skipped by the caller (in-process test)")),
+                                     claim: claim))
         }
         do {
             let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
-            return .success(try sandboxing.confine(SandboxPolicy(writableDirectories: [absolute])))
+            return .success(Confined(sandbox: try sandboxing.confine(SandboxPolicy(writableDirectories: [absolute])), claim: claim))
         } catch {
             if allowUnsandboxed {
                 diagnostics("replay: running unsandboxed (--allow-unsandboxed): \(error.description)")
-                return .success(.unsandboxed(because: error))
+                return .success(Confined(sandbox: .unsandboxed(because: error), claim: claim))
             }
             diagnostics("replay: refusing to run: the kernel cannot confine this run: \(error.description). "
                         + "Pass --allow-unsandboxed to run anyway (the report and the audit will say so).")
@@ -168,11 +196,13 @@ public enum ReplayTool {
         }
         // Confined before the model starts any thread and before any record is read.
         let sandbox: SandboxReport
+        let claim: OutClaim?
         switch confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                       keepingCheckpoints: options.resume, diagnostics: diagnostics) {
-        case .success(let report): sandbox = report
+                       keepingCheckpoints: options.resume, force: options.force, diagnostics: diagnostics) {
+        case .success(let confined): (sandbox, claim) = (confined.sandbox, confined.claim)
         case .failure(let failure): return failure.exitCode
         }
+        defer { claim?.release() }
         let output = OutputDirectory(options.outputDirectory)
         let started = Date()
         let clock = ContinuousClock.now

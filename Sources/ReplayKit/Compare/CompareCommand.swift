@@ -58,11 +58,13 @@ public enum CompareCommand {
             }
         }
         let sandbox: SandboxReport
+        let claim: OutClaim?
         switch ReplayTool.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                                  diagnostics: diagnostics) {
-        case .success(let report): sandbox = report
+                                  force: options.force, diagnostics: diagnostics) {
+        case .success(let confined): (sandbox, claim) = (confined.sandbox, confined.claim)
         case .failure(let failure): return failure.exitCode
         }
+        defer { claim?.release() }
         let base: RunDirectory, new: RunDirectory
         do throws(CompareError) {
             base = try RunDirectory.read(options.baseDirectory)

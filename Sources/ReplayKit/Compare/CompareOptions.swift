@@ -7,6 +7,8 @@ public struct CompareOptions: Sendable, Equatable {
     /// The percentiles' bootstrap seed (stated in every output).
     public var seed: UInt64 = CompareOptions.defaultSeed
     public var allowUnsandboxed = false
+    /// `--force`: replace a finished comparison in `outputDirectory`.
+    public var force = false
 
     /// The seed when `--seed` is not given: `PairedBootstrap`'s own default.
     public static let defaultSeed = PairedBootstrap().seed
@@ -39,6 +41,7 @@ public struct CompareOptions: Sendable, Equatable {
                 guard let seed = Int(text), seed >= 0 else { throw .usage("--seed takes a whole number from 0 to \(Int.max), not '\(text)'") }
                 options.seed = UInt64(seed)
             case "--allow-unsandboxed": options.allowUnsandboxed = true
+            case "--force": options.force = true
             default: throw .usage("unknown option '\(argument)' for replay compare")
             }
         }

@@ -59,6 +59,15 @@ public struct OutputDirectory: Sendable {
         try ReportFile.clearStale(names, in: path)
     }
 
+    /// Writes a probe of 64 KiB beneath the directory, makes it reach the disk and removes it:
+    /// a read-only or full file system (or one without room for a checkpoint) fails here, before
+    /// anything is replayed. Call before the sandbox is applied (it removes the probe).
+    public func probeWriting() throws(SystemError) {
+        let probe = path + "/.replay-probe-\(getpid())"
+        defer { unlink(probe) }
+        try ReportFile.create(probe, bytes: [UInt8](repeating: 0, count: 64 << 10), syncing: true)
+    }
+
     // MARK: - Checkpoints
 
     /// The numbers of the checkpoint files present, in order.

@@ -30,6 +30,8 @@ public struct ReplayOptions: Sendable, Equatable {
     public var thresholds: [Threshold] = []
     /// Run even where the kernel cannot confine the run; written in the report, fails the audit.
     public var allowUnsandboxed = false
+    /// `--force`: replace a finished run in `outputDirectory` (else refused).
+    public var force = false
     /// The part of the corpus to replay (`--shard I/N`, `--shard-by`, or the scheduler's
     /// environment): the whole corpus by default.
     public var shard = ShardSpec.whole
