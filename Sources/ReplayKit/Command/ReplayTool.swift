@@ -170,7 +170,7 @@ public enum ReplayTool {
         case .success(let report): sandbox = report
         case .failure(let failure): return failure.exitCode
         }
-        let output = OutputDirectory(options.outputDirectory)
+        let output = OutputDirectory(options.outputDirectory, key: key)
         let started = Date()
         let clock = ContinuousClock.now
         // Which corpus this is (sizes and keyed digests) and, from the same bytes and key, the label
@@ -221,6 +221,12 @@ public enum ReplayTool {
         if options.resume {
             let found = output.newestCompleteCheckpoint(labels: options.labels)
             nextSequence = found.highestSequence + 1
+            for passed in found.passedOver { diagnostics("replay: --resume: \(passed.description)") }
+            if found.onlyOtherRunKeys {
+                diagnostics("replay: --resume: the checkpoints in \(options.outputDirectory) were made by another run: "
+                            + "\(StateIntegrityError.madeUnderAnotherRunKey). Give the run's key, or another --out, or run without --resume to start again.")
+                return .usage
+            }
             if let checkpoint = found.state {
                 if let problem = resumeProblem(checkpoint, identity: identity, options: stateOptions, model: model, shard: options.shard) {
                     diagnostics("replay: --resume: the newest checkpoint in \(options.outputDirectory) (\(OutputDirectory.checkpointName(checkpoint.checkpoint?.sequence ?? 0))) "

@@ -7,6 +7,9 @@ public struct CompareOptions: Sendable, Equatable {
     /// The percentiles' bootstrap seed (stated in every output).
     public var seed: UInt64 = CompareOptions.defaultSeed
     public var allowUnsandboxed = false
+    /// The runs' key file (`--run-key`); nil for `REPLAY_RUN_KEY`'s, else the per-user key. Each
+    /// run's state.json carries its digest under its run key, which the comparison checks.
+    public var runKeyPath: String?
 
     /// The seed when `--seed` is not given: `PairedBootstrap`'s own default.
     public static let defaultSeed = PairedBootstrap().seed
@@ -39,6 +42,7 @@ public struct CompareOptions: Sendable, Equatable {
                 guard let seed = Int(text), seed >= 0 else { throw .usage("--seed takes a whole number from 0 to \(Int.max), not '\(text)'") }
                 options.seed = UInt64(seed)
             case "--allow-unsandboxed": options.allowUnsandboxed = true
+            case "--run-key": options.runKeyPath = try value(for: argument)
             default: throw .usage("unknown option '\(argument)' for replay compare")
             }
         }
