@@ -132,6 +132,12 @@ import TestSupport
         #expect(Array(arguments.dropFirst(3)).filter { !$0.hasPrefix("-") && !$0.contains("=") } == (0..<shards).map { "/results/shard-\($0)" })
         let results = try #require(Self.mounts(job)["replay-results"])
         #expect(!results.readOnly && results.path == "/results")
+        // The merge checks each shard's state against its digest under the run key: it reads the shards' key.
+        let key = try #require(Self.mounts(job)["secret:replay-run-key"], "the run key's Secret is mounted in the merge")
+        #expect(key.readOnly && !key.path.hasPrefix(results.path))
+        let environment = try Self.container(job)["env"]?.list ?? []
+        let keyFile = try #require(environment.first { $0["name"]?.string == "REPLAY_RUN_KEY" }?["value"]?.string)
+        #expect(keyFile.hasPrefix(key.path + "/"), "REPLAY_RUN_KEY names a file of the Secret")
     }
 
     /// Kubernetes runs the Slurm scripts' command lines: the shard's flags are the array task's (plus

@@ -50,7 +50,7 @@ import TestSupport
         #expect(mine.runKeyCheck == Self.key.check && mine.runKeyCheck != theirs.runKeyCheck)
         #expect(mine.difference(from: theirs)?.contains("another run key") == true)
         // The state written carries the keyed digest and the check, never the plain digest.
-        let state = StateFixtures.state([corpus]).stateJSON()
+        let state = StateFixtures.state([corpus]).stateJSON(key: Self.key)
         #expect(!state.contains(guess))
         #expect(state.contains(Self.key.check))
     }

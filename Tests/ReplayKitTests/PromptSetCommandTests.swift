@@ -119,7 +119,7 @@ import TestSupport
         // "Write exactly one reply, under 40 characters" is shorter: every prompt is smaller, none larger.
         let sizes = { (report: ReportValue) in report.at("jobs.chips.prompt_sizes.max_tokens")?.doubleValue ?? 0 }
         #expect(sizes(b) < sizes(a))
-        let state = try RunState(stateJSON: String(contentsOfFile: directory.path("one/state.json"), encoding: .utf8))
+        let state = try RunState(stateJSON: String(contentsOfFile: directory.path("one/state.json"), encoding: .utf8), key: StateFixtures.processKey())
         #expect(state.options.prompts == PromptSetIdentity(name: "built-in", sha256: digest))
         #expect(try ReportValueEncoder().encode(state).at("options.prompts.sha256") == .label(digest))
     }

@@ -86,7 +86,7 @@ import TestSupport
         let report = builder.build()
         let out = directory + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let output = OutputDirectory(out)
+        let output = OutputDirectory(out, key: StateFixtures.key)
         #expect(builder.state.flywheel != nil)
         try output.saveResults(of: builder.state, report: report)
         try output.saveJUnit(options.thresholds.map { $0.judge(report) })

@@ -1,8 +1,10 @@
 @testable import Audit
 import Flywheel
 import Jobs
+import Privacy
 @testable import ReplayKit
 import Testing
+import TestSupport
 
 /// The audit's schema check (`ResultSchemas`, `ResultSchemaCheck`) cannot import the writers
 /// (they import Audit), so it spells their fixed words out; here, where both are in reach, the
@@ -19,6 +21,25 @@ import Testing
         let hashed: [CorpusIdentity.Hashed] = [.whole, .firstAndLastMiB, .notHashed]
         #expect(Set(hashed.map(\.rawValue)) == ResultSchemas.hashedKinds)
         #expect(ResultSchemas.hashedKinds.allSatisfy { CorpusIdentity.Hashed(rawValue: $0) != nil })
+        #expect(ResultSchemas.stateDigestPrefix == StateDigest.prefix)
+    }
+
+    /// A sealed state (state.json and a checkpoint) passes the state's schema, its digest
+    /// included; one whose digest is not the writer's form does not.
+    @Test func aSealedStateMatchesTheStateSchema() throws {
+        let directory = try TemporaryDirectory(prefix: "schema-state")
+        let paths = try StateFixtures.corpus(in: directory)
+        var state = StateFixtures.state(paths, dryRun: true)
+        let context = ResultText.Context(knownPaths: Set(paths))
+        for checkpoint in [nil, Checkpoint(sequence: 3, eventsRead: 40)] {
+            state.checkpoint = checkpoint
+            let text = state.stateJSON(key: StateFixtures.key)
+            #expect(ResultSchemas.state.problems(try ReportValue(parsingExactJSON: text), context: context).isEmpty)
+            let digest = try #require(ReportValue(parsingExactJSON: text)["digest"])
+            guard case .label(let sealed) = digest else { Issue.record("the digest is not a string"); return }
+            let bare = text.replacingOccurrences(of: sealed, with: String(sealed.dropFirst(StateDigest.prefix.count)))
+            #expect(!ResultSchemas.state.problems(try ReportValue(parsingExactJSON: bare), context: context).isEmpty)
+        }
     }
 
     @Test func everyResultFileIsAllowedAndCheckpointsAreRecognised() {

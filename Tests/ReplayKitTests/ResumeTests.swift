@@ -18,11 +18,12 @@ import TestSupport
         let killedOut = directory.path("killed"), wholeOut = directory.path("whole")
         let arguments = ["--dry-run", "--resume", "--checkpoint-every", "5", "--out", killedOut, corpus]
 
+        let key = try StateFixtures.processKey()
         let process = try ChildProcess(replay, arguments)
         // Killed once a checkpoint reads whole: the file exists a moment before its closing
         // `"complete": true` is written, and a kill in that moment leaves nothing to resume from.
         let deadline = Date().addingTimeInterval(120)
-        while OutputDirectory(killedOut).newestCompleteCheckpoint().state == nil, process.isRunning, Date() < deadline {
+        while OutputDirectory(killedOut, key: key).newestCompleteCheckpoint().state == nil, process.isRunning, Date() < deadline {
             usleep(1000)
         }
         process.send(SIGKILL)
@@ -40,8 +41,8 @@ import TestSupport
         let a = try StateFixtures.report(at: killedOut + "/report.json"), b = try StateFixtures.report(at: wholeOut + "/report.json")
         #expect(StateFixtures.comparable(a) == StateFixtures.comparable(b))
         #expect(a.at("corpus.threads") == .int(600))
-        let stateA = try RunState(stateJSON: String(contentsOfFile: killedOut + "/state.json", encoding: .utf8))
-        let stateB = try RunState(stateJSON: String(contentsOfFile: wholeOut + "/state.json", encoding: .utf8))
+        let stateA = try RunState(stateJSON: String(contentsOfFile: killedOut + "/state.json", encoding: .utf8), key: key)
+        let stateB = try RunState(stateJSON: String(contentsOfFile: wholeOut + "/state.json", encoding: .utf8), key: key)
         #expect(StateFixtures.comparable(stateA) == StateFixtures.comparable(stateB))
         // The items too: the checkpoints' segments carry the killed process's items exactly.
         for name in ["report.md", "metrics.csv", "metrics.json", "dashboard.html", "junit.xml", "items.json.zst"] {
@@ -94,7 +95,7 @@ import TestSupport
         let arguments = ["--dry-run", "--resume", "--checkpoint-every", "2", "--out", out, corpus]
         #expect(Self.replay(arguments).code == .success)
         #expect(Self.replay(["--dry-run", "--out", whole, corpus]).code == .success)
-        let output = OutputDirectory(out)
+        let output = OutputDirectory(out, key: try StateFixtures.processKey())
         // Keep the first two checkpoints, as a run killed while writing its third would have.
         let sequences = output.checkpointSequences()
         #expect(sequences.count >= 4)

@@ -35,13 +35,13 @@ import TestSupport
         var checkpoint = StateFixtures.state(paths, dryRun: true)
         checkpoint.checkpoint = Checkpoint(sequence: 7, eventsRead: 123)
         for state in [shard, merged, checkpoint] {
-            let text = state.stateJSON()
-            let back = try RunState(stateJSON: text)
+            let text = state.stateJSON(key: StateFixtures.key)
+            let back = try RunState(stateJSON: text, key: StateFixtures.key)
             var withoutItems = state
             withoutItems.items = []   // items are written beside the state (items.json.zst), not in it
             #expect(!state.items.isEmpty)
             #expect(back == withoutItems)
-            #expect(back.stateJSON() == text)
+            #expect(back.stateJSON(key: StateFixtures.key) == text)
         }
         // Fractions and sums survive to the bit: the quality tallies and latency sums are integers.
         let quality = try #require(merged.ledgers[.chips]?.overall.quality["best_f1"])
@@ -51,12 +51,19 @@ import TestSupport
     @Test func aStateCutShortIsNotAState() throws {
         let directory = try TemporaryDirectory(prefix: "run-state")
         let paths = try StateFixtures.corpus(in: directory)
-        let text = StateFixtures.state(paths, dryRun: true).stateJSON()
+        let state = StateFixtures.state(paths, dryRun: true)
+        let text = state.stateJSON(key: StateFixtures.key)
+        // Cut within the state, within its digest, and in its closing brace: none reads whole.
         for cut in [text.count / 3, text.count - 30, text.count - 3] {
-            #expect(throws: StateFormatError.self) { try RunState(stateJSON: String(text.prefix(cut))) }
+            #expect {
+                try RunState(stateJSON: String(text.prefix(cut)), key: StateFixtures.key)
+            } throws: { error in
+                guard case .unreadable? = error as? StateIntegrityError else { return false }
+                return true
+            }
         }
-        let noMarker = text.replacingOccurrences(of: "\"complete\": true", with: "\"complete\": false")
-        #expect(throws: StateFormatError.self) { try RunState(stateJSON: noMarker) }
+        let noMarker = state.unsealedJSON().replacingOccurrences(of: "\"complete\": true", with: "\"complete\": false")
+        #expect(throws: StateFormatError("it is incomplete (no \"complete\": true at its end)")) { try RunState(unsealedJSON: noMarker) }
     }
 
     /// A checkpoint followed by the rest of the run, resumed from its place, is the whole run.

@@ -172,8 +172,9 @@ import TestSupport
             let b = try Data(contentsOf: URL(fileURLWithPath: directory.path("merged/" + name)))
             #expect(a == b, "\(name) of the merge differs from the one-process run's")
         }
-        let wholeState = try RunState(stateJSON: String(contentsOfFile: directory.path("whole/state.json"), encoding: .utf8))
-        let mergedState = try RunState(stateJSON: String(contentsOfFile: directory.path("merged/state.json"), encoding: .utf8))
+        let key = try StateFixtures.processKey()
+        let wholeState = try RunState(stateJSON: String(contentsOfFile: directory.path("whole/state.json"), encoding: .utf8), key: key)
+        let mergedState = try RunState(stateJSON: String(contentsOfFile: directory.path("merged/state.json"), encoding: .utf8), key: key)
         #expect(StateFixtures.comparable(mergedState) == StateFixtures.comparable(wholeState))
     }
 

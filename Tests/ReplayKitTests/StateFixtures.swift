@@ -59,6 +59,12 @@ enum StateFixtures {
     /// The run key of the fixtures' states (a fixed one: tests compare states made apart).
     static let key = RunKey(bytes: Array(repeating: 0x5a, count: RunKey.length))!
 
+    /// The key a run in this process takes without `--run-key` (`REPLAY_RUN_KEY`'s file, else the
+    /// per-user key), to read back the states such runs write.
+    static func processKey() throws -> RunKey {
+        try RunKeyFile.load(explicit: nil, environment: ProcessInfo.processInfo.environment)
+    }
+
     /// The state of an in-process run (the scripted model, so every number is the same each time).
     static func state(_ paths: [String], shard: ShardSpec = .whole, dryRun: Bool = false, strict: Bool = false,
                       resume: ReplayRunner.ResumePoint? = nil, every: Int? = nil, checkpoints: ((RunState) -> Void)? = nil) -> RunState {

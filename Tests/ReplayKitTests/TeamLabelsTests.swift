@@ -192,12 +192,12 @@ import TestSupport
         var state = RunState(tally: ReplayTally(), options: StateOptions(options, jobs: jobs), corpusIdentity: CorpusIdentity(files: []),
                              model: .none, timing: Timing(started: "2026-01-01T00:00:00Z", seconds: 1))
         state.ledgers[.route, default: .init()].overall.counters["confusion:Penny->lead"] = 2
-        let text = state.stateJSON()
+        let text = state.stateJSON(key: StateFixtures.key)
         #expect(!text.contains("\"Coach\""))
-        let same = try RunState(stateJSON: text, labels: list)
+        let same = try RunState(stateJSON: text, key: StateFixtures.key, labels: list)
         #expect(same.options.labels == list)
         #expect(same.ledgers[.route]?.overall.counters["confusion:Penny->lead"] == 2)
-        let other = try RunState(stateJSON: text)
+        let other = try RunState(stateJSON: text, key: StateFixtures.key)
         #expect(other.options.labels.digest == list.digest && other.options.labels.members.isEmpty)
         #expect(other.ledgers[.route]?.overall.counters["confusion:Penny->lead"] == nil)
         #expect(other.options.differences(from: StateOptions(options, jobs: jobs)).isEmpty)

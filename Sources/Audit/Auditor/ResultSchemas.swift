@@ -246,7 +246,12 @@ enum ResultSchemas {
             ])),
         ])),
         "complete": bool,
+        // HMAC-SHA-256 under the run key of the file without this key (ReplayKit's `StateDigest`).
+        "digest": .text(.prefixedHex(stateDigestPrefix, 64)),
     ])
+
+    /// How a state's `digest` begins: its algorithm.
+    static let stateDigestPrefix = "hmac-sha256:"
 
     // MARK: manifest.json
 

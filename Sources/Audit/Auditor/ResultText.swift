@@ -16,6 +16,9 @@ indirect enum ResultText: Sendable {
     case isoWeek
     /// Lowercase hex of this many digits (a SHA-256: 64).
     case hex(Int)
+    /// A digest named by its algorithm: `prefix` and lowercase hex of this many digits
+    /// (a state's `"hmac-sha256:<64 hex>"`). A keyed digest, not corpus text.
+    case prefixedHex(String, Int)
     /// A path the run was given (`Context.knownPaths`: its out directory, its corpus, its model),
     /// one beneath a directory it was given, or an absolute path that names an existing file: a
     /// place on this machine, not a text of the corpus.
@@ -64,6 +67,8 @@ indirect enum ResultText: Sendable {
         case .timestamp: return Self.isTimestamp(text)
         case .isoWeek: return Self.isWeek(text)
         case .hex(let count): return text.utf8.count == count && text.utf8.allSatisfy(Self.isLowerHex)
+        case .prefixedHex(let prefix, let count):
+            return text.hasPrefix(prefix) && ResultText.hex(count).admits(String(text.dropFirst(prefix.count)), context: context)
         case .path: return Self.isPath(text, context: context)
         case .prose: return ResultProse.firstUnknown(in: text, labels: [], context: context) == nil
         case .counter: return Self.isCounter(text, listed: context.teamLabels)
@@ -87,6 +92,7 @@ indirect enum ResultText: Sendable {
         case .timestamp: "a UTC time"
         case .isoWeek: "an ISO week"
         case .hex(let count): "\(count) lowercase hex digits"
+        case .prefixedHex(let prefix, let count): "\(prefix) and \(count) lowercase hex digits"
         case .path: "a path the run was given"
         case .prose: "made of replay's own words"
         case .counter: "a counter name of a job"

@@ -55,8 +55,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
                 + " a corrupt or truncated zstd frame, input that ends inside a record, a file changed while it was read:"
                 + " the error names the file and its version, first bytes"
                 + " or byte offset, and the rest of the corpus is read and reported); or a bad line under --strict;"
-                + " or, for replay merge, a shard's state that is missing, given twice, unreadable or of another run (named);"
-                + " or, for replay compare, a run directory that is not a finished run, or two runs over different corpora (named)"
+                + " or, for replay merge, a shard's state that is missing, given twice, unreadable, of another run or changed since it was written (its digest does not check; named);"
+                + " or, for replay compare, a run directory that is not a finished run (its state.json's digest included), or two runs over different corpora (named)"
         case .model:
             "model error: no model, or it could not be loaded (the run still completes, every job falling back)"
         case .output:

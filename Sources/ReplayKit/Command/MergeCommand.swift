@@ -12,7 +12,10 @@ import Privacy
 /// DIR), and ends as that one run would have: 0, 1 for an unmet `--fail-under` gate, 3 when the
 /// corpus had a failed file or a `--strict` bad line, 4 when the model could not be loaded.
 /// A shard that is missing, given twice, unreadable or of another run is an input error (3),
-/// named by its directory; nothing is written then.
+/// named by its directory; nothing is written then. Each shard's state.json is checked against
+/// its digest under the run key (`StateDigest`) before a count of it is taken: one changed since
+/// its shard wrote it, or made under another key, is such a shard. The key is read as a run reads
+/// it, but never made: a per-user key made now could check nothing.
 enum MergeCommand {
     /// A merge that cannot be made, in a sentence naming the shard directory.
     struct Problem: Error, CustomStringConvertible {
@@ -26,6 +29,15 @@ enum MergeCommand {
                         + "give the merge a directory of its own")
             return .usage
         }
+        // The run key, before confinement: every shard's state is checked under it, and the merged
+        // state is sealed with it.
+        let key: RunKey
+        do {
+            key = try RunKeyFile.load(explicit: options.runKeyPath, environment: ProcessInfo.processInfo.environment, creating: false)
+        } catch {
+            diagnostics("replay merge: \(error.description)")
+            return .usage
+        }
         let sandbox: SandboxReport
         let claim: OutClaim?
         switch ReplayTool.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
@@ -36,7 +48,7 @@ enum MergeCommand {
         defer { claim?.release() }
         var merged: RunState
         do {
-            merged = try merge(try options.shardDirectories.map { directory throws(Problem) in (directory, try read(directory, labels: options.labels)) })
+            merged = try merge(try options.shardDirectories.map { directory throws(Problem) in (directory, try read(directory, key: key, labels: options.labels)) })
         } catch {
             diagnostics("replay merge: \(error.description)")
             return .input
@@ -48,7 +60,7 @@ enum MergeCommand {
         merged.sandbox = sandbox.reportValue
         merged.audit = .null
         diagnostics("replay merge: \(options.shardDirectories.count) states, shards 0-\(merged.shard.count - 1) of \(merged.shard.count) by \(merged.shard.by.rawValue)")
-        return ReplayTool.finish(merged, thresholds: options.thresholds, output: OutputDirectory(options.outputDirectory), tap: nil,
+        return ReplayTool.finish(merged, thresholds: options.thresholds, output: OutputDirectory(options.outputDirectory, key: key), tap: nil,
                                  diagnostics: diagnostics)
     }
 
@@ -69,8 +81,9 @@ enum MergeCommand {
         return "the shards (\(directory) and the rest) ran with another --labels file (SHA-256 \(theirs.prefix(12)), not \(mine.prefix(12))): give replay merge the shards' file"
     }
 
-    /// The state in `directory`/state.json, its labels put through their rules with the merge's list.
-    static func read(_ directory: String, labels: TeamLabels = .none) throws(Problem) -> RunState {
+    /// The state in `directory`/state.json, checked under `key`, its labels put through their
+    /// rules with the merge's list.
+    static func read(_ directory: String, key: RunKey, labels: TeamLabels = .none) throws(Problem) -> RunState {
         let path = directory + "/" + OutputDirectory.stateFileName
         guard FileManager.default.fileExists(atPath: path) else {
             throw Problem(description: "\(directory) has no \(OutputDirectory.stateFileName): its shard did not finish, or this is not a shard's --out")
@@ -80,9 +93,14 @@ enum MergeCommand {
         }
         var state: RunState
         do {
-            state = try RunState(stateJSON: text, labels: labels)
+            state = try RunState(stateJSON: text, key: key, labels: labels)
+        } catch .madeUnderAnotherRunKey {
+            throw Problem(description: "\(directory) is not a shard of this run: its \(OutputDirectory.stateFileName) "
+                          + "was made under another run key (REPLAY_RUN_KEY or the per-user key) than the merge's: the shards and their merge must share one key file")
+        } catch .unreadable(let problem) {
+            throw Problem(description: "\(path) is not a replay state: \(problem.description)")
         } catch {
-            throw Problem(description: "\(path) is not a replay state: \(error.description)")
+            throw Problem(description: "\(path) is refused: \(error.description)")
         }
         // The items, which a shard writes before its state: a state without them is not a finished shard.
         let itemsPath = directory + "/" + ItemTable.fileName

@@ -31,6 +31,11 @@ public struct MergeOptions: Sendable, Equatable {
     /// The team's labels (`--labels FILE`): the same list as the shards', whose states name it by
     /// its digest, so names are kept and hashed as the shards did.
     public var labels = TeamLabels.none
+    /// The run's key file; nil for `REPLAY_RUN_KEY`'s, else the per-user key (the merge never
+    /// makes one: it could check nothing). Each
+    /// shard's state carries its digest under the run key, which the merge checks, and the merged
+    /// state carries its own.
+    public var runKeyPath: String?
 
     public init() {}
 }

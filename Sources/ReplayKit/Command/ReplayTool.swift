@@ -140,7 +140,7 @@ public enum ReplayTool {
         }
         // A read-only or full file system is found now, not after the whole corpus was replayed.
         do {
-            try OutputDirectory(directory).probeWriting()
+            try OutputDirectory(directory).checkWritable()
         } catch {
             let failure = ConfineFailure.outDirectoryUnusable(directory: directory, problem: .cannotBeWritten(reason: error.message))
             diagnostics("replay: \(failure.description)")
@@ -203,7 +203,7 @@ public enum ReplayTool {
         case .failure(let failure): return failure.exitCode
         }
         defer { claim?.release() }
-        let output = OutputDirectory(options.outputDirectory)
+        let output = OutputDirectory(options.outputDirectory, key: key)
         let started = Date()
         let clock = ContinuousClock.now
         // Which corpus this is (sizes and keyed digests) and, from the same bytes and key, the label
@@ -254,6 +254,12 @@ public enum ReplayTool {
         if options.resume {
             let found = output.newestCompleteCheckpoint(labels: options.labels)
             nextSequence = found.highestSequence + 1
+            for passed in found.passedOver { diagnostics("replay: --resume: \(passed.description)") }
+            if found.onlyOtherRunKeys {
+                diagnostics("replay: --resume: the checkpoints in \(options.outputDirectory) were made by another run: "
+                            + "\(StateIntegrityError.madeUnderAnotherRunKey). Give the run's key, or another --out, or run without --resume to start again.")
+                return .usage
+            }
             if let checkpoint = found.state {
                 if let problem = resumeProblem(checkpoint, identity: identity, options: stateOptions, model: model, shard: options.shard) {
                     diagnostics("replay: --resume: the newest checkpoint in \(options.outputDirectory) (\(OutputDirectory.checkpointName(checkpoint.checkpoint?.sequence ?? 0))) "

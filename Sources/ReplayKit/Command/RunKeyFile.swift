@@ -31,11 +31,17 @@ enum RunKeyFile {
     }
 
     /// The key a run uses: `explicit`, else `REPLAY_RUN_KEY`'s file, else the per-user key.
-    static func load(explicit: String?, environment: [String: String]) throws(Problem) -> RunKey {
+    /// A reader of states that were written before (`replay merge`, `replay compare`) passes
+    /// `creating: false`: a per-user key made now could check nothing.
+    static func load(explicit: String?, environment: [String: String], creating: Bool = true) throws(Problem) -> RunKey {
         if let explicit { return try read(explicit, from: "--run-key") }
         if let named = environment[environmentVariable], !named.isEmpty { return try read(named, from: environmentVariable) }
         guard let path = defaultPath(environment) else {
             throw Problem(description: "no run key: give --run-key FILE or \(environmentVariable)=FILE (there is no HOME for the per-user key)")
+        }
+        guard creating || access(path, F_OK) == 0 else {
+            throw Problem(description: "no run key: the states are checked under the key they were made with; "
+                          + "give \(environmentVariable)=FILE naming the run's key file (there is no per-user key \(path))")
         }
         return try readOrCreate(path)
     }

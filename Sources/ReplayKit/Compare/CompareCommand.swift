@@ -5,15 +5,17 @@ import Privacy
 /// `replay compare --out DIR BASE_DIR NEW_DIR`: two finished runs over one corpus compared item
 /// by item, with paired statistics, and gated with `--fail-if-worse`.
 ///
-/// Each run directory must be finished (its manifest verifies, and it holds state.json and
-/// items.json.zst) and both must be over the same corpus under the same run key; else exit 3,
-/// naming the directory and what is missing or differs. The process is confined to writing under
+/// Each run directory must be finished (its manifest verifies, it holds state.json and
+/// items.json.zst, and its state.json checks under the run key) and both must be over the same
+/// corpus under that one key; else exit 3, naming the directory and what is missing or differs.
+/// The key is read as a run reads it (`--run-key`, `REPLAY_RUN_KEY`, the per-user key), but
+/// never made: a per-user key made now could check nothing. The process is confined to writing under
 /// DIR, as a merge is, and writes compare.json, compare.md, compare.html, junit.xml and, last,
 /// manifest.json. Unmet gates exit 1.
 public enum CompareCommand {
     public static let usage = """
-        usage: replay compare [--out DIR] [--fail-if-worse JOB.KEY=MARGIN]... [--seed N] [--allow-unsandboxed]
-                              BASE_DIR NEW_DIR
+        usage: replay compare [--out DIR] [--fail-if-worse JOB.KEY=MARGIN]... [--seed N] [--run-key FILE]
+                              [--allow-unsandboxed] BASE_DIR NEW_DIR
 
         Compares two finished runs over the same corpus (each a run's or a merge's --out) item by
         item: for every job, overall and by app build and model version, each rate, mean and
@@ -29,6 +31,8 @@ public enum CompareCommand {
                       +MARGIN. MARGIN is in the metric's unit (0.02 is 2 points of a rate; ms;
                       tokens). Repeatable; one junit.xml test case each.
         --seed N      the percentiles' bootstrap seed (default \(CompareOptions.defaultSeed))
+        --run-key FILE  the runs' key file (default REPLAY_RUN_KEY's, else the per-user key): each
+                      state.json carries its digest under it, and one that does not check is refused
         --allow-unsandboxed  run even where the kernel cannot confine writes to DIR
 
         \(ExitCode.usageSection(ExitCode.compareCodes) { $0.compareMeaning })
@@ -57,6 +61,14 @@ public enum CompareCommand {
                 return .usage
             }
         }
+        // The runs' key, before confinement: each run's state.json is checked under it.
+        let key: RunKey
+        do {
+            key = try RunKeyFile.load(explicit: options.runKeyPath, environment: ProcessInfo.processInfo.environment, creating: false)
+        } catch {
+            diagnostics("replay compare: \(error.description)")
+            return .usage
+        }
         let sandbox: SandboxReport
         let claim: OutClaim?
         switch ReplayTool.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
@@ -67,8 +79,8 @@ public enum CompareCommand {
         defer { claim?.release() }
         let base: RunDirectory, new: RunDirectory
         do throws(CompareError) {
-            base = try RunDirectory.read(options.baseDirectory)
-            new = try RunDirectory.read(options.newDirectory)
+            base = try RunDirectory.read(options.baseDirectory, key: key)
+            new = try RunDirectory.read(options.newDirectory, key: key)
             if let difference = RunDirectory.corpusDifference(base: base, new: new) {
                 throw .differentCorpora(base: options.baseDirectory, new: options.newDirectory, because: difference)
             }

@@ -9,6 +9,9 @@ public struct CompareOptions: Sendable, Equatable {
     public var allowUnsandboxed = false
     /// `--force`: replace a finished comparison in `outputDirectory`.
     public var force = false
+    /// The runs' key file (`--run-key`); nil for `REPLAY_RUN_KEY`'s, else the per-user key. Each
+    /// run's state.json carries its digest under its run key, which the comparison checks.
+    public var runKeyPath: String?
 
     /// The seed when `--seed` is not given: `PairedBootstrap`'s own default.
     public static let defaultSeed = PairedBootstrap().seed
@@ -42,6 +45,7 @@ public struct CompareOptions: Sendable, Equatable {
                 options.seed = UInt64(seed)
             case "--allow-unsandboxed": options.allowUnsandboxed = true
             case "--force": options.force = true
+            case "--run-key": options.runKeyPath = try value(for: argument)
             default: throw .usage("unknown option '\(argument)' for replay compare")
             }
         }

@@ -7,7 +7,9 @@ import Privacy
 ///
 /// Finished means the run wrote `manifest.json` last and nothing changed since (`replay verify`
 /// would pass), and it holds `state.json` and `items.json.zst`: a run that was killed, is still
-/// running, or was edited after it ended is refused, naming what is missing or differs.
+/// running, or was edited after it ended is refused, naming what is missing or differs. The
+/// manifest is not keyed (whoever edits a file can take it again), so `state.json`'s own digest
+/// under the run key is checked too.
 public struct RunDirectory: Sendable {
     /// As given on the command line (diagnostics name it so).
     public var given: String
@@ -23,8 +25,8 @@ public struct RunDirectory: Sendable {
         self.items = items
     }
 
-    /// Reads and checks the run in `directory`.
-    public static func read(_ directory: String) throws(CompareError) -> RunDirectory {
+    /// Reads and checks the run in `directory`; its state.json must check under `key`.
+    public static func read(_ directory: String, key: RunKey) throws(CompareError) -> RunDirectory {
         func refuse(_ because: String) -> CompareError { .notAFinishedRun(directory: directory, because: because) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -57,13 +59,18 @@ public struct RunDirectory: Sendable {
                 : "it has no \(name)")
         }
         let state: RunState
-        do {
-            let text = try String(contentsOfFile: directory + "/" + OutputDirectory.stateFileName, encoding: .utf8)
-            state = try RunState(stateJSON: text)
-        } catch let error as StateFormatError {
-            throw refuse("its \(OutputDirectory.stateFileName) is not a replay state: \(error.description)")
-        } catch {
+        guard let text = try? String(contentsOfFile: directory + "/" + OutputDirectory.stateFileName, encoding: .utf8) else {
             throw refuse("its \(OutputDirectory.stateFileName) cannot be read as UTF-8 text")
+        }
+        do {
+            state = try RunState(stateJSON: text, key: key)
+        } catch .madeUnderAnotherRunKey {
+            throw refuse("its \(OutputDirectory.stateFileName) was made under another run key than this comparison's "
+                         + "(--run-key, REPLAY_RUN_KEY or the per-user key): compare runs made under one key file, with that key")
+        } catch .unreadable(let problem) {
+            throw refuse("its \(OutputDirectory.stateFileName) is not a replay state: \(problem.description)")
+        } catch {
+            throw refuse("its \(OutputDirectory.stateFileName) is refused: \(error.description)")
         }
         if state.checkpoint != nil { throw refuse("its \(OutputDirectory.stateFileName) is a checkpoint, not a finished run's state") }
         let items: ItemTable

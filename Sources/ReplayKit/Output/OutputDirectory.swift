@@ -13,10 +13,43 @@ import Privacy
 /// (`checkpoint-000001.json`, `-000002`, …): the newest complete one wins, and one cut short by a
 /// crash, which lacks its closing `"complete": true`, is passed over. That gives atomicity
 /// without rename.
+///
+/// Every state it writes (state.json, a checkpoint) carries its digest under the run key `key`
+/// (`StateDigest`), and every checkpoint it reads back is checked against it: one changed since,
+/// or of another key, is passed over and named.
 public struct OutputDirectory: Sendable {
     public let path: String
+    /// The run key states are sealed and checked with; nil where no state is written or read
+    /// (a comparison, the flywheel's files).
+    public let key: RunKey?
 
-    public init(_ path: String) { self.path = path }
+    public init(_ path: String, key: RunKey? = nil) {
+        self.path = path
+        self.key = key
+    }
+
+    /// A checkpoint `newestCompleteCheckpoint` did not take: its file name and why, in a sentence
+    /// that never quotes it.
+    public struct PassedOver: Sendable, Equatable, CustomStringConvertible {
+        public let name: String
+        public let problem: StateIntegrityError
+        public var description: String { "\(name) was passed over: \(problem.description)" }
+    }
+
+    /// What `newestCompleteCheckpoint` found: the newest checkpoint that checks (its items read
+    /// back), the highest number any checkpoint file takes, and the newer ones it passed over,
+    /// newest first.
+    public struct CheckpointSearch: Sendable {
+        public var state: RunState?
+        public var highestSequence: Int
+        public var passedOver: [PassedOver]
+
+        /// Whether nothing checked and a checkpoint was of another run key: a resume given the
+        /// wrong key, which must not quietly start again.
+        public var onlyOtherRunKeys: Bool {
+            state == nil && passedOver.contains { $0.problem == .madeUnderAnotherRunKey }
+        }
+    }
 
     /// The result files a run may leave, cleared before confinement so they can be created anew.
     public static let resultFiles = ["report.json", "report.md", "junit.xml", stateFileName, ItemTable.fileName, AuditTap.hashesFileName] + FlywheelFiles.names
@@ -82,21 +115,45 @@ public struct OutputDirectory: Sendable {
         }.sorted()
     }
 
-    /// The newest checkpoint that reads whole (a crash mid-write leaves one that does not), and
-    /// the highest number taken by any checkpoint file, complete or not: the next is one more.
-    /// Read with the team's list `labels` (a checkpoint of another list differs in `--labels`).
-    /// A segment whose checkpoint was never written (a kill between the two) takes its number too.
-    public func newestCompleteCheckpoint(labels: TeamLabels = .none) -> (state: RunState?, highestSequence: Int) {
+    /// The newest checkpoint that reads whole and checks under `key` (a crash mid-write leaves
+    /// one that does not read whole; an edit or a copy from another run leaves one that does not
+    /// check), with the newer ones it passed over and why, and the highest number taken by any
+    /// checkpoint file, complete or not: the next is one more. Read with the team's list `labels`
+    /// (a checkpoint of another list differs in `--labels`). A segment whose checkpoint was never
+    /// written (a kill between the two) takes its number too.
+    public func newestCompleteCheckpoint(labels: TeamLabels = .none) -> CheckpointSearch {
         let sequences = checkpointSequences()
         let highest = max(sequences.last ?? 0, checkpointSequences(suffix: Self.segmentSuffix).last ?? 0)
+        var passed: [PassedOver] = []
         for sequence in sequences.reversed() {
-            guard let text = try? String(contentsOfFile: path + "/" + Self.checkpointName(sequence), encoding: .utf8),
-                  var state = try? RunState(stateJSON: text, labels: labels), let checkpoint = state.checkpoint,
-                  let items = try? items(of: checkpoint) else { continue }
-            state.items = items
-            return (state, highest)
+            let name = Self.checkpointName(sequence)
+            do throws(StateIntegrityError) {
+                var state = try checkpoint(name, sequence: sequence, labels: labels)
+                guard let checkpoint = state.checkpoint else { throw .unreadable(StateFormatError("it is a finished state, not a checkpoint")) }
+                do {
+                    state.items = try items(of: checkpoint)
+                } catch {
+                    throw .unreadable(error)
+                }
+                return CheckpointSearch(state: state, highestSequence: highest, passedOver: passed)
+            } catch {
+                passed.append(PassedOver(name: name, problem: error))
+            }
         }
-        return (nil, highest)
+        return CheckpointSearch(state: nil, highestSequence: highest, passedOver: passed)
+    }
+
+    /// The checkpoint in file `name`, checked under `key`; its number must be the file's.
+    private func checkpoint(_ name: String, sequence: Int, labels: TeamLabels) throws(StateIntegrityError) -> RunState {
+        guard let key else { throw .unreadable(StateFormatError("there is no run key to check it with")) }
+        guard let text = try? String(contentsOfFile: path + "/" + name, encoding: .utf8) else {
+            throw .unreadable(StateFormatError("it cannot be read as UTF-8 text"))
+        }
+        let state = try RunState(stateJSON: text, key: key, labels: labels)
+        if let number = state.checkpoint?.sequence, number != sequence {
+            throw .unreadable(StateFormatError("it holds checkpoint \(number), not \(sequence)"))
+        }
+        return state
     }
 
     /// The items of a checkpoint's chain, every segment read whole and checked against its
@@ -120,13 +177,14 @@ public struct OutputDirectory: Sendable {
     @discardableResult
     public func saveCheckpoint(_ state: RunState) throws(Failure) -> ItemSegment? {
         guard var checkpoint = state.checkpoint else { return nil }
+        guard key != nil else { throw Failure(path: path + "/" + Self.checkpointName(checkpoint.sequence), reason: Self.noKey) }
         let kept = checkpoint.segments.reduce(0) { $0 + $1.count }
         let bytes = ItemTable(Array(state.items.dropFirst(kept))).compressed()
         try create(Self.segmentName(checkpoint.sequence), bytes: bytes)
         checkpoint.segments.append(ItemSegment(sequence: checkpoint.sequence, count: state.items.count - kept, sha256: SHA256.hex(bytes)))
         var written = state
         written.checkpoint = checkpoint
-        try create(Self.checkpointName(checkpoint.sequence), written.stateJSON())
+        try create(Self.checkpointName(checkpoint.sequence), try sealed(written, name: Self.checkpointName(checkpoint.sequence)))
         return checkpoint.segments.last
     }
 
@@ -138,9 +196,17 @@ public struct OutputDirectory: Sendable {
         try create("report.md", MarkdownReport.render(report))
     }
 
-    /// state.json.
+    /// state.json, with its digest under `key`.
     public func saveState(_ state: RunState) throws(Failure) {
-        try create(Self.stateFileName, state.stateJSON())
+        try create(Self.stateFileName, try sealed(state, name: Self.stateFileName))
+    }
+
+    static let noKey = "there is no run key to seal the state with"
+
+    /// `state`'s file text under `key`; without a key no state is written.
+    private func sealed(_ state: RunState, name: String) throws(Failure) -> String {
+        guard let key else { throw Failure(path: path + "/" + name, reason: Self.noKey) }
+        return state.stateJSON(key: key)
     }
 
     /// items.json.zst: every item's outcome (`ItemTable`).

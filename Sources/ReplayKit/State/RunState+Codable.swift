@@ -8,23 +8,54 @@ import Privacy
 /// through `ReportValueEncoder` and `ReportValueDecoder`.
 ///
 /// The layout is documented in docs/report-schema.md (`replay.state/1`). Numbers are written
-/// exactly (`exactJSON`); the last key is `"complete": true`, so a file cut short by a crash never
-/// reads as a state. Reading puts every corpus label through its `ReportLabel` rule again
-/// (idempotent on what a run wrote), so a state file edited by hand cannot carry a sentence into a
-/// merged report.
+/// exactly (`exactJSON`); the last keys are `"complete": true`, so a file cut short by a crash
+/// never reads as a state, and the state's digest under the run key (`StateDigest`), so a file
+/// changed afterwards, or another run's, is refused by name. Reading puts every corpus label
+/// through its `ReportLabel` rule again (idempotent on what a run wrote), so a state file edited by
+/// hand cannot carry a sentence into a merged report.
 extension RunState: Codable {
-    /// The state as JSON, ending with `"complete": true`.
-    public func stateJSON() -> String {
+    /// The state as its file holds it: JSON ending with `"complete": true` and its digest under `key`.
+    public func stateJSON(key: RunKey) -> String {
+        StateDigest.seal(unsealedJSON(), key: key)
+    }
+
+    /// The state as JSON ending with `"complete": true`: the text its digest is taken over.
+    func unsealedJSON() -> String {
         // Nothing in a state fails to encode: its integers are `Int`s, the rest strings and flags.
         try! ReportValueEncoder().encode(self).exactJSON()
     }
 
-    /// Reads a state file's text; an error says what is wrong and where, never quoting the file.
-    /// `labels` is the team's list the reader holds (`--labels`): the state's labels are put
-    /// through their rules again with it when the state names the same list; a state written with
-    /// another list is read with a list known by its digest only (`TeamLabels.matching`), which
-    /// keeps no name, and its options then differ in `--labels`.
-    public init(stateJSON text: String, labels: TeamLabels = .none) throws(StateFormatError) {
+    /// Reads a state file's text written under `key`, checking its digest first; an error says
+    /// what is wrong, never quoting the file. A state of another run key is told from a changed
+    /// one by its `corpus_identity.run_key_check`. `labels` is the team's list the reader holds
+    /// (`--labels`): the state's labels are put through their rules again with it when the state
+    /// names the same list; a state written with another list is read with a list known by its
+    /// digest only (`TeamLabels.matching`), which keeps no name, and its options then differ in
+    /// `--labels`.
+    public init(stateJSON text: String, key: RunKey, labels: TeamLabels = .none) throws(StateIntegrityError) {
+        guard let (unsealed, digest) = StateDigest.split(text) else {
+            do {
+                _ = try RunState(unsealedJSON: text, labels: labels)
+            } catch {
+                throw .unreadable(error)
+            }
+            throw .carriesNoDigest
+        }
+        guard StateDigest.equal(digest, StateDigest.digest(of: unsealed, key: key)) else {
+            let check = (try? ReportValue(parsingExactJSON: unsealed))?["corpus_identity"]?["run_key_check"]
+            if let check, check != .label(key.check) { throw .madeUnderAnotherRunKey }
+            throw .digestDoesNotMatch
+        }
+        do {
+            self = try RunState(unsealedJSON: unsealed, labels: labels)
+        } catch {
+            throw .unreadable(error)
+        }
+    }
+
+    /// Reads a state's text without a digest (what `unsealedJSON` writes, or a checked file's
+    /// text without its digest); an error says what is wrong and where, never quoting the file.
+    init(unsealedJSON text: String, labels: TeamLabels = .none) throws(StateFormatError) {
         self = try ReportValueDecoder(userInfo: [.teamLabels: labels]).decode(RunState.self, from: ReportValue(parsingExactJSON: text))
     }
 

@@ -25,7 +25,7 @@ import TestSupport
         let work = try TemporaryDirectory(prefix: "compare-writes")
         let (base, new) = try Self.knownRuns(in: work)
         let out = work.path("cmp")
-        let (code, said) = F.compare(["--out", out, base, new])
+        let (code, said) = F.compare(["--run-key", work.path("run.key"), "--out", out, base, new])
         #expect(code == .success, "\(said)")
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out))
         #expect(names == ["compare.json", "compare.md", "compare.html", "junit.xml", "manifest.json"])
@@ -50,7 +50,7 @@ import TestSupport
         #expect(said.contains("chips: 40 items paired, 0 in BASE only, 0 in NEW only"))
         // The seed is stated, and another one changes only the bootstrap.
         let other = work.path("cmp-seed")
-        #expect(F.compare(["--seed", "7", "--out", other, base, new]).code == .success)
+        #expect(F.compare(["--run-key", work.path("run.key"), "--seed", "7", "--out", other, base, new]).code == .success)
         let seeded = try ReportValue(parsingExactJSON: String(contentsOfFile: other + "/compare.json", encoding: .utf8))
         #expect(seeded.at("method.bootstrap.seed") == .int(7))
     }
@@ -59,7 +59,7 @@ import TestSupport
         let work = try TemporaryDirectory(prefix: "compare-gates")
         let (base, new) = try Self.knownRuns(in: work)
         let out = work.path("cmp")
-        let (code, said) = F.compare(["--out", out, "--fail-if-worse", "chips.answered=0.02", "--fail-if-worse", "chips.tokens.in=5",
+        let (code, said) = F.compare(["--run-key", work.path("run.key"), "--out", out, "--fail-if-worse", "chips.answered=0.02", "--fail-if-worse", "chips.tokens.in=5",
                                       "--fail-if-worse", "chips.latency.host.p95=6", base, new])
         #expect(code == .thresholdsNotMet, "\(said)")
         #expect(said.contains("replay compare: gate chips.answered: lower 95% bound"))
@@ -71,7 +71,7 @@ import TestSupport
         #expect(junit.contains(#"<testcase classname="replay.chips" name="chips.tokens.in not worse by 5">"#))
         let json = try ReportValue(parsingExactJSON: String(contentsOfFile: out + "/compare.json", encoding: .utf8))
         #expect(json.at("gates")  != .array([]))
-        let passing = F.compare(["--out", work.path("pass"), "--fail-if-worse", "chips.answered=0.02", base, new])
+        let passing = F.compare(["--run-key", work.path("run.key"), "--out", work.path("pass"), "--fail-if-worse", "chips.answered=0.02", base, new])
         #expect(passing.code == .success && passing.said.contains("verdict: all 1 gates passed"))
     }
 
@@ -92,7 +92,7 @@ import TestSupport
         F.dryRun(two, out: b, key: key)
         try F.give(a, items: ItemTable(F.baseItems()))
         try F.give(b, items: ItemTable(F.baseItems()))
-        let (code, said) = F.compare(["--out", work.path("cmp"), a, b])
+        let (code, said) = F.compare(["--run-key", work.path("run.key"), "--out", work.path("cmp"), a, b])
         #expect(code == .input)
         #expect(said.contains("\(a) and \(b) are not runs over the same corpus") && said.contains("corpus file 1 differs in size or digest"))
         #expect(!FileManager.default.fileExists(atPath: work.path("cmp/compare.json")))
@@ -106,9 +106,13 @@ import TestSupport
         F.dryRun(corpus, out: b, key: try F.runKey(in: work, byte: 2, name: "two.key"))
         try F.give(a, items: ItemTable(F.baseItems()))
         try F.give(b, items: ItemTable(F.baseItems()))
-        let (code, said) = F.compare(["--out", work.path("cmp"), a, b])
+        let (code, said) = F.compare(["--run-key", work.path("one.key"), "--out", work.path("cmp"), a, b])
         #expect(code == .input)
-        #expect(said.contains(a) && said.contains(b) && said.contains("different run keys"))
+        #expect(!said.contains("\(a) is not"), "\(said)")
+        #expect(said.contains("\(b) is not a finished run to compare: its state.json was made under another run key than this comparison's"), "\(said)")
+        // Under neither key, the first run is refused.
+        let neither = F.compare(["--run-key", try F.runKey(in: work, byte: 3, name: "three.key"), "--out", work.path("cmp-neither"), a, b])
+        #expect(neither.code == .input && neither.said.contains("\(a) is not a finished run to compare: its state.json was made under another run key"))
     }
 
     /// One way a directory is not a finished run with items.
@@ -147,7 +151,7 @@ import TestSupport
             try work.write("new/audit.sarif", text: "{}\n")
             expected = "it is an audit's directory; compare the run inside it"
         }
-        let (code, said) = F.compare(["--out", work.path("cmp"), base, new])
+        let (code, said) = F.compare(["--run-key", work.path("run.key"), "--out", work.path("cmp"), base, new])
         #expect(code == .input, "\(said)")
         #expect(said.contains("replay compare: \(new) is not a finished run to compare: \(expected)"), "\(said)")
     }
@@ -156,7 +160,7 @@ import TestSupport
         let work = try TemporaryDirectory(prefix: "compare-out")
         let (base, new) = try Self.knownRuns(in: work)
         for out in [base, new, new + "/cmp", base + "/./"] {
-            let (code, said) = F.compare(["--out", out, base, new])
+            let (code, said) = F.compare(["--run-key", work.path("run.key"), "--out", out, base, new])
             #expect(code == .usage, "\(out)")
             #expect(said.contains("which it would change: give the comparison a directory of its own"))
         }

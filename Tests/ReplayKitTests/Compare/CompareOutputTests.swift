@@ -20,7 +20,7 @@ import TestSupport
         }
         let comparison = Comparison(base: relabel(F.baseItems()), new: relabel(F.newItems()))
         let gate = try ComparisonGate(parsing: "chips.answered=0.02")
-        return CompareReport(base: try RunDirectory.read(base), new: try RunDirectory.read(new), comparison: comparison,
+        return CompareReport(base: try RunDirectory.read(base, key: StateFixtures.key), new: try RunDirectory.read(new, key: StateFixtures.key), comparison: comparison,
                              gates: [gate.judge(comparison)])
     }
 

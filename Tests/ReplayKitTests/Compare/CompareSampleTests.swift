@@ -49,7 +49,8 @@ import TestSupport
         let work = try TemporaryDirectory(prefix: "compare-sample-self")
         #expect(Self.dryRun(work.path("a")) == .success)
         #expect(Self.dryRun(work.path("b")) == .success)
-        let a = try RunDirectory.read(work.path("a")), b = try RunDirectory.read(work.path("b"))
+        let key = try StateFixtures.processKey()
+        let a = try RunDirectory.read(work.path("a"), key: key), b = try RunDirectory.read(work.path("b"), key: key)
         #expect(a.items == b.items, "two runs with the same options keep the same items")
         Self.expectNoDifference(Comparison(base: a.items, new: a.items), "itself")
         Self.expectNoDifference(Comparison(base: a.items, new: b.items), "a repeat")
@@ -73,7 +74,8 @@ import TestSupport
         let merged = ReplayTool.main(["merge", "--out", work.path("merged"), work.path("s0"), work.path("s1"), work.path("s2")],
                                      diagnostics: { _ in }, sandboxed: false)
         #expect(merged == .success)
-        let whole = try RunDirectory.read(work.path("whole")), merge = try RunDirectory.read(work.path("merged"))
+        let key = try StateFixtures.processKey()
+        let whole = try RunDirectory.read(work.path("whole"), key: key), merge = try RunDirectory.read(work.path("merged"), key: key)
         #expect(merge.state.shard.count == 3)
         Self.expectNoDifference(Comparison(base: whole.items, new: merge.items), "the merge")
         let (code, said) = F.compare(["--out", work.path("cmp"), work.path("whole"), work.path("merged")])
@@ -82,7 +84,7 @@ import TestSupport
         #expect(json.at("new.shards") == .int(3) && json.at("base.shards") == .int(1))
         #expect(json.at("join.base_only") == .int(0) && json.at("join.new_only") == .int(0))
         // A single shard is over the same corpus, so it compares too, its other items on one side.
-        let shard = try RunDirectory.read(work.path("s1"))
+        let shard = try RunDirectory.read(work.path("s1"), key: key)
         let partial = Comparison(base: whole.items, new: shard.items)
         #expect(partial.join.paired == shard.items.items.count)
         #expect(partial.join.baseOnly == whole.items.items.count - shard.items.items.count && partial.join.newOnly == 0)
@@ -104,7 +106,8 @@ import TestSupport
 
         let (code, said) = F.compare(["--out", work.path("cmp"), "--fail-if-worse", "chips.fallback.time_budget=0.5", work.path("base"), work.path("new")])
         #expect(code == .success, "\(said)")
-        let base = try RunDirectory.read(work.path("base")), new = try RunDirectory.read(work.path("new"))
+        let key = try StateFixtures.processKey()
+        let base = try RunDirectory.read(work.path("base"), key: key), new = try RunDirectory.read(work.path("new"), key: key)
         let comparison = Comparison(base: base.items, new: new.items)
         let chips = try #require(comparison.job(.chips)?.overall)
         let budget = try #require(chips.metric("fallback.time_budget"))

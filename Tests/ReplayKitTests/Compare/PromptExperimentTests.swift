@@ -30,7 +30,8 @@ import TestSupport
 
         let (code, said) = CompareFixtures.compare(["--out", work.path("cmp"), work.path("base"), work.path("new")])
         #expect(code == .success, "\(said)")
-        let base = try RunDirectory.read(work.path("base")), new = try RunDirectory.read(work.path("new"))
+        let key = try StateFixtures.processKey()
+        let base = try RunDirectory.read(work.path("base"), key: key), new = try RunDirectory.read(work.path("new"), key: key)
         let comparison = Comparison(base: base.items, new: new.items)
         #expect(comparison.join.paired > 150 && comparison.join.baseOnly == 0 && comparison.join.newOnly == 0)
         let chips = try #require(comparison.job(.chips)?.overall)
