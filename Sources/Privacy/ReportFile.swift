@@ -21,9 +21,8 @@ public enum ReportFile {
         try create(path, bytes: bytes)
     }
 
-    /// Creates `path` (which must not exist) with `bytes` (a compressed result), mode 0644, and closes it;
-    /// `syncing` waits for the bytes to reach the disk first (where a network file system reports a full disk).
-    public static func create(_ path: String, bytes: [UInt8], syncing: Bool = false) throws(SystemError) {
+    /// Creates `path` (which must not exist) with `bytes` (a compressed result), mode 0644, and closes it.
+    public static func create(_ path: String, bytes: [UInt8]) throws(SystemError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .current }
         var failure: SystemError?
@@ -39,7 +38,6 @@ public enum ReportFile {
                 offset += written
             }
         }
-        if syncing, failure == nil, fsync(descriptor) != 0 { failure = .current }
         if close(descriptor) != 0, failure == nil { failure = .current }
         if let failure { throw failure }
     }

@@ -188,6 +188,7 @@ extension String {
             1  fcntl(10<\(Self.hex("/dev/null"))<char 1:3>>, F_GETFL) = 0x8000 (flags O_RDONLY|O_LARGEFILE)
             1  fcntl(3<\(Self.hex("/out/a"))>, F_SETLK, {l_type=F_UNLCK, l_whence=SEEK_SET, l_start=0, l_len=0}) = 0
             1  flock(3<\(Self.hex("/out/a"))>, LOCK_UN) = 0
+            1  flock(4<\(Self.hex("/out"))>, LOCK_EX|LOCK_NB) = 0
             1  prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) = 0
             1  prctl(PR_SET_DUMPABLE, SUID_DUMP_DISABLE) = 0
             1  prctl(PR_SET_MM, PR_SET_MM_MAP, 0x7ffca6f28ed0, 0x68, 0) = 0
@@ -206,6 +207,21 @@ extension String {
         var written: [String] = []
         let findings = Auditor.judge(StraceLog(trace: trace, workingDirectory: "/"), StraceLogTests.judging("/out"), written: &written)
         #expect(findings.isEmpty, "\(findings.map(\.message))")
+    }
+
+    /// The claim on --out passes once per process and only on the run directory itself: a
+    /// second claim (a toggled lock spells bits), or a lock on anything else, is a finding.
+    @Test(arguments: [
+        ("1  flock(4<\(StraceLogTests.hex("/out"))>, LOCK_EX|LOCK_NB) = 0\n1  flock(4<\(StraceLogTests.hex("/out"))>, LOCK_UN) = 0\n1  flock(4<\(StraceLogTests.hex("/out"))>, LOCK_EX|LOCK_NB) = 0", 1),
+        ("1  flock(4<\(StraceLogTests.hex("/out/a"))>, LOCK_EX|LOCK_NB) = 0", 1),
+        ("1  flock(4<\(StraceLogTests.hex("/elsewhere"))>, LOCK_EX|LOCK_NB) = 0", 1),
+        ("1  flock(4<\(StraceLogTests.hex("/out"))>, LOCK_EX|LOCK_NB) = 0\n2  flock(5<\(StraceLogTests.hex("/out"))>, LOCK_EX|LOCK_NB) = -1 EWOULDBLOCK (Resource temporarily unavailable)", 0),
+    ])
+    func onlyOneClaimOnTheRunDirectoryPasses(trace: String, findings expected: Int) {
+        var written: [String] = []
+        let findings = Auditor.judge(StraceLog(trace: trace, workingDirectory: "/"), StraceLogTests.judging("/out"), written: &written)
+        #expect(findings.count == expected, "\(findings.map(\.message))")
+        #expect(findings.allSatisfy { $0.rule == .unreviewedCall })
     }
 
     /// An unreviewed call is named by strace's names only, never by a value the run chose.

@@ -212,7 +212,7 @@ public enum AuditedCalls {
         "prlimit64": "allowed when it sets no limit, or lowers the caller's RLIMIT_CORE to 0 (the sandbox); any other is unreviewed-call",
         "setrlimit": "allowed only for RLIMIT_CORE 0 (the sandbox); any other limit shows in /proc/PID/limits: unreviewed-call",
         "fcntl": "allowed: commands on the descriptor itself; a lock, a lease, an owner, a signal or a pipe's size its other end reads (F_SETLK, F_OFD_SETLK, F_SETLEASE, F_SETOWN, F_SETPIPE_SZ, …) is unreviewed-call, unlocking excepted",
-        "flock": "allowed: LOCK_UN; any lock shows in /proc/locks: unreviewed-call",
+        "flock": "allowed: LOCK_UN, and LOCK_EX|LOCK_NB on the run directory itself once per process (the run's claim on --out, taken before confinement; the sandbox refuses every lock after it, so it cannot be toggled to spell anything); any other lock shows in /proc/locks: unreviewed-call",
         "ioctl": "allowed: requests that only read (TCGETS, TIOCGWINSZ, FIONREAD, …) and FIONBIO, FIOCLEX, FIONCLEX; any other (TIOCSTI, FS_IOC_SETFLAGS, …) is unreviewed-call",
         "seccomp": "confines the caller (the sandbox); its filters' count shows in /proc/PID/status",
         "landlock_create_ruleset": "confines the caller (the sandbox)",

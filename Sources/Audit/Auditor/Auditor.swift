@@ -268,6 +268,8 @@ public enum Auditor {
         let places = judging.places
         let allowed = judging.allowed
         var executions = 0
+        /// The processes that claimed the run directory (once each).
+        var claimants: Set<Int> = []
         for entry in log.entries {
             switch entry.event {
             case let .socket(family, outcome):
@@ -347,6 +349,13 @@ public enum Auditor {
                     add(.blockedAttempt, call + " \(target)", "The kernel refused \(call) of \(signal) to \(whom) (\(error)).")
                 case .failed: continue
                 }
+            case let .claim(path, outcome):
+                // The run's claim on --out (OutClaim): one lock on the run directory itself,
+                // before confinement; the sandbox refuses every lock after it, so it cannot be
+                // toggled to spell anything. Anything else is a lock nobody reviewed.
+                guard case .succeeded = outcome else { continue }
+                if allowed.isRunDirectoryItself(path), claimants.insert(entry.pid).inserted { continue }
+                add(.unreviewedCall, "flock LOCK_EX", "The run called flock LOCK_EX, which the audit's allow-list has not reviewed (pid \(entry.pid)).")
             case let .unreviewed(call, operation, outcome):
                 let what = operation.map { call + " " + $0 } ?? call
                 switch outcome {
@@ -510,6 +519,11 @@ struct AllowedPlaces: Sendable {
             return ["1", "2"].contains((path as NSString).lastPathComponent)
         }
         return isRunDirectory(path)
+    }
+
+    /// Whether `path` is the run's directory itself, not something beneath it.
+    func isRunDirectoryItself(_ path: String) -> Bool {
+        directories.contains(path) || directories.contains(Auditor.canonical(path))
     }
 
     /// Whether `path` is the run's directory or beneath it.

@@ -36,6 +36,9 @@ public struct StraceLog: Sendable {
         /// strace's name for what it asked, such as `PR_SET_NAME`, `F_SETLK` or `CLONE_UNTRACED`;
         /// never a value the run chose).
         case unreviewed(call: String, operation: String?, outcome: Outcome)
+        /// `flock(fd, LOCK_EX|LOCK_NB)` on `path`: a run's claim on its `--out` (judged by the
+        /// auditor: the run directory itself, once per process; any other is an unreviewed call).
+        case claim(path: String, outcome: Outcome)
     }
 
     /// How a call ended: succeeded, or failed with this errno name.
@@ -210,6 +213,9 @@ public struct StraceLog: Sendable {
                 return paths.isEmpty ? nil : .write(call: name, paths: paths, outcome: outcome)
             }
             if AuditedCalls.allowed[name] != nil { return nil }
+            if name == "flock", arguments.count > 1, arguments[1] == "LOCK_EX|LOCK_NB", let first = arguments.first, let target = annotation(first) {
+                return .claim(path: target, outcome: outcome)
+            }
             if AuditedCalls.judged[name] != nil {
                 guard let operation = CallJudge.refused(name, arguments, pid: pid) else { return nil }
                 return .unreviewed(call: name, operation: operation.isEmpty ? nil : operation, outcome: outcome)

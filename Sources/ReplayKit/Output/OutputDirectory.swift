@@ -92,13 +92,20 @@ public struct OutputDirectory: Sendable {
         try ReportFile.clearStale(names, in: path)
     }
 
-    /// Writes a probe of 64 KiB beneath the directory, makes it reach the disk and removes it:
-    /// a read-only or full file system (or one without room for a checkpoint) fails here, before
-    /// anything is replayed. Call before the sandbox is applied (it removes the probe).
-    public func probeWriting() throws(SystemError) {
-        let probe = path + "/.replay-probe-\(getpid())"
-        defer { unlink(probe) }
-        try ReportFile.create(probe, bytes: [UInt8](repeating: 0, count: 64 << 10), syncing: true)
+    /// The free space below which a run does not start: room for the first checkpoints and a
+    /// report of an ordinary run. A run that fills the rest stops at its first failed write.
+    public static let minimumFreeBytes = 1 << 20
+
+    /// Whether results can be written here, asked of the file system without writing anything
+    /// (a probe file would be one more file under `--out` for the audit, written and removed):
+    /// a read-only mount, no write permission or less than `minimumFreeBytes` free fails here,
+    /// before anything is replayed.
+    public func checkWritable() throws(SystemError) {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { throw .current }
+        if info.f_flag & UInt(ST_RDONLY) != 0 { throw SystemError(EROFS) }
+        guard access(path, W_OK) == 0 else { throw .current }
+        if Int(info.f_bavail) * Int(info.f_frsize) < Self.minimumFreeBytes { throw SystemError(ENOSPC) }
     }
 
     // MARK: - Checkpoints
