@@ -1,5 +1,6 @@
 import Foundation
 import Privacy
+import ReplayKit
 import Testing
 import TestSupport
 
@@ -140,6 +141,96 @@ struct SlurmTests {
         #expect(metricsDifferences.isEmpty, "metrics.json, merged against one process:\n\(metricsDifferences.joined(separator: "\n"))")
         #expect(try String(contentsOfFile: one + "/metrics.csv", encoding: .utf8)
                 == String(contentsOfFile: merged + "/metrics.csv", encoding: .utf8))
+    }
+
+    /// A preempted shard loses nothing. A one-task array of scripts/slurm/replay-array.sbatch
+    /// runs a dry run of 4,000 generated threads (tens of seconds in a debug build) with a
+    /// checkpoint every 50; once a checkpoint is complete, SIGTERM goes to every process of the
+    /// task, its batch shell included, as a time limit or a preemption sends it
+    /// (`scancel --signal=TERM --full`). replay keeps a checkpoint and exits 10, the script
+    /// requeues the task, Slurm runs it again, it resumes after that checkpoint and completes:
+    /// its report is the report of one `replay --dry-run` over the whole corpus.
+    @Test func aSignalledShardRequeuesItselfAndResumesToTheOneProcessReport() throws {
+        let replay = BuiltProducts.executable("replay")
+        try #require(FileManager.default.isExecutableFile(atPath: replay), "no replay binary at \(replay): swift build --product replay")
+        let slurm = try LocalSlurm()
+        defer { slurm.stop() }
+        let threads = 4000
+        let corpus = slurm.directory.path("generated.jsonl.zst")
+        let generated = try Subprocess.run(replay, ["corpus", "generate", "--threads", "\(threads)", "--seed", "5", corpus])
+        try #require(generated.status == 0, "corpus generate exited \(generated.status): \(generated.errors)")
+
+        // One process, keyed with the run's key (the script keeps a key already beside the run);
+        // unsandboxed on both sides where the kernel cannot confine (exit 8).
+        let out = slurm.directory.path("run"), logs = out + "/logs", shard = out + "/shard-0"
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        let key = out + "/run-key"
+        #expect(FileManager.default.createFile(atPath: key, contents: Data((0..<32).map { UInt8($0) }), attributes: [.posixPermissions: 0o600]))
+        let one = slurm.directory.path("one")
+        var options = ["--dry-run"]
+        var single = try Subprocess.run(replay, options + ["--run-key", key, "--out", one, corpus])
+        if single.status == 8 {
+            options.append("--allow-unsandboxed")
+            single = try Subprocess.run(replay, options + ["--run-key", key, "--out", one, corpus])
+        }
+        try #require(single.status == 0, "one process exited \(single.status): \(single.errors)")
+
+        let job = try slurm.submit(["--array=0-0", "--output=\(logs)/shard-%a.out", Repository.path("scripts/slurm/replay-array.sbatch")]
+                                   + options + ["--checkpoint-every", "50", corpus],
+                                   extraEnvironment: ["OUT": out, "REPLAY": replay])
+        let task = job + "_0", log = logs + "/shard-0.out"
+        func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+        // Running, with a checkpoint that reads whole: then the signal.
+        let ready = Date().addingTimeInterval(120)
+        while true {
+            let state = try slurm.fields(ofJob: task)["JobState"] ?? "?"
+            if state == "RUNNING" && OutputDirectory(shard).newestCompleteCheckpoint().state != nil { break }
+            try #require(Date() < ready && (state == "PENDING" || state == "RUNNING" || state == "CONFIGURING"),
+                         "task \(task) is \(state) with no complete checkpoint in \(shard)\n\(said())")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let signalled = Date()
+        let signal = try slurm.run("scancel", ["--signal=TERM", "--full", task])
+        try #require(signal.status == 0, "scancel exited \(signal.status): \(signal.errors)")
+
+        // Requeued (Restarts 1), started again, completed.
+        var requeued: Date? = nil, restarted: Date? = nil, fields: [String: String] = [:]
+        let end = Date().addingTimeInterval(300)
+        while true {
+            fields = try slurm.fields(ofJob: task)
+            let state = fields["JobState"] ?? "?"
+            if requeued == nil, Int(fields["Restarts"] ?? "") ?? 0 >= 1 { requeued = Date() }
+            if requeued != nil, restarted == nil, state == "RUNNING" || !LocalSlurm.unfinishedStates.contains(state) { restarted = Date() }
+            if !LocalSlurm.unfinishedStates.contains(state) { break }
+            try #require(Date() < end, "task \(task) still \(state) (\(fields["Reason"] ?? "")) 300 s after the signal\n\(said())")
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let completed = Date()
+        let text = said()
+        #expect(fields["JobState"] == "COMPLETED", "\(fields["JobState"] ?? "?"), exit \(fields["ExitCode"] ?? "?")\n\(text)")
+        #expect(fields["Restarts"] == "1", "Restarts=\(fields["Restarts"] ?? "?")")
+
+        // The log, appended to across the two runs: what the first kept, the requeue, the resume of exactly that.
+        let stop = try #require(text.firstMatch(of: /replay: stopped by SIGTERM: (\d+) threads kept in (\S+)\/(checkpoint-\d{6}\.json); the same command with --resume goes on from there/),
+                                "no stop by SIGTERM in the task's log:\n\(text)")
+        let kept = Int(stop.1) ?? 0, checkpoint = String(stop.3)
+        #expect(String(stop.2) == shard)
+        #expect(kept > 0 && kept < threads, "\(kept) threads kept of \(threads)")
+        let requeue = try #require(text.range(of: "replay-array: stopped by a signal with its work kept; requeued \(task) to resume from its checkpoint"),
+                                   "the script did not requeue \(task):\n\(text)")
+        let resume = try #require(text.range(of: "replay: resuming after \(checkpoint): \(kept) threads already replayed"),
+                                  "the second run did not resume after \(checkpoint) with \(kept) threads:\n\(text)")
+        #expect(stop.range.upperBound <= requeue.lowerBound && requeue.upperBound <= resume.lowerBound, "\(text)")
+
+        let reportDifferences = try ReportComparison.differences(one + "/report.json", shard + "/report.json")
+        #expect(reportDifferences.isEmpty, "report.json, preempted shard against one process:\n\(reportDifferences.joined(separator: "\n"))")
+        let metricsDifferences = try ReportComparison.differences(one + "/metrics.json", shard + "/metrics.json")
+        #expect(metricsDifferences.isEmpty, "metrics.json, preempted shard against one process:\n\(metricsDifferences.joined(separator: "\n"))")
+
+        let seconds = { (date: Date?) in date.map { String(format: "%.1f s", $0.timeIntervalSince(signalled)) } ?? "never" }
+        print("preempted shard: \(kept) of \(threads) threads kept; after the signal: requeued \(seconds(requeued)), "
+              + "running again \(seconds(restarted)), completed \(seconds(completed))")
     }
 
     // MARK: helpers
