@@ -143,14 +143,25 @@ struct SlurmTests {
                 == String(contentsOfFile: merged + "/metrics.csv", encoding: .utf8))
     }
 
+    /// How a running shard is stopped. `signal`: SIGTERM to every process of the task, its batch
+    /// shell included, as a time limit sends it (`scancel --signal=TERM --full`); the script
+    /// requeues the task. `preemption`: a job of the higher partition `urgent` takes the node from
+    /// the shard's partition `requeue` (PreemptMode=REQUEUE), so Slurm requeues the task itself
+    /// as it signals it and refuses the script's requeue.
+    enum Stop: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case signal, preemption
+        var testDescription: String { rawValue }
+        var partition: String { self == .preemption ? "requeue" : "local" }
+    }
+
     /// A preempted shard loses nothing. A one-task array of scripts/slurm/replay-array.sbatch
     /// runs a dry run of 4,000 generated threads (tens of seconds in a debug build) with a
-    /// checkpoint every 50; once a checkpoint is complete, SIGTERM goes to every process of the
-    /// task, its batch shell included, as a time limit or a preemption sends it
-    /// (`scancel --signal=TERM --full`). replay keeps a checkpoint and exits 10, the script
-    /// requeues the task, Slurm runs it again, it resumes after that checkpoint and completes:
-    /// its report is the report of one `replay --dry-run` over the whole corpus.
-    @Test func aSignalledShardRequeuesItselfAndResumesToTheOneProcessReport() throws {
+    /// checkpoint every 50 and the whole node (`--exclusive`); once a checkpoint is complete it is
+    /// stopped (`Stop`). replay keeps a checkpoint and exits 10, the task is requeued, Slurm runs
+    /// it again, it resumes after that checkpoint and completes: its report is the report of one
+    /// `replay --dry-run` over the whole corpus.
+    @Test(arguments: Stop.allCases)
+    func aStoppedShardIsRequeuedAndResumesToTheOneProcessReport(stop: Stop) throws {
         let replay = BuiltProducts.executable("replay")
         try #require(FileManager.default.isExecutableFile(atPath: replay), "no replay binary at \(replay): swift build --product replay")
         let slurm = try LocalSlurm()
@@ -175,13 +186,13 @@ struct SlurmTests {
         }
         try #require(single.status == 0, "one process exited \(single.status): \(single.errors)")
 
-        let job = try slurm.submit(["--array=0-0", "--output=\(logs)/shard-%a.out", Repository.path("scripts/slurm/replay-array.sbatch")]
-                                   + options + ["--checkpoint-every", "50", corpus],
+        let job = try slurm.submit(["--array=0-0", "--partition=\(stop.partition)", "--exclusive", "--output=\(logs)/shard-%a.out",
+                                    Repository.path("scripts/slurm/replay-array.sbatch")] + options + ["--checkpoint-every", "50", corpus],
                                    extraEnvironment: ["OUT": out, "REPLAY": replay])
         let task = job + "_0", log = logs + "/shard-0.out"
         func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
-        // Running, with a checkpoint that reads whole: then the signal.
+        // Running, with a checkpoint that reads whole: then the stop.
         let ready = Date().addingTimeInterval(120)
         while true {
             let state = try slurm.fields(ofJob: task)["JobState"] ?? "?"
@@ -190,9 +201,15 @@ struct SlurmTests {
                          "task \(task) is \(state) with no complete checkpoint in \(shard)\n\(said())")
             Thread.sleep(forTimeInterval: 0.05)
         }
-        let signalled = Date()
-        let signal = try slurm.run("scancel", ["--signal=TERM", "--full", task])
-        try #require(signal.status == 0, "scancel exited \(signal.status): \(signal.errors)")
+        let stopped = Date()
+        var urgent: String? = nil
+        switch stop {
+        case .signal:
+            let signal = try slurm.run("scancel", ["--signal=TERM", "--full", task])
+            try #require(signal.status == 0, "scancel exited \(signal.status): \(signal.errors)")
+        case .preemption:
+            urgent = try slurm.submit(["--partition=urgent", "--exclusive", "--output=\(logs)/urgent.out", "--wrap", "true"])
+        }
 
         // Requeued (Restarts 1), started again, completed.
         var requeued: Date? = nil, restarted: Date? = nil, fields: [String: String] = [:]
@@ -203,33 +220,39 @@ struct SlurmTests {
             if requeued == nil, Int(fields["Restarts"] ?? "") ?? 0 >= 1 { requeued = Date() }
             if requeued != nil, restarted == nil, state == "RUNNING" || !LocalSlurm.unfinishedStates.contains(state) { restarted = Date() }
             if !LocalSlurm.unfinishedStates.contains(state) { break }
-            try #require(Date() < end, "task \(task) still \(state) (\(fields["Reason"] ?? "")) 300 s after the signal\n\(said())")
+            try #require(Date() < end, "task \(task) still \(state) (\(fields["Reason"] ?? "")) 300 s after the stop\n\(said())")
             Thread.sleep(forTimeInterval: 0.2)
         }
         let completed = Date()
         let text = said()
         #expect(fields["JobState"] == "COMPLETED", "\(fields["JobState"] ?? "?"), exit \(fields["ExitCode"] ?? "?")\n\(text)")
         #expect(fields["Restarts"] == "1", "Restarts=\(fields["Restarts"] ?? "?")")
+        if let urgent {
+            let states = try slurm.wait(for: [urgent], timeout: 60)
+            #expect(states[urgent] == "COMPLETED", "the preempting job: \(states)")
+            #expect(text.contains("DUE TO PREEMPTION"), "\(text)")
+        }
 
         // The log, appended to across the two runs: what the first kept, the requeue, the resume of exactly that.
-        let stop = try #require(text.firstMatch(of: /replay: stopped by SIGTERM: (\d+) threads kept in (\S+)\/(checkpoint-\d{6}\.json); the same command with --resume goes on from there/),
+        let kept = try #require(text.firstMatch(of: /replay: stopped by SIGTERM: (\d+) threads kept in (\S+)\/(checkpoint-\d{6}\.json); the same command with --resume goes on from there/),
                                 "no stop by SIGTERM in the task's log:\n\(text)")
-        let kept = Int(stop.1) ?? 0, checkpoint = String(stop.3)
-        #expect(String(stop.2) == shard)
-        #expect(kept > 0 && kept < threads, "\(kept) threads kept of \(threads)")
-        let requeue = try #require(text.range(of: "replay-array: stopped by a signal with its work kept; requeued \(task) to resume from its checkpoint"),
-                                   "the script did not requeue \(task):\n\(text)")
-        let resume = try #require(text.range(of: "replay: resuming after \(checkpoint): \(kept) threads already replayed"),
-                                  "the second run did not resume after \(checkpoint) with \(kept) threads:\n\(text)")
-        #expect(stop.range.upperBound <= requeue.lowerBound && requeue.upperBound <= resume.lowerBound, "\(text)")
+        let keptThreads = Int(kept.1) ?? 0, checkpoint = String(kept.3)
+        #expect(String(kept.2) == shard)
+        #expect(keptThreads > 0 && keptThreads < threads, "\(keptThreads) threads kept of \(threads)")
+        let requeueLine = stop == .signal ? "replay-array: stopped by a signal with its work kept; requeued \(task) to resume from its checkpoint"
+            : "replay-array: stopped by a signal with its work kept; Slurm requeued \(task) itself (preemption), to resume from its checkpoint"
+        let requeue = try #require(text.range(of: requeueLine), "no requeue of \(task) said:\n\(text)")
+        let resume = try #require(text.range(of: "replay: resuming after \(checkpoint): \(keptThreads) threads already replayed"),
+                                  "the second run did not resume after \(checkpoint) with \(keptThreads) threads:\n\(text)")
+        #expect(kept.range.upperBound <= requeue.lowerBound && requeue.upperBound <= resume.lowerBound, "\(text)")
 
         let reportDifferences = try ReportComparison.differences(one + "/report.json", shard + "/report.json")
-        #expect(reportDifferences.isEmpty, "report.json, preempted shard against one process:\n\(reportDifferences.joined(separator: "\n"))")
+        #expect(reportDifferences.isEmpty, "report.json, stopped shard against one process:\n\(reportDifferences.joined(separator: "\n"))")
         let metricsDifferences = try ReportComparison.differences(one + "/metrics.json", shard + "/metrics.json")
-        #expect(metricsDifferences.isEmpty, "metrics.json, preempted shard against one process:\n\(metricsDifferences.joined(separator: "\n"))")
+        #expect(metricsDifferences.isEmpty, "metrics.json, stopped shard against one process:\n\(metricsDifferences.joined(separator: "\n"))")
 
-        let seconds = { (date: Date?) in date.map { String(format: "%.1f s", $0.timeIntervalSince(signalled)) } ?? "never" }
-        print("preempted shard: \(kept) of \(threads) threads kept; after the signal: requeued \(seconds(requeued)), "
+        let seconds = { (date: Date?) in date.map { String(format: "%.1f s", $0.timeIntervalSince(stopped)) } ?? "never" }
+        print("\(stop.rawValue): \(keptThreads) of \(threads) threads kept; after the stop: requeued \(seconds(requeued)), "
               + "running again \(seconds(restarted)), completed \(seconds(completed))")
     }
 
