@@ -9,7 +9,8 @@ import TestSupport
 ///
 /// The first three need nothing of replay and pass today. `slurmArrayThenMergeEqualsOneProcess`
 /// runs the real binary sharded and waits for sharding (`--resume`, the SLURM_ARRAY_* shard
-/// selection, `replay merge`); until that lands it fails.
+/// selection, `replay merge`); until that lands it fails. `aStoppedShardIsRequeuedAndResumesToTheOneProcessReport`
+/// stops a running shard (a signal, a real preemption) and follows the requeued task to its report.
 @Suite(.serialized, .enabled(if: LocalSlurm.canBeRoot, "needs root: munged, slurmctld and slurmd run as root to start a one-node Slurm cluster"))
 struct SlurmTests {
     /// The cluster itself: a 4-task array writes 4 files, and a job with `afterok` on the array
