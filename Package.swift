@@ -84,7 +84,8 @@ let package = Package(
         .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Corpus", "Llama", "Replay", "LeakyFixtures", "Privacy"],
                     exclude: ["Adversary", "Statistics/reference.py"], swiftSettings: swift6 + llamaHeaders),  // a C library the tests compile and preload; the statistics tests' reference values
-        // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests.
-        .testTarget(name: "ClusterTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),
+        // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests;
+        // ReplayKit to read a shard's checkpoints as replay does.
+        .testTarget(name: "ClusterTests", dependencies: ["TestSupport", "Privacy", "ReplayKit"], swiftSettings: swift6 + llamaHeaders),
     ]
 )

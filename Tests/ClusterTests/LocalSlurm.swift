@@ -65,6 +65,9 @@ final class LocalSlurm: @unchecked Sendable {
         return String(result.output.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The states of a job that has not ended yet (a requeued one is PENDING again).
+    static let unfinishedStates: Set<String> = ["PENDING", "RUNNING", "COMPLETING", "CONFIGURING", "REQUEUED", "RESIZING", "SUSPENDED"]
+
     /// Waits until none of `jobs` (ids; an array's id covers its tasks) is pending, running or
     /// completing, then returns the final state of every job and task, e.g. ["7_0": "COMPLETED"].
     /// A job pending on a dependency that can never be met is still waiting (submit cancels those).
@@ -72,7 +75,7 @@ final class LocalSlurm: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let states = try self.states(of: jobs)
-            let waiting = states.filter { ["PENDING", "RUNNING", "COMPLETING", "CONFIGURING", "REQUEUED", "RESIZING", "SUSPENDED"].contains($0.value.state) }
+            let waiting = states.filter { Self.unfinishedStates.contains($0.value.state) }
             if !states.isEmpty && waiting.isEmpty { return states.mapValues(\.state) }
             if Date() > deadline {
                 throw Failure("jobs \(jobs) still waiting after \(Int(timeout)) s: \(waiting.mapValues { "\($0.state) (\($0.reason))" })\n" + Self.tails(of: clusterDirectory + "/log"))
@@ -95,6 +98,16 @@ final class LocalSlurm: @unchecked Sendable {
             }
         }
         return states
+    }
+
+    /// The fields `scontrol -o show job` gives for one job or array task (`7_0`), e.g. JobState,
+    /// Restarts, EligibleTime.
+    func fields(ofJob job: String) throws -> [String: String] {
+        let shown = try run("scontrol", ["-o", "show", "job", job])
+        guard shown.status == 0, let record = shown.output.split(separator: "\n").first else {
+            throw Failure("scontrol show job \(job) exited \(shown.status): \(shown.errors)")
+        }
+        return Self.fields(String(record))
     }
 
     /// `Key=Value Key=Value` fields of one `scontrol -o` record.

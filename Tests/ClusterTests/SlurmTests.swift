@@ -1,5 +1,6 @@
 import Foundation
 import Privacy
+import ReplayKit
 import Testing
 import TestSupport
 
@@ -8,7 +9,8 @@ import TestSupport
 ///
 /// The first three need nothing of replay and pass today. `slurmArrayThenMergeEqualsOneProcess`
 /// runs the real binary sharded and waits for sharding (`--resume`, the SLURM_ARRAY_* shard
-/// selection, `replay merge`); until that lands it fails.
+/// selection, `replay merge`); until that lands it fails. `aStoppedShardIsRequeuedAndResumesToTheOneProcessReport`
+/// stops a running shard (a signal, a real preemption) and follows the requeued task to its report.
 @Suite(.serialized, .enabled(if: LocalSlurm.canBeRoot, "needs root: munged, slurmctld and slurmd run as root to start a one-node Slurm cluster"))
 struct SlurmTests {
     /// The cluster itself: a 4-task array writes 4 files, and a job with `afterok` on the array
@@ -140,6 +142,119 @@ struct SlurmTests {
         #expect(metricsDifferences.isEmpty, "metrics.json, merged against one process:\n\(metricsDifferences.joined(separator: "\n"))")
         #expect(try String(contentsOfFile: one + "/metrics.csv", encoding: .utf8)
                 == String(contentsOfFile: merged + "/metrics.csv", encoding: .utf8))
+    }
+
+    /// How a running shard is stopped. `signal`: SIGTERM to every process of the task, its batch
+    /// shell included, as a time limit sends it (`scancel --signal=TERM --full`); the script
+    /// requeues the task. `preemption`: a job of the higher partition `urgent` takes the node from
+    /// the shard's partition `requeue` (PreemptMode=REQUEUE), so Slurm requeues the task itself
+    /// as it signals it and refuses the script's requeue.
+    enum Stop: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case signal, preemption
+        var testDescription: String { rawValue }
+        var partition: String { self == .preemption ? "requeue" : "local" }
+    }
+
+    /// A preempted shard loses nothing. A one-task array of scripts/slurm/replay-array.sbatch
+    /// runs a dry run of 4,000 generated threads (tens of seconds in a debug build) with a
+    /// checkpoint every 50 and the whole node (`--exclusive`); once a checkpoint is complete it is
+    /// stopped (`Stop`). replay keeps a checkpoint and exits 10, the task is requeued, Slurm runs
+    /// it again, it resumes after that checkpoint and completes: its report is the report of one
+    /// `replay --dry-run` over the whole corpus.
+    @Test(arguments: Stop.allCases)
+    func aStoppedShardIsRequeuedAndResumesToTheOneProcessReport(stop: Stop) throws {
+        let replay = BuiltProducts.executable("replay")
+        try #require(FileManager.default.isExecutableFile(atPath: replay), "no replay binary at \(replay): swift build --product replay")
+        let slurm = try LocalSlurm()
+        defer { slurm.stop() }
+        let threads = 4000
+        let corpus = slurm.directory.path("generated.jsonl.zst")
+        let generated = try Subprocess.run(replay, ["corpus", "generate", "--threads", "\(threads)", "--seed", "5", corpus])
+        try #require(generated.status == 0, "corpus generate exited \(generated.status): \(generated.errors)")
+
+        // One process, keyed with the run's key (the script keeps a key already beside the run);
+        // unsandboxed on both sides where the kernel cannot confine (exit 8).
+        let out = slurm.directory.path("run"), logs = out + "/logs", shard = out + "/shard-0"
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        let key = out + "/run-key"
+        #expect(FileManager.default.createFile(atPath: key, contents: Data((0..<32).map { UInt8($0) }), attributes: [.posixPermissions: 0o600]))
+        let one = slurm.directory.path("one")
+        var options = ["--dry-run"]
+        var single = try Subprocess.run(replay, options + ["--run-key", key, "--out", one, corpus])
+        if single.status == 8 {
+            options.append("--allow-unsandboxed")
+            single = try Subprocess.run(replay, options + ["--run-key", key, "--out", one, corpus])
+        }
+        try #require(single.status == 0, "one process exited \(single.status): \(single.errors)")
+
+        let job = try slurm.submit(["--array=0-0", "--partition=\(stop.partition)", "--exclusive", "--output=\(logs)/shard-%a.out",
+                                    Repository.path("scripts/slurm/replay-array.sbatch")] + options + ["--checkpoint-every", "50", corpus],
+                                   extraEnvironment: ["OUT": out, "REPLAY": replay])
+        let task = job + "_0", log = logs + "/shard-0.out"
+        func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+        // Running, with a checkpoint that reads whole: then the stop.
+        let ready = Date().addingTimeInterval(120)
+        while true {
+            let state = try slurm.fields(ofJob: task)["JobState"] ?? "?"
+            if state == "RUNNING" && OutputDirectory(shard).newestCompleteCheckpoint().state != nil { break }
+            try #require(Date() < ready && (state == "PENDING" || state == "RUNNING" || state == "CONFIGURING"),
+                         "task \(task) is \(state) with no complete checkpoint in \(shard)\n\(said())")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let stopped = Date()
+        var urgent: String? = nil
+        switch stop {
+        case .signal:
+            let signal = try slurm.run("scancel", ["--signal=TERM", "--full", task])
+            try #require(signal.status == 0, "scancel exited \(signal.status): \(signal.errors)")
+        case .preemption:
+            urgent = try slurm.submit(["--partition=urgent", "--exclusive", "--output=\(logs)/urgent.out", "--wrap", "true"])
+        }
+
+        // Requeued (Restarts 1), started again, completed.
+        var requeued: Date? = nil, restarted: Date? = nil, fields: [String: String] = [:]
+        let end = Date().addingTimeInterval(300)
+        while true {
+            fields = try slurm.fields(ofJob: task)
+            let state = fields["JobState"] ?? "?"
+            if requeued == nil, Int(fields["Restarts"] ?? "") ?? 0 >= 1 { requeued = Date() }
+            if requeued != nil, restarted == nil, state == "RUNNING" || !LocalSlurm.unfinishedStates.contains(state) { restarted = Date() }
+            if !LocalSlurm.unfinishedStates.contains(state) { break }
+            try #require(Date() < end, "task \(task) still \(state) (\(fields["Reason"] ?? "")) 300 s after the stop\n\(said())")
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let completed = Date()
+        let text = said()
+        #expect(fields["JobState"] == "COMPLETED", "\(fields["JobState"] ?? "?"), exit \(fields["ExitCode"] ?? "?")\n\(text)")
+        #expect(fields["Restarts"] == "1", "Restarts=\(fields["Restarts"] ?? "?")")
+        if let urgent {
+            let states = try slurm.wait(for: [urgent], timeout: 60)
+            #expect(states[urgent] == "COMPLETED", "the preempting job: \(states)")
+            #expect(text.contains("DUE TO PREEMPTION"), "\(text)")
+        }
+
+        // The log, appended to across the two runs: what the first kept, the requeue, the resume of exactly that.
+        let kept = try #require(text.firstMatch(of: /replay: stopped by SIGTERM: (\d+) threads kept in (\S+)\/(checkpoint-\d{6}\.json); the same command with --resume goes on from there/),
+                                "no stop by SIGTERM in the task's log:\n\(text)")
+        let keptThreads = Int(kept.1) ?? 0, checkpoint = String(kept.3)
+        #expect(String(kept.2) == shard)
+        #expect(keptThreads > 0 && keptThreads < threads, "\(keptThreads) threads kept of \(threads)")
+        let requeueLine = stop == .signal ? "replay-array: stopped by a signal with its work kept; requeued \(task) to resume from its checkpoint"
+            : "replay-array: stopped by a signal with its work kept; Slurm requeued \(task) itself (preemption), to resume from its checkpoint"
+        let requeue = try #require(text.range(of: requeueLine), "no requeue of \(task) said:\n\(text)")
+        let resume = try #require(text.range(of: "replay: resuming after \(checkpoint): \(keptThreads) threads already replayed"),
+                                  "the second run did not resume after \(checkpoint) with \(keptThreads) threads:\n\(text)")
+        #expect(kept.range.upperBound <= requeue.lowerBound && requeue.upperBound <= resume.lowerBound, "\(text)")
+
+        let reportDifferences = try ReportComparison.differences(one + "/report.json", shard + "/report.json")
+        #expect(reportDifferences.isEmpty, "report.json, stopped shard against one process:\n\(reportDifferences.joined(separator: "\n"))")
+        let metricsDifferences = try ReportComparison.differences(one + "/metrics.json", shard + "/metrics.json")
+        #expect(metricsDifferences.isEmpty, "metrics.json, stopped shard against one process:\n\(metricsDifferences.joined(separator: "\n"))")
+
+        let seconds = { (date: Date?) in date.map { String(format: "%.1f s", $0.timeIntervalSince(stopped)) } ?? "never" }
+        print("\(stop.rawValue): \(keptThreads) of \(threads) threads kept; after the stop: requeued \(seconds(requeued)), "
+              + "running again \(seconds(restarted)), completed \(seconds(completed))")
     }
 
     // MARK: helpers
