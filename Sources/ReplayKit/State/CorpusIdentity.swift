@@ -147,7 +147,9 @@ public struct CorpusIdentity: Sendable, Equatable {
     /// Feeds every one of the `size` bytes of `descriptor` to `hasher`, a MiB at a time; false
     /// when the file ends early (it was cut while being hashed) or cannot be read.
     private static func hashEvery(_ descriptor: Int32, size: Int, into hasher: inout Digester) -> Bool {
+        #if os(Linux)
         _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+        #endif
         var buffer = [UInt8](repeating: 0, count: readBytes)
         var offset = 0
         while offset < size {
