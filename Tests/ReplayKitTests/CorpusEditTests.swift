@@ -111,6 +111,13 @@ import TestSupport
         #expect(merged.code == .success, "\(merged.said)")
         let state = try RunState(stateJSON: String(contentsOfFile: directory.path("merged/state.json"), encoding: .utf8))
         #expect(state.corpusIdentity == CorpusIdentity.of(files, key: try #require(RunKey(bytes: [UInt8](repeating: 7, count: RunKey.length)))).identity)
+        // The one-process run over the same bytes: the same identity, and items keyed alike.
+        let one = Self.replay(["--dry-run", "--job", "chips", "--run-key", key, "--out", directory.path("one")] + files)
+        #expect(one.code == .success, "\(one.said)")
+        let oneState = try RunState(stateJSON: String(contentsOfFile: directory.path("one/state.json"), encoding: .utf8))
+        #expect(oneState.corpusIdentity == state.corpusIdentity)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("one/items.json.zst")))
+                == Data(contentsOf: URL(fileURLWithPath: directory.path("merged/items.json.zst"))))
 
         // a.jsonl grows after shard 0 read it: shard 1's view of it is of another size.
         let handle = try #require(FileHandle(forWritingAtPath: files[0]))
