@@ -1,3 +1,4 @@
+import Audit
 import Foundation
 import Privacy
 @testable import ReplayKit
@@ -74,12 +75,20 @@ import TestSupport
         let out = directory.path("out")
         let key = try Self.keyFile(in: directory)
         let arguments = ["--dry-run", "--job", "chips", "--run-key", key, "--resume", "--checkpoint-every", "500", "--out", out, corpus]
+        /// The run's results but for its checkpoints gone, as if it had been killed after the last.
+        func killedAfterTheLastCheckpoint() throws {
+            for name in [RunManifest.fileName, OutputDirectory.stateFileName] where FileManager.default.fileExists(atPath: out + "/" + name) {
+                try FileManager.default.removeItem(atPath: out + "/" + name)
+            }
+        }
         let first = Self.replay(arguments)
         #expect(first.code == .success, "\(first.said)")
         #expect(!OutputDirectory(out).checkpointSequences().isEmpty)
+        try killedAfterTheLastCheckpoint()
         let again = Self.replay(arguments)
         #expect(again.code == .success && again.said.contains("resuming after checkpoint-"), "no false alarm: \(again.said)")
 
+        try killedAfterTheLastCheckpoint()
         try Self.editMiddle(corpus)
         let refused = Self.replay(arguments)
         #expect(refused.code == .usage, "\(refused.said)")
