@@ -5,6 +5,7 @@
 #   bench/reader.sh   the reader: `replay flywheel` vs a Python counting script and `zstd -dc`
 #   bench/dryrun.sh   the dry run: `replay --dry-run` per job vs `zstd -dc` and llama.cpp's tokenizer
 #   bench/long-thread.sh  the dry run per job on one thread of 200,000 messages vs the reader
+#   bench/identity.sh the corpus identity (every byte hashed) vs the dry run and `sha256sum`
 #   bench/model.sh    the model stage: `replay bench-model` per job vs llama-cpp-python
 #
 # Each script prints its own detailed table to stdout as it goes and appends its summary rows to
@@ -27,11 +28,13 @@ if [ "$quick" = 1 ]; then
   bench/reader.sh 2000 || status=1
   bench/dryrun.sh 2000 || status=1
   bench/long-thread.sh 20000 || status=1
+  bench/identity.sh 2000 || status=1
   bench/model.sh 6 || status=1
 else
   bench/reader.sh || status=1
   bench/dryrun.sh || status=1
   bench/long-thread.sh || status=1
+  bench/identity.sh || status=1
   bench/model.sh "${BENCH_MODEL_REQUESTS:-50}" || status=1
 fi
 

@@ -55,19 +55,67 @@ import TestSupport
         #expect(state.contains(Self.key.check))
     }
 
-    @Test func aLargeFileIsKnownByItsSizeAndEnds() throws {
+    /// A file of any size is hashed whole: one byte changed in the middle of a 3 MiB file, its
+    /// size the same, is another corpus. The digest is the HMAC of the documented domain and every
+    /// byte, recomputed here by hand; the label salt is still drawn from the size and the first
+    /// and last MiB (its derivation unchanged, so labels hash as before), also recomputed by hand.
+    @Test func aLargeFileIsHashedEveryByte() throws {
         let directory = try TemporaryDirectory(prefix: "identity")
         var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 3 << 20)
         let original = try directory.write("large.jsonl", bytes)
-        let large = try #require(CorpusIdentity.of([original], key: Self.key).identity.files.first)
-        #expect(large.hashed == .firstAndLastMiB && large.bytes == 3 << 20)
+        let (identity, salt) = CorpusIdentity.of([original], key: Self.key)
+        let large = try #require(identity.files.first)
+        #expect(large.hashed == .whole && large.bytes == 3 << 20)
+        var mac = Self.key.mac("replay.corpus-identity/2")
+        mac.update(bytes)
+        #expect(large.digest == mac.finalizeHex())
+        var material = Self.key.mac(LabelSalt.domain)
+        material.update([UInt8(0), 0, 0x30, 0, 0, 0, 0, 0])   // 3 << 20, as 8 little-endian bytes
+        material.update(bytes.prefix(1 << 20))
+        material.update(bytes.suffix(1 << 20))
+        #expect(salt == RunKey.labelSalt(from: material))
+
+        bytes[bytes.count / 2] = UInt8(ascii: "y")
+        let (edited, editedSalt) = CorpusIdentity.of([try directory.write("middle.jsonl", bytes)], key: Self.key)
+        let middle = try #require(edited.files.first)
+        #expect(middle.bytes == large.bytes && middle.digest != large.digest)
+        #expect(identity.difference(from: edited)?.contains("other bytes") == true)
+        #expect(identity.difference(fromShard: edited)?.contains("changed between the shards") == true)
+        #expect(editedSalt == salt, "the salt is drawn from the ends, which did not change")
+        bytes[bytes.count / 2] = UInt8(ascii: "x")
         bytes[bytes.count - 10] = UInt8(ascii: "y")
         let end = try #require(CorpusIdentity.of([try directory.write("end.jsonl", bytes)], key: Self.key).identity.files.first)
-        #expect(end.digest != large.digest)
-        bytes[bytes.count - 10] = UInt8(ascii: "x")
-        bytes[bytes.count / 2] = UInt8(ascii: "y")   // the middle is not read: an export grows at its end
-        let middle = try #require(CorpusIdentity.of([try directory.write("middle.jsonl", bytes)], key: Self.key).identity.files.first)
-        #expect(middle.digest == large.digest)
+        #expect(end.digest != large.digest && end.digest != middle.digest)
+        #expect(identity.difference(from: CorpusIdentity.of([original], key: Self.key).identity) == nil)
+    }
+
+    /// A file split: a shard hashes its own files whole and knows the others by their size and
+    /// ends; each file is vouched for by its own shard, the merge keeps the whole digests (the
+    /// unsharded identity), and a state that replayed a file it did not hash whole (an older
+    /// replay's) is found. Both shards draw the same salt, the unsharded run's.
+    @Test func aFileSplitHashesEachFileInItsOwnShard() throws {
+        let directory = try TemporaryDirectory(prefix: "identity")
+        let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: (2 << 20) + 1)
+        let files = try (0..<3).map { try directory.write("f\($0).jsonl", bytes + [UInt8($0)]) }
+        let (whole, salt) = CorpusIdentity.of(files, key: Self.key)
+        let shards = (0..<2).map { CorpusIdentity.of(files, key: Self.key, shard: ShardSpec(index: $0, count: 2, by: .file)) }
+        #expect(shards.map(\.identity.files).map { $0.map(\.hashed) } == [[.whole, .firstAndLastMiB, .whole], [.firstAndLastMiB, .whole, .firstAndLastMiB]])
+        #expect(shards.allSatisfy { $0.salt == salt })
+        #expect(shards[0].identity.difference(fromShard: shards[1].identity) == nil)
+        #expect(shards[0].identity.difference(from: shards[1].identity)?.contains("hashed") == true)
+        #expect(shards[0].identity.merged(with: shards[1].identity) == whole)
+        #expect(shards[1].identity.merged(with: shards[0].identity) == whole)
+        let facts = (0..<2).map { ShardFacts(count: 2, by: .file, indexes: [$0], threadsSeen: 0, unsandboxed: []) }
+        #expect(shards[0].identity.unvouchedFile(replayed: facts[0].replays(file:)) == nil)
+        #expect(shards[1].identity.unvouchedFile(replayed: facts[1].replays(file:)) == nil)
+        #expect(shards[1].identity.unvouchedFile(replayed: facts[0].replays(file:)) == 0)
+        let thread = ShardFacts(count: 2, by: .thread, indexes: [1], threadsSeen: 0, unsandboxed: [])
+        #expect(whole.unvouchedFile(replayed: thread.replays(file:)) == nil)
+        #expect(shards[0].identity.unvouchedFile(replayed: thread.replays(file:)) == 1)
+        // A file of another size in the other shard's view: the corpus changed between them.
+        _ = try directory.write("f1.jsonl", bytes + [1, 1])
+        let grown = CorpusIdentity.of(files, key: Self.key, shard: ShardSpec(index: 1, count: 2, by: .file)).identity
+        #expect(shards[0].identity.difference(fromShard: grown)?.contains("differs in size") == true)
     }
 
     /// The salt is chosen once, before the first label: a salt that changed later would count one

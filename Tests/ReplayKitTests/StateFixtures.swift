@@ -72,7 +72,7 @@ enum StateFixtures {
         options.checkpointEvery = every
         let jobs = options.jobs.map { ReplayTool.job($0, budget: nil) }
         let model = LabelScriptedModel(routeTo: "Penny")
-        let identity = CorpusIdentity.of((try? CorpusReader(paths: paths).files) ?? [], key: key).identity
+        let identity = CorpusIdentity.of((try? CorpusReader(paths: paths).files) ?? [], key: key, shard: shard).identity
         func state(_ tally: ReplayTally) -> RunState {
             RunState(tally: tally, options: StateOptions(options, jobs: jobs), corpusIdentity: identity, model: .none,
                      timing: Timing(started: Date(timeIntervalSince1970: 0), seconds: 1))

@@ -127,7 +127,13 @@ enum MergeCommand {
                 throw Problem(description: "\(directory) is a shard of \(state.shard.count) by \(state.shard.by.rawValue), "
                               + "\(firstDirectory) of \(first.shard.count) by \(first.shard.by.rawValue)")
             }
-            if let difference = first.corpusIdentity.difference(from: state.corpusIdentity) {
+            // Every file hashed whole by the shard that replays it, and the shards' views alike.
+            if let file = state.corpusIdentity.unvouchedFile(replayed: state.shard.replays(file:)) {
+                throw Problem(description: "\(directory) replayed corpus file \(file + 1) (\(state.corpusIdentity.files[file].path)) without hashing "
+                              + "every byte of it (a state of an older replay, which hashed only the first and last MiB of a large file): "
+                              + "its counts cannot be vouched for, run that shard again")
+            }
+            if let difference = first.corpusIdentity.difference(fromShard: state.corpusIdentity) {
                 throw Problem(description: "\(directory) is not over the corpus of \(firstDirectory): \(difference)")
             }
             let options = first.options.differences(from: state.options)

@@ -206,11 +206,12 @@ public enum ReplayTool {
         let output = OutputDirectory(options.outputDirectory, key: key)
         let started = Date()
         let clock = ContinuousClock.now
-        // Which corpus this is (sizes and keyed digests) and, from the same bytes and key, the label
+        // Which corpus this is (sizes and keyed digests of every byte of the files this shard
+        // replays, taken before any is replayed) and, from their ends and the same key, the label
         // salt: every process of this run (shards, a resumed run) then hashes labels alike. No
         // label has been made before this in a `replay` process; in one that has (tests running
         // many runs) the salt stays as it was, the same for all of them.
-        let (identity, salt) = CorpusIdentity.of(files, key: key)
+        let (identity, salt) = CorpusIdentity.of(files, key: key, shard: options.shard)
         if let salt { LabelSalt.useForThisProcess(salt) }
         // No model (missing or unreadable file): the run still completes and every job reports
         // the fallback, as the app would fall back on a phone without the model; exit 4 says so.

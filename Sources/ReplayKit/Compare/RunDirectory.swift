@@ -87,7 +87,8 @@ public struct RunDirectory: Sendable {
     }
 
     /// Why `base` and `new` are not runs over one corpus under one run key, in a sentence; nil
-    /// when they are: the same files in the same order, each of the same size and keyed digest.
+    /// when they are: the same files in the same order, each of the same size and keyed digest of
+    /// every byte.
     /// Paths are not compared (a corpus may be mounted elsewhere). Without one run key the item
     /// keys cannot agree, whatever the corpus.
     public static func corpusDifference(base: RunDirectory, new: RunDirectory) -> String? {
@@ -102,8 +103,14 @@ public struct RunDirectory: Sendable {
         guard a.files.count == b.files.count else {
             return "\(base.given) read \(a.files.count) corpus file\(a.files.count == 1 ? "" : "s"), \(new.given) \(b.files.count)"
         }
-        for (index, (x, y)) in zip(a.files, b.files).enumerated() where x.bytes != y.bytes || x.digest != y.digest {
-            return "corpus file \(index + 1) differs in size or digest (\(x.path) in \(base.given), \(y.path) in \(new.given))"
+        for (index, (x, y)) in zip(a.files, b.files).enumerated() {
+            if x.hashed != .whole || y.hashed != .whole {
+                return "corpus file \(index + 1) was not hashed whole in \((x.hashed != .whole ? base : new).given) (a state of an older replay, "
+                    + "which hashed only the first and last MiB of a large file), so its bytes cannot be compared: replay it again"
+            }
+            if x.bytes != y.bytes || x.digest != y.digest {
+                return "corpus file \(index + 1) differs in size or digest (\(x.path) in \(base.given), \(y.path) in \(new.given))"
+            }
         }
         return nil
     }

@@ -106,6 +106,7 @@ public struct RunState: Sendable, Equatable {
         var sum = first
         sum.checkpoint = nil
         sum.shard = first.shard.merged(with: second.shard)
+        sum.corpusIdentity = first.corpusIdentity.merged(with: second.corpusIdentity)
         sum.corpus = first.corpus.merged(with: second.corpus)
         sum.add(counts: second)
         sum.items = ItemTable(sum.items).items   // in canonical order, so merging is commutative
@@ -331,6 +332,12 @@ public struct ShardFacts: Sendable, Equatable {
     }
 
     var lowestIndex: Int { indexes.first ?? 0 }
+
+    /// Whether these shards replay corpus file `index`: every file in a thread split (each shard
+    /// reads them all), its own files in a file split (`ShardSpec.owner(ofFile:)`).
+    func replays(file index: Int) -> Bool {
+        by == .thread || indexes.contains(ShardSpec(index: 0, count: max(1, count), by: by).owner(ofFile: index))
+    }
 
     func merged(with other: ShardFacts) -> ShardFacts {
         ShardFacts(count: count, by: by, indexes: Array(Set(indexes).union(other.indexes)).sorted(),
