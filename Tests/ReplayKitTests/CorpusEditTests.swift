@@ -30,6 +30,9 @@ import TestSupport
 
     static func replay(_ arguments: [String]) -> (code: ExitCode, said: String) { ShardMergeTests.replay(arguments) }
 
+    /// The run key of `keyFile`.
+    static let key = RunKey(bytes: [UInt8](repeating: 7, count: RunKey.length))!
+
     /// A run key file of the test's own (the shards of one run share it).
     static func keyFile(in directory: TemporaryDirectory) throws -> String {
         let path = try directory.write("run-key", [UInt8](repeating: 7, count: RunKey.length))
@@ -52,20 +55,20 @@ import TestSupport
             return out
         }
         let s0 = shard(0, "s0"), s1 = shard(1, "s1")
-        let same = Self.replay(["merge", "--out", directory.path("merged"), s0, s1])
+        let same = Self.replay(["merge", "--run-key", key, "--out", directory.path("merged"), s0, s1])
         #expect(same.code == .success, "no false alarm: \(same.said)")
 
         let before = try Self.size(corpus)
         try Self.editMiddle(corpus)
         #expect(try Self.size(corpus) == before)
         let edited = shard(1, "s1-edited")
-        let refused = Self.replay(["merge", "--out", directory.path("refused"), s0, edited])
+        let refused = Self.replay(["merge", "--run-key", key, "--out", directory.path("refused"), s0, edited])
         #expect(refused.code == .input, "\(refused.said)")
         #expect(refused.said.contains("\(edited) is not over the corpus of \(s0)") && refused.said.contains("other bytes")
                 && refused.said.contains("changed between the shards"), "\(refused.said)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("refused/report.json")))
         // The built state says how it was hashed: every byte.
-        let state = try RunState(stateJSON: String(contentsOfFile: edited + "/state.json", encoding: .utf8))
+        let state = try RunState(stateJSON: String(contentsOfFile: edited + "/state.json", encoding: .utf8), key: Self.key)
         #expect(state.corpusIdentity.files.map(\.hashed) == [.whole])
     }
 
@@ -112,18 +115,18 @@ import TestSupport
             return out
         }
         let s0 = shard(0, "s0")
-        let s0State = try RunState(stateJSON: String(contentsOfFile: s0 + "/state.json", encoding: .utf8))
+        let s0State = try RunState(stateJSON: String(contentsOfFile: s0 + "/state.json", encoding: .utf8), key: Self.key)
         #expect(s0State.corpusIdentity.files.map(\.hashed) == [.whole, .firstAndLastMiB])
         try Self.editMiddle(files[1])   // shard 0 never reads b.jsonl
         let s1 = shard(1, "s1")
-        let merged = Self.replay(["merge", "--out", directory.path("merged"), s0, s1])
+        let merged = Self.replay(["merge", "--run-key", key, "--out", directory.path("merged"), s0, s1])
         #expect(merged.code == .success, "\(merged.said)")
-        let state = try RunState(stateJSON: String(contentsOfFile: directory.path("merged/state.json"), encoding: .utf8))
+        let state = try RunState(stateJSON: String(contentsOfFile: directory.path("merged/state.json"), encoding: .utf8), key: Self.key)
         #expect(state.corpusIdentity == CorpusIdentity.of(files, key: try #require(RunKey(bytes: [UInt8](repeating: 7, count: RunKey.length)))).identity)
         // The one-process run over the same bytes: the same identity, and items keyed alike.
         let one = Self.replay(["--dry-run", "--job", "chips", "--run-key", key, "--out", directory.path("one")] + files)
         #expect(one.code == .success, "\(one.said)")
-        let oneState = try RunState(stateJSON: String(contentsOfFile: directory.path("one/state.json"), encoding: .utf8))
+        let oneState = try RunState(stateJSON: String(contentsOfFile: directory.path("one/state.json"), encoding: .utf8), key: Self.key)
         #expect(oneState.corpusIdentity == state.corpusIdentity)
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path("one/items.json.zst")))
                 == Data(contentsOf: URL(fileURLWithPath: directory.path("merged/items.json.zst"))))
@@ -134,13 +137,13 @@ import TestSupport
         try handle.write(contentsOf: Data("\n".utf8))
         try handle.close()
         let grown = shard(1, "s1-grown")
-        let refused = Self.replay(["merge", "--out", directory.path("refused"), s0, grown])
+        let refused = Self.replay(["merge", "--run-key", key, "--out", directory.path("refused"), s0, grown])
         #expect(refused.code == .input && refused.said.contains("differs in size"), "\(refused.said)")
 
         // A shard's state that replayed its file knowing only its ends.
         var older = s0State
         older.corpusIdentity.files[0].hashed = .firstAndLastMiB
-        let s1State = try RunState(stateJSON: String(contentsOfFile: s1 + "/state.json", encoding: .utf8))
+        let s1State = try RunState(stateJSON: String(contentsOfFile: s1 + "/state.json", encoding: .utf8), key: Self.key)
         #expect(throws: MergeCommand.Problem.self) { try MergeCommand.merge([("older", older), ("s1", s1State)]) }
         do {
             _ = try MergeCommand.merge([("older", older), ("s1", s1State)])

@@ -8,24 +8,43 @@ import TestSupport
 /// One run per `--out`: a second process is refused while the first runs, a finished run is
 /// never cleared without `--force`, and a killed run leaves no claim behind.
 @Suite struct OutClaimTests {
+    /// Whether process `pid` holds a flock (in /proc/locks).
+    static func holdsALock(_ pid: pid_t) -> Bool {
+        let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+        return locks.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            return fields.contains("FLOCK") && fields.contains(Substring(String(pid)))
+        }
+    }
+
+    /// A run reading its corpus from a pipe this test holds: it keeps --out until the corpus comes.
+    static func waitingRun(out: String) throws -> (process: ChildProcess, feed: Int32) {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        let process = try ChildProcess(BuiltProducts.executable("replay"), ["--dry-run", "--job", "chips", "--out", out, "-"],
+                                       input: .descriptor(ends[0]))
+        close(ends[0])
+        #expect(SignalTests.wait(seconds: 60) { holdsALock(process.processIdentifier) || !process.isRunning }, "the run took no claim")
+        return (process, ends[1])
+    }
+
     /// A second run on a directory a running one holds is refused at once (exit 2), and the first
     /// finishes with its results whole.
     @Test func aSecondRunOnTheSameOutIsRefusedWhileTheFirstRuns() throws {
         let directory = try TemporaryDirectory(prefix: "claim-busy")
-        let corpus = directory.path("generated.jsonl.zst")
-        _ = try CorpusGenerator(threads: 3000, seed: 29).write(to: corpus)
-        let replay = BuiltProducts.executable("replay")
+        let corpus = try directory.write("c.jsonl", text: ExitStatusTests.corpus)
         let out = directory.path("out")
-        let first = try ChildProcess(replay, ["--dry-run", "--resume", "--checkpoint-every", "50", "--out", out, corpus])
-        // Running once its first checkpoint is written: it holds the directory by then.
-        #expect(SignalTests.wait(seconds: 120) { OutputDirectory(out).newestCompleteCheckpoint().state != nil || !first.isRunning })
-        #expect(first.isRunning, "the first run ended before the second could try")
-        let second = try Subprocess.run(replay, ["--dry-run", "--limit", "3", "--out", out, corpus])
+        let (first, feed) = try Self.waitingRun(out: out)
+        #expect(first.isRunning)
+        let second = try Subprocess.run(BuiltProducts.executable("replay"), ["--dry-run", "--limit", "3", "--out", out, corpus])
         #expect(second.status == ExitCode.usage.rawValue, "\(second.errors)")
         #expect(second.errors.contains("--out \(out) is in use by another replay process running now"), "\(second.errors)")
-        let end = first.wait(timeout: 300)
+        let text = Array(ExitStatusTests.corpus.utf8)
+        #expect(write(feed, text, text.count) == text.count)
+        close(feed)
+        let end = first.wait(timeout: 120)
         #expect(!end.signalled && end.status == 0)
-        let verified = try Subprocess.run(replay, ["verify", out])
+        let verified = try Subprocess.run(BuiltProducts.executable("replay"), ["verify", out])
         #expect(verified.status == 0, "the first run's results are whole: \(verified.errors)")
     }
 
@@ -57,20 +76,17 @@ import TestSupport
     }
 
     /// A run killed with SIGKILL holds nothing afterwards: the kernel drops its lock, and the next
-    /// run (resuming or not) takes the directory at once.
+    /// run takes the directory at once.
     @Test func aKilledRunLeavesNoClaim() throws {
         let directory = try TemporaryDirectory(prefix: "claim-killed")
-        let corpus = directory.path("generated.jsonl.zst")
-        _ = try CorpusGenerator(threads: 3000, seed: 31).write(to: corpus)
-        let replay = BuiltProducts.executable("replay")
+        let corpus = try directory.write("c.jsonl", text: ExitStatusTests.corpus)
         let out = directory.path("out")
-        let arguments = ["--dry-run", "--resume", "--checkpoint-every", "50", "--out", out, corpus]
-        let killed = try ChildProcess(replay, arguments)
-        #expect(SignalTests.wait(seconds: 120) { OutputDirectory(out).newestCompleteCheckpoint().state != nil || !killed.isRunning })
+        let (killed, feed) = try Self.waitingRun(out: out)
+        #expect(Self.holdsALock(killed.processIdentifier))
         killed.send(SIGKILL)
         #expect(killed.wait(timeout: 60).signalled)
-        let resumed = try Subprocess.run(replay, arguments)
-        #expect(resumed.status == 0, "\(resumed.errors)")
-        #expect(resumed.errors.contains("resuming after checkpoint-"), "\(resumed.errors)")
+        close(feed)
+        let next = try Subprocess.run(BuiltProducts.executable("replay"), ["--dry-run", "--limit", "3", "--out", out, corpus])
+        #expect(next.status == 0, "\(next.errors)")
     }
 }

@@ -90,6 +90,10 @@ import TestSupport
         #expect(Self.wait(seconds: 60) { Self.catches(process.processIdentifier, SIGTERM) || !process.isRunning })
         process.send(SIGTERM)
         #expect(Self.wait(seconds: 60) { ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("stopping at the next thread line") })
+        // The same signal again at once is the first delivered twice (Slurm's job and step): ignored.
+        process.send(SIGTERM)
+        usleep(useconds_t(StopSignals.duplicateWindowNanoseconds / 1000) + 100_000)
+        #expect(process.isRunning, "a duplicate within the window does not stop the run at once")
         process.send(SIGTERM)
         let end = process.wait(timeout: 60)
         let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""

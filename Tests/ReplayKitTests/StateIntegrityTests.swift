@@ -1,3 +1,4 @@
+import Audit
 import Foundation
 import Privacy
 @testable import ReplayKit
@@ -75,6 +76,8 @@ import TestSupport
     /// Removes checkpoints after `kept` and their segments, as a run killed after writing
     /// checkpoint `kept` leaves its --out.
     static func keepCheckpoints(through kept: Int, in out: String) throws {
+        // A killed run never wrote its manifest: without it the directory is not a finished run.
+        try? FileManager.default.removeItem(atPath: out + "/" + RunManifest.fileName)
         for sequence in OutputDirectory(out).checkpointSequences() where sequence > kept {
             try FileManager.default.removeItem(atPath: out + "/" + OutputDirectory.checkpointName(sequence))
         }

@@ -21,7 +21,7 @@ import TestSupport
         guard case .replay(let options) = try ArgumentParser.parse(["--labels", path, "c.jsonl"]) else { Issue.record("not a replay"); return }
         #expect(options.labels == expected)
         #expect(try ArgumentParser.parse(["flywheel", "--labels", path, "c.jsonl"])
-                == .flywheel(corpus: ["c.jsonl"], outputDirectory: "replay-report", allowUnsandboxed: false, labels: expected))
+                == .flywheel(corpus: ["c.jsonl"], outputDirectory: "replay-report", allowUnsandboxed: false, labels: expected, force: false))
         guard case .merge(let merge) = try ArgumentParser.parse(["merge", "--labels", path, "s0", "s1"]) else { Issue.record("not a merge"); return }
         #expect(merge.labels == expected && merge.shardDirectories == ["s0", "s1"])
         guard case .replay(let plain) = try ArgumentParser.parse(["c.jsonl"]) else { return }
@@ -176,6 +176,8 @@ import TestSupport
         let out = directory.path("out")
         let first = ShardMergeTests.replay(["--dry-run", "--job", "chips", "--resume", "--checkpoint-every", "2", "--labels", list, "--out", out, corpus])
         #expect(first.code == .success, "\(first.said)")
+        // As if it had been killed before its manifest: a finished run is not resumed.
+        try FileManager.default.removeItem(atPath: out + "/manifest.json")
         let again = ShardMergeTests.replay(["--dry-run", "--job", "chips", "--resume", "--checkpoint-every", "2", "--out", out, corpus])
         #expect(again.code == .usage)
         #expect(again.said.contains("its options differ (--labels)"), "\(again.said)")

@@ -138,11 +138,21 @@ public enum Sandbox {
     ///
     /// Not closed: its number stays taken, so code that still holds it can never write into a file
     /// the run opens later under the same number. Read-only, so the audit sees no write opened.
+    ///
+    /// A descriptor at or above the soft RLIMIT_NOFILE (inherited from a parent with a higher
+    /// limit, under `ulimit -n 32`) cannot be a dup2 target (EBADF); it is closed instead, which
+    /// is as safe there: no later open can be given a number that high, so nothing reuses it.
     static func redirectToDevNull(_ descriptor: Int32) -> Int32 {
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         if null < 0 { return errno }
         defer { close(null) }
-        return dup2(null, descriptor) < 0 ? errno : 0
+        guard dup2(null, descriptor) < 0 else { return 0 }
+        let error = errno
+        var limit = rlimit()
+        if error == EBADF, getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, rlim_t(descriptor) >= limit.rlim_cur {
+            return close(descriptor) == 0 ? 0 : errno
+        }
+        return error
     }
 
     /// Makes the process not dumpable and its core size limit 0, soft and hard.

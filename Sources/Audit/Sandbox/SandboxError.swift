@@ -38,6 +38,16 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Core dumps could not be turned off (PR_SET_DUMPABLE, RLIMIT_CORE) or did not read back off.
     case coreDumpsNotDisabled(errno: Int32)
 
+    /// Whether the process was started holding what the sandbox cannot confine (a descriptor, a
+    /// shared mapping, threads), rather than the kernel lacking what confining needs: the user
+    /// can start it without that.
+    public var isAboutHowTheProcessWasStarted: Bool {
+        switch self {
+        case .threadsAlreadyRunning, .networkSocketOpen, .writableDescriptorOpen, .sharedWritableMemory, .descriptorNotRedirected: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .landlockUnavailable(let reason):
@@ -58,7 +68,8 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
             "The process holds \(kind) open for writing from before confinement, which the sandbox cannot stop"
                 + " another process from reading: something loaded into it (a preloaded library?) made it."
         case .descriptorNotRedirected(let descriptor, let errno):
-            "Descriptor \(descriptor) is open for writing from before confinement and could not be pointed at /dev/null: \(Self.message(errno))."
+            "Descriptor \(descriptor), inherited open for writing, could not be pointed at /dev/null nor closed (\(Self.message(errno))):"
+                + " start the program without it (in a shell, add \(descriptor)>&- to the command)."
         case .rulesetFailed(let errno):
             "The kernel refused to create a Landlock ruleset: \(Self.message(errno))."
         case .ruleFailed(let path, let errno):

@@ -25,10 +25,10 @@ public enum ArgumentParser {
                       [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--labels FILE.json]
                       [--prompts FILE.json] [--allow-unsandboxed] [--force] [--shard I/N | --shards N]
                       [--shard-by thread|file] [--resume] [--checkpoint-every K] [--run-key FILE] CORPUS...
-               replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--labels FILE.json] [--allow-unsandboxed] [--force]
-                            SHARD_DIR...
-               replay compare [--out DIR] [--fail-if-worse JOB.KEY=MARGIN]... [--seed N] [--allow-unsandboxed] [--force]
-                              BASE_DIR NEW_DIR
+               replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--labels FILE.json] [--run-key FILE]
+                            [--allow-unsandboxed] [--force] SHARD_DIR...
+               replay compare [--out DIR] [--fail-if-worse JOB.KEY=MARGIN]... [--seed N] [--run-key FILE]
+                              [--allow-unsandboxed] [--force] BASE_DIR NEW_DIR
                replay flywheel [--out DIR] [--labels FILE.json] [--allow-unsandboxed] [--force] CORPUS...
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
@@ -289,6 +289,9 @@ public enum ArgumentParser {
             case "--out":
                 guard let value = rest.popFirst() else { throw UsageError("--out needs a value") }
                 options.outputDirectory = value
+            case "--run-key":
+                guard let value = rest.popFirst() else { throw UsageError("--run-key needs a value") }
+                options.runKeyPath = value
             case "--labels":
                 guard let value = rest.popFirst() else { throw UsageError("--labels needs a value") }
                 options.labels = try LabelsFile.load(value)

@@ -66,7 +66,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .auditCouldNotRun:
             "replay audit could not run or observe its child: never a pass"
         case .sandboxUnavailable:
-            "the kernel cannot sandbox the run (Landlock ABI >= 4 and seccomp) and --allow-unsandboxed was not given"
+            "the run cannot be sandboxed and --allow-unsandboxed was not given: the kernel lacks Landlock ABI >= 4 or seccomp, or the process was started holding what the sandbox cannot confine (named: a network socket, a writable descriptor it cannot close)"
         case .verifyMismatch:
             "replay verify: an entry changed, is missing, is extra or cannot be vouched for since the manifest was taken (each named)"
         case .stopped:

@@ -158,7 +158,9 @@ public enum ReplayTool {
                 diagnostics("replay: running unsandboxed (--allow-unsandboxed): \(error.description)")
                 return .success(Confined(sandbox: .unsandboxed(because: error), claim: claim))
             }
-            diagnostics("replay: refusing to run: the kernel cannot confine this run: \(error.description). "
+            let why = error.isAboutHowTheProcessWasStarted
+                ? "it was started holding what the sandbox cannot confine" : "the kernel cannot confine this run"
+            diagnostics("replay: refusing to run: \(why): \(error.description) "
                         + "Pass --allow-unsandboxed to run anyway (the report and the audit will say so).")
             return .failure(.sandbox(error))
         }

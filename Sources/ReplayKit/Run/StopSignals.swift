@@ -9,7 +9,9 @@ import Synchronization
 /// The first signal raises `request`: the run stops at its next thread line, drops a model call
 /// in flight (an engine step ends it), writes a checkpoint of what it keeps and exits with
 /// `ExitCode.stopped`. A second signal, from an impatient person or a scheduler that will not
-/// wait, takes the signal's default action at once.
+/// wait, takes the signal's default action at once, unless it comes within `duplicateWindow`
+/// of the first: that is the same request delivered twice (Slurm signals a batch job's
+/// processes and a step's `srun` forwards the same signal), not a second one.
 ///
 /// The handler only stores into atomics (async-signal-safe); everything else happens on the
 /// run's own thread, which reads the request between steps.
@@ -20,6 +22,17 @@ public enum StopSignals {
     private static let received = Atomic<Int>(0)
     /// The first signal's number, 0 before any.
     private static let first = Atomic<Int32>(0)
+    /// When the first came (CLOCK_MONOTONIC, nanoseconds).
+    private static let firstAt = Atomic<Int64>(0)
+    /// A signal this soon after the first is taken for the same one delivered twice.
+    static let duplicateWindowNanoseconds: Int64 = 250_000_000
+
+    /// Now on the monotonic clock, in nanoseconds (clock_gettime is async-signal-safe).
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
 
     /// The signals that ask a run to stop.
     static let stopping: [Int32] = [SIGTERM, SIGINT]
@@ -41,16 +54,21 @@ public enum StopSignals {
         _ = request.isRaised
         _ = received.load(ordering: .relaxed)
         _ = first.load(ordering: .relaxed)
+        _ = firstAt.load(ordering: .relaxed)
         _ = notices.count
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in
             let count = StopSignals.received.wrappingAdd(1, ordering: .relaxed).newValue
             if count == 1 {
+                StopSignals.firstAt.store(StopSignals.now(), ordering: .relaxed)
                 StopSignals.first.store(signal, ordering: .relaxed)
                 StopSignals.request.raise()
                 for notice in StopSignals.notices where notice.signal == signal {
                     _ = write(2, notice.bytes.baseAddress, notice.bytes.count)
                 }
+            } else if StopSignals.now() - StopSignals.firstAt.load(ordering: .relaxed) < StopSignals.duplicateWindowNanoseconds {
+                // The first one again, delivered twice: already being acted on.
+                return
             } else {
                 // The second: the default action (termination), now.
                 Glibc.signal(signal, SIG_DFL)
