@@ -112,6 +112,10 @@ enum MergeCommand {
         } catch {
             throw Problem(description: "\(itemsPath) is not an item table: \(error.description)")
         }
+        // Whole state and items, and the shard finished: nothing is trusted without its manifest.
+        if let problem = FinishedRun.problem(in: directory) {
+            throw Problem(description: "\(directory) is not a finished shard: \(problem)")
+        }
         return state
     }
 

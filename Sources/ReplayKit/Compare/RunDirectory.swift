@@ -33,24 +33,15 @@ public struct RunDirectory: Sendable {
             throw refuse("there is no such directory")
         }
         let manifestPath = directory + "/" + RunManifest.fileName
-        guard FileManager.default.fileExists(atPath: manifestPath) else {
-            if FileManager.default.fileExists(atPath: directory + "/" + AuditVerdict.sarifName) {
-                throw refuse("it is an audit's directory; compare the run inside it, \(directory)/run")
-            }
-            throw refuse("it has no \(RunManifest.fileName), which a run writes last: the run did not finish, or this is not a run's --out")
+        if !FileManager.default.fileExists(atPath: manifestPath), FileManager.default.fileExists(atPath: directory + "/" + AuditVerdict.sarifName) {
+            throw refuse("it is an audit's directory; compare the run inside it, \(directory)/run")
         }
+        if let problem = FinishedRun.problem(in: directory) { throw refuse(problem) }
         let recorded: RunManifest
-        let now: RunManifest
         do throws(AuditError) {
             recorded = try RunManifest.read(manifestAt: manifestPath)
-            now = try RunManifest.take(directory, excluding: [RunManifest.fileName])
         } catch {
             throw refuse("its \(RunManifest.fileName) cannot be checked: \(error.description)")
-        }
-        let differences = recorded.differences(from: now)
-        guard differences.isEmpty else {
-            throw refuse("it differs from its \(RunManifest.fileName) in \(differences.count) entr\(differences.count == 1 ? "y" : "ies") "
-                         + "since the run finished (replay verify \(directory) names them)")
         }
         let listed = Set(recorded.entries.compactMap { $0.kind == .file ? $0.path : nil })
         for name in [OutputDirectory.stateFileName, ItemTable.fileName] where !listed.contains(Array(name.utf8)) {
