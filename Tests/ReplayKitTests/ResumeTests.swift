@@ -70,6 +70,8 @@ import TestSupport
         #expect(first.code == .success, "\(first.said)")
         #expect(first.said.contains("no complete checkpoint"))
         #expect(OutputDirectory(out).checkpointSequences().count >= 3)
+        // As if killed before its manifest: a finished run is refused before its checkpoints are read.
+        try FileManager.default.removeItem(atPath: out + "/manifest.json")
         let cases: [([String], String)] = [
             (base + [other], "differs"),
             (base + ["--limit", "4", corpus], "--limit"),
@@ -96,7 +98,9 @@ import TestSupport
         #expect(Self.replay(arguments).code == .success)
         #expect(Self.replay(["--dry-run", "--out", whole, corpus]).code == .success)
         let output = OutputDirectory(out, key: try StateFixtures.processKey())
-        // Keep the first two checkpoints, as a run killed while writing its third would have.
+        // Keep the first two checkpoints, as a run killed while writing its third would have
+        // (it never wrote its manifest).
+        try FileManager.default.removeItem(atPath: out + "/manifest.json")
         let sequences = output.checkpointSequences()
         #expect(sequences.count >= 4)
         for sequence in sequences.dropFirst(2) { try FileManager.default.removeItem(atPath: out + "/" + OutputDirectory.checkpointName(sequence)) }
@@ -114,8 +118,10 @@ import TestSupport
         let a = try StateFixtures.report(at: out + "/report.json"), b = try StateFixtures.report(at: whole + "/report.json")
         #expect(StateFixtures.comparable(a) == StateFixtures.comparable(b))
 
-        // A run without --resume starts again: the checkpoints of the earlier run are cleared.
-        #expect(Self.replay(["--dry-run", "--out", out, corpus]).code == .success)
+        // A run without --resume over the finished one (--force) starts again: the checkpoints
+        // of the earlier run are cleared.
+        #expect(Self.replay(["--dry-run", "--out", out, corpus]).code == .usage)
+        #expect(Self.replay(["--dry-run", "--force", "--out", out, corpus]).code == .success)
         #expect(output.checkpointSequences().isEmpty)
     }
 }
