@@ -30,6 +30,8 @@ enum ResultVocabulary {
     static let words: Set<String> = [
         // Literals inside the writers' interpolations.
         "ok", "values",
+        // A file cut short or changed while it was read (ExportError).
+        "decompressed", "may", "mix", "modified", "opened", "short", "throughout", "versions", "when", "while",
         "bench", "digest", "labels",
         // replay compare's writers (Compare/Output, GateVerdict).
         "accent", "across", "adjusted", "adjustment", "alpha", "answer", "anywhere", "base", "bec", "better",
