@@ -51,11 +51,12 @@ public struct FileVersion: Sendable, Hashable {
     public var modifiedText: String {
         var seconds = time_t(modifiedSeconds)
         var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return "\(modifiedSeconds).\(modifiedNanoseconds) s after the epoch" }
         func padded(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
+        // Seconds since the epoch, as `date -d @…` takes them, should the C library not convert them.
+        guard gmtime_r(&seconds, &parts) != nil else { return "@\(modifiedSeconds).\(padded(modifiedNanoseconds, 9))" }
         return "\(padded(Int(parts.tm_year) + 1900, 4))-\(padded(Int(parts.tm_mon) + 1, 2))-\(padded(Int(parts.tm_mday), 2))"
             + "T\(padded(Int(parts.tm_hour), 2)):\(padded(Int(parts.tm_min), 2)):\(padded(Int(parts.tm_sec), 2))"
             + ".\(padded(modifiedNanoseconds, 9))Z"
