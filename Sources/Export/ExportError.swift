@@ -37,6 +37,11 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// read (a `cp` over it, an exporter still appending), so the lines read may mix two
     /// versions. Sizes in bytes: at opening, when its end was read, and read.
     case fileChangedWhileRead(file: String, bytesAtOpen: Int, bytesAtEnd: Int, bytesRead: Int)
+    /// The file opened is not the version the run hashed when it took its identity (before the
+    /// model loaded): edited in place (another size or modification time) or replaced (another
+    /// inode at the path) in between. Its lines would be other bytes than the identity names, so
+    /// none is read.
+    case fileChangedAfterIdentity(file: String, hashed: FileVersion, opened: FileVersion)
 
     /// The user-facing message, naming the file and the byte offset (of the stored, compressed
     /// bytes, except where the input ends inside a record: there of the decompressed data, as it says).
@@ -71,6 +76,11 @@ public enum ExportError: Error, Sendable, Hashable, CustomStringConvertible {
                 ? "it was modified while it was read (\(atOpen) bytes throughout)"
                 : "it was \(atOpen) bytes when opened and \(atEnd) when its end was read, and \(read) bytes were read"
             return "\(file): the file changed while it was read: \(how); what was read may mix two versions"
+        case .fileChangedAfterIdentity(let file, let hashed, let opened):
+            let replaced = hashed.isSameFile(as: opened) ? "" : " (another file was put at its path)"
+            return "\(file): the file changed after the run took its identity\(replaced): it was \(hashed.bytes) bytes "
+                + "(modified \(hashed.modifiedText)) when hashed and \(opened.bytes) bytes (modified \(opened.modifiedText)) "
+                + "when opened; nothing of it was read"
         }
     }
 }

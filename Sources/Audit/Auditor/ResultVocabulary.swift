@@ -32,6 +32,8 @@ enum ResultVocabulary {
         "ok", "values",
         // A file cut short or changed while it was read (ExportError).
         "decompressed", "may", "mix", "modified", "opened", "short", "throughout", "versions", "when", "while",
+        // A file edited or replaced after the run took its identity (ExportError).
+        "another", "hashed", "identity", "put", "took",
         "bench", "digest", "labels",
         // replay compare's writers (Compare/Output, GateVerdict).
         "accent", "across", "adjusted", "adjustment", "alpha", "answer", "anywhere", "base", "bec", "better",

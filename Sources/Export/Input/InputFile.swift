@@ -18,6 +18,10 @@ import Privacy
 /// the same inode; an exporter may still be appending), and the end is a failure,
 /// `fileChangedWhileRead`, rather than lines of two versions read as one. A file renamed over the
 /// path meanwhile (`mv`) is not a change: the descriptor still reads the one file it opened.
+///
+/// A file opened with an expected version (the one the run hashed, `FileVersion`) is compared
+/// with it at its opening: another inode, size or modification time fails it there,
+/// `fileChangedAfterIdentity`, before a byte of it is read.
 final class InputFile {
     /// The name used in locations and errors: the path as given, or `<stdin>`.
     let name: String
@@ -45,7 +49,8 @@ final class InputFile {
     static let standardInputName = "<stdin>"
 
     /// Opens `path` for reading (`-` is standard input); a failure is an `ExportError` naming it.
-    init(path: String, chunkSize: Int) throws(ExportError) {
+    /// A file (never standard input) that is not `expected`, when given, fails at once.
+    init(path: String, chunkSize: Int, expected: FileVersion? = nil) throws(ExportError) {
         if path == "-" {
             name = InputFile.standardInputName
             descriptor = 0
@@ -57,6 +62,19 @@ final class InputFile {
                 let code = errno
                 if code == ENOENT { throw .pathDoesNotExist(path: path) }
                 throw .pathIsNotReadable(path: path, reason: SystemError(code).message)
+            }
+            if let expected {
+                var status = stat()
+                guard fstat(fd, &status) == 0 else {
+                    let code = errno
+                    close(fd)
+                    throw .pathIsNotReadable(path: path, reason: SystemError(code).message)
+                }
+                let opened = FileVersion(status)
+                guard opened == expected else {
+                    close(fd)
+                    throw .fileChangedAfterIdentity(file: path, hashed: expected, opened: opened)
+                }
             }
             descriptor = fd
             ownsDescriptor = true

@@ -26,6 +26,8 @@ public final class CorpusReader {
 
     /// Whether regular files are read, split and parsed on a thread of their own (`ReadAheadLineSource`).
     private let readAhead: Bool
+    /// The version each file must be when opened, by its path as resolved (`files`).
+    private let expected: [String: FileVersion]
 
     /// Resolves `paths` (a directory means its `*.jsonl.zst` and `*.jsonl` files in name order, `-`
     /// standard input) and checks they exist; nothing is read until `next()`.
@@ -35,9 +37,15 @@ public final class CorpusReader {
     /// events, their order, the failures and `stats` are the same as without (tested). For runs
     /// whose decoding keeps the caller's core busy (`replay flywheel`); a run whose time goes
     /// elsewhere gains nothing.
-    public init(paths: [String], readAhead: Bool = false) throws(ExportError) {
+    ///
+    /// `expecting` gives, by path as resolved, the version a file must be when it is opened (the
+    /// one a run hashed before reading, `FileVersion`): a file edited or replaced since fails at
+    /// its opening (`fileChangedAfterIdentity`, a failed file like any other: the rest of the
+    /// corpus is still read). A file without one (standard input) is read as it is.
+    public init(paths: [String], readAhead: Bool = false, expecting: [String: FileVersion] = [:]) throws(ExportError) {
         files = try CorpusPaths.resolve(paths)
         self.readAhead = readAhead
+        expected = expecting
     }
 
     /// What has been read so far, exact up to the last event handed out.
@@ -87,7 +95,7 @@ public final class CorpusReader {
                 nextFileIndex += 1
                 counts.files += 1
                 do {
-                    current = try OpenFile(path: path, tape: tape, readAhead: readAhead)
+                    current = try OpenFile(path: path, tape: tape, readAhead: readAhead, expected: expected[path])
                 } catch {
                     sink.fileFailed(error)
                     return true

@@ -28,8 +28,10 @@ final class OpenFile {
     /// parsed on a thread of their own (`ReadAheadLineSource`); standard input and pipes are read
     /// on the caller's thread, since a reader stopped early must be able to stop the producer,
     /// whose read of a pipe could wait for ever.
-    init(path: String, tape: TokenTape, readAhead: Bool = false) throws(ExportError) {
-        let file = try InputFile(path: path, chunkSize: OpenFile.chunkSize)
+    ///
+    /// A file that is not `expected` (when given) fails at its opening (`InputFile`).
+    init(path: String, tape: TokenTape, readAhead: Bool = false, expected: FileVersion? = nil) throws(ExportError) {
+        let file = try InputFile(path: path, chunkSize: OpenFile.chunkSize, expected: expected)
         name = file.name
         let prefix = try file.peek(4)
         format = StoredFormat.detect(prefix)

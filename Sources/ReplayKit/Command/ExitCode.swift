@@ -52,7 +52,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .input:
             "input error: a path is missing or unreadable (nothing ran); or a file was refused or cut short"
                 + " (an export version other than 1, a .zst file that is not zstd, no valid record in it,"
-                + " a corrupt or truncated zstd frame, input that ends inside a record, a file changed while it was read:"
+                + " a corrupt or truncated zstd frame, input that ends inside a record, a file changed while it was read or after the run hashed it:"
                 + " the error names the file and its version, first bytes"
                 + " or byte offset, and the rest of the corpus is read and reported); or a bad line under --strict;"
                 + " or, for replay merge, a shard's state that is missing, given twice, unreadable, of another run or changed since it was written (its digest does not check; named);"

@@ -175,7 +175,10 @@ public enum ReplayTool {
         return (error as NSError).localizedDescription
     }
 
-    static func replay(_ options: ReplayOptions, sandboxing: Sandboxing, stop: StopRequest, diagnostics: (String) -> Void) -> ExitCode {
+    /// Runs a parsed replay. `afterIdentity` is called once the corpus's identity is taken and
+    /// before the model loads (tests edit the corpus there; a run passes nothing).
+    static func replay(_ options: ReplayOptions, sandboxing: Sandboxing, stop: StopRequest, diagnostics: (String) -> Void,
+                       afterIdentity: () -> Void = {}) -> ExitCode {
         // A missing corpus is known at once: say so before spending seconds on the model.
         let files: [String]
         do {
@@ -213,8 +216,11 @@ public enum ReplayTool {
         // salt: every process of this run (shards, a resumed run) then hashes labels alike. No
         // label has been made before this in a `replay` process; in one that has (tests running
         // many runs) the salt stays as it was, the same for all of them.
-        let (identity, salt) = CorpusIdentity.of(files, key: key, shard: options.shard)
+        // Each file's version as hashed goes to the reader, which fails a file edited or
+        // replaced since (while the model loads) rather than replay bytes the identity does not name.
+        let (identity, salt, expected) = CorpusIdentity.take(files, key: key, shard: options.shard)
         if let salt { LabelSalt.useForThisProcess(salt) }
+        afterIdentity()
         // No model (missing or unreadable file): the run still completes and every job reports
         // the fallback, as the app would fall back on a phone without the model; exit 4 says so.
         var engine: LlamaEnginePool? = nil
@@ -280,6 +286,7 @@ public enum ReplayTool {
         let runner = ReplayRunner(options: options, jobs: jobs, model: engine, tokenizer: tokenizer,
                                   modelUnavailable: options.dryRun ? nil : modelProblem, tap: tap, showProgress: isatty(2) == 1,
                                   itemKeys: ItemKeys(key: key, fileDigests: identity.files.map(\.digest)), stop: stop)
+        runner.expectedCorpus = expected
         /// A state from what the runner counted since this process started, after `base`.
         func state(of tally: ReplayTally) -> RunState {
             let own = RunState(tally: tally, options: stateOptions, corpusIdentity: identity, model: model,

@@ -37,6 +37,10 @@ public final class ReplayRunner {
     let planningWorkers: Int
     /// Raised when the run must stop before its end (`StopSignals`); nil when nothing can stop it.
     let stop: StopRequest?
+    /// The files the run's identity was taken over and the version of each it hashed: the source
+    /// reads those files and fails one that is not that version (`ExpectedCorpus`). Nil: the
+    /// corpus paths are resolved when the read begins and read as they are then.
+    var expectedCorpus: ExpectedCorpus? = nil
 
     private(set) var ledgers: [JobKind: JobLedger] = [:]
     private(set) var sizing: [JobKind: PromptSizing] = [:]
@@ -96,7 +100,7 @@ public final class ReplayRunner {
     /// last thread boundary before which every request had been answered, exactly what a
     /// checkpoint there would have held; a resumed run from it counts the rest as this run would have.
     public func run(resume: ResumePoint? = nil, checkpoint: (ReplayTally) -> Void = { _ in }) -> ReplayTally {
-        let source = ThreadSource(options: options)
+        let source = ThreadSource(options: options, expected: expectedCorpus)
         var replayedAtCheckpoint = resume?.threadsReplayed ?? 0
         /// The counts at the last boundary with nothing waiting for the model (kept on a stop),
         /// the items by their number: every outcome after them is only appended.

@@ -24,10 +24,19 @@ final class ThreadSource {
     /// What the source counted, in a tally the later stages fill in.
     private(set) var tally = ReplayTally()
 
-    /// A source over `options.corpus` for `options.shard`.
-    init(options: ReplayOptions) {
+    /// The version each file must be when opened (the one the run's identity hashed), by path.
+    private let expectedVersions: [String: FileVersion]
+
+    /// A source over `options.corpus` for `options.shard`; with `expected`, over the files the
+    /// run's identity was taken over, each of which must still be the version hashed.
+    init(options: ReplayOptions, expected: ExpectedCorpus? = nil) {
         self.options = options
         tally.shard = options.shard
+        expectedVersions = expected?.versions ?? [:]
+        if let expected {
+            allFiles = expected.files
+            return
+        }
         do {
             allFiles = try CorpusReader(paths: options.corpus).files
         } catch {
@@ -61,7 +70,7 @@ final class ThreadSource {
         let fileIndices = shard.by == .file ? allFiles.indices.filter { shard.owner(ofFile: $0) == shard.index } : Array(allFiles.indices)
         let reader: CorpusReader
         do {
-            reader = try CorpusReader(paths: fileIndices.isEmpty ? [] : fileIndices.map { allFiles[$0] })
+            reader = try CorpusReader(paths: fileIndices.isEmpty ? [] : fileIndices.map { allFiles[$0] }, expecting: expectedVersions)
         } catch {
             if fileIndices.isEmpty { return tally }   // more shards than files: this one has none
             tally.fatal = .input(error.description)

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Export
 import Privacy
 
 /// Which corpus a run read: each file's size and a keyed digest of every one of its bytes, never
@@ -16,7 +17,10 @@ import Privacy
 /// up front, before its first line is replayed: the reader then reads it from the page cache,
 /// and SHA-256 runs at several hundred MB/s, a small part of what reading costs
 /// (`bench/identity.sh`). The digest is taken before the read, so `--resume` checks its
-/// checkpoint's corpus before replaying anything.
+/// checkpoint's corpus before replaying anything. What is replayed is what was hashed: `take`
+/// also keeps each file's version as hashed (inode, size, modification time), refusing a file
+/// that changed while it was hashed, and the reader fails a file that is not that version when
+/// it opens it (`ExpectedCorpus`), so an edit while the model loads is caught too.
 ///
 /// A file split (`--shard-by file`) reads only its own files. A shard there hashes its own files
 /// whole and identifies each other file by its size and the digest of its first and last MiB
@@ -92,39 +96,60 @@ public struct CorpusIdentity: Sendable, Equatable {
     /// it (every file whole, but in a file split the files of other shards by their ends), and the
     /// label salt of their bytes under it; the salt is nil when a file cannot be identified.
     public static func of(_ paths: [String], key: RunKey, shard: ShardSpec = .whole) -> (identity: CorpusIdentity, salt: LabelSalt?) {
+        let taken = take(paths, key: key, shard: shard)
+        return (taken.identity, taken.salt)
+    }
+
+    /// As `of`, and the version of each regular file as it was hashed (`FileVersion`, `fstat` of
+    /// the descriptor the digest read), which a run hands to its reader (`ExpectedCorpus`): a
+    /// file edited or replaced after this, while the model loads, then fails when it is opened
+    /// rather than being replayed as bytes other than those hashed. A file that changed while it
+    /// was hashed has no digest (`notHashed`, so the identity is incomplete and the salt nil) and
+    /// the version it had before: the reader fails it too, since it is not that version now.
+    static func take(_ paths: [String], key: RunKey, shard: ShardSpec = .whole) -> (identity: CorpusIdentity, salt: LabelSalt?, expected: ExpectedCorpus) {
         var salt = key.mac(LabelSalt.domain)
         var files: [File] = []
+        var versions: [String: FileVersion] = [:]
         var complete = true
         for (index, path) in paths.enumerated() {
             let whole = shard.by != .file || shard.owner(ofFile: index) == shard.index
-            guard path != "-", let (file, material) = identify(path, key: key, whole: whole) else {
+            guard path != "-", let (file, material, version) = identify(path, key: key, whole: whole) else {
                 files.append(File(path: path, bytes: nil, digest: nil, hashed: .notHashed))
                 complete = false
                 continue
             }
             files.append(file)
+            versions[path] = version
+            guard file.digest != nil else {
+                complete = false
+                continue
+            }
             var size = UInt64(file.bytes ?? 0).littleEndian
             withUnsafeBytes(of: &size) { salt.update($0) }
             material.withUnsafeBytes { salt.update($0) }
         }
-        return (CorpusIdentity(files: files, runKeyCheck: key.check), complete ? RunKey.labelSalt(from: salt) : nil)
+        return (CorpusIdentity(files: files, runKeyCheck: key.check), complete ? RunKey.labelSalt(from: salt) : nil,
+                ExpectedCorpus(files: paths, versions: versions))
     }
 
     /// The identity of one file by its ends (whole when 2 MiB or less), by plain SHA-256 and
     /// without the salt: a dry run's model file (public weights, not a corpus), whose tokenizer
     /// decides token sizes.
-    public static func file(_ path: String) -> File? { identify(path, key: nil, whole: false)?.0 }
+    public static func file(_ path: String) -> File? {
+        identify(path, key: nil, whole: false).flatMap { $0.0.digest == nil ? nil : $0.0 }
+    }
 
     /// A file's identity, keyed under `key` (or plain SHA-256 without one) over every byte
-    /// (`whole`) or over its ends when it is larger than 2 MiB; and its ends (the label salt's
-    /// material, the same either way).
-    private static func identify(_ path: String, key: RunKey?, whole: Bool) -> (File, [UInt8])? {
+    /// (`whole`) or over its ends when it is larger than 2 MiB; its ends (the label salt's
+    /// material, the same either way); and its version when hashing began. A file whose version
+    /// (`fstat` of the descriptor) is not the same after hashing as before changed while it was
+    /// hashed: its digest names no version of it, and it is `notHashed`.
+    private static func identify(_ path: String, key: RunKey?, whole: Bool) -> (File, [UInt8], FileVersion)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        let size = Int(info.st_size)
+        guard let before = FileVersion.ofOpenFile(descriptor) else { return nil }
+        let size = before.bytes
         let small = size <= 2 * edgeBytes
         let ends = small ? [(0, size)] : [(0, edgeBytes), (size - edgeBytes, edgeBytes)]
         var material: [UInt8] = []
@@ -141,7 +166,10 @@ public struct CorpusIdentity: Sendable, Equatable {
             guard hashEvery(descriptor, size: size, into: &hasher) else { return nil }
             hashed = .whole
         }
-        return (File(path: path, bytes: size, digest: hasher.finalizeHex(), hashed: hashed), material)
+        guard FileVersion.ofOpenFile(descriptor) == before else {
+            return (File(path: path, bytes: nil, digest: nil, hashed: .notHashed), [], before)
+        }
+        return (File(path: path, bytes: size, digest: hasher.finalizeHex(), hashed: hashed), material, before)
     }
 
     /// Feeds every one of the `size` bytes of `descriptor` to `hasher`, a MiB at a time; false
