@@ -131,6 +131,8 @@ let allowed: [Allowance] = {
     allow("Sources/ReplayKit/Command/ReplayTool.swift", [".write", ".write(to:)"],
           "the diagnostics' FileHandle.write, and calls to the report and corpus writers (ReplayTool.write, FlywheelFiles.write, CorpusGenerator.write); POSIX write is not allowed here")
     allow("Sources/ReplayKit/Run/ProgressLine.swift", ["FileHandle", ".write"], "the progress line on stderr: counts, rates and an ETA")
+    allow("Sources/ReplayKit/Run/StopSignals.swift", ["write"],
+          "the signal handler's one notice on stderr (write(2) is what a handler may call): fixed bytes made before any signal, naming SIGTERM or SIGINT")
     allow("Sources/Flywheel/FlywheelFiles.swift", ["createDirectory"], "makes --out for metrics.csv, metrics.json and dashboard.html (metadata counts)")
     allow("Sources/Corpus/CorpusGenerator.swift", [".write"], "writes the synthetic corpus: invented words, never an export's")
     allow("Sources/Corpus/ZstdWriter.swift", [".write", "write"], "compresses the synthetic corpus into its output file")

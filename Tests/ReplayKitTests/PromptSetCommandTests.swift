@@ -151,6 +151,8 @@ import TestSupport
         let first = ShardMergeTests.replay(base + [corpus])
         #expect(first.code == .success, "\(first.said)")
         #expect(!OutputDirectory(out).checkpointSequences().isEmpty)
+        // As if killed before its manifest: a finished run is refused before its checkpoints are read.
+        try FileManager.default.removeItem(atPath: out + "/manifest.json")
         let refused = ShardMergeTests.replay(base + ["--prompts", one, corpus])
         #expect(refused.code == .usage)
         let digest = try Self.sha256sum(one)
