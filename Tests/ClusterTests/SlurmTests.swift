@@ -194,10 +194,12 @@ struct SlurmTests {
         func said() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
         // Running, with a checkpoint that reads whole: then the stop.
+        // Checkpoints carry a digest under the run key: read them with it.
+        let runKey = try #require(RunKey(bytes: (0..<32).map { UInt8($0) }))
         let ready = Date().addingTimeInterval(120)
         while true {
             let state = try slurm.fields(ofJob: task)["JobState"] ?? "?"
-            if state == "RUNNING" && OutputDirectory(shard).newestCompleteCheckpoint().state != nil { break }
+            if state == "RUNNING" && OutputDirectory(shard, key: runKey).newestCompleteCheckpoint().state != nil { break }
             try #require(Date() < ready && (state == "PENDING" || state == "RUNNING" || state == "CONFIGURING"),
                          "task \(task) is \(state) with no complete checkpoint in \(shard)\n\(said())")
             Thread.sleep(forTimeInterval: 0.05)

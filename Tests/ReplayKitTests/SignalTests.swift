@@ -43,9 +43,10 @@ import TestSupport
         let replay = BuiltProducts.executable("replay")
         let out = directory.path("signalled"), wholeOut = directory.path("whole"), errors = directory.path("errors")
         let arguments = ["--dry-run", "--resume", "--checkpoint-every", "50", "--out", out, corpus]
+        let key = try StateFixtures.processKey()
 
         let process = try ChildProcess(replay, arguments, errors: .file(errors))
-        #expect(Self.wait(seconds: 120) { OutputDirectory(out).newestCompleteCheckpoint().state != nil || !process.isRunning })
+        #expect(Self.wait(seconds: 120) { OutputDirectory(out, key: key).newestCompleteCheckpoint().state != nil || !process.isRunning })
         process.send(signal)
         let end = process.wait(timeout: 60)
         let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
@@ -56,7 +57,7 @@ import TestSupport
         #expect(said.contains("the same command with --resume goes on from there"), "\(said)")
         #expect(Self.resultFilesLeft(in: out).isEmpty, "a stopped run leaves no result: \(Self.resultFilesLeft(in: out))")
         // The threads it says it kept are the newest checkpoint's.
-        let newest = try #require(OutputDirectory(out).newestCompleteCheckpoint().state)
+        let newest = try #require(OutputDirectory(out, key: key).newestCompleteCheckpoint().state)
         let checkpointName = OutputDirectory.checkpointName(newest.checkpoint?.sequence ?? 0)
         #expect(said.contains("\(newest.corpus.threadsReplayed) threads kept in \(out)/\(checkpointName)"), "\(said)")
         #expect(newest.corpus.threadsReplayed < 3000)
@@ -113,9 +114,10 @@ import TestSupport
         let replay = BuiltProducts.executable("replay")
         let out = directory.path("signalled"), wholeOut = directory.path("whole"), errors = directory.path("errors")
         let arguments = ["--job", "chips", "--model", model, "--limit", "40", "--resume", "--checkpoint-every", "8", "--out", out, sample]
+        let key = try StateFixtures.processKey()
 
         let process = try ChildProcess(replay, arguments, errors: .file(errors))
-        #expect(Self.wait(seconds: 600) { OutputDirectory(out).newestCompleteCheckpoint().state != nil || !process.isRunning })
+        #expect(Self.wait(seconds: 600) { OutputDirectory(out, key: key).newestCompleteCheckpoint().state != nil || !process.isRunning })
         let sent = Date()
         process.send(SIGTERM)
         let end = process.wait(timeout: 120)
