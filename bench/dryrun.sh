@@ -27,24 +27,9 @@ trap 'rm -rf "$out"' EXIT
 cd "$root"
 swift build -c release --product replay >&2
 replay="$(swift build -c release --show-bin-path)/replay"
-corpus="$cache/corpus-$threads-seed7.jsonl.zst"   # the name other bench scripts share
-if [ ! -f "$corpus" ]; then
-  partial="$cache/.partial-$$-$threads-seed7.jsonl.zst"   # the name's .zst makes the generator compress
-  "$replay" corpus generate --threads "$threads" --seed 7 "$partial" >&2
-  mv "$partial" "$corpus"
-fi
+source "$root/bench/lib.sh"
+corpus=$(bench_corpus "$threads")
 
-seconds() {  # wall seconds of "$@", output discarded; fails the bench if the command fails
-  local t0 t1
-  t0=$(date +%s.%N)
-  if ! "$@" >/dev/null 2>"$out/stderr"; then
-    echo "bench/dryrun.sh: failed: $*" >&2
-    cat "$out/stderr" >&2
-    exit 1
-  fi
-  t1=$(date +%s.%N)
-  python3 -c "print(f'{$t1 - $t0:.3f}')"
-}
 
 rows=()
 rows+=("zstd -dc > /dev/null|$(seconds sh -c "zstd -dc '$corpus' > /dev/null")")

@@ -27,16 +27,11 @@ trap 'rm -rf "$work"' EXIT
 cd "$root"
 swift build -c release --product replay >&2
 replay="$(swift build -c release --show-bin-path)/replay"
+source "$root/bench/lib.sh"
 
 corpora=()
 for threads in "$@"; do
-  file="$cache/corpus-$threads-seed7.jsonl.zst"   # the name bench/dryrun.sh and bench/reader.sh share
-  if [[ ! -s $file ]]; then
-    partial="$cache/.partial-$$-$threads-seed7.jsonl.zst"   # the name's .zst makes the generator compress
-    "$replay" corpus generate --threads "$threads" --seed 7 "$partial" >&2
-    mv "$partial" "$file"
-  fi
-  corpora+=("$file")
+  corpora+=("$(bench_corpus "$threads")")
 done
 "$replay" corpus generate --threads 1 --seed 7 "$work/one.jsonl.zst" >&2
 # One run key for every run (a per-user key would be made in the user's state directory).

@@ -22,12 +22,8 @@ trap 'rm -rf "$out"' EXIT
 cd "$root"
 swift build -c release --product replay >&2
 replay="$(swift build -c release --show-bin-path)/replay"
-corpus="$cache/corpus-$threads-seed7.jsonl.zst"
-if [ ! -f "$corpus" ]; then
-  partial="$cache/.partial-$$-$threads-seed7.jsonl.zst"
-  "$replay" corpus generate --threads "$threads" --seed 7 "$partial" >&2
-  mv "$partial" "$corpus"
-fi
+source "$root/bench/lib.sh"
+corpus=$(bench_corpus "$threads")
 
 measure() {  # "wall_seconds peak_kib" of "$@"
   /usr/bin/time -f "%e %M" -o "$out/time" "$@" >/dev/null 2>"$out/stderr" || { cat "$out/stderr" >&2; exit 1; }

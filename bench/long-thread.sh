@@ -31,6 +31,7 @@ trap 'rm -rf "$out"' EXIT
 cd "$root"
 swift build -c release --product replay >&2
 replay="$(swift build -c release --show-bin-path)/replay"
+source "$root/bench/lib.sh"
 corpus="$cache/long-thread-$messages-seed7.jsonl.zst"
 if [ ! -s "$corpus" ]; then
   partial="$cache/.partial-$$-long-thread-$messages.jsonl.zst"   # renamed once whole
@@ -102,17 +103,6 @@ PY
   mv "$partial" "$corpus"
 fi
 
-seconds() {  # wall seconds of "$@", output discarded; fails the bench if the command fails
-  local t0 t1
-  t0=$(date +%s.%N)
-  if ! "$@" >/dev/null 2>"$out/stderr"; then
-    echo "bench/long-thread.sh: failed: $*" >&2
-    cat "$out/stderr" >&2
-    exit 1
-  fi
-  t1=$(date +%s.%N)
-  python3 -c "print(f'{$t1 - $t0:.3f}')"
-}
 
 rows=()
 rows+=("zstd -dc > /dev/null|$(seconds sh -c "zstd -dc '$corpus' > /dev/null")")
