@@ -5,13 +5,15 @@
 /// the guess against the report. Checked against RFC 4231's test cases.
 public struct HMACSHA256: Sendable {
     private var inner = SHA256()
-    private var outerPad: [UInt8]
+    /// The outer hash with its padded key already absorbed, so finalizing a short message costs
+    /// two compressions, not three.
+    private var outer = SHA256()
 
     /// Starts a digest under `key` (any length: a key longer than a block is hashed first).
     public init(key: [UInt8]) {
         var block = key.count > 64 ? Self.sha256(key) : key
         block += [UInt8](repeating: 0, count: 64 - block.count)
-        outerPad = block.map { $0 ^ 0x5c }
+        outer.update(block.map { $0 ^ 0x5c })
         inner.update(block.map { $0 ^ 0x36 })
     }
 
@@ -23,8 +25,7 @@ public struct HMACSHA256: Sendable {
 
     /// The 32 bytes of the digest.
     public mutating func finalize() -> [UInt8] {
-        var outer = SHA256()
-        outer.update(outerPad)
+        var outer = self.outer
         outer.update(inner.finalize())
         return outer.finalize()
     }

@@ -60,14 +60,25 @@ public struct SHA256: Sendable {
 
     /// The digest's 32 bytes.
     public mutating func finalize() -> [UInt8] {
+        // The padding (0x80, zeros, the bit length) in one or two blocks on the stack: a keyed
+        // item hash finalizes a few short messages per item, hundreds of thousands a run.
         let bitLength = length &* 8
-        var tail: [UInt8] = [0x80]
-        while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        let block = pending + tail
-        block.withUnsafeBytes { compress($0) }
+        let blocks = pending.count < 56 ? 1 : 2
+        withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
+            tail.initializeMemory(as: UInt8.self, repeating: 0)
+            pending.withUnsafeBytes { tail.copyMemory(from: $0) }
+            tail[pending.count] = 0x80
+            tail.storeBytes(of: bitLength.bigEndian, toByteOffset: blocks * 64 - 8, as: UInt64.self)
+            compress(UnsafeRawBufferPointer(rebasing: tail[0..<blocks * 64]))
+        }
         pending.removeAll()
-        return [h0, h1, h2, h3, h4, h5, h6, h7].flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
+        var digest = [UInt8](repeating: 0, count: 32)
+        digest.withUnsafeMutableBytes { out in
+            for (index, word) in [h0, h1, h2, h3, h4, h5, h6, h7].enumerated() {
+                out.storeBytes(of: word.bigEndian, toByteOffset: 4 * index, as: UInt32.self)
+            }
+        }
+        return digest
     }
 
     /// The hex digest of `bytes`.

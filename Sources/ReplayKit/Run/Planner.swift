@@ -29,8 +29,9 @@ struct Planner: Sendable {
         let thread = input.thread
         let snapshot = canary.map { CanaryPlanting.planted(thread, tap: $0) } ?? thread
         let threadHash = itemKeys.thread(file: input.file, thread: thread.thread.id)
+        let keys = itemKeys.inThread(file: input.file, thread: thread.thread.id)
         func place(_ item: JobItem) -> ItemPlace {
-            ItemPlace(key: itemKeys.key(file: input.file, thread: thread.thread.id, message: item.attribution.message, job: item.job),
+            ItemPlace(key: keys.key(message: item.attribution.message, job: item.job),
                       thread: threadHash, build: ReportLabel(build: item.attribution.build, listed: options.labels).text,
                       model: ReportLabel(model: item.attribution.model, listed: options.labels).text)
         }
