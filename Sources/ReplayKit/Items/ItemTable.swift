@@ -18,7 +18,15 @@ public struct ItemTable: Sendable, Equatable {
 
     /// A table of `items`, put in the canonical order.
     public init(_ items: [ItemOutcome]) {
-        self.items = items.sorted(by: Self.precedes)
+        // Sorted by their (thread, key, job, place) alone, then moved once: an outcome is large
+        // and holds strings, and moving it at every step of the sort was most of the cost.
+        let jobs = JobKind.allCases
+        let order = items.indices.map { index in
+            (thread: items[index].thread, key: items[index].key, job: jobs.firstIndex(of: items[index].job)!, index: index)
+        }.sorted { a, b in
+            (a.thread, a.key, a.job, a.index) < (b.thread, b.key, b.job, b.index)
+        }
+        self.items = order.map { items[$0.index] }
     }
 
     /// Items from several tables (a merge's shards, a resumed run's segments), in canonical order.
@@ -42,7 +50,14 @@ public struct ItemTable: Sendable, Equatable {
 
     /// The JSON text of the table, compact.
     public func json() -> String {
+        String(decoding: jsonBytes(), as: UTF8.self)
+    }
+
+    /// The JSON of the table, compact, as UTF-8: the columns written straight into bytes.
+    func jsonBytes() -> [UInt8] {
         let jobs = JobKind.allCases, fallbacks = FallbackReason.allCases.sorted()
+        let jobIndex = Dictionary(uniqueKeysWithValues: jobs.enumerated().map { ($1, $0) })
+        let fallbackIndex = Dictionary(uniqueKeysWithValues: fallbacks.enumerated().map { ($1, $0 + 1) })
         var threads: [UInt64] = [], threadIndex: [UInt64: Int] = [:]
         var builds: [String] = [], buildIndex: [String: Int] = [:]
         var models: [String] = [], modelIndex: [String: Int] = [:]
@@ -54,40 +69,42 @@ public struct ItemTable: Sendable, Equatable {
         }
         let qualityNames = Set(items.flatMap { $0.quality.keys }).sorted()
         let allAnswerNames = Set(items.flatMap { $0.qualityAllAnswers.keys }).sorted()
-        var key: [String] = [], thread: [Int] = [], job: [Int] = [], build: [Int] = [], model: [Int] = []
-        var flags: [Int] = [], fallback: [Int] = [], host: [Int] = [], device: [Int] = [], tokensIn: [Int] = [], tokensOut: [Int] = []
+        var thread: [Int] = [], build: [Int] = [], model: [Int] = []
+        thread.reserveCapacity(items.count); build.reserveCapacity(items.count); model.reserveCapacity(items.count)
         for item in items {
-            key.append(Self.hex(item.key))
             thread.append(index(item.thread, in: &threads, &threadIndex))
-            job.append(jobs.firstIndex(of: item.job)!)
             build.append(index(item.build, in: &builds, &buildIndex))
             model.append(index(item.model, in: &models, &modelIndex))
-            flags.append(Self.flags(of: item))
-            fallback.append(item.fallback.map { fallbacks.firstIndex(of: $0)! + 1 } ?? 0)
-            host.append(item.hostMicroseconds ?? 0)
-            device.append(item.deviceMicroseconds ?? 0)
-            tokensIn.append(item.tokensIn)
-            tokensOut.append(item.tokensOut)
         }
-        var out = "{\"schema\":\"\(Self.schema)\",\"count\":\(items.count)"
-        out += ",\"jobs\":" + Self.strings(jobs.map(\.rawValue))
-        out += ",\"fallbacks\":" + Self.strings(fallbacks.map(\.rawValue))
-        out += ",\"threads\":" + Self.strings(threads.map(Self.hex))
-        out += ",\"builds\":" + Self.strings(builds) + ",\"models\":" + Self.strings(models)
-        out += ",\"columns\":{"
-        out += "\"key\":" + Self.strings(key) + ",\"thread\":" + Self.ints(thread) + ",\"job\":" + Self.ints(job)
-        out += ",\"build\":" + Self.ints(build) + ",\"model\":" + Self.ints(model) + ",\"flags\":" + Self.ints(flags)
-        out += ",\"fallback\":" + Self.ints(fallback) + ",\"host_us\":" + Self.ints(host) + ",\"device_us\":" + Self.ints(device)
-        out += ",\"tokens_in\":" + Self.ints(tokensIn) + ",\"tokens_out\":" + Self.ints(tokensOut)
-        out += ",\"quality\":" + Self.measures(qualityNames, items.map(\.quality))
-        out += ",\"quality_all_answers\":" + Self.measures(allAnswerNames, items.map(\.qualityAllAnswers))
-        out += "}}\n"
-        return out
+        var out = JSONBytes(capacity: 256 + items.count * 64)
+        out.raw("{\"schema\":"); out.string(Self.schema)
+        out.raw(",\"count\":"); out.int(items.count)
+        out.raw(",\"jobs\":"); out.array(jobs) { $0.string($1.rawValue) }
+        out.raw(",\"fallbacks\":"); out.array(fallbacks) { $0.string($1.rawValue) }
+        out.raw(",\"threads\":"); out.array(threads) { $0.hex16($1) }
+        out.raw(",\"builds\":"); out.array(builds) { $0.string($1) }
+        out.raw(",\"models\":"); out.array(models) { $0.string($1) }
+        out.raw(",\"columns\":{")
+        out.raw("\"key\":"); out.array(items) { $0.hex16($1.key) }
+        out.raw(",\"thread\":"); out.array(thread) { $0.int($1) }
+        out.raw(",\"job\":"); out.array(items) { $0.int(jobIndex[$1.job]!) }
+        out.raw(",\"build\":"); out.array(build) { $0.int($1) }
+        out.raw(",\"model\":"); out.array(model) { $0.int($1) }
+        out.raw(",\"flags\":"); out.array(items) { $0.int(Self.flags(of: $1)) }
+        out.raw(",\"fallback\":"); out.array(items) { $0.int($1.fallback.map { fallbackIndex[$0]! } ?? 0) }
+        out.raw(",\"host_us\":"); out.array(items) { $0.int($1.hostMicroseconds ?? 0) }
+        out.raw(",\"device_us\":"); out.array(items) { $0.int($1.deviceMicroseconds ?? 0) }
+        out.raw(",\"tokens_in\":"); out.array(items) { $0.int($1.tokensIn) }
+        out.raw(",\"tokens_out\":"); out.array(items) { $0.int($1.tokensOut) }
+        out.raw(",\"quality\":"); Self.measures(qualityNames, items, \.quality, into: &out)
+        out.raw(",\"quality_all_answers\":"); Self.measures(allAnswerNames, items, \.qualityAllAnswers, into: &out)
+        out.raw("}}\n")
+        return out.bytes
     }
 
     /// The file's bytes: the JSON, zstd-compressed.
     public func compressed() -> [UInt8] {
-        ZstdBytes.compress(Array(json().utf8))
+        ZstdBytes.compress(jsonBytes())
     }
 
     /// The bits of `flags`: asked, answered, input cut, in budget on the host, on the device.
@@ -110,28 +127,19 @@ public struct ItemTable: Sendable, Equatable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    static func strings(_ values: [String]) -> String {
-        "[" + values.map(quoted).joined(separator: ",") + "]"
-    }
-
-    /// A JSON string, escaped as the audit expects (`ReportValue.compactQuoted`).
-    static func quoted(_ text: String) -> String { ReportValue.compactQuoted(text) }
-
-    static func ints(_ values: [Int]) -> String {
-        var out = "["
-        out.reserveCapacity(values.count * 4 + 2)
-        for (index, value) in values.enumerated() {
-            if index > 0 { out += "," }
-            out += String(value)
-        }
-        return out + "]"
-    }
-
     /// One column per measure: its value in billionths, or null where the item has none.
-    static func measures(_ names: [String], _ values: [[String: Int]]) -> String {
-        "{" + names.map { name in
-            quoted(name) + ":[" + values.map { $0[name].map(String.init) ?? "null" }.joined(separator: ",") + "]"
-        }.joined(separator: ",") + "}"
+    static func measures(_ names: [String], _ items: [ItemOutcome], _ measures: KeyPath<ItemOutcome, [String: Int]>,
+                         into out: inout JSONBytes) {
+        out.raw("{")
+        for (position, name) in names.enumerated() {
+            if position > 0 { out.raw(",") }
+            out.string(name)
+            out.raw(":")
+            out.array(items) { out, item in
+                if let value = item[keyPath: measures][name] { out.int(value) } else { out.raw("null") }
+            }
+        }
+        out.raw("}")
     }
 
     // MARK: - Reading
@@ -213,7 +221,7 @@ public struct ItemTable: Sendable, Equatable {
                 quality: quality.compactMapValues { $0[i] }, qualityAllAnswers: allAnswers.compactMapValues { $0[i] }))
         }
         self.items = items
-        guard items == items.sorted(by: Self.precedes) else { throw failure("its items are not in canonical order (thread, key, job)") }
+        guard zip(items, items.dropFirst()).allSatisfy({ !Self.precedes($1, $0) }) else { throw failure("its items are not in canonical order (thread, key, job)") }
     }
 
     static func names(_ value: ReportValue, _ key: String, _ name: String) throws(StateFormatError) -> [String] {
