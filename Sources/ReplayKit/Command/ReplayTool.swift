@@ -223,35 +223,48 @@ public enum ReplayTool {
         afterIdentity()
         // No model (missing or unreadable file): the run still completes and every job reports
         // the fallback, as the app would fall back on a phone without the model; exit 4 says so.
+        // A dry run needs only the vocabulary, which loads while the reader reads (planning is
+        // the first to need it); a run with the model loads it here, before any thread is read.
+        let modelPath = options.modelPath ?? DefaultModel.path()
         var engine: LlamaEnginePool? = nil
-        var tokenizer: any Tokenizer = ApproximateTokenizer()
-        var modelProblem: String? = nil
-        if let modelPath = options.modelPath ?? DefaultModel.path() {
-            do {
-                if options.dryRun {
-                    tokenizer = try LlamaModel(path: modelPath, vocabularyOnly: true)
-                } else {
+        let tokenizer: DeferredTokenizer
+        if let modelPath {
+            if options.dryRun {
+                tokenizer = DeferredTokenizer { try LlamaModel(path: modelPath, vocabularyOnly: true) }
+            } else {
+                do {
                     let loaded = try LlamaEnginePool(modelPath: modelPath, sequences: options.batchSize)
                     engine = loaded
-                    tokenizer = loaded
+                    tokenizer = DeferredTokenizer(.init(tokenizer: loaded, problem: nil))
+                } catch {
+                    tokenizer = DeferredTokenizer(.init(tokenizer: ApproximateTokenizer(), problem: error.description))
                 }
-            } catch {
-                modelProblem = error.description
             }
         } else {
-            modelProblem = "no model: pass --model PATH, or run scripts/setup to install the default model"
+            tokenizer = DeferredTokenizer(.init(tokenizer: ApproximateTokenizer(),
+                                                problem: "no model: pass --model PATH, or run scripts/setup to install the default model"))
         }
-        if let modelProblem { diagnostics("replay: \(modelProblem); every job falls back (model_unavailable)") }
-        let modelPath = options.modelPath ?? DefaultModel.path()
         // The model's digest identifies it for a merge or a resume: the whole file's SHA-256 with
         // the model (the report's model.sha256), its first and last MiB in a dry run, whose
         // tokenizer decides token sizes too (hashing 100 MB would cost more than the dry run).
         let modelDigest = engine == nil ? nil : modelPath.flatMap(sha256(ofFile:))
-        let modelFile = engine == nil && modelProblem == nil ? modelPath.flatMap(CorpusIdentity.file) : nil
+        let modelFile = engine == nil ? modelPath.flatMap(CorpusIdentity.file) : nil
         let description = engine.map { ModelDescription(info: $0.info, fileBytes: fileSize(modelPath ?? ""), sha256: modelDigest) }
-        let model = ModelIdentity(path: modelPath, bytes: modelPath.map(fileSize), sha256: modelDigest ?? modelFile?.digest,
-                                  hashed: modelFile?.hashed ?? .whole, unavailable: modelProblem,
-                                  approximateTokens: tokenizer is ApproximateTokenizer, description: description?.value ?? .null)
+        /// The model as a state names it, once the tokenizer is loaded; its problem is said once.
+        var knownModel: ModelIdentity? = nil
+        func model() -> ModelIdentity {
+            if let knownModel { return knownModel }
+            let loaded = tokenizer.loaded
+            if let problem = loaded.problem { diagnostics("replay: \(problem); every job falls back (model_unavailable)") }
+            let identity = ModelIdentity(path: modelPath, bytes: modelPath.map(fileSize), sha256: modelDigest ?? (loaded.problem == nil ? modelFile?.digest : nil),
+                                         hashed: loaded.problem == nil ? modelFile?.hashed ?? .whole : .whole, unavailable: loaded.problem,
+                                         approximateTokens: loaded.tokenizer is ApproximateTokenizer, description: description?.value ?? .null)
+            knownModel = identity
+            return identity
+        }
+        // A run with the model (or with no model file at all) says now why it has none; a dry run
+        // whose vocabulary is loading, once it is loaded.
+        let modelProblem = options.dryRun && modelPath != nil ? nil : model().unavailable
         let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0], labels: options.labels, prompts: options.prompts) }
         let stateOptions = StateOptions(options, jobs: jobs)
         let tap = AuditTap.fromEnvironment()
@@ -270,7 +283,7 @@ public enum ReplayTool {
                 return .usage
             }
             if let checkpoint = found.state {
-                if let problem = resumeProblem(checkpoint, identity: identity, options: stateOptions, model: model, shard: options.shard) {
+                if let problem = resumeProblem(checkpoint, identity: identity, options: stateOptions, model: model(), shard: options.shard) {
                     diagnostics("replay: --resume: the newest checkpoint in \(options.outputDirectory) (\(OutputDirectory.checkpointName(checkpoint.checkpoint?.sequence ?? 0))) "
                                 + "was made by another run: \(problem). Give another --out, or run without --resume to start again.")
                     return .usage
@@ -289,7 +302,7 @@ public enum ReplayTool {
         runner.expectedCorpus = expected
         /// A state from what the runner counted since this process started, after `base`.
         func state(of tally: ReplayTally) -> RunState {
-            let own = RunState(tally: tally, options: stateOptions, corpusIdentity: identity, model: model,
+            let own = RunState(tally: tally, options: stateOptions, corpusIdentity: identity, model: model(),
                                timing: Timing(started: started, seconds: clock.millisecondsSince / 1000),
                                sandbox: sandbox.reportValue, sandboxEnforced: sandbox.enforced, audit: tap?.reportValue ?? .null)
             return base.map { $0.continued(with: own) } ?? own
