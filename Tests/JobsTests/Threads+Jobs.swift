@@ -2,14 +2,11 @@ import Privacy
 import Engine
 import Export
 @testable import Jobs
+import TestSupport
 
 /// Hand-made group, push and offline threads whose answers are known.
 extension Threads {
-    static let members = [
-        GroupMember(name: "Coach", about: SealedText("training plans and runs")),
-        GroupMember(name: "Sage", about: SealedText("sleep and calm")),
-        GroupMember(name: "Penny", about: SealedText("money and budgets")),
-    ]
+    static let members = VariedThread.members
 
     /// A person's message in the group "g1" (lead: Coach).
     static func groupPerson(_ id: String, _ text: String, to: String? = nil, routed: String? = nil, lang: String? = nil,

@@ -134,7 +134,7 @@ struct DescribedOnlyJob: Job {
         JobDescription(kind: kind, budget: budget, inputCapTokens: 77, contextLimitTokens: 99, outputSchema: nil,
                        settings: [("made_up_setting", .int(7))])
     }
-    func plan(_ thread: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] { [] }
+    func plan(_ thread: ThreadSnapshot, messages: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] { [] }
     func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<Int> { .rejected() }
     func score(_ answer: Int?, for item: JobItem) -> Scored { Scored() }
 }

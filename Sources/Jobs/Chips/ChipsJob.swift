@@ -41,22 +41,32 @@ public struct ChipsJob: Job {
         self.prompts = prompts
     }
 
-    public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+    public func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
         var work = PlanningWork()
-        return plan(snapshot, tokenizer: tokenizer, ledger: &ledger, work: &work)
+        return plan(snapshot, messages: range, tokenizer: tokenizer, ledger: &ledger, work: &work)
     }
 
     /// `plan`, counting what it read into `work`: one pass, each screen's attribution looked up
-    /// in `ThreadAttributions`.
-    func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger, work: inout PlanningWork) -> [JobItem] {
+    /// in `ThreadAttributions`, and (for a range that starts partway) one pass back to the
+    /// person's last words before it.
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
+              work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        var lastFromPerson: SealedText? = nil
         // Messages are read in place, by index: a copy of a whole record retains each of its
         // strings, and a dry run plans hundreds of thousands of screens on two threads.
         let messages = snapshot.messages
+        var lastFromPerson: SealedText? = nil
+        for index in messages[..<range.lowerBound].indices.reversed() {
+            work.messagesRead += 1
+            if case .agent = messages[index].from { continue }
+            if let text = messages[index].text {
+                lastFromPerson = text
+                break
+            }
+        }
         let attributions = snapshot.attributions()
         work.messagesRead += attributions.reads
-        for index in messages.indices {
+        for index in range {
             work.messagesRead += 1
             guard case .agent(let agent) = messages[index].from else {
                 lastFromPerson = messages[index].text ?? lastFromPerson

@@ -23,8 +23,13 @@ public protocol Job: Sendable {
     /// The job as report.json describes it.
     var described: JobDescription { get }
 
-    /// Counts what the job looked at in `thread` and returns one item per place it fires.
-    func plan(_ thread: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem]
+    /// Counts what the job looked at among `messages` (indices of `thread.messages`) and returns
+    /// one item per place it fires there, reading whatever else of the thread those places need
+    /// (earlier replies, the next message).
+    ///
+    /// Planning consecutive ranges gives the items of the whole thread in order, and their
+    /// ledgers add up to its ledger: a long thread is planned a range per core.
+    func plan(_ thread: ThreadSnapshot, messages: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem]
     /// Decodes and checks an output the engine produced for `item`: the answer, or none when the
     /// output is rejected, with the counters that say how (`rejected_greeting`, `kind:timer`…).
     func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<Answer>
@@ -66,6 +71,11 @@ public struct Scored: Sendable, Equatable {
 }
 
 extension Job {
+    /// Counts what the job looked at in `thread` and returns one item per place it fires.
+    public func plan(_ thread: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+        plan(thread, messages: thread.messages.indices, tokenizer: tokenizer, ledger: &ledger)
+    }
+
     /// The budget and its source: the default's source when the budget is the default number,
     /// else `flagOrConfig` (the command sets budgets only from `--budget` and `--config`).
     public var budget: Budget {

@@ -52,15 +52,16 @@ public struct DraftJob: Job {
         self.supportedLanguages = supportedLanguages
     }
 
-    public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+    public func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
         var work = PlanningWork()
-        return plan(snapshot, tokenizer: tokenizer, ledger: &ledger, work: &work)
+        return plan(snapshot, messages: range, tokenizer: tokenizer, ledger: &ledger, work: &work)
     }
 
     /// `plan`, counting what it read into `work`: one pass, each message on its own.
-    func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger, work: inout PlanningWork) -> [JobItem] {
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
+              work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        for message in snapshot.messages {
+        for message in snapshot.messages[range] {
             work.messagesRead += 1
             guard message.from == .person else { continue }
             let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)

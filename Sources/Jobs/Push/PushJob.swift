@@ -56,9 +56,9 @@ public struct PushJob: Job {
         self.supportedLanguages = supportedLanguages
     }
 
-    public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+    public func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
         var work = PlanningWork()
-        return plan(snapshot, tokenizer: tokenizer, ledger: &ledger, work: &work)
+        return plan(snapshot, messages: range, tokenizer: tokenizer, ledger: &ledger, work: &work)
     }
 
     /// `plan`, counting what it read into `work`.
@@ -66,14 +66,20 @@ public struct PushJob: Job {
     /// One pass in time order: each agent's newest replies (`NewestReplies`) and every message's
     /// attribution (`ThreadAttributions`) are kept as the thread is read, so a push reads only
     /// the replies it joins, never the thread before it.
-    func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger, work: inout PlanningWork) -> [JobItem] {
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
+              work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
         // Messages are read in place, by index, and copied only when they carry a push.
         let messages = snapshot.messages
         let attributions = snapshot.attributions()
         work.messagesRead += attributions.reads
         var newest = NewestReplies(keep: newestReplies)
-        for index in messages.indices {
+        // A range that starts partway knows the replies before it, as one pass from the start would.
+        for index in messages[..<range.lowerBound].indices {
+            work.messagesRead += 1
+            if case .agent(let agent) = messages[index].from, messages[index].screen != nil { newest.add(index, agent: agent) }
+        }
+        for index in range {
             work.messagesRead += 1
             guard case .agent(let agent) = messages[index].from else { continue }
             if messages[index].screen != nil { newest.add(index, agent: agent) }

@@ -72,20 +72,21 @@ public struct RouteJob: Job {
     /// Separates the members' names in `JobItem.labels` (a name that could hold it is never a choice).
     static let nameSeparator: Character = "\n"
 
-    public func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
+    public func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
         var work = PlanningWork()
-        return plan(snapshot, tokenizer: tokenizer, ledger: &ledger, work: &work)
+        return plan(snapshot, messages: range, tokenizer: tokenizer, ledger: &ledger, work: &work)
     }
 
     /// `plan`, counting what it read into `work`: one pass, each message on its own.
-    func plan(_ snapshot: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger, work: inout PlanningWork) -> [JobItem] {
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
+              work: inout PlanningWork) -> [JobItem] {
         guard let group = snapshot.thread.group else { return [] }
         let names = group.members.map(\.name)
         let choices = Route.choices(members: names)
         let grammar = GrammarWriter.grammar(for: Route.schema(members: names))   // one per group, not per message
         let memberLines = group.members.map(memberLine)   // the same for every message of the group
         var items: [JobItem] = []
-        for message in snapshot.messages {
+        for message in snapshot.messages[range] {
             work.messagesRead += 1
             guard message.from == .person else { continue }
             let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)

@@ -67,15 +67,21 @@ public struct ItemTable: Sendable, Equatable {
             list.append(value)
             return list.count - 1
         }
-        let qualityNames = Set(items.flatMap { $0.quality.keys }).sorted()
-        let allAnswerNames = Set(items.flatMap { $0.qualityAllAnswers.keys }).sorted()
+        var qualityNames = Set<String>(), allAnswerNames = Set<String>()
+        for i in items.indices {
+            qualityNames.formUnion(items[i].quality.keys)
+            allAnswerNames.formUnion(items[i].qualityAllAnswers.keys)
+        }
         var thread: [Int] = [], build: [Int] = [], model: [Int] = []
         thread.reserveCapacity(items.count); build.reserveCapacity(items.count); model.reserveCapacity(items.count)
-        for item in items {
-            thread.append(index(item.thread, in: &threads, &threadIndex))
-            build.append(index(item.build, in: &builds, &buildIndex))
-            model.append(index(item.model, in: &models, &modelIndex))
+        // Items are read in place (`items[i].field`): a copy of an outcome retains its strings
+        // and measures, once per column.
+        for i in items.indices {
+            thread.append(index(items[i].thread, in: &threads, &threadIndex))
+            build.append(index(items[i].build, in: &builds, &buildIndex))
+            model.append(index(items[i].model, in: &models, &modelIndex))
         }
+        let all = items.indices
         var out = JSONBytes(capacity: 256 + items.count * 64)
         out.raw("{\"schema\":"); out.string(Self.schema)
         out.raw(",\"count\":"); out.int(items.count)
@@ -85,19 +91,19 @@ public struct ItemTable: Sendable, Equatable {
         out.raw(",\"builds\":"); out.array(builds) { $0.string($1) }
         out.raw(",\"models\":"); out.array(models) { $0.string($1) }
         out.raw(",\"columns\":{")
-        out.raw("\"key\":"); out.array(items) { $0.hex16($1.key) }
+        out.raw("\"key\":"); out.array(all) { $0.hex16(items[$1].key) }
         out.raw(",\"thread\":"); out.array(thread) { $0.int($1) }
-        out.raw(",\"job\":"); out.array(items) { $0.int(jobIndex[$1.job]!) }
+        out.raw(",\"job\":"); out.array(all) { $0.int(jobIndex[items[$1].job]!) }
         out.raw(",\"build\":"); out.array(build) { $0.int($1) }
         out.raw(",\"model\":"); out.array(model) { $0.int($1) }
-        out.raw(",\"flags\":"); out.array(items) { $0.int(Self.flags(of: $1)) }
-        out.raw(",\"fallback\":"); out.array(items) { $0.int($1.fallback.map { fallbackIndex[$0]! } ?? 0) }
-        out.raw(",\"host_us\":"); out.array(items) { $0.int($1.hostMicroseconds ?? 0) }
-        out.raw(",\"device_us\":"); out.array(items) { $0.int($1.deviceMicroseconds ?? 0) }
-        out.raw(",\"tokens_in\":"); out.array(items) { $0.int($1.tokensIn) }
-        out.raw(",\"tokens_out\":"); out.array(items) { $0.int($1.tokensOut) }
-        out.raw(",\"quality\":"); Self.measures(qualityNames, items, \.quality, into: &out)
-        out.raw(",\"quality_all_answers\":"); Self.measures(allAnswerNames, items, \.qualityAllAnswers, into: &out)
+        out.raw(",\"flags\":"); out.array(all) { $0.int(Self.flags(of: items[$1])) }
+        out.raw(",\"fallback\":"); out.array(all) { $0.int(items[$1].fallback.map { fallbackIndex[$0]! } ?? 0) }
+        out.raw(",\"host_us\":"); out.array(all) { $0.int(items[$1].hostMicroseconds ?? 0) }
+        out.raw(",\"device_us\":"); out.array(all) { $0.int(items[$1].deviceMicroseconds ?? 0) }
+        out.raw(",\"tokens_in\":"); out.array(all) { $0.int(items[$1].tokensIn) }
+        out.raw(",\"tokens_out\":"); out.array(all) { $0.int(items[$1].tokensOut) }
+        out.raw(",\"quality\":"); Self.measures(qualityNames.sorted(), items, \.quality, into: &out)
+        out.raw(",\"quality_all_answers\":"); Self.measures(allAnswerNames.sorted(), items, \.qualityAllAnswers, into: &out)
         out.raw("}}\n")
         return out.bytes
     }
@@ -135,8 +141,8 @@ public struct ItemTable: Sendable, Equatable {
             if position > 0 { out.raw(",") }
             out.string(name)
             out.raw(":")
-            out.array(items) { out, item in
-                if let value = item[keyPath: measures][name] { out.int(value) } else { out.raw("null") }
+            out.array(items.indices) { out, i in
+                if let value = items[i][keyPath: measures][name] { out.int(value) } else { out.raw("null") }
             }
         }
         out.raw("}")

@@ -1,4 +1,6 @@
 import Audit
+import Dispatch
+import Foundation
 import Engine
 import Jobs
 import Privacy
@@ -21,59 +23,128 @@ struct Planner: Sendable {
     /// No model is asked (`--dry-run`): only what is certain without it is judged.
     let dryRun: Bool
     let itemKeys: ItemKeys
+    /// The cores a long thread's planning is spread over.
+    var workers = ProcessInfo.processInfo.activeProcessorCount
 
     /// One thread through every job: its counts, its prompt sizes, the outcomes of items decided
     /// without the model, and the requests for the model.
+    ///
+    /// A long thread is planned a range of messages per core (`ranges`), each range's items and
+    /// counts then joined in order: the same items in the same order, and the same counts (every
+    /// count is a whole number, so adding them in parts changes nothing), as one pass would give.
     func plan(_ input: PlanningInput) -> PlannedThread {
         var planned = PlannedThread()
         let thread = input.thread
         let snapshot = canary.map { CanaryPlanting.planted(thread, tap: $0) } ?? thread
         let threadHash = itemKeys.thread(file: input.file, thread: thread.thread.id)
         let keys = itemKeys.inThread(file: input.file, thread: thread.thread.id)
-        func place(_ item: JobItem) -> ItemPlace {
-            ItemPlace(key: keys.key(message: item.attribution.message, job: item.job),
-                      thread: threadHash, build: ReportLabel(build: item.attribution.build, listed: options.labels).text,
-                      model: ReportLabel(model: item.attribution.model, listed: options.labels).text)
-        }
-        func add(_ result: ItemResult, at item: JobItem, to ledger: inout JobLedger) {
-            ledger.add(result)
-            planned.outcomes.append(place(item).outcome(of: result))
-        }
-        let device = options.device
+        let ranges = Self.ranges(messages: snapshot.messages.count, workers: workers)
         for job in jobs {
-            var ledger = JobLedger()
-            var sizes = PromptSizing()
-            let items = job.plan(snapshot, tokenizer: tokenizer, ledger: &ledger)
-            for item in items {
-                guard let request = item.request else {
-                    add(job.unasked(item, reason: item.earlyFallback ?? .invalidOutput), at: item, to: &ledger)
-                    continue
+            let parts: [PlannedPart]
+            if ranges.count == 1 {
+                parts = [plan(job, snapshot, messages: ranges[0], threadHash: threadHash, keys: keys)]
+            } else {
+                let slots = PartSlots(count: ranges.count)
+                DispatchQueue.concurrentPerform(iterations: ranges.count) { index in
+                    slots.put(plan(job, snapshot, messages: ranges[index], threadHash: threadHash, keys: keys), at: index)
                 }
-                if modelUnavailable {
-                    add(job.unasked(item, reason: .modelUnavailable), at: item, to: &ledger)
-                    continue
-                }
-                // Planning counted most requests from words it had counted already.
-                let promptTokens = item.promptTokens ?? tokenizer.promptTokenCount(for: request)
-                let prefill = device.estimatedMilliseconds(promptTokens: promptTokens, outputTokens: 0)
-                let overContext = promptTokens + request.maxOutputTokens > request.contextLimit
-                sizes.add(promptTokens: promptTokens, devicePrefillMilliseconds: prefill,
-                          overContext: overContext, overBudget: prefill > job.budgetMilliseconds)
-                if dryRun {
-                    // A dry run judges only what is certain without the model.
-                    let certain: FallbackReason? = overContext ? .contextExceeded : prefill > job.budgetMilliseconds ? .timeBudget : nil
-                    var result = job.unasked(item, reason: certain)
-                    result.promptTokens = promptTokens
-                    add(result, at: item, to: &ledger)
-                } else {
-                    planned.queued.append(item)
-                    planned.queuedPlaces.append(place(item))
-                }
+                parts = slots.parts
+            }
+            var ledger = JobLedger(), sizes = PromptSizing()
+            for part in parts {
+                ledger.merge(part.ledger)
+                sizes.merge(part.sizes)
+                planned.outcomes += part.outcomes
+                planned.queued += part.queued
+                planned.queuedPlaces += part.queuedPlaces
             }
             planned.ledgers[job.kind] = ledger
             planned.sizing[job.kind] = sizes
         }
         return planned
+    }
+
+    /// The places of one job among `messages`: its counts, sizes, outcomes and requests.
+    private func plan(_ job: any Job, _ snapshot: ThreadSnapshot, messages: Range<Int>, threadHash: UInt64,
+                      keys: ItemKeys.ThreadKeys) -> PlannedPart {
+        var part = PlannedPart()
+        func place(_ item: JobItem) -> ItemPlace {
+            ItemPlace(key: keys.key(message: item.attribution.message, job: item.job),
+                      thread: threadHash, build: ReportLabel(build: item.attribution.build, listed: options.labels).text,
+                      model: ReportLabel(model: item.attribution.model, listed: options.labels).text)
+        }
+        func add(_ result: ItemResult, at item: JobItem) {
+            part.ledger.add(result)
+            part.outcomes.append(place(item).outcome(of: result))
+        }
+        let device = options.device
+        let items = job.plan(snapshot, messages: messages, tokenizer: tokenizer, ledger: &part.ledger)
+        for item in items {
+            guard let request = item.request else {
+                add(job.unasked(item, reason: item.earlyFallback ?? .invalidOutput), at: item)
+                continue
+            }
+            if modelUnavailable {
+                add(job.unasked(item, reason: .modelUnavailable), at: item)
+                continue
+            }
+            // Planning counted most requests from words it had counted already.
+            let promptTokens = item.promptTokens ?? tokenizer.promptTokenCount(for: request)
+            let prefill = device.estimatedMilliseconds(promptTokens: promptTokens, outputTokens: 0)
+            let overContext = promptTokens + request.maxOutputTokens > request.contextLimit
+            part.sizes.add(promptTokens: promptTokens, devicePrefillMilliseconds: prefill,
+                           overContext: overContext, overBudget: prefill > job.budgetMilliseconds)
+            if dryRun {
+                // A dry run judges only what is certain without the model.
+                let certain: FallbackReason? = overContext ? .contextExceeded : prefill > job.budgetMilliseconds ? .timeBudget : nil
+                var result = job.unasked(item, reason: certain)
+                result.promptTokens = promptTokens
+                add(result, at: item)
+            } else {
+                part.queued.append(item)
+                part.queuedPlaces.append(place(item))
+            }
+        }
+        return part
+    }
+
+    /// Messages a range holds at least: below twice this a thread is planned in one pass, as
+    /// nearly every thread is (splitting one costs each range a pass back over what precedes it).
+    static let rangeMessages = 8192
+
+    /// Consecutive ranges covering `messages` messages, one per worker, none shorter than
+    /// `rangeMessages`: a single range for any thread but a long one.
+    static func ranges(messages: Int, workers: Int) -> [Range<Int>] {
+        let count = max(1, min(workers, messages / rangeMessages))
+        return (0..<count).map { index in (messages * index / count)..<(messages * (index + 1) / count) }
+    }
+}
+
+/// One job's share of a thread (a range of its messages) as planned.
+private struct PlannedPart: Sendable {
+    var ledger = JobLedger()
+    var sizes = PromptSizing()
+    var outcomes: [ItemOutcome] = []
+    var queued: [JobItem] = []
+    var queuedPlaces: [ItemPlace] = []
+}
+
+/// Where the workers planning one thread leave their parts, each in its own slot.
+private final class PartSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [PlannedPart?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func put(_ part: PlannedPart, at index: Int) {
+        lock.withLock { slots[index] = part }
+    }
+
+    /// Every part, in order; called once every worker is done.
+    var parts: [PlannedPart] {
+        lock.withLock { slots.map { $0! } }
     }
 }
 
