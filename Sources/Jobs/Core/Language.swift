@@ -18,8 +18,10 @@ public enum Language {
 
     /// The language subtag of `tag`, lowercased ("en-GB" → "en").
     public static func code(of tag: String?) -> String? {
-        guard let tag, let first = subtags(of: tag).first else { return nil }
-        return first
+        // The first subtag alone, found without splitting the rest: asked at every place a job fires.
+        guard let tag, let first = tag.split(maxSplits: 1, omittingEmptySubsequences: true, whereSeparator: { $0 == "-" || $0 == "_" }).first
+        else { return nil }
+        return first.lowercased()
     }
 
     /// The English name of `tag`'s language; English when the tag is absent or its language is

@@ -61,9 +61,11 @@ public struct DraftJob: Job {
     func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        for message in snapshot.messages[range] {
+        for index in range {
             work.messagesRead += 1
-            guard message.from == .person else { continue }
+            // Only a person's message is copied out of the thread.
+            guard snapshot.messages[index].from == .person else { continue }
+            let message = snapshot.messages[index]
             let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)
             ledger.scanned(attribution)
             guard message.meta.offline, let text = message.text, !text.isEmpty else { continue }

@@ -85,10 +85,13 @@ public struct RouteJob: Job {
         let choices = Route.choices(members: names)
         let grammar = GrammarWriter.grammar(for: Route.schema(members: names))   // one per group, not per message
         let memberLines = group.members.map(memberLine)   // the same for every message of the group
+        let members = choices.joined(separator: String(Self.nameSeparator))
         var items: [JobItem] = []
-        for message in snapshot.messages[range] {
+        for index in range {
             work.messagesRead += 1
-            guard message.from == .person else { continue }
+            // Only a person's message is copied out of the thread.
+            guard snapshot.messages[index].from == .person else { continue }
+            let message = snapshot.messages[index]
             let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)
             ledger.scanned(attribution)
             guard let text = message.text, !text.isEmpty else { continue }
@@ -108,7 +111,7 @@ public struct RouteJob: Job {
                 instructions: prompts.instructions(values), prompt: prompt,
                 grammar: grammar,
                 maxOutputTokens: maxOutputTokens, contextLimit: contextLimit, measuresConfidence: true)
-            var labels = ["lead": group.lead, "members": choices.joined(separator: String(Self.nameSeparator))]
+            var labels = ["lead": group.lead, "members": members]
             labels["to"] = message.meta.groupTo
             labels["routed"] = message.meta.groupRouted
             // The prompt is the input: counted once, for both sizes.

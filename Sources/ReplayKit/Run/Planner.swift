@@ -68,10 +68,16 @@ struct Planner: Sendable {
     private func plan(_ job: any Job, _ snapshot: ThreadSnapshot, messages: Range<Int>, threadHash: UInt64,
                       keys: ItemKeys.ThreadKeys) -> PlannedPart {
         var part = PlannedPart()
+        // A thread has a few builds and models: each label is made once (a hashed one costs an HMAC).
+        var builds: [String?: String] = [:], models: [String?: String] = [:]
         func place(_ item: JobItem) -> ItemPlace {
-            ItemPlace(key: keys.key(message: item.attribution.message, job: item.job),
-                      thread: threadHash, build: ReportLabel(build: item.attribution.build, listed: options.labels).text,
-                      model: ReportLabel(model: item.attribution.model, listed: options.labels).text)
+            let build = item.attribution.build, model = item.attribution.model
+            let buildLabel = builds[build] ?? ReportLabel(build: build, listed: options.labels).text
+            let modelLabel = models[model] ?? ReportLabel(model: model, listed: options.labels).text
+            builds[build] = buildLabel
+            models[model] = modelLabel
+            return ItemPlace(key: keys.key(message: item.attribution.message, job: item.job),
+                             thread: threadHash, build: buildLabel, model: modelLabel)
         }
         func add(_ result: ItemResult, at item: JobItem) {
             part.ledger.add(result)
