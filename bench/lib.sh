@@ -28,3 +28,15 @@ seconds() {
   t1=$(date +%s.%N)
   python3 -c "print(f'{$t1 - $t0:.3f}')"
 }
+
+# The best (least) wall seconds of $1 runs of the rest: a sub-second row measured once moves by
+# tens of percent with whatever else the machine does, the best of a few much less.
+best_seconds() {
+  local runs=$1 best="" t
+  shift
+  for _ in $(seq "$runs"); do
+    t=$(seconds "$@")
+    best=$(python3 -c "print(min(float('$t'), float('${best:-inf}')))")
+  done
+  python3 -c "print(f'{$best:.3f}')"
+}

@@ -3,13 +3,18 @@
 # point 7: planning must be linear in a thread's length).
 #
 #   zstd -dc > /dev/null                      the floor: decompression alone
-#   replay flywheel                            the reader (decompress, split, parse, count)
+#   replay flywheel                            the reader (decompress, split, parse, count; no words)
+#   replay --dry-run, no job firing            the same thread as a one-to-one chat, --job route (which
+#                                              fires only in groups): the words read in full, the
+#                                              identity, the sandbox, the results; no planning
 #   replay --dry-run --job J, J in chips route push draft
 #                                              the reader and each job's planning of the thread,
 #                                              with exact prompt sizes
-# Prints one table of wall seconds and ratios to zstd -dc and to the reader. A job that searched
-# the thread from each message would take the square of the thread's length here: the target is
-# each job within a few times the reader.
+# and the same jobs over a thread a quarter as long, per 1,000 messages: equal when the cost is
+# linear. Every row is the best of three runs. Prints one table of wall seconds and ratios to
+# zstd -dc, to the reader and to the dry run firing nowhere. A job that searched the thread from
+# each message would take the square of the thread's length here: the target is each job within a
+# few times the reader.
 #
 # The thread is one group thread (Coach the lead, Sage, Penny) of MESSAGES messages, so all four
 # jobs fire in it: agent screens that ask in words, tell, offer buttons or show a picture, with
@@ -32,10 +37,13 @@ cd "$root"
 swift build -c release --product replay >&2
 replay="$(swift build -c release --show-bin-path)/replay"
 source "$root/bench/lib.sh"
-corpus="$cache/long-thread-$messages-seed7.jsonl.zst"
-if [ ! -s "$corpus" ]; then
-  partial="$cache/.partial-$$-long-thread-$messages.jsonl.zst"   # renamed once whole
-  python3 - "$messages" <<'PY' | zstd -q -3 -o "$partial"
+# The cached thread of $1 messages (generated once); prints its path.
+long_thread() {
+  local messages=$1
+  local corpus="$cache/long-thread-$messages-seed7.jsonl.zst"
+  if [ ! -s "$corpus" ]; then
+    local partial="$cache/.partial-$$-long-thread-$messages.jsonl.zst"   # renamed once whole
+    python3 - "$messages" <<'PY' | zstd -q -3 -o "$partial"
 import json, random, sys
 count = int(sys.argv[1])
 rng = random.Random(7)
@@ -100,15 +108,39 @@ for index in range(count):
         message["lang"] = language
     write(json.dumps(message, ensure_ascii=False) + "\n")
 PY
-  mv "$partial" "$corpus"
-fi
-
+    mv "$partial" "$corpus"
+  fi
+  printf '%s\n' "$corpus"
+}
+corpus=$(long_thread "$messages")
+quarter=$(long_thread $((messages / 4)))
+# The same bytes as a one-to-one chat with Coach ($1 to $2): only the thread line differs, so route fires nowhere.
+as_solo() {
+zstd -dc "$1" | python3 -c '
+import json, sys
+for number, line in enumerate(sys.stdin):
+    if number == 1:
+        thread = json.loads(line)
+        del thread["group"]
+        thread["agent"] = "Coach"
+        line = json.dumps(thread) + "\n"
+    sys.stdout.write(line)
+' | zstd -q -3 -o "$2"
+}
+solo="$out/solo.jsonl.zst" quarter_solo="$out/quarter-solo.jsonl.zst"
+as_solo "$corpus" "$solo"
+as_solo "$quarter" "$quarter_solo"
 
 rows=()
-rows+=("zstd -dc > /dev/null|$(seconds sh -c "zstd -dc '$corpus' > /dev/null")")
-rows+=("replay flywheel|$(seconds "$replay" flywheel --out "$out/flywheel" "$corpus")")
+rows+=("zstd -dc > /dev/null|$(best_seconds 3 sh -c "zstd -dc '$corpus' > /dev/null")")
+rows+=("replay flywheel|$(best_seconds 3 "$replay" flywheel --force --out "$out/flywheel" "$corpus")")
+rows+=("replay --dry-run, no job firing|$(best_seconds 3 "$replay" --dry-run --job route --force --out "$out/solo" "$solo")")
 for job in chips route push draft; do
-  rows+=("replay --dry-run --job $job|$(seconds "$replay" --dry-run --job "$job" --out "$out/dry-$job" "$corpus")")
+  rows+=("replay --dry-run --job $job|$(best_seconds 3 "$replay" --dry-run --job "$job" --force --out "$out/dry-$job" "$corpus")")
+done
+rows+=("quarter none|$(best_seconds 3 "$replay" --dry-run --job route --force --out "$out/quarter-solo" "$quarter_solo")")
+for job in chips route push draft; do
+  rows+=("quarter $job|$(best_seconds 3 "$replay" --dry-run --job "$job" --force --out "$out/quarter-$job" "$quarter")")
 done
 
 bytes=$(zstd -dc "$corpus" | wc -c)
@@ -118,28 +150,43 @@ import json, os, sys
 out, messages, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rows = [line.rsplit("|", 1) for line in open(f"{out}/rows").read().splitlines()]
 rows = [(name, float(seconds)) for name, seconds in rows]
-floor, reader = rows[0][1], rows[1][1]
+quarters = {name.split()[-1]: seconds for name, seconds in rows if name.startswith("quarter ")}
+rows = [row for row in rows if not row[0].startswith("quarter ")]
+floor, reader, unplanned = rows[0][1], rows[1][1], rows[2][1]
 reports = {job: json.load(open(f"{out}/dry-{job}/report.json")) for job in ("chips", "route", "push", "draft")}
+solo = json.load(open(f"{out}/solo/report.json"))
+assert solo["corpus"]["messages"] == reports["chips"]["corpus"]["messages"] and solo["jobs"]["route"]["eligible"] == 0
 threads = reports["chips"]["corpus"].get("threads")
 counted = reports["chips"]["corpus"]["messages"]
 print(f"corpus: {threads} thread of {counted} messages, {size / 1e6:.0f} MB of JSON Lines; items planned: "
       + ", ".join(f"{job} {reports[job]['jobs'][job]['eligible']}" for job in reports))
-print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end (other work on the machine slows "
-      f"the jobs, which plan one thread on one core, more than the reader)")
+print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end; each row the best of 3 runs")
 print()
-print("| stage | seconds | × zstd -dc | × replay flywheel |")
-print("|---|---:|---:|---:|")
+print("| stage | seconds | × zstd -dc | × replay flywheel | × dry run, no job firing |")
+print("|---|---:|---:|---:|---:|")
 for name, seconds in rows:
-    print(f"| {name} | {seconds:.2f} | {seconds / floor:.1f}× | {seconds / reader:.1f}× |")
+    print(f"| {name} | {seconds:.2f} | {seconds / floor:.1f}× | {seconds / reader:.1f}× | {seconds / unplanned:.1f}× |")
 print()
-worst = max(seconds / reader for name, seconds in rows[2:])
-print(f"slowest job: {worst:.1f}× the reader (target: a few times the reader, ≤ 5×)")
+# Planning alone: each job's time less the dry run firing nowhere over the same bytes, per 1,000
+# messages; a cost linear in the thread's length gives the same at both lengths, one that grows
+# with its square four times as much at the longer.
+print(f"| job | planning, ms per 1,000 messages, at {messages // 4:,} | at {messages:,} | ratio (1: linear, 4: quadratic) |")
+print("|---|---:|---:|---:|")
+for name, seconds in rows[3:]:
+    job = name.split()[-1]
+    small = (quarters[job] - quarters["none"]) / (messages // 4) * 1e6
+    large = (seconds - unplanned) / messages * 1e6
+    print(f"| {job} | {small:.2f} | {large:.2f} | {large / small:.2f} |")
+print()
+worst = max(seconds / reader for name, seconds in rows[3:])
+print(f"slowest job: {worst:.1f}× the reader, {max(s for _, s in rows[3:]) / unplanned:.1f}× the dry run firing nowhere "
+      f"(which reads the words the reader skips: {unplanned / reader:.1f}× the reader); target: a few times the reader, ≤ 5×")
 
 rows_file = os.environ.get("BENCH_ROWS")
 if rows_file:
     # Rows for bench/all.sh's single table: each job's dry run of the one long thread against the reader.
     with open(rows_file, "a") as out:
-        for name, seconds in rows[2:]:
+        for name, seconds in rows[3:]:
             job = name.rsplit(" ", 1)[-1]
             out.write(f"long thread ({messages:,} messages), dry run, {job}\t{seconds:.2f} s\treplay flywheel\t{reader:.2f} s\t"
                       f"{seconds / reader:.1f}× the reader\t≤ 5×\t{'yes' if seconds / reader <= 5 else 'no'}\n")
