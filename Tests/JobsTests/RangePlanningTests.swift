@@ -61,4 +61,31 @@ import TestSupport
             #expect(ledger == JobLedger())
         }
     }
+
+    /// The places before a person message, planned on the thread read up to and including it,
+    /// are planned as the whole thread plans them: what a piece of a thread still being read is.
+    @Test(arguments: 0..<jobs.count)
+    func placesBeforeAPersonMessagePlanOnWhatWasReadUpToIt(job index: Int) {
+        let job = Self.jobs[index]
+        let snapshot = VariedThread.make(messages: 1500, seed: 9, group: true)
+        let persons = snapshot.messages.indices.filter { snapshot.messages[$0].from == .person }
+        var start = 0
+        var pieces: [JobItem] = []
+        var joined = JobLedger()
+        for cut in persons where cut - start >= 40 {
+            let read = ThreadSnapshot(thread: snapshot.thread, messages: MessageList(snapshot.messages[...cut]))
+            var ledger = JobLedger()
+            pieces += job.plan(read, messages: start..<cut, tokenizer: ApproximateTokenizer(), ledger: &ledger)
+            joined.merge(ledger)
+            start = cut
+        }
+        var ledger = JobLedger()
+        pieces += job.plan(snapshot, messages: start..<snapshot.messages.count, tokenizer: ApproximateTokenizer(), ledger: &ledger)
+        joined.merge(ledger)
+        var whole = JobLedger()
+        let items = job.plan(snapshot, tokenizer: ApproximateTokenizer(), ledger: &whole)
+        #expect(start > 1000)
+        #expect(LinearPlanningTests.differences(pieces, items) == 0)
+        #expect(joined == whole)
+    }
 }

@@ -19,11 +19,13 @@ import TestSupport
     }
 
     @Test func aLongThreadIsCutIntoOneRangePerWorkerAndAShortOneIsNot() {
-        #expect(Planner.ranges(messages: 5_000, workers: 2) == [0..<5_000])
-        #expect(Planner.ranges(messages: 2 * Planner.rangeMessages - 1, workers: 2).count == 1)
-        #expect(Planner.ranges(messages: 40_000, workers: 2) == [0..<20_000, 20_000..<40_000])
-        #expect(Planner.ranges(messages: 40_000, workers: 1) == [0..<40_000])
-        let three = Planner.ranges(messages: 30_001, workers: 8)
+        #expect(Planner.ranges(of: 0..<5_000, workers: 2) == [0..<5_000])
+        #expect(Planner.ranges(of: 0..<(2 * Planner.rangeMessages - 1), workers: 2).count == 1)
+        #expect(Planner.ranges(of: 0..<40_000, workers: 2) == [0..<20_000, 20_000..<40_000])
+        #expect(Planner.ranges(of: 0..<40_000, workers: 1) == [0..<40_000])
+        #expect(Planner.ranges(of: 10_000..<50_000, workers: 2) == [10_000..<30_000, 30_000..<50_000])
+        #expect(Planner.ranges(of: 7..<7, workers: 2) == [7..<7])
+        let three = Planner.ranges(of: 0..<30_001, workers: 8)
         #expect(three.count == 3 && three.first?.lowerBound == 0 && three.last?.upperBound == 30_001)
         #expect(zip(three, three.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
     }
@@ -34,7 +36,7 @@ import TestSupport
         let input = PlanningInput(thread: thread, file: 0)
         let one = Self.planner(workers: 1, dryRun: dryRun).plan(input)
         let split = Self.planner(workers: workers, dryRun: dryRun).plan(input)
-        #expect(Planner.ranges(messages: thread.messages.count, workers: workers).count == workers)
+        #expect(Planner.ranges(of: thread.messages.indices, workers: workers).count == workers)
         #expect(one.outcomes.count + one.queued.count > 10_000)
         #expect(split.outcomes == one.outcomes)
         #expect(split.ledgers == one.ledgers)

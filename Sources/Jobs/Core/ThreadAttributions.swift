@@ -12,7 +12,7 @@ import Export
 /// run of agent messages around it, and a thread that is one long run (an agent's screens and
 /// pushes with no reply) costs the square of its length.
 public struct ThreadAttributions: Sendable {
-    private let messages: [MessageRecord]
+    private let messages: MessageList
     /// For each message, the index of the person's next message, else their previous one; -1
     /// when the thread has no person message but this one.
     private let source: [Int]
@@ -21,7 +21,7 @@ public struct ThreadAttributions: Sendable {
     let reads: Int
 
     /// The attributions of `messages`, one thread's messages in time order.
-    public init(_ messages: [MessageRecord]) {
+    public init(_ messages: MessageList) {
         var source = [Int](repeating: -1, count: messages.count)
         var next = -1
         for index in messages.indices.reversed() {

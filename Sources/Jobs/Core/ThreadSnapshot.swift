@@ -7,11 +7,15 @@ import Export
 /// replayer holds one at a time.
 public struct ThreadSnapshot: Sendable {
     public var thread: ThreadRecord
-    public var messages: [MessageRecord]
+    public var messages: MessageList
 
-    public init(thread: ThreadRecord, messages: [MessageRecord]) {
+    public init(thread: ThreadRecord, messages: MessageList) {
         self.thread = thread
         self.messages = messages
+    }
+
+    public init(thread: ThreadRecord, messages: [MessageRecord]) {
+        self.init(thread: thread, messages: MessageList(messages))
     }
 
     /// The language a message is in: its own `lang`, else the thread's `locale`.

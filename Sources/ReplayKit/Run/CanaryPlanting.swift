@@ -27,7 +27,7 @@ enum CanaryPlanting {
             }
             planted.thread.group = group
         }
-        planted.messages = planted.messages.map { message in
+        planted.messages = MessageList(planted.messages.map { message in
             var message = message
             if let agent = message.from.agentName { message.from = .agent(canary + " " + agent) }
             if let text = message.text { message.text = tap.plant(prefixed(text, tap)) }
@@ -37,7 +37,7 @@ enum CanaryPlanting {
                 message.screen = screen
             }
             return message
-        }
+        })
         return planted
     }
 

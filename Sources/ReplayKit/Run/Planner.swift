@@ -26,19 +26,20 @@ struct Planner: Sendable {
     /// The cores a long thread's planning is spread over.
     var workers = ProcessInfo.processInfo.activeProcessorCount
 
-    /// One thread through every job: its counts, its prompt sizes, the outcomes of items decided
-    /// without the model, and the requests for the model.
+    /// One thread (or the places of a piece of it) through every job: its counts, its prompt
+    /// sizes, the outcomes of items decided without the model, and the requests for the model.
     ///
     /// A long thread is planned a range of messages per core (`ranges`), each range's items and
     /// counts then joined in order: the same items in the same order, and the same counts (every
     /// count is a whole number, so adding them in parts changes nothing), as one pass would give.
+    /// A piece planned while the thread is still read takes one core, the reader having the other.
     func plan(_ input: PlanningInput) -> PlannedThread {
-        var planned = PlannedThread()
+        var planned = PlannedThread(piece: input.piece)
         let thread = input.thread
         let snapshot = canary.map { CanaryPlanting.planted(thread, tap: $0) } ?? thread
         let threadHash = itemKeys.thread(file: input.file, thread: thread.thread.id)
         let keys = itemKeys.inThread(file: input.file, thread: thread.thread.id)
-        let ranges = Self.ranges(messages: snapshot.messages.count, workers: workers)
+        let ranges = Self.ranges(of: input.places, workers: input.piece ? 1 : workers)
         for job in jobs {
             let parts: [PlannedPart]
             if ranges.count == 1 {
@@ -118,11 +119,14 @@ struct Planner: Sendable {
     /// nearly every thread is (splitting one costs each range a pass back over what precedes it).
     static let rangeMessages = 8192
 
-    /// Consecutive ranges covering `messages` messages, one per worker, none shorter than
-    /// `rangeMessages`: a single range for any thread but a long one.
-    static func ranges(messages: Int, workers: Int) -> [Range<Int>] {
+    /// Consecutive ranges covering `places`, one per worker, none shorter than `rangeMessages`:
+    /// a single range for any thread but a long one.
+    static func ranges(of places: Range<Int>, workers: Int) -> [Range<Int>] {
+        let messages = places.count
         let count = max(1, min(workers, messages / rangeMessages))
-        return (0..<count).map { index in (messages * index / count)..<(messages * (index + 1) / count) }
+        return (0..<count).map { index in
+            (places.lowerBound + messages * index / count)..<(places.lowerBound + messages * (index + 1) / count)
+        }
     }
 }
 
@@ -154,14 +158,30 @@ private final class PartSlots: @unchecked Sendable {
     }
 }
 
-/// A thread to plan and the corpus file it is in (by its index in the whole corpus).
+/// A thread to plan, the corpus file it is in (by its index in the whole corpus), and which of
+/// its messages' places to plan: all of them, or (a long thread still being read, `ThreadPieces`)
+/// a piece, whose `thread` holds what was read so far.
 struct PlanningInput: Sendable {
     var thread: ThreadSnapshot
     var file: Int
+    /// The places planned: indices of `thread.messages`.
+    var places: Range<Int>
+    /// A piece of a thread whose other places are planned after: its plan is held until the
+    /// thread's last piece (`places` up to the end) is planned.
+    var piece: Bool
+
+    init(thread: ThreadSnapshot, file: Int, places: Range<Int>? = nil, piece: Bool = false) {
+        self.thread = thread
+        self.file = file
+        self.places = places ?? thread.messages.indices
+        self.piece = piece
+    }
 }
 
 /// One thread's counts, prompt sizes, outcomes and model requests, before they are added to the run's.
 struct PlannedThread: Sendable {
+    /// A piece of a thread still being read (`PlanningInput.piece`).
+    var piece = false
     var ledgers: [JobKind: JobLedger] = [:]
     var sizing: [JobKind: PromptSizing] = [:]
     /// The outcomes of items decided without the model.
@@ -169,4 +189,14 @@ struct PlannedThread: Sendable {
     var queued: [JobItem] = []
     /// Where each of `queued` is.
     var queuedPlaces: [ItemPlace] = []
+
+    /// Adds the plan of the thread's next places.
+    mutating func append(_ next: PlannedThread) {
+        for (kind, ledger) in next.ledgers { ledgers[kind, default: JobLedger()].merge(ledger) }
+        for (kind, sizes) in next.sizing { sizing[kind, default: PromptSizing()].merge(sizes) }
+        outcomes += next.outcomes
+        queued += next.queued
+        queuedPlaces += next.queuedPlaces
+        piece = next.piece
+    }
 }

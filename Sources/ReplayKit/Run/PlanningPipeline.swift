@@ -15,17 +15,21 @@ final class PlanningPipeline: @unchecked Sendable {
     private var taken = 0
     private let maxInFlight: Int
     private let queue = DispatchQueue(label: "replay.planning", qos: .userInitiated, attributes: .concurrent)
+    /// Where pieces of a thread still being read are planned, one at a time: the reader keeps a
+    /// core to itself, and the rest of the machine plans.
+    private let piecesQueue = DispatchQueue(label: "replay.planning.pieces", qos: .userInitiated)
 
     /// A pipeline allowing `maxInFlight` batches out at once.
     init(maxInFlight: Int) {
         self.maxInFlight = max(1, maxInFlight)
     }
 
-    /// Starts planning `threads` with `plan` on a worker; call `take` to collect, in order.
+    /// Starts planning `threads` with `plan` on a worker (pieces of a thread being read on the one
+    /// worker that plans pieces); call `take` to collect, in order.
     func submit(_ threads: [PlanningInput], plan: @escaping @Sendable (PlanningInput) -> PlannedThread) {
         let sequence = submitted
         submitted += 1
-        queue.async { [self] in
+        (threads.contains(where: \.piece) ? piecesQueue : queue).async { [self] in
             let planned = threads.map(plan)
             condition.lock()
             finished[sequence] = planned

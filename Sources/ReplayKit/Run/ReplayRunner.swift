@@ -47,6 +47,12 @@ public final class ReplayRunner {
     /// Every item's outcome so far, in the order they were judged.
     private(set) var outcomes: [ItemOutcome] = []
     private var pending: [PlanningInput] = []
+    /// The plans of the pieces of the thread being read, held until its last piece is planned.
+    private var heldPieces: PlannedThread? = nil
+    /// Messages of a thread read before a dry run starts planning it in pieces while the rest is
+    /// read (nil: whole threads only). Pieces need a second core and a planner without a canary
+    /// (planting it again in each piece would count its texts again).
+    var firstPiece: Int? = 2 * Planner.rangeMessages
     /// A dry run's planning, overlapping the reader: twice the workers' batches out at most.
     private lazy var planning = PlanningPipeline(maxInFlight: planningWorkers * 2)
 
@@ -66,9 +72,11 @@ public final class ReplayRunner {
         self.progress = ProgressLine(enabled: showProgress)
         let watched: (any LanguageModel)? = model.map { model in tap.map { AuditedModel(model, tap: $0) } ?? model }
         modelStage = watched.map { ModelStage(model: $0, jobs: jobs, device: options.device, stop: stop) }
-        planner = Planner(options: options, jobs: jobs, tokenizer: tokenizer, canary: tap,
-                          modelUnavailable: modelUnavailable != nil, dryRun: model == nil,
-                          itemKeys: itemKeys ?? .unkeyed(fileCount: options.corpus.count))
+        var planner = Planner(options: options, jobs: jobs, tokenizer: tokenizer, canary: tap,
+                              modelUnavailable: modelUnavailable != nil, dryRun: model == nil,
+                              itemKeys: itemKeys ?? .unkeyed(fileCount: options.corpus.count))
+        planner.workers = self.planningWorkers
+        self.planner = planner
         for job in jobs {
             ledgers[job.kind] = JobLedger()
             sizing[job.kind] = PromptSizing()
@@ -134,8 +142,15 @@ public final class ReplayRunner {
                 replayedAtCheckpoint = replayed
                 return true
             },
-            progress: { threads, fraction in progress.update(threads: threads, asked: modelStage?.asked ?? 0, fraction: fraction) })
+            progress: { threads, fraction in progress.update(threads: threads, asked: modelStage?.asked ?? 0, fraction: fraction) },
+            pieces: piecesWanted.map { first in (first, { [self] piece in
+                // Planned at once, on the core the reader leaves free.
+                pending.append(piece)
+                submitPending()
+            }) })
         planPending()
+        // Pieces of a thread the read stopped inside: it is not replayed, so neither are they.
+        heldPieces = nil
         flush()
         progress.finish()
         guard read.stoppedOnRequest || modelStage?.stopped == true else { return counted(read) }
@@ -191,8 +206,24 @@ public final class ReplayRunner {
         planning.take(all: true) { batch in batch.forEach(absorb) }
     }
 
-    /// Adds a planned thread's counts and queues its requests (asking the model when a call's worth waits).
-    private func absorb(_ planned: PlannedThread) {
+    /// Messages before a thread is planned in pieces, when this run does (`firstPiece`).
+    private var piecesWanted: Int? {
+        modelStage == nil && planningWorkers > 1 && planner.canary == nil ? firstPiece : nil
+    }
+
+    /// Adds a planned thread's counts and queues its requests (asking the model when a call's worth
+    /// waits); a piece's plan is held until the thread's last piece comes.
+    private func absorb(_ next: PlannedThread) {
+        if next.piece {
+            if heldPieces == nil { heldPieces = next } else { heldPieces?.append(next) }
+            return
+        }
+        var planned = next
+        if var held = heldPieces {
+            held.append(next)
+            planned = held
+            heldPieces = nil
+        }
         for (kind, ledger) in planned.ledgers { ledgers[kind, default: JobLedger()].merge(ledger) }
         for (kind, sizes) in planned.sizing { sizing[kind, default: PromptSizing()].merge(sizes) }
         outcomes += planned.outcomes

@@ -56,11 +56,17 @@ final class ThreadSource {
     /// on to another thread), for a consumer that has what it needs before the limit (`replay
     /// bench-model --requests`). A run returns true, and reads to the limit or the end.
     ///
+    /// With `pieces`, a thread of this shard longer than `first` messages is also handed to
+    /// `piece` in pieces while it is read (`ThreadAssembler.piece()`); `thread` then gets its
+    /// places after the last piece. A thread that is not handed to `thread` in the end (a read
+    /// stopped inside it) had its pieces handed on all the same: the consumer drops them.
+    ///
     /// Returns the counts of the whole read; `fatal` is set when the corpus could not be read, or
     /// (with `--strict`) at a bad line.
     func read(resume: ReplayRunner.ResumePoint?, thread: (PlanningInput) -> Bool,
               boundary: (_ before: ReplayTally, _ threadsReplayed: Int) -> Bool,
-              progress: (_ threads: Int, _ fraction: Double?) -> Void) -> ReplayTally {
+              progress: (_ threads: Int, _ fraction: Double?) -> Void,
+              pieces: (first: Int, piece: (PlanningInput) -> Void)? = nil) -> ReplayTally {
         if let failure {
             tally.fatal = .input(failure)
             return tally
@@ -91,7 +97,7 @@ final class ThreadSource {
         accounting.begin(at: reader.stats)
         let segmentStart = eventsRead
         let replayedBefore = resume?.threadsReplayed ?? 0
-        var assembler = ThreadAssembler()
+        var assembler = ThreadAssembler(firstPiece: pieces?.first)
         var flywheel = options.flywheel ? FlywheelCounter(listed: options.labels) : nil
         var owned = false
         /// The corpus file the open thread is in (a thread never spans files).
@@ -108,8 +114,8 @@ final class ThreadSource {
 
         /// Hands on a completed thread; true when it was the last the limit allows, or the last
         /// `thread` wanted.
-        func complete(_ snapshot: ThreadSnapshot) -> Bool {
-            let goOn = thread(PlanningInput(thread: snapshot, file: threadFile))
+        func complete(_ done: ThreadAssembler.Assembled) -> Bool {
+            let goOn = thread(PlanningInput(thread: done.thread, file: threadFile, places: done.places))
             if let limit = options.threadLimit, replayedBefore + assembler.completed >= limit {
                 tally.stoppedAtLimit = true
                 return true
@@ -157,6 +163,9 @@ final class ThreadSource {
             case .message(let message):
                 // Read in full only while a thread of this shard is open.
                 _ = assembler.take(.message(message))
+                if let pieces, let next = assembler.piece() {
+                    pieces.piece(PlanningInput(thread: next.thread, file: threadFile, places: next.places, piece: true))
+                }
                 flywheel?.add(ExportRecord.message(message))
             case .outline:
                 break
@@ -192,7 +201,7 @@ final class ThreadSource {
                      totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
         }
         if !tally.stoppedAtLimit, !stoppedEarly, !consumerDone, !stoppedAtBoundary, let done = assembler.finish() {
-            _ = thread(PlanningInput(thread: done, file: threadFile))
+            _ = thread(PlanningInput(thread: done.thread, file: threadFile, places: done.places))
         }
         tally.stoppedOnRequest = stoppedAtBoundary
         return snapshot(reader: tally.stoppedAtLimit || consumerDone || stoppedAtBoundary ? readBefore : reader.stats)
