@@ -28,7 +28,11 @@ public protocol Job: Sendable {
     /// (earlier replies, the next message).
     ///
     /// Planning consecutive ranges gives the items of the whole thread in order, and their
-    /// ledgers add up to its ledger: a long thread is planned a range per core.
+    /// ledgers add up to its ledger: a long thread is planned a range per core. A place looks
+    /// ahead no further than the next message and the person's next message, so `thread` may be
+    /// the thread read so far, up to a person message at or after `messages.upperBound`: a long
+    /// thread is planned in pieces while the rest is read. A job that looks further ahead breaks
+    /// that (RangePlanningTests hold every job to it).
     func plan(_ thread: ThreadSnapshot, messages: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem]
     /// Decodes and checks an output the engine produced for `item`: the answer, or none when the
     /// output is rejected, with the counters that say how (`rejected_greeting`, `kind:timer`…).
