@@ -48,10 +48,13 @@ import TestSupport
         for name in ["report.md", "metrics.csv", "metrics.json", "dashboard.html", "junit.xml", "items.json.zst"] {
             #expect(try Data(contentsOf: URL(fileURLWithPath: killedOut + "/" + name)) == Data(contentsOf: URL(fileURLWithPath: wholeOut + "/" + name)), "\(name)")
         }
-        // The killed run's checkpoints are all still there, and the resumed run's follow them.
+        // The killed run's checkpoints are all still there, and the resumed run's follow them:
+        // numbered on from the highest the killed run began, so one number is missing when the
+        // kill came while a checkpoint was being written (its parts are not a checkpoint).
         let after = OutputDirectory(killedOut).checkpointSequences()
         #expect(Array(after.prefix(written.count)) == written)
-        #expect(after == Array(1...(after.last ?? 0)))
+        #expect(zip(after, after.dropFirst()).allSatisfy { $0 < $1 } && after.first == 1)
+        #expect((after.last ?? 0) - after.count <= 1)
     }
 
     static func replay(_ arguments: [String]) -> (code: ExitCode, said: String) {

@@ -48,6 +48,9 @@ public final class CorpusReader {
         expected = expecting
     }
 
+    /// Files opened so far (`stats.files`), without copying the other counts: asked at every event.
+    public var filesOpened: Int { counts.files }
+
     /// What has been read so far, exact up to the last event handed out.
     public var stats: CorpusStats {
         var stats = counts

@@ -33,7 +33,7 @@ public struct MessageList: RandomAccessCollection, Sendable, ExpressibleByArrayL
     }
 
     /// Adds `message` after the last.
-    public mutating func append(_ message: MessageRecord) {
+    public mutating func append(_ message: consuming MessageRecord) {
         if count & (Self.blockSize - 1) == 0 {
             var block: [MessageRecord] = []
             block.reserveCapacity(Self.blockSize)

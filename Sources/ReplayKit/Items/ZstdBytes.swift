@@ -10,12 +10,13 @@ enum ZstdBytes {
         let description: String
     }
 
-    /// `bytes` as one zstd frame at level 9, its content size in the header.
+    /// `bytes` as one zstd frame at level 3, zstd's default (a table of small numbers and hashes,
+    /// which higher levels hardly shrink further), its content size in the header.
     static func compress(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: ZSTD_compressBound(bytes.count))
         let written = bytes.withUnsafeBytes { source in
             out.withUnsafeMutableBytes { sink in
-                ZSTD_compress(sink.baseAddress, sink.count, source.baseAddress, source.count, 9)
+                ZSTD_compress(sink.baseAddress, sink.count, source.baseAddress, source.count, 3)
             }
         }
         precondition(ZSTD_isError(written) == 0, "zstd cannot fail on a buffer of its own bound")

@@ -49,11 +49,17 @@ struct ThreadAssembler {
             current = ThreadSnapshot(thread: thread, messages: [])
             return done
         case .message(let message):
-            // The reader has already checked the message belongs to the open thread.
-            if message.from == .person, let count = current?.messages.count { lastPerson = count }
-            current?.messages.append(message)
+            append(message)
             return nil
         }
+    }
+
+    /// Adds a message to the open thread (the reader has already checked it belongs there),
+    /// moved in rather than copied: a long thread is hundreds of thousands of them.
+    mutating func append(_ message: consuming MessageRecord) {
+        guard current != nil else { return }
+        if message.from == .person { lastPerson = current!.messages.count }
+        current!.messages.append(message)
     }
 
     /// The next piece of the open thread, when enough of it is read: what was read, and the

@@ -83,7 +83,7 @@ final class ThreadSource {
             return tally
         }
         /// The index in the whole corpus of the file the reader is in.
-        func currentFile() -> Int { fileIndices[max(0, min(fileIndices.count - 1, reader.stats.files - 1))] }
+        func currentFile() -> Int { fileIndices[max(0, min(fileIndices.count - 1, reader.filesOpened - 1))] }
 
         var accounting = CorpusAccounting(shard: shard)
         var eventsRead = 0
@@ -141,7 +141,7 @@ final class ThreadSource {
         }
 
         reading: while let event = next() {
-            let owner = accounting.owner(of: event, filesOpened: reader.stats.files)
+            let owner = accounting.owner(of: event, filesOpened: reader.filesOpened)
             switch event {
             case .thread(let line):
                 // The open thread ends here, whoever's the next one is.
@@ -162,11 +162,11 @@ final class ThreadSource {
                 owned = false
             case .message(let message):
                 // Read in full only while a thread of this shard is open.
-                _ = assembler.take(.message(message))
+                flywheel?.add(ExportRecord.message(message))
+                assembler.append(consume message)
                 if let pieces, let next = assembler.piece() {
                     pieces.piece(PlanningInput(thread: next.thread, file: threadFile, places: next.places, piece: true))
                 }
-                flywheel?.add(ExportRecord.message(message))
             case .outline:
                 break
             case .badLine(let bad):
