@@ -41,10 +41,11 @@ let package = Package(
         .target(name: "CSandbox"),
         .target(name: "CSpawn"),
         .systemLibrary(name: "CXattr", path: "Sources/CXattr"),
+        .target(name: "CSHA256"),
 
         // Libraries, lowest first. Privacy is the floor every module that touches words stands on;
         // Audit (the sandbox and the auditor) sits above the pipeline it judges, used by the command layer.
-        .target(name: "Privacy", swiftSettings: swift6),
+        .target(name: "Privacy", dependencies: ["CSHA256"], swiftSettings: swift6),
         // Child programs with their own waits and time limits (the auditor's trace, the tests' tools).
         .target(name: "Spawn", dependencies: ["CSpawn", "Privacy"], swiftSettings: swift6),
         .target(name: "Export", dependencies: ["CZstd", "Privacy"], swiftSettings: swift6),

@@ -1,3 +1,5 @@
+import CSHA256
+
 /// SHA-256 (FIPS 180-4), streaming: identifies corpus and model files (every byte of a corpus,
 /// `CorpusIdentity`), and hashes in audit reports.
 ///
@@ -5,7 +7,9 @@
 /// swift-crypto; it is checked against the standard test vectors (FIPS 180-4's examples and
 /// NIST's SHAVS messages). Whole blocks are compressed straight from the caller's buffer, with the
 /// state in locals and the message schedule on the stack: a corpus is hashed at hundreds of MB/s,
-/// so identifying it costs a small part of reading it.
+/// so identifying it costs a small part of reading it. On a processor with the x86 SHA extensions
+/// the blocks are compressed by them instead (`CSHA256`), several times faster; both ways are
+/// checked against the same vectors.
 public struct SHA256: Sendable {
     private var h0: UInt32 = 0x6a09e667, h1: UInt32 = 0xbb67ae85, h2: UInt32 = 0x3c6ef372, h3: UInt32 = 0xa54ff53a
     private var h4: UInt32 = 0x510e527f, h5: UInt32 = 0x9b05688c, h6: UInt32 = 0x1f83d9ab, h7: UInt32 = 0x5be0cd19
@@ -13,6 +17,11 @@ public struct SHA256: Sendable {
     private var pending: [UInt8] = []
     /// Bytes fed in all.
     private var length: UInt64 = 0
+    /// Whether blocks go to the SHA extensions (tests turn it off to check the Swift rounds).
+    var usesHardware = SHA256.hardwareAvailable
+
+    /// Whether this processor has the SHA extensions.
+    static let hardwareAvailable = csha256_hardware() != 0
 
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -90,6 +99,15 @@ public struct SHA256: Sendable {
 
     /// Compresses `blocks` (a whole number of 64-byte blocks) into the state.
     private mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+        if usesHardware {
+            var state = (h0, h1, h2, h3, h4, h5, h6, h7)
+            withUnsafeMutableBytes(of: &state) { words in
+                csha256_compress(words.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                                 blocks.baseAddress!.assumingMemoryBound(to: UInt8.self), blocks.count / 64)
+            }
+            (h0, h1, h2, h3, h4, h5, h6, h7) = state
+            return
+        }
         Self.k.withUnsafeBufferPointer { k in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
                 var a0 = h0, b0 = h1, c0 = h2, d0 = h3, e0 = h4, f0 = h5, g0 = h6, h00 = h7
