@@ -35,8 +35,10 @@ public struct MessageList: RandomAccessCollection, Sendable, ExpressibleByArrayL
     /// Adds `message` after the last.
     public mutating func append(_ message: consuming MessageRecord) {
         if count & (Self.blockSize - 1) == 0 {
+            // The first block grows as an array does (most threads are a few messages); the
+            // later ones, of a thread already long, are made whole at once.
             var block: [MessageRecord] = []
-            block.reserveCapacity(Self.blockSize)
+            if count > 0 { block.reserveCapacity(Self.blockSize) }
             blocks.append(block)
         }
         blocks[blocks.count - 1].append(message)

@@ -40,14 +40,17 @@ struct Planner: Sendable {
         let threadHash = itemKeys.thread(file: input.file, thread: thread.thread.id)
         let keys = itemKeys.inThread(file: input.file, thread: thread.thread.id)
         let ranges = Self.ranges(of: input.places, workers: input.piece ? 1 : workers)
+        // A vocabulary still loading is waited for here, once a thread, and then counted with
+        // directly: not through the wait (and a retain of the shared tokenizer) at every count.
+        let tokenizer = (self.tokenizer as? DeferredTokenizer)?.loaded.tokenizer ?? self.tokenizer
         for job in jobs {
             let parts: [PlannedPart]
             if ranges.count == 1 {
-                parts = [plan(job, snapshot, messages: ranges[0], threadHash: threadHash, keys: keys)]
+                parts = [plan(job, snapshot, messages: ranges[0], tokenizer: tokenizer, threadHash: threadHash, keys: keys)]
             } else {
                 let slots = PartSlots(count: ranges.count)
                 DispatchQueue.concurrentPerform(iterations: ranges.count) { index in
-                    slots.put(plan(job, snapshot, messages: ranges[index], threadHash: threadHash, keys: keys), at: index)
+                    slots.put(plan(job, snapshot, messages: ranges[index], tokenizer: tokenizer, threadHash: threadHash, keys: keys), at: index)
                 }
                 parts = slots.parts
             }
@@ -66,8 +69,8 @@ struct Planner: Sendable {
     }
 
     /// The places of one job among `messages`: its counts, sizes, outcomes and requests.
-    private func plan(_ job: any Job, _ snapshot: ThreadSnapshot, messages: Range<Int>, threadHash: UInt64,
-                      keys: ItemKeys.ThreadKeys) -> PlannedPart {
+    private func plan(_ job: any Job, _ snapshot: ThreadSnapshot, messages: Range<Int>, tokenizer: any Tokenizer,
+                      threadHash: UInt64, keys: ItemKeys.ThreadKeys) -> PlannedPart {
         var part = PlannedPart()
         // A thread has a few builds and models: each label is made once (a hashed one costs an HMAC).
         var builds: [String?: String] = [:], models: [String?: String] = [:]
