@@ -24,7 +24,10 @@
 # (seed 7) into ${XDG_CACHE_HOME:-$HOME/.cache}/replay/bench/ once and reused. Run on a quiet
 # machine: every number is wall time.
 #
-# usage: bench/long-thread.sh [MESSAGES (default 200000)]
+# With BASELINE=/path/to/replay, each job's dry run of the long thread is timed with that binary
+# too (an earlier build, in the same run), beside this build's.
+#
+# usage: [BASELINE=replay-binary] bench/long-thread.sh [MESSAGES (default 200000)]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 messages=${1:-200000}
@@ -138,6 +141,11 @@ rows+=("replay --dry-run, no job firing|$(best_seconds 3 "$replay" --dry-run --j
 for job in chips route push draft; do
   rows+=("replay --dry-run --job $job|$(best_seconds 3 "$replay" --dry-run --job "$job" --force --out "$out/dry-$job" "$corpus")")
 done
+if [ -n "${BASELINE:-}" ]; then
+  for job in chips route push draft; do
+    rows+=("baseline $job|$(best_seconds 3 "$BASELINE" --dry-run --job "$job" --force --out "$out/baseline-$job" "$corpus")")
+  done
+fi
 rows+=("quarter none|$(best_seconds 3 "$replay" --dry-run --job route --force --out "$out/quarter-solo" "$quarter_solo")")
 for job in chips route push draft; do
   rows+=("quarter $job|$(best_seconds 3 "$replay" --dry-run --job "$job" --force --out "$out/quarter-$job" "$quarter")")
@@ -151,7 +159,8 @@ out, messages, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rows = [line.rsplit("|", 1) for line in open(f"{out}/rows").read().splitlines()]
 rows = [(name, float(seconds)) for name, seconds in rows]
 quarters = {name.split()[-1]: seconds for name, seconds in rows if name.startswith("quarter ")}
-rows = [row for row in rows if not row[0].startswith("quarter ")]
+baselines = {name.split()[-1]: seconds for name, seconds in rows if name.startswith("baseline ")}
+rows = [row for row in rows if not row[0].startswith(("quarter ", "baseline "))]
 floor, reader, unplanned = rows[0][1], rows[1][1], rows[2][1]
 reports = {job: json.load(open(f"{out}/dry-{job}/report.json")) for job in ("chips", "route", "push", "draft")}
 solo = json.load(open(f"{out}/solo/report.json"))
@@ -167,6 +176,13 @@ print("|---|---:|---:|---:|---:|")
 for name, seconds in rows:
     print(f"| {name} | {seconds:.2f} | {seconds / floor:.1f}× | {seconds / reader:.1f}× | {seconds / unplanned:.1f}× |")
 print()
+if baselines:
+    print("| job | baseline (BASELINE) | this build | speed-up |")
+    print("|---|---:|---:|---:|")
+    for name, seconds in rows[3:]:
+        job = name.split()[-1]
+        print(f"| {job} | {baselines[job]:.2f} s | {seconds:.2f} s | {baselines[job] / seconds:.2f}× |")
+    print()
 # Planning alone: each job's time less the dry run firing nowhere over the same bytes, per 1,000
 # messages; a cost linear in the thread's length gives the same at both lengths, one that grows
 # with its square four times as much at the longer.

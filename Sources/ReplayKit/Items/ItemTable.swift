@@ -21,12 +21,22 @@ public struct ItemTable: Sendable, Equatable {
         // Sorted by their (thread, key, job, place) alone, then moved once: an outcome is large
         // and holds strings, and moving it at every step of the sort was most of the cost.
         let jobs = JobKind.allCases
+        // The job and the place in one word: the job's rank above, the index below, so equal
+        // (thread, key, job) keep their order as a stable sort would.
         let order = items.indices.map { index in
-            (thread: items[index].thread, key: items[index].key, job: jobs.firstIndex(of: items[index].job)!, index: index)
-        }.sorted { a, b in
-            (a.thread, a.key, a.job, a.index) < (b.thread, b.key, b.job, b.index)
+            SortKey(thread: items[index].thread, key: items[index].key,
+                    jobAndIndex: UInt64(jobs.firstIndex(of: items[index].job)!) << 40 | UInt64(index))
+        }.sorted()
+        self.items = order.map { items[Int($0.jobAndIndex & (1 << 40 - 1))] }
+    }
+
+    /// What an outcome is sorted by: its thread, its key, then its job and where it was.
+    private struct SortKey: Comparable {
+        var thread: UInt64, key: UInt64, jobAndIndex: UInt64
+
+        static func < (a: SortKey, b: SortKey) -> Bool {
+            a.thread != b.thread ? a.thread < b.thread : a.key != b.key ? a.key < b.key : a.jobAndIndex < b.jobAndIndex
         }
-        self.items = order.map { items[$0.index] }
     }
 
     /// Items from several tables (a merge's shards, a resumed run's segments), in canonical order.

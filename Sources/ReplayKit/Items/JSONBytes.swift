@@ -24,7 +24,12 @@ struct JSONBytes {
     }
 
     /// A whole number in decimal.
+    @inline(__always)
     mutating func int(_ value: Int) {
+        if value >= 0 && value < 10 {   // most flags, indices and fallbacks
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
             if value == .min {
@@ -56,6 +61,7 @@ struct JSONBytes {
     }
 
     /// `[a,b,…]` of `values`, each written by `element`.
+    @inline(__always)
     mutating func array<Values: Sequence>(_ values: Values, _ element: (inout JSONBytes, Values.Element) -> Void) {
         bytes.append(UInt8(ascii: "["))
         var first = true
