@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// SHA-256's 64 round constants (FIPS 180-4 §4.2.2), for both compressions.
+const uint32_t *csha256_round_constants(void);
+
 /// Whether this processor has the SHA extensions (and the SSSE3 and SSE4.1 they are used with).
 int csha256_hardware(void);
 
