@@ -14,7 +14,8 @@
 # linear. Every row is the best of three runs. Prints one table of wall seconds and ratios to
 # zstd -dc, to the reader and to the dry run firing nowhere. A job that searched the thread from
 # each message would take the square of the thread's length here: the target is each job within a
-# few times the reader.
+# few times the reader of the same bytes, which for a dry run is the one that builds their words
+# (the dry run firing nowhere): at most 2× it.
 #
 # The thread is one group thread (Coach the lead, Sage, Penny) of MESSAGES messages, so all four
 # jobs fire in it: agent screens that ask in words, tell, offer buttons or show a picture, with
@@ -195,15 +196,21 @@ for name, seconds in rows[3:]:
     print(f"| {job} | {small:.2f} | {large:.2f} | {large / small:.2f} |")
 print()
 worst = max(seconds / reader for name, seconds in rows[3:])
-print(f"slowest job: {worst:.1f}× the reader, {max(s for _, s in rows[3:]) / unplanned:.1f}× the dry run firing nowhere "
-      f"(which reads the words the reader skips: {unplanned / reader:.1f}× the reader); target: a few times the reader, ≤ 5×")
+worst_words = max(seconds / unplanned for name, seconds in rows[3:])
+# The target, from issue 18: each job "within a few times the reader's time for the same bytes".
+# A dry run must build the words the flywheel skips, so the same bytes read with their words (the
+# dry run firing nowhere) is the reader it is held to: planning may at most double it. The ratio
+# to the flywheel is printed beside it.
+print(f"slowest job: {worst_words:.1f}× the same bytes read with their words (target ≤ 2×), "
+      f"{worst:.1f}× replay flywheel (which skips the words: the words alone are {unplanned / reader:.1f}×)")
 
 rows_file = os.environ.get("BENCH_ROWS")
 if rows_file:
-    # Rows for bench/all.sh's single table: each job's dry run of the one long thread against the reader.
+    # Rows for bench/all.sh's single table: each job's dry run of the one long thread against the
+    # same bytes read with their words.
     with open(rows_file, "a") as out:
         for name, seconds in rows[3:]:
             job = name.rsplit(" ", 1)[-1]
-            out.write(f"long thread ({messages:,} messages), dry run, {job}\t{seconds:.2f} s\treplay flywheel\t{reader:.2f} s\t"
-                      f"{seconds / reader:.1f}× the reader\t≤ 5×\t{'yes' if seconds / reader <= 5 else 'no'}\n")
+            out.write(f"long thread ({messages:,} messages), dry run, {job}\t{seconds:.2f} s\tthe same bytes read with their words, no job firing\t{unplanned:.2f} s\t"
+                      f"{seconds / unplanned:.1f}× ({seconds / reader:.1f}× replay flywheel)\t≤ 2×\t{'yes' if seconds / unplanned <= 2 else 'no'}\n")
 PY
