@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Audit
 import Privacy
 
 /// `replay audit` against deliberately leaky programs: each leak is caught and named, the clean
 /// program passes, and an audit that cannot run never passes.
-@Suite(.serialized) struct AuditorTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct AuditorTests {
     @Test func cleanProgramPassesWithZeroFindings() {
         let run = LeakyFixtureRun.audit("clean")
         defer { run.remove() }

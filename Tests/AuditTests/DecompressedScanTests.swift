@@ -9,7 +9,7 @@ import TestSupport
 /// canary packed by xz, bzip2 or zip under `replay audit --` is found, so is one after 64 MiB of
 /// zeros in a zstd stream, and one in or under a name that is not UTF-8 or past `PATH_MAX`; and
 /// the same programs writing no canary pass.
-@Suite(.serialized) struct DecompressedScanTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct DecompressedScanTests {
     /// Shell commands run under `replay audit --`, each leaving one compressed file in the run's
     /// directory with the canary inside (`$REPLAY_AUDIT_CANARY`, `$REPLAY_AUDIT_OUT`).
     static let packed: [(String, String)] = [

@@ -8,7 +8,7 @@ import TestSupport
 /// `replay compare`'s results: well-formed files pass with zero findings; words in a label's
 /// slot, a string where a number belongs, or anything a writer does not write is a finding that
 /// never repeats what it found.
-@Suite(.serialized) struct ItemsAndCompareSchemaTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ItemsAndCompareSchemaTests {
     static let sentence = "Tell mum the surgery moved to Friday"
 
     /// A table as `ItemTable.json` writes it: three items in two threads, one hashed build.

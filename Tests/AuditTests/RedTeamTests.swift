@@ -1,13 +1,14 @@
 import Foundation
 import Spawn
 import Testing
+import TestSupport
 @testable import Audit
 import Privacy
 
 /// The red team: one deliberately leaky program per channel of the README's privacy table, run
 /// unconfined, so that what the sandbox would have blocked is left to the audit to see. Each is
 /// caught with its named rule; the clean program is not.
-@Suite(.serialized) struct RedTeamTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct RedTeamTests {
     /// A channel: the fixture's mode and arguments (`{outside}` is a directory outside the run),
     /// and the error rules the audit must name.
     struct Channel: Sendable, CustomTestStringConvertible {

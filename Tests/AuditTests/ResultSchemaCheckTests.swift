@@ -8,7 +8,7 @@ import TestSupport
 /// `ResultSchemaCheck` on real `replay` runs: a clean run's directory passes with zero findings,
 /// dry and with the model; each way of hiding words or token ids in it is a finding that names
 /// the file and place, never the text.
-@Suite(.serialized) struct ResultSchemaCheckTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ResultSchemaCheckTests {
     /// Words planted by the tampering; no finding may repeat them.
     static let sentenceWords = ["Tell", "mum", "surgery", "Friday", "GP"]
 

@@ -7,7 +7,7 @@ import TestSupport
 /// writer's source is in it, so a writer that gains a word fails here until the word is
 /// reviewed into the vocabulary (and would otherwise fail the clean-run tests of
 /// `ResultSchemaCheckTests`, where the word shows up as a finding).
-@Suite struct ResultVocabularyTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ResultVocabularyTests {
     @Test func everyWordOfTheWritersIsInTheVocabulary() throws {
         var missing: Set<String> = []
         var symbols: Set<Unicode.Scalar> = []

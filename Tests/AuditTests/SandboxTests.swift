@@ -23,7 +23,7 @@ struct Channel: Sendable, CustomTestStringConvertible {
 /// Each channel is one attempt the probe makes twice: confined, where it must fail with the errno
 /// of the mechanism that blocks it, and with `--unconfined`, where it must succeed, so the failure
 /// is the sandbox's doing and not the machine's.
-@Suite struct SandboxTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct SandboxTests {
     /// One confined and one unconfined run, shared by the tests that only read what they printed.
     static let confined = Result { try SandboxProbeRun.run() }
     static let unconfined = Result { try SandboxProbeRun.run(["--unconfined"]) }

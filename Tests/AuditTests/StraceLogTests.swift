@@ -1,6 +1,7 @@
 import Foundation
 import Spawn
 import Testing
+import TestSupport
 @testable import Audit
 import Privacy
 
@@ -103,7 +104,7 @@ extension String {
 
 /// The channels besides file contents and sockets: each call strace shows is read into the event
 /// the audit judges, and judged by its rule.
-@Suite struct StraceChannelTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct StraceChannelTests {
     static func hex(_ text: String) -> String { StraceLogTests.hex(text) }
 
     @Test func deviceAnnotationsDoNotBreakPaths() {

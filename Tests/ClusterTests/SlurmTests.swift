@@ -11,8 +11,7 @@ import TestSupport
 /// runs the real binary sharded and waits for sharding (`--resume`, the SLURM_ARRAY_* shard
 /// selection, `replay merge`); until that lands it fails. `aStoppedShardIsRequeuedAndResumesToTheOneProcessReport`
 /// stops a running shard (a signal, a real preemption) and follows the requeued task to its report.
-@Suite(.serialized, .enabled(if: LocalSlurm.canBeRoot, "needs root: munged, slurmctld and slurmd run as root to start a one-node Slurm cluster"))
-struct SlurmTests {
+@Suite(.serialized, .enabled(if: LocalSlurm.canBeRoot, "needs root: munged, slurmctld and slurmd run as root to start a one-node Slurm cluster"), .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct SlurmTests {
     /// The cluster itself: a 4-task array writes 4 files, and a job with `afterok` on the array
     /// runs only after all of them, and sees all four.
     @Test func localClusterRunsAnArrayThenItsAfterokJob() throws {

@@ -123,7 +123,7 @@ func expectSameReadingEverywhere(_ paths: [String], sourceLocation: Testing.Sour
     return full
 }
 
-@Suite struct ReadingModesTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ReadingModesTests {
     @Test func sampleCorpusReadsTheSameEveryWay() throws {
         let events = try expectSameReadingEverywhere([BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"])
         #expect(events.count > 1000)

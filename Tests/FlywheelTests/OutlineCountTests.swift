@@ -7,7 +7,7 @@ import TestSupport
 
 /// The flywheel reads outlines (`CorpusReader.nextOutline()`) and remembers labels by raw value;
 /// its counts must be those of full records counted one label at a time.
-@Suite struct OutlineCountTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct OutlineCountTests {
     /// Counts `paths` from full records (the reader's `next()`, the path the replay takes).
     static func fullCount(_ paths: [String]) throws -> FlywheelCounter {
         let reader = try CorpusReader(paths: paths)

@@ -1,13 +1,14 @@
 import Foundation
 import Spawn
 import Testing
+import TestSupport
 @testable import Flywheel
 
 /// Loads dashboard.html in headless Chromium and checks it rendered, offline.
 ///
 /// Needs Debian's `chromium` (and `strace` for the network check); without chromium the test is
 /// reported as disabled with the reason. Set FLYWHEEL_RENDER_DIR to keep the screenshots.
-@Suite struct RenderTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct RenderTests {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
     static let strace = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }

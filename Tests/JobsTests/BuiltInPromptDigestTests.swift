@@ -14,7 +14,7 @@ import TestSupport
 /// 467cbcd), with the approximate tokenizer and with the default model's vocabulary. The jobs now
 /// fill in the built-in prompt set (`PromptSet.builtIn`): equal digests prove it asks exactly what
 /// they asked, with the same token counts. The words are read only inside the hash, never shown.
-@Suite struct BuiltInPromptDigestTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct BuiltInPromptDigestTests {
     static let sample = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
 
     /// The sample's threads, each with its messages.

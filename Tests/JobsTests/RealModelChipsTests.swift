@@ -3,10 +3,11 @@ import Engine
 import Llama
 import Export
 import Testing
+import TestSupport
 @testable import Jobs
 
 /// The chips job against the real default model: the grammar holds and the answer is stable.
-@Suite(.serialized) struct RealModelChipsTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct RealModelChipsTests {
     static let engine: Result<LlamaEngine, LlamaError> = {
         guard let path = DefaultModel.path() else {
             return .failure(.modelFileUnreadable(path: DefaultModel.cacheDirectory, reason: "run scripts/setup first"))

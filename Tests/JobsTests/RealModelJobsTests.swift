@@ -2,11 +2,12 @@ import Privacy
 import Engine
 import Export
 import Testing
+import TestSupport
 @testable import Jobs
 
 /// Routing, push lines and drafts against the real default model: the output parses and keeps
 /// its guides. Shares the chips tests' engine; one short request per job.
-@Suite(.serialized) struct RealModelJobsTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct RealModelJobsTests {
     /// Asks the model about every item and judges each answer.
     static func run(_ job: some Job, on snapshot: ThreadSnapshot) throws -> [(JobItem, GenerationOutcome, ItemResult)] {
         let engine = try RealModelChipsTests.engine.get()

@@ -8,7 +8,7 @@ import TestSupport
 /// Tests/PrivacyTests/SealedTextCompileTests.swift does for SealedText itself. Jobs sees the model
 /// only through Engine's interface, so the check needs no llama.h: were llama.cpp to leak back into
 /// Jobs, every snippet, the allowed uses too, would fail to compile.
-@Suite struct SealedOutputCompileTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct SealedOutputCompileTests {
     /// The build's debug (or release) folder: where the test runner itself lives.
     static let buildDirectory: String = {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
@@ -41,7 +41,9 @@ import TestSupport
         let file = directory.appendingPathComponent("snippet.swift")
         try Data((prelude + "\n" + body + "\n").utf8).write(to: file)
         let typecheck = try Subprocess.run("/usr/bin/env", ["swiftc", "-typecheck", "-I", buildDirectory + "/Modules",
-                             "-I", packageRoot + "/Sources/CZstd", file.path])
+                             "-I", packageRoot + "/Sources/CZstd",
+                             "-Xcc", "-fmodule-map-file=" + buildDirectory + "/CSHA256.build/module.modulemap",
+                             "-I", packageRoot + "/Sources/CSHA256/include", file.path])
         let output = typecheck.output + typecheck.errors
         return (typecheck.status == 0 && !typecheck.signalled, output.split(separator: "\n").filter { $0.contains("error:") }.joined(separator: "\n"))
     }

@@ -69,7 +69,7 @@ private func text(_ scalars: [UInt32]) -> String {
     return String(string)
 }
 
-@Suite struct ByteLevelBPETests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ByteLevelBPETests {
     @Test func theDefaultModelGetsTheNativeTokenizer() throws {
         let model = try model()
         #expect(model.nativeTokenizerUnavailable == nil, "\(model.nativeTokenizerUnavailable ?? "")")

@@ -1,6 +1,7 @@
 import Privacy
 import Foundation
 import Testing
+import TestSupport
 import Engine
 @testable import Llama
 
@@ -8,7 +9,7 @@ import Engine
 /// with each of them off and on, in batches of every size, one request at a time, and in smaller
 /// chunks, and every answer (SHA-256 of the words, or the failure), token count and confidence is
 /// identical. Nothing is printed: mismatches are reported by request index only.
-@Suite(.serialized) struct EngineSpeedUpTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct EngineSpeedUpTests {
     /// One answer, as numbers and a digest.
     struct Answer: Equatable, CustomStringConvertible {
         let digest: String

@@ -1,6 +1,7 @@
 import Privacy
 import Foundation
 import Testing
+import TestSupport
 import Engine
 @testable import Llama
 
@@ -21,7 +22,7 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, 
                       grammar: grammar, maxOutputTokens: max, contextLimit: 1024, measuresConfidence: confidence)
 }
 
-@Suite(.serialized) struct LlamaEngineTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct LlamaEngineTests {
     @Test func loadsTheDefaultModelAndDescribesIt() throws {
         let info = try engine().info
         #expect(info.parameters > 100_000_000 && info.parameters < 200_000_000)

@@ -5,7 +5,7 @@ import TestSupport
 /// Code that tries to print, interpolate, describe or encode a SealedText does not compile.
 ///
 /// Each snippet is type-checked with `swiftc` against the Privacy module this test run built.
-@Suite struct SealedTextCompileTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct SealedTextCompileTests {
     /// The build's debug (or release) folder: where the test runner itself lives.
     static let buildDirectory: String = {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
@@ -28,7 +28,9 @@ import TestSupport
         try Data("import Privacy\nimport Foundation\nlet sealed = SealedText(\"made-up words\")\n\(body)\n".utf8).write(to: file)
         let typecheck = try Subprocess.run("/usr/bin/env", ["swiftc", "-typecheck", "-I", buildDirectory + "/Modules",
                              "-Xcc", "-fmodule-map-file=" + buildDirectory + "/CSandbox.build/module.modulemap",
-                             "-I", packageRoot + "/Sources/CSandbox/include", file.path])
+                             "-I", packageRoot + "/Sources/CSandbox/include",
+                             "-Xcc", "-fmodule-map-file=" + buildDirectory + "/CSHA256.build/module.modulemap",
+                             "-I", packageRoot + "/Sources/CSHA256/include", file.path])
         let output = typecheck.output + typecheck.errors
         return (typecheck.status == 0 && !typecheck.signalled, output.split(separator: "\n").filter { $0.contains("error:") }.joined(separator: "\n"))
     }

@@ -7,7 +7,7 @@ import Privacy
 import TestSupport
 
 /// `replay audit` as a command: its exit codes, and a clean replay over the sample corpus.
-@Suite(.serialized) struct AuditCommandTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct AuditCommandTests {
     static func built(_ name: String) -> String { BuiltProducts.executable(name) }
     static var packageRoot: String { BuiltProducts.packageRoot }
 

@@ -8,7 +8,7 @@ import TestSupport
 /// The corpus is the corpus: one byte changed in the middle of a corpus file larger than 2 MiB,
 /// its size the same, between two shards or between a checkpoint and `--resume`, is refused by
 /// name; the same corpus unchanged is accepted (no false alarm).
-@Suite struct CorpusEditTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct CorpusEditTests {
     /// A corpus of well over 2 MiB (the size beyond which only a file's ends used to be hashed).
     static func largeCorpus(in directory: TemporaryDirectory, name: String = "large.jsonl", prefix: String = "m") throws -> String {
         let text = StateFixtures.messy(threads: 4000, prefix: prefix)

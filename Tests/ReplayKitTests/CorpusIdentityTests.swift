@@ -7,7 +7,7 @@ import TestSupport
 
 /// Which corpus a state was made over, keyed by the run key, and the label salt drawn from the
 /// same bytes and key.
-@Suite struct CorpusIdentityTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct CorpusIdentityTests {
     static let key = StateFixtures.key
     static let otherKey = RunKey(bytes: Array(repeating: 0xa5, count: RunKey.length))!
 

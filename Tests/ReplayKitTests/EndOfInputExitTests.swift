@@ -7,7 +7,7 @@ import TestSupport
 /// a writer killed mid-line, and a `.jsonl.zst` are each exit 3, named with the line and the byte
 /// where the data ended, on stderr and in `corpus.errors`, the rest of the corpus read; a whole
 /// last record without its line end is exit 0. No message quotes the cut line.
-@Suite(.serialized) struct EndOfInputExitTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct EndOfInputExitTests {
     /// Two made-up threads of two messages each.
     static let corpus = CorpusRefusalTests.threads(2, prefix: "t")
 

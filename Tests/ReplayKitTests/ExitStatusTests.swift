@@ -7,7 +7,7 @@ import TestSupport
 
 /// One `ExitCode` owns every exit status: each code has a run that ends with it, and `--help`,
 /// `replay audit --help` and the README's two exit tables say what the type says.
-@Suite(.serialized) struct ExitStatusTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ExitStatusTests {
     /// A made-up export: two one-agent threads, one screen that asks.
     static let corpus = """
         {"type":"export","version":1}

@@ -20,7 +20,8 @@ enum UserMount {
 /// Each case mounts a small tmpfs in a user and mount namespace of its own (`unshare -rm`, no
 /// privilege needed), runs the built binary there and lists what it left, since the mount ends
 /// with the namespace.
-@Suite(.enabled(if: UserMount.isPossible, "unshare -rm cannot mount a tmpfs here (no user namespaces): the full and read-only --out cases are skipped"))
+@Suite(.enabled(if: UserMount.isPossible, "unshare -rm cannot mount a tmpfs here (no user namespaces): the full and read-only --out cases are skipped"),
+        .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out"))
 struct FullDiskTests {
 
     /// Runs replay with `arguments` (`OUT` standing for the tmpfs's out directory) on a tmpfs of

@@ -12,7 +12,7 @@ import TestSupport
 ///
 /// The same library acting from its constructor, before confinement, must find every channel
 /// open: that is what makes "closed" the sandbox's doing and not a broken check.
-@Suite(.serialized) struct InProcessAdversaryTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct InProcessAdversaryTests {
     static let channels = ["process-name", "comm-file", "thread-name", "cmdline", "environ", "flock", "fcntl-lock",
                            "own-limit", "own-nice", "own-affinity", "umask", "oom-score-adj",
                            "victim-limit", "victim-nice", "victim-affinity"]

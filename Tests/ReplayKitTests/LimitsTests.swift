@@ -7,7 +7,7 @@ import TestSupport
 /// The built binary under the limits a shared machine or a cluster sets: a 2 GiB address space
 /// and 32 descriptors, with a writable descriptor inherited above that limit. It runs to its
 /// end, sandboxed, or stops at once with a named error and a documented code: never a crash.
-@Suite struct LimitsTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct LimitsTests {
     static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("corpora/sample.jsonl.zst").path
 

@@ -10,7 +10,7 @@ import TestSupport
 /// the plain engine (each of those off, one lane), and every answer's digest and token count is
 /// the same. `replay bench-model --digests` prints digests and counts only, so nothing of a
 /// thread's words passes through the test; a mismatch is reported by request index.
-@Suite(.serialized) struct ModelStageAnswersTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ModelStageAnswersTests {
     /// Threads of the sample read per job: enough for several requests of each.
     @Test(arguments: [("chips", 6), ("route", 12), ("push", 6), ("draft", 40)])
     func shippedEngineAnswersAsThePlainOne(job: String, threads: Int) throws {

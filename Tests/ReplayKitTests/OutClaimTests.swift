@@ -7,7 +7,7 @@ import TestSupport
 
 /// One run per `--out`: a second process is refused while the first runs, a finished run is
 /// never cleared without `--force`, and a killed run leaves no claim behind.
-@Suite struct OutClaimTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct OutClaimTests {
     /// Whether process `pid` holds a flock (in /proc/locks).
     static func holdsALock(_ pid: pid_t) -> Bool {
         let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""

@@ -8,7 +8,7 @@ import TestSupport
 /// Prompt sets on the command line: `--prompts FILE` and the config's `prompts` select one,
 /// `replay prompts show` prints the built-in one, the report and the state name it, and a resume
 /// or a merge refuses runs that asked with another.
-@Suite struct PromptSetCommandTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct PromptSetCommandTests {
     static let sample = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
     static let replay = BuiltProducts.executable("replay")
 

@@ -43,7 +43,7 @@ func writeCorpus(_ text: String, in directory: String, name: String = "tiny.json
     return path
 }
 
-@Suite struct ReplayRunTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ReplayRunTests {
     func run(_ corpus: String, strict: Bool = false, model: ScriptedReplayModel? = ScriptedReplayModel()) -> (ReplayTally, ReportValue) {
         let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
         let directory = directoryOwner.path
@@ -144,7 +144,7 @@ final class ScriptedReplayModel: LanguageModel, @unchecked Sendable {
 }
 
 /// A dry run plans threads on several workers; the counts must not depend on how many.
-@Suite struct ParallelPlanningTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ParallelPlanningTests {
     @Test func aParallelDryRunCountsExactlyLikeASequentialOne() throws {
         let modelPath = try #require(DefaultModel.path(), "run scripts/setup first")
         let tokenizer = try LlamaModel(path: modelPath, vocabularyOnly: true)

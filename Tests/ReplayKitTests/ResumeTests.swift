@@ -8,7 +8,7 @@ import TestSupport
 
 /// `--resume`: a run killed after a checkpoint, restarted, counts what a run never killed counts;
 /// a checkpoint of another corpus, options, model or shard is refused; one cut short is passed over.
-@Suite struct ResumeTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ResumeTests {
     /// The built binary, killed with SIGKILL once a checkpoint is complete, then resumed.
     @Test func aKilledRunResumesToTheSameCounts() throws {
         let directory = try TemporaryDirectory(prefix: "resume")

@@ -5,7 +5,7 @@ import TestSupport
 
 /// `replay audit` passes the shard options through: one shard of a run audits clean, confined
 /// like any run, its state.json scanned with the rest of what it wrote.
-@Suite(.serialized) struct ShardAuditTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ShardAuditTests {
     @Test func oneShardAuditsClean() throws {
         let directory = try TemporaryDirectory(prefix: "shard-audit")
         let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"

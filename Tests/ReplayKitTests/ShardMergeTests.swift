@@ -8,7 +8,7 @@ import TestSupport
 
 /// `--shard I/N` and `replay merge`: the merge of a sharded run is the one-process run exactly
 /// (timing, shard and sandbox blocks aside), and a merge that cannot be made names the shard.
-@Suite struct ShardMergeTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ShardMergeTests {
     /// 1 to 5 shards by thread id, and by file, merged in process: the one-process state.
     @Test(arguments: [ShardBy.thread, .file], 1...5)
     func mergedShardsAreTheOneProcessRun(by: ShardBy, count: Int) throws {

@@ -10,13 +10,20 @@ import TestSupport
 /// The built binary, sent the signals a scheduler sends (SIGTERM on preemption or eviction,
 /// SIGINT at a terminal): it keeps what it answered in a checkpoint, leaves nothing that looks
 /// like a finished run, exits 10, and resumed it counts what a run never signalled counts.
-@Suite(.serialized) struct SignalTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct SignalTests {
     /// Whether `pid` has installed a handler for `signal` (its SigCgt mask in /proc).
     static func catches(_ pid: pid_t, _ signal: Int32) -> Bool {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
               let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
         return mask & (1 << UInt64(signal - 1)) != 0
+    }
+
+    /// The bytes process `pid` has read so far (`rchar` of /proc/PID/io), or nil once it is gone.
+    static func bytesRead(_ pid: pid_t) -> Int? {
+        guard let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
+              let line = io.split(separator: "\n").first(where: { $0.hasPrefix("rchar:") }) else { return nil }
+        return Int(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces))
     }
 
     /// Waits up to `seconds` for `condition`, polling every millisecond.
@@ -75,13 +82,17 @@ import TestSupport
         }
     }
 
-    /// A second signal stops at once: the default action, not a checkpoint. The run is kept busy
-    /// in one long thread (200,000 messages), so the first signal's stop is still on its way.
+    /// A second signal stops at once: the default action, not a checkpoint. The first comes once
+    /// the reader is inside one long thread (200,000 screens that ask, each planned with its
+    /// prompt counted: seconds of work before the next thread line, where the stop would be), so
+    /// it is still on its way when the others come. (Sent before the first thread line, the first
+    /// signal stops the run there at once.)
     @Test func aSecondSignalStopsAtOnce() throws {
         let directory = try TemporaryDirectory(prefix: "signal-twice")
         var lines = [#"{"type":"thread","id":"long","agent":"Coach","locale":"en-US"}"#]
+        let asks = Array(repeating: "how did the long run feel on the hills this week", count: 4).joined(separator: " and ") + "?"
         for i in 0..<200_000 {
-            lines.append(#"{"type":"message","thread":"long","id":"m\#(i)","at":"2026-09-01T07:00:00Z","from":"person","text":"w"}"#)
+            lines.append(#"{"type":"message","thread":"long","id":"m\#(i)","at":"2026-09-01T07:00:00Z","from":"Coach","screen":[{"say":"\#(asks)"}]}"#)
         }
         lines.append(#"{"type":"thread","id":"next","agent":"Coach","locale":"en-US"}"#)
         let corpus = try directory.write("long.jsonl", text: lines.joined(separator: "\n") + "\n")
@@ -89,6 +100,9 @@ import TestSupport
         let process = try ChildProcess(BuiltProducts.executable("replay"), ["--dry-run", "--job", "chips", "--resume", "--out", out, corpus],
                                        errors: .file(errors))
         #expect(Self.wait(seconds: 60) { Self.catches(process.processIdentifier, SIGTERM) || !process.isRunning })
+        // Inside the long thread: the corpus hashed whole (its identity), then a tenth of it read again.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: corpus)[.size] as? Int)
+        #expect(Self.wait(seconds: 60) { (Self.bytesRead(process.processIdentifier) ?? .max) > size + size / 10 })
         process.send(SIGTERM)
         #expect(Self.wait(seconds: 60) { ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("stopping at the next thread line") })
         // The same signal again at once is the first delivered twice (Slurm's job and step): ignored.

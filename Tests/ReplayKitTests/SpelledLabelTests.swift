@@ -10,7 +10,7 @@ import TestSupport
 /// (a dry run with checkpoints, `replay flywheel`, two shards and their merge) and an in-process
 /// run with a model that answers every job. Each file is searched for three consecutive words of
 /// any sentence in any case (`ThreeWordScan`), and only counts are shown.
-@Suite struct SpelledLabelTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct SpelledLabelTests {
     /// A generated corpus with spelled sentences in every label, and how many of each kind of
     /// label it rewrote (so a test can check the sentences were read, not dropped as bad lines).
     struct SpelledCorpus {

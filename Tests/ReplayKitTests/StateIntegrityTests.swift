@@ -10,7 +10,7 @@ import TestSupport
 /// which and why, and resumes from the one before, to the counts of a run never stopped;
 /// `replay merge` and `replay compare` refuse such a state.json naming its directory; and a run,
 /// its resume, its merge and its comparison left alone raise nothing.
-@Suite(.serialized) struct StateIntegrityTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct StateIntegrityTests {
     typealias F = CompareFixtures
 
     /// One way a state file differs from the one its run wrote.

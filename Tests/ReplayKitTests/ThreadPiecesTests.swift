@@ -13,7 +13,7 @@ import TestSupport
 /// three messages or more in pieces, over one long thread, at a bad line that stops the run
 /// inside a thread (`--strict`), and at the thread limit. Items are compared in the canonical
 /// order the items table writes (a piece's items come job by job, like a thread's).
-@Suite struct ThreadPiecesTests {
+@Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ThreadPiecesTests {
     static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("corpora/sample.jsonl.zst").path
 

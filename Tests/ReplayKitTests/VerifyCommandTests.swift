@@ -7,7 +7,7 @@ import TestSupport
 
 /// `replay verify DIR`: an audit's directory, as the verdict left it, verifies; a change made to
 /// it after the verdict (the survivor appending to run/report.json) is caught and named.
-@Suite(.serialized) struct VerifyCommandTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct VerifyCommandTests {
     static func verify(_ directory: String) -> (code: ExitCode, said: String) {
         var said: [String] = []
         let code = VerifyCommand.run([directory]) { said.append($0) }

@@ -9,7 +9,7 @@ import TestSupport
 /// another run with the same options and against its own 3-shard merge differs in nothing; two
 /// runs that differ only in a budget differ exactly as their reports' counts imply, with the
 /// McNemar p-value of those discordant counts.
-@Suite(.serialized) struct CompareSampleTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct CompareSampleTests {
     typealias F = CompareFixtures
     static let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
 

@@ -11,7 +11,7 @@ import TestSupport
 /// both replayed over the same screens of the sample, then `replay compare`. Asking for one
 /// reply where the built-in asks for one to three must show in what the model writes: a
 /// detectable change in chips, and none in what the prompt cannot touch.
-@Suite(.serialized) struct PromptExperimentTests {
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct PromptExperimentTests {
     static let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
     static let oneReply = BuiltProducts.packageRoot + "/examples/prompts/chips-one-reply.json"
 
