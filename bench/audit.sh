@@ -36,10 +36,12 @@ replay, corpus, work, limit, allowlist, named = sys.argv[1:7]
 quiet = dict(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 def best_of_3(name, command, expect):
+    """The best of 3 runs of `command(run)`: each run is given its own --out (a finished run's
+    directory is refused without --force)."""
     times = []
     for run in range(3):
         start = time.perf_counter()
-        code = subprocess.run(command, **quiet).returncode
+        code = subprocess.run(command(run), **quiet).returncode
         times.append(time.perf_counter() - start)
         if code != expect:
             print(f"{name}: exit {code}, expected {expect}", file=sys.stderr)
@@ -47,8 +49,8 @@ def best_of_3(name, command, expect):
     return min(times)
 
 if os.environ.get("BENCH_TRACE_ONLY") != "1":
-    plain = best_of_3("replay", [replay, "--out", work + "/plain", "--limit", limit, corpus], 0)
-    audited = best_of_3("replay audit", [replay, "audit", "--out", work + "/audit", "--limit", limit, corpus], 0)
+    plain = best_of_3("replay", lambda run: [replay, "--out", f"{work}/plain-{run}", "--limit", limit, corpus], 0)
+    audited = best_of_3("replay audit", lambda run: [replay, "audit", "--out", f"{work}/audit-{run}", "--limit", limit, corpus], 0)
     print(f"| run (--limit {limit}, best of 3) | seconds |")
     print("|---|---:|")
     print(f"| replay | {plain:.2f} |")
@@ -61,8 +63,8 @@ expressions = {"allow-list (every call but the allowed)": allowlist, "named call
 times = {name: [] for name in expressions}
 lines_of = {}
 for run in range(3):
-    for name, expression in expressions.items():
-        out = f"{work}/trace-{run}"
+    for number, (name, expression) in enumerate(expressions.items()):
+        out = f"{work}/trace-{run}-{number}"
         start = time.perf_counter()
         code = subprocess.run([strace, "-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "16", "-e", expression,
                                "-o", out + ".log", "--", replay, "--out", out, "--limit", limit, corpus], **quiet).returncode
