@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# The audit's own cost (issue 16, point 2): `replay audit --limit N` over the sample corpus beside
-# the same replay run without the audit, each the best of 3 wall times, release build. The
-# difference is what strace, the allow-list's filter, the containment and the content scan add.
-# Then the trace alone, the runs interleaved so that both see the same load: strace with the
-# allow-list's expression (every call but the allowed ones, what the audit runs) against strace
-# with the short list of named calls the audit traced before issue 16. Only times, exit codes and
-# counts are printed.
+# The audit's own cost (issue 19, point 2): `replay audit --limit N` over the sample corpus beside
+# the same replay run without the audit, and where the difference goes, each the best of 3 wall
+# times of the release build, the runs interleaved so that all see the same load:
 #
-# usage: bench/audit.sh [LIMIT (default 20)]     (BENCH_NO_BUILD=1 uses the release build as it is;
-#                                                 BENCH_TRACE_ONLY=1 measures only the trace)
+#   replay                      the plain run
+#   replay, canary planted      the same run given the audit's variables by hand (a fresh
+#                               canary, salt and hashes file): the canary in every prompt, no
+#                               trace, no scan; with the plain run, the canary's own cost
+#   replay under strace         the plain run traced with the audit's expression (the allow-list:
+#                               every call but the allowed ones), no canary: the trace's cost
+#   replay audit                all of it, and the scan of what the run wrote
+#
+# with the prompt tokens the engine evaluated and the tokens it sampled (REPLAY_ENGINE_STATS).
+# A planted canary changes the prompts, so it changes the outputs too: both counts are shown.
+# BENCH_TRACE_ONLY=1 instead compares the allow-list's expression with the short list of named
+# calls the audit traced before issue 16. Only times, exit codes and counts are printed; the
+# summary row goes to $BENCH_ROWS (bench/all.sh).
+#
+# usage: bench/audit.sh [LIMIT (default 9)]     (BENCH_NO_BUILD=1 uses the release build as it is)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-limit=${1:-20}
+limit=${1:-9}
 [[ $limit =~ ^[0-9]+$ ]] || { echo "usage: bench/audit.sh [LIMIT]" >&2; exit 2; }
 cd "$root"
 [[ ${BENCH_NO_BUILD:-0} = 1 ]] || swift build -c release --product replay >&2
@@ -30,35 +39,79 @@ PY
 )
 named="trace=socket,connect,bind,sendto,sendmsg,sendmmsg,open,openat,openat2,creat,rename,renameat,renameat2,truncate,ftruncate,unlink,unlinkat,rmdir,mkdir,mkdirat,link,linkat,symlink,symlinkat,mknod,mknodat,chdir,fchdir,execve,execveat,?chmod,?chown,?fchmod,?fchmodat,?fchmodat2,?fchown,?fchownat,?fremovexattr,?fsetxattr,?futimesat,?lchown,?lremovexattr,?lsetxattr,?removexattr,?removexattrat,?setxattr,?setxattrat,?utime,?utimensat,?utimes,?add_key,?io_uring_setup,?mq_open,?msgget,?request_key,?semget,?shmget,?kill,?rt_sigqueueinfo,?rt_tgsigqueueinfo,?tgkill,?tkill,?pidfd_send_signal"
 
+CANARY_WORDS="$root/Sources/Audit/Auditor/CanaryWords.swift" \
 python3 - "$replay" "$corpus" "$work" "$limit" "$allowlist" "$named" <<'PY'
 import os, subprocess, sys, time
 replay, corpus, work, limit, allowlist, named = sys.argv[1:7]
 quiet = dict(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-def best_of_3(name, command, expect):
-    """The best of 3 runs of `command(run)`: each run is given its own --out (a finished run's
-    directory is refused without --force)."""
-    times = []
-    for run in range(3):
-        start = time.perf_counter()
-        code = subprocess.run(command(run), **quiet).returncode
-        times.append(time.perf_counter() - start)
-        if code != expect:
-            print(f"{name}: exit {code}, expected {expect}", file=sys.stderr)
-            sys.exit(1)
-    return min(times)
+strace = "/usr/bin/strace"
+trace_options = ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "16"]
 
 if os.environ.get("BENCH_TRACE_ONLY") != "1":
-    plain = best_of_3("replay", lambda run: [replay, "--out", f"{work}/plain-{run}", "--limit", limit, corpus], 0)
-    audited = best_of_3("replay audit", lambda run: [replay, "audit", "--out", f"{work}/audit-{run}", "--limit", limit, corpus], 0)
-    print(f"| run (--limit {limit}, best of 3) | seconds |")
-    print("|---|---:|")
-    print(f"| replay | {plain:.2f} |")
-    print(f"| replay audit | {audited:.2f} |")
-    print(f"| the audit adds | {audited - plain:.2f} ({audited / plain:.2f}x) |")
+    import re, secrets
+    # The canary's words, read from the source (the same list the auditor draws from).
+    text = open(os.environ["CANARY_WORDS"]).read()
+    listed = text[text.index('"""') + 3:text.rindex('"""')].split()
+    assert len(listed) == 2048, len(listed)
 
-# The trace alone, interleaved: run r of each expression back to back.
-strace = "/usr/bin/strace"
+    def stats(stderr):
+        found = re.search(rb"(\d+) tokens evaluated in [0-9.]+ s; (\d+) tokens sampled", stderr)
+        return (int(found.group(1)), int(found.group(2))) if found else (None, None)
+
+    def plain(run):
+        return [replay, "--out", f"{work}/plain-{run}", "--limit", limit, corpus], {}
+
+    def canary(run):
+        out = f"{work}/canary-{run}"
+        os.makedirs(out)
+        return [replay, "--out", out, "--force", "--limit", limit, corpus], {
+            "REPLAY_AUDIT_CANARY": " ".join(secrets.choice(listed) for _ in range(8)),
+            "REPLAY_AUDIT_SALT": secrets.token_hex(32),
+            "REPLAY_AUDIT_HASHES": f"{out}/.replay-audit-hashes"}
+
+    def traced(run):
+        out = f"{work}/trace-{run}"
+        return [strace] + trace_options + ["-e", allowlist, "-o", out + ".log", "--", replay, "--out", out,
+                                           "--limit", limit, corpus], {}
+
+    def audited(run):
+        return [replay, "audit", "--out", f"{work}/audit-{run}", "--limit", limit, corpus], {}
+
+    variants = {"replay": plain, "replay, canary planted (no trace, no scan)": canary,
+                "replay under strace (no canary, no scan)": traced, "replay audit": audited}
+    times = {name: [] for name in variants}
+    tokens = {}
+    for run in range(3):
+        for name, make in variants.items():
+            command, extra = make(run)
+            environment = dict(os.environ, REPLAY_ENGINE_STATS="1", **extra)
+            start = time.perf_counter()
+            done = subprocess.run(command, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE)
+            times[name].append(time.perf_counter() - start)
+            if done.returncode != 0:
+                print(f"bench/audit.sh: {name}: exit {done.returncode}", file=sys.stderr)
+                sys.exit(1)
+            tokens[name] = stats(done.stderr)
+    best = {name: min(values) for name, values in times.items()}
+    base = best["replay"]
+    print(f"| run (--limit {limit} of the sample, best of 3, interleaved) | seconds | against replay | prompt tokens evaluated | tokens sampled |")
+    print("|---|---:|---:|---:|---:|")
+    for name, seconds in best.items():
+        evaluated, sampled = tokens[name]
+        shown = lambda count: "–" if count is None else f"{count:,}"
+        print(f"| {name} | {seconds:.2f} | {seconds / base:.2f}x | {shown(evaluated)} | {shown(sampled)} |")
+    ratio = best["replay audit"] / base
+    rows_file = os.environ.get("BENCH_ROWS")
+    if rows_file:
+        with open(rows_file, "a") as rows:
+            rows.write("\t".join([f"replay audit, --limit {limit} of the sample", f"{best['replay audit']:.1f} s",
+                                   "the same replay unaudited", f"{base:.1f} s", f"{ratio:.2f}× its time", "≤ 1.5×",
+                                   "yes" if ratio <= 1.5 else "no"]) + "\n")
+    sys.exit(0)
+
+# BENCH_TRACE_ONLY=1: the two expressions, interleaved: run r of each back to back.
 expressions = {"allow-list (every call but the allowed)": allowlist, "named calls (before issue 16)": named}
 times = {name: [] for name in expressions}
 lines_of = {}
@@ -66,7 +119,7 @@ for run in range(3):
     for number, (name, expression) in enumerate(expressions.items()):
         out = f"{work}/trace-{run}-{number}"
         start = time.perf_counter()
-        code = subprocess.run([strace, "-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "16", "-e", expression,
+        code = subprocess.run([strace] + trace_options + ["-e", expression,
                                "-o", out + ".log", "--", replay, "--out", out, "--limit", limit, corpus], **quiet).returncode
         times[name].append(time.perf_counter() - start)
         lines = sum(1 for _ in open(out + ".log", "rb"))

@@ -30,7 +30,10 @@
 //   exec                        runs /bin/true (a replay never executes a program)
 //   remove-in-out               writes the canary under the out directory, then removes the file
 //   encoded FORM                writes the canary to report.json as FORM: base64-0, base64-1,
-//                               base64-2, hex, utf16le, utf16be, json-u, percent, split, zstd, gzip
+//                               base64-2, hex, utf16le, utf16be, json-u, percent, snake (words
+//                               joined by _), camel (RavelKinship…), kebab-upper, url (%20 between
+//                               words), lines (a word a line), middle (words 3-6 in a sentence),
+//                               split, zstd, gzip
 //   short-output-to-stderr      prints a one-word chip on stderr
 //   cjk-output-to-stderr        prints part of a Japanese chip on stderr
 //   unix-prefix DIR             sends the canary to the named AF_UNIX socket DIR/UNIX.sock, by the
@@ -189,6 +192,12 @@ func encoded(_ form: String) -> [UInt8] {
     case "utf16be": return canary.flatMap { [0, $0] }
     case "json-u": return Array(canary.map { "\\u00" + hex($0).uppercased() }.joined().utf8)
     case "percent": return Array(canary.map { "%" + hex($0).uppercased() }.joined().utf8)
+    case "snake": return Array(tap.canary.replacingOccurrences(of: " ", with: "_").utf8)
+    case "camel": return Array(tap.canary.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined().utf8)
+    case "kebab-upper": return Array(tap.canary.uppercased().replacingOccurrences(of: " ", with: "-").utf8)
+    case "url": return Array(tap.canary.replacingOccurrences(of: " ", with: "%20").utf8)
+    case "lines": return Array(tap.canary.split(separator: " ").map { "  - " + $0 }.joined(separator: "\n").utf8)
+    case "middle": return Array(("note: " + tap.canary.split(separator: " ")[2..<6].joined(separator: ", ") + ".").utf8)
     default: say("LeakyFixtures: unknown form \(form)"); exit(2)
     }
 }

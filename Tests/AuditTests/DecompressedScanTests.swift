@@ -62,7 +62,7 @@ import TestSupport
         let directory = try TemporaryDirectory(prefix: "truncated")
         let full = try Subprocess.run(tool: "xz", ["-c"], input: Data(repeating: 0x61, count: 100_000))
         try directory.write("cut.xz", Array(full.standardOutput.prefix(full.standardOutput.count / 2)))
-        let scanner = LeakScanner(canary: AuditSecret.hex(try #require(AuditSecret.bytes(16))), fingerprint: OutputFingerprint(salt: [1]), digests: [])
+        let scanner = LeakScanner(canary: try #require(AuditCanary.random()).text, fingerprint: OutputFingerprint(salt: [1]), digests: [])
         let scan = scanner.scan(directory: directory.path, places: PlaceNames(salt: [2], allowedDirectory: directory.path))
         #expect(scan.findings.contains { $0.rule == .unscannedEntry })
     }
@@ -74,7 +74,7 @@ import TestSupport
     }
 
     @Test func canaryInAFileWhoseNameIsNotUTF8IsFound() throws {
-        let canary = AuditSecret.hex(try #require(AuditSecret.bytes(16)))
+        let canary = try #require(AuditCanary.random()).text
         let directory = try TemporaryDirectory(prefix: "bytes-name")
         let name: [UInt8] = Array((directory.path + "/").utf8) + [0x6e, 0xff, 0xfe, 0x2e, 0x74]
         let descriptor = DirectoryEntries.withCString(name) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
@@ -88,7 +88,7 @@ import TestSupport
     }
 
     @Test func canaryInANameThatIsNotUTF8IsFound() throws {
-        let canary = AuditSecret.hex(try #require(AuditSecret.bytes(16)))
+        let canary = try #require(AuditCanary.random()).text
         let directory = try TemporaryDirectory(prefix: "bytes-name")
         let name: [UInt8] = Array((directory.path + "/").utf8) + [0xff] + Array(canary.utf8) + [0xfe]
         let descriptor = DirectoryEntries.withCString(name) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
@@ -101,7 +101,7 @@ import TestSupport
     }
 
     @Test func canaryBeyondPathMaxIsFound() throws {
-        let canary = AuditSecret.hex(try #require(AuditSecret.bytes(16)))
+        let canary = try #require(AuditCanary.random()).text
         let directory = try TemporaryDirectory(prefix: "deep")
         let current = try #require(DeepDirectory.make(beneath: directory.path, levels: 18))
         let file = openat(current, "deep.txt", O_WRONLY | O_CREAT | O_EXCL, 0o600)
@@ -119,7 +119,7 @@ import TestSupport
     @Test func cleanReplayDirectoryScansClean() throws {
         let run = ReplayResultRun.dry
         let directory = try #require(run.directory, Comment(rawValue: run.failure ?? ""))
-        let canary = AuditSecret.hex(try #require(AuditSecret.bytes(16)))
+        let canary = try #require(AuditCanary.random()).text
         let scan = Self.scanner(canary).scan(directory: directory, places: PlaceNames(salt: [2], allowedDirectory: directory))
         #expect(scan.findings.isEmpty, "\(scan.findings.map(\.message))")
         #expect(scan.sources >= 7)

@@ -44,7 +44,8 @@ import TestSupport
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tap-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let environment = [AuditEnvironment.canary: "00112233445566778899aabbccddeeff", AuditEnvironment.salt: "abcd",
+        let canary = "legal winner thank year wave sausage worth useful"
+        let environment = [AuditEnvironment.canary: canary, AuditEnvironment.salt: "abcd",
                            AuditEnvironment.hashes: directory + "/hashes"]
         let tap = try #require(AuditTap.fromEnvironment(environment))
         #expect(AuditTap.fromEnvironment([:]) == nil)
@@ -56,30 +57,17 @@ import TestSupport
         try tap.finish()
         let text = String(decoding: FileManager.default.contents(atPath: directory + "/hashes") ?? Data(), as: UTF8.self)
         #expect(!text.lowercased().contains("sounds"))
-        #expect(!text.contains("00112233445566778899aabbccddeeff"))
+        #expect(!text.contains("winner") && !text.contains("sausage"))
         let hashes = try #require(AuditHashes.read(directory + "/hashes"))
         #expect(hashes.prompts == 2 && hashes.promptsWithCanary == 1 && hashes.outputs == 1)
         #expect(hashes.unreadableLines == 0)
         #expect(hashes.digests == OutputFingerprint(salt: [0xab, 0xcd]).digests(ofOutput: output))
     }
-
-    @Test func scannerFindsCanaryHalvesAndCase() {
-        let canary = "00112233445566778899aabbccddeeff"
-        let scanner = LeakScanner(canary: canary, fingerprint: fingerprint, digests: [])
-        #expect(scanner.hits(in: Array("x 00112233445566778899AABBCCDDEEFF".utf8)).canary == [2])
-        #expect(scanner.hits(in: Array("line\n8899aabbccddeeff".utf8)).canary == [5])
-        #expect(scanner.hits(in: Array("0011223344556677".utf8)).canary == [0])
-        #expect(scanner.hits(in: Array("00112233".utf8)).isEmpty)
-        let finding = scanner.findings(in: Array("a\nb\n00112233445566778899aabbccddeeff".utf8), location: "stderr").first
-        #expect(finding?.line == 3)
-        #expect(finding?.byteOffset == 4)
-        #expect(finding?.message.contains(canary) == false)
-    }
 }
 
 /// Scanning compressed files that the audit finds (its own run's, or others' in /tmp).
 @Suite struct CompressedScanTests {
-    let scanner = LeakScanner(canary: "00112233445566778899aabbccddeeff", fingerprint: OutputFingerprint(salt: [1]), digests: [])
+    let scanner = LeakScanner(canary: "legal winner thank year wave sausage worth useful", fingerprint: OutputFingerprint(salt: [1]), digests: [])
 
     /// A corrupt zstd file larger than a pipe makes `zstd -dc` stop reading at once; the scan
     /// must end with what it has, never with the auditor killed by SIGPIPE. In the run's own
@@ -93,7 +81,7 @@ import TestSupport
     }
 
     @Test func theCanaryInsideAGzipFileIsFound() throws {
-        let gzip = try Subprocess.run("/bin/gzip", ["-c"], input: Data("note 00112233445566778899aabbccddeeff\n".utf8))
+        let gzip = try Subprocess.run("/bin/gzip", ["-c"], input: Data("note legal winner thank year wave sausage worth useful\n".utf8))
         let findings = scanner.findings(in: Array(gzip.standardOutput), location: "x.gz")
         #expect(findings.map(\.rule) == [.canaryInOutput])
         #expect(findings.first?.message.contains("gzip-decompressed") == true)

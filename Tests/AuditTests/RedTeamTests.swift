@@ -44,7 +44,8 @@ import Privacy
         Channel(mode: "affinity", rules: [.unreviewedCall]),
         Channel(mode: "process-vm-writev", rules: [.unreviewedCall]),
         Channel(mode: "pidfd-getfd", rules: [.unreviewedCall]),
-    ] + ["base64-0", "base64-1", "base64-2", "hex", "utf16le", "utf16be", "json-u", "percent", "split", "zstd", "gzip"].map {
+    ] + ["base64-0", "base64-1", "base64-2", "hex", "utf16le", "utf16be", "json-u", "percent", "snake", "camel", "kebab-upper", "url", "lines", "middle",
+       "split", "zstd", "gzip"].map {
         Channel(mode: "encoded", arguments: [$0], rules: [.canaryInOutput])
     }
 

@@ -4,7 +4,8 @@ import Privacy
 /// The child reads them with `AuditTap.fromEnvironment()`; a run started by anything else has
 /// none of them and behaves exactly as without an audit.
 public enum AuditEnvironment {
-    /// The canary, as lowercase hex: planted in every text that reaches a prompt.
+    /// The canary, its words joined by single spaces (`AuditCanary.text`): planted in every text
+    /// that reaches a prompt.
     public static let canary = "REPLAY_AUDIT_CANARY"
     /// The salt of output fingerprints, as hex. Never written by the child.
     public static let salt = "REPLAY_AUDIT_SALT"

@@ -17,7 +17,7 @@ public final class AuditTap: @unchecked Sendable {
     /// The first line of the hashes file.
     public static let header = "replay-audit-hashes/1"
 
-    /// The canary planted in prompts (lowercase hex, 32 digits).
+    /// The canary planted in prompts (`AuditCanary.text`: eight words joined by spaces).
     public let canary: String
     /// Where `finish` writes the fingerprints and counts.
     public let hashesPath: String
@@ -38,13 +38,14 @@ public final class AuditTap: @unchecked Sendable {
 
     /// The tap `replay audit` asked for, or nil when this process was not started by it.
     ///
-    /// Reads `REPLAY_AUDIT_CANARY` (hex), `REPLAY_AUDIT_SALT` (hex) and `REPLAY_AUDIT_HASHES` (a
-    /// file path beneath the run's output directory). Returns nil unless all three are valid.
+    /// Reads `REPLAY_AUDIT_CANARY` (`AuditCanary.text`), `REPLAY_AUDIT_SALT` (hex) and
+    /// `REPLAY_AUDIT_HASHES` (a file path beneath the run's output directory). Returns nil unless
+    /// all three are valid.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> AuditTap? {
-        guard let canary = environment[AuditEnvironment.canary], AuditSecret.bytes(fromHex: canary) != nil,
+        guard let canary = environment[AuditEnvironment.canary].flatMap(AuditCanary.init(text:))?.text,
               let saltHex = environment[AuditEnvironment.salt], let salt = AuditSecret.bytes(fromHex: saltHex),
               let path = environment[AuditEnvironment.hashes], !path.isEmpty else { return nil }
-        return AuditTap(canary: canary.lowercased(), salt: salt, hashesPath: path)
+        return AuditTap(canary: canary, salt: salt, hashesPath: path)
     }
 
     /// `text` with the canary appended as one more word (`" " + canary`).

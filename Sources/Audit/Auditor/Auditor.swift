@@ -126,11 +126,10 @@ public enum Auditor {
             return
         }
         if let problem = prepareChildDirectory(childDirectory) { result.problems.append(problem); return }
-        guard let canaryBytes = AuditSecret.bytes(16), let salt = AuditSecret.bytes(32) else {
+        guard let canary = AuditCanary.random()?.text, let salt = AuditSecret.bytes(32) else {
             result.problems.append(.noRandomness)
             return
         }
-        let canary = AuditSecret.hex(canaryBytes)
         let hashesPath = childDirectory + "/" + hashesFileName
         guard let scratch = privateDirectory() else {
             result.problems.append(.directoryNotCreated(path: NSTemporaryDirectory(), reason: "no private directory for the trace"))

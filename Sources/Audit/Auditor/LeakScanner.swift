@@ -4,11 +4,13 @@ import Privacy
 
 /// Looks for the canary and for model outputs in bytes a run wrote, and says where, never what.
 ///
-/// **The canary** (32 random hex digits) is searched in every form a program could turn it into
-/// on its way out: as it is, in either case, and each half of it on its own (64 random bits
-/// each, so a half cannot occur by chance); as hex of its characters; UTF-16 LE and BE; JSON
-/// `\u` escapes; percent-encoding; and base64 and base64url at each of the three alignments a
-/// byte string can start at. All but base64 are matched without regard to case. A zstd, gzip,
+/// **The canary** (`AuditCanary`: eight random words) is searched in every form a program could
+/// turn it into on its way out: any four consecutive of its words (44 random bits, so they cannot
+/// occur by chance) standing as whole words joined by anything but letters (spaces, `_`, `-`,
+/// `%20`, `\u0020`, line breaks: at most `separatorLimit` bytes between two) or by nothing at
+/// all (`ravelkinship`, `RavelKinship`); the whole canary as hex of its characters; UTF-16 LE
+/// and BE; JSON `\u` escapes; percent-encoding; and base64 and base64url at each of the three
+/// alignments a byte string can start at. All but base64 are matched without regard to case. A zstd, gzip,
 /// xz, bzip2 or zip file is also scanned decompressed, to its end, a buffer at a time
 /// (`CompressedStream`, `StreamSearch`: memory stays bounded whatever the size); a zip's member
 /// names are scanned too. A stream its tool cannot read to its end is an `unscanned-entry`
@@ -21,20 +23,28 @@ import Privacy
 /// the file or stream, the first line and byte offset and how many places matched: the matching
 /// text itself is never kept.
 public struct LeakScanner: Sendable {
-    /// Needles compared byte for byte, after folding ASCII letters to lower case.
+    /// Needles compared byte for byte, after folding ASCII letters to lower case. The first is
+    /// the canary as planted; its length is the width within which matches count once.
     let foldedNeedles: [[UInt8]]
     /// Needles compared exactly (base64).
     let exactNeedles: [[UInt8]]
+    /// The canary's words (folded), looked for as runs of letters however they are joined.
+    let words: [[UInt8]]
     let fingerprint: OutputFingerprint
     let digests: Set<UInt64>
 
+    /// The most bytes that may stand between two of the canary's words for them to count as
+    /// consecutive (`"\u0020"` is 6; a line break and indentation fit too).
+    public static let separatorLimit = 8
+
+    /// A scanner for `canary` (`AuditCanary.text`; any text of words joined by single spaces)
+    /// and for the outputs whose fingerprints are `digests`.
     public init(canary: String, fingerprint: OutputFingerprint, digests: Set<UInt64>) {
         let text = Array(canary.lowercased().utf8)
+        let words = text.split(separator: UInt8(ascii: " ")).map(Array.init)
+        let run = min(AuditCanary.runLength, words.count)
         var folded: [[UInt8]] = [text]
-        if text.count >= 32 {
-            folded.append(Array(text[..<(text.count / 2)]))
-            folded.append(Array(text[(text.count / 2)...]))
-        }
+        for start in 0...(words.count - run) { folded.append(Array(words[start..<start + run].joined())) }
         folded.append(Array(text.map { Self.hexPair($0) }.joined()))
         folded.append(Array(text.map { [$0, 0] }.joined()))
         folded.append(Array(text.map { [0, $0] }.joined()))
@@ -50,6 +60,7 @@ public struct LeakScanner: Sendable {
         }
         foldedNeedles = folded
         exactNeedles = exact
+        self.words = words
         self.fingerprint = fingerprint
         self.digests = digests
     }
@@ -68,6 +79,7 @@ public struct LeakScanner: Sendable {
         let folded = bytes.map(Self.fold)
         for needle in foldedNeedles { Self.search(needle, in: folded, into: &found) }
         for needle in exactNeedles { Self.search(needle, in: bytes, into: &found) }
+        Self.searchWords(words, in: folded, into: &found)
         // A whole canary and its halves found at one place count once.
         let width = foldedNeedles.first?.count ?? 1
         for offset in found.sorted() where hits.canary.last.map({ offset >= $0 + width }) ?? true {
@@ -309,6 +321,65 @@ public struct LeakScanner: Sendable {
             }
         }
     }
+
+    /// Adds every offset where `AuditCanary.runLength` consecutive words of `words` start, each a
+    /// whole run of letters in `folded`, with 1 to `separatorLimit` bytes other than letters (or
+    /// escape sequences: `\n`, `\u0020`) between one and the next.
+    static func searchWords(_ words: [[UInt8]], in folded: [UInt8], into found: inout Set<Int>) {
+        let run = min(AuditCanary.runLength, words.count)
+        guard run > 0 else { return }
+        let lengths = Set(words.map(\.count))
+        let firsts = Set(words.compactMap(\.first))
+        // chain[q]: how many runs just read were the canary's words up to its word q, in order.
+        var chain = [Int](repeating: 0, count: words.count)
+        var starts: [Int] = []   // where the last `run` of those runs start, the newest last
+        var previousEnd = Int.min / 2
+        folded.withUnsafeBufferPointer { bytes in
+            var at = 0
+            while at < bytes.count {
+                if bytes[at] == UInt8(ascii: "\\"), at + 1 < bytes.count, isLetter(bytes[at + 1]) {
+                    at = escapeEnd(bytes, at)
+                    continue
+                }
+                guard isLetter(bytes[at]) else { at += 1; continue }
+                let start = at
+                while at < bytes.count, isLetter(bytes[at]) { at += 1 }
+                let length = at - start
+                if start - previousEnd > separatorLimit { chain = chain.map { _ in 0 }; starts = [] }
+                previousEnd = at
+                guard lengths.contains(length), firsts.contains(bytes[start]) else {
+                    chain = chain.map { _ in 0 }; starts = []
+                    continue
+                }
+                var next = chain
+                for (index, word) in words.enumerated() {
+                    let equal = word.count == length && word.withUnsafeBufferPointer {
+                        memcmp($0.baseAddress!, bytes.baseAddress! + start, length) == 0
+                    }
+                    next[index] = equal ? (index > 0 ? chain[index - 1] : 0) + 1 : 0
+                }
+                chain = next
+                guard chain.contains(where: { $0 > 0 }) else { starts = []; continue }
+                starts.append(start)
+                if starts.count > run { starts.removeFirst() }
+                if chain.contains(where: { $0 >= run }) { found.insert(starts[starts.count - run]) }
+            }
+        }
+    }
+
+    static func isLetter(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7a }
+
+    /// Where the escape sequence at `at` (a backslash before a letter) ends: `\n`, `\t` and the
+    /// like are two bytes, `\u0020` six, `\x20` four. An escape joins words like a space does,
+    /// so its letter must not read as a word.
+    static func escapeEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
+        let digits = bytes[at + 1] == UInt8(ascii: "u") ? 4 : bytes[at + 1] == UInt8(ascii: "x") ? 2 : 0
+        var end = at + 2
+        while end < min(bytes.count, at + 2 + digits), isHexDigit(bytes[end]) { end += 1 }
+        return end
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) }
 
     static func fold(_ byte: UInt8) -> UInt8 { (0x41...0x5a).contains(byte) ? byte | 0x20 : byte }
 
