@@ -7,6 +7,7 @@
 #   bench/long-thread.sh  the dry run per job on one thread of 200,000 messages vs the reader
 #   bench/identity.sh the corpus identity (every byte hashed) vs the dry run and `sha256sum`
 #   bench/model.sh    the model stage: `replay bench-model` per job vs llama-cpp-python
+#   bench/audit.sh    `replay audit --limit 9` vs the same replay unaudited (and what each part adds)
 #
 # Each script prints its own detailed table to stdout as it goes and appends its summary rows to
 # $BENCH_ROWS; this prints them together at the end. Numbers mean most on a quiet machine: the
@@ -30,12 +31,14 @@ if [ "$quick" = 1 ]; then
   bench/long-thread.sh 20000 || status=1
   bench/identity.sh 2000 || status=1
   bench/model.sh 6 || status=1
+  bench/audit.sh 2 || status=1
 else
   bench/reader.sh || status=1
   bench/dryrun.sh || status=1
   bench/long-thread.sh || status=1
   bench/identity.sh || status=1
   bench/model.sh "${BENCH_MODEL_REQUESTS:-50}" || status=1
+  BENCH_NO_BUILD=1 bench/audit.sh 9 || status=1
 fi
 
 echo
