@@ -8,6 +8,8 @@
 #   bench/identity.sh the corpus identity (every byte hashed) vs the dry run and `sha256sum`
 #   bench/model.sh    the model stage: `replay bench-model` per job vs llama-cpp-python
 #   bench/audit.sh    `replay audit --limit 9` vs the same replay unaudited (and what each part adds)
+#   bench/sample.sh   what a user waits for: the whole sample replayed with every job, and its peak memory
+#   BENCH_BUSY=2 bench/model.sh   the model stage again with two busy processes beside both sides
 #
 # Each script prints its own detailed table to stdout as it goes and appends its summary rows to
 # $BENCH_ROWS; this prints them together at the end. Numbers mean most on a quiet machine: the
@@ -32,6 +34,8 @@ if [ "$quick" = 1 ]; then
   bench/identity.sh 2000 || status=1
   bench/model.sh 6 || status=1
   bench/audit.sh 2 || status=1
+  BENCH_NO_BUILD=1 bench/sample.sh 3 || status=1
+  BENCH_BUSY=2 bench/model.sh 3 chips || status=1
 else
   bench/reader.sh || status=1
   bench/dryrun.sh || status=1
@@ -39,6 +43,8 @@ else
   bench/identity.sh || status=1
   bench/model.sh "${BENCH_MODEL_REQUESTS:-50}" || status=1
   BENCH_NO_BUILD=1 bench/audit.sh 9 || status=1
+  BENCH_NO_BUILD=1 bench/sample.sh || status=1
+  BENCH_BUSY=2 bench/model.sh "${BENCH_MODEL_REQUESTS:-50}" || status=1
 fi
 
 echo

@@ -28,6 +28,9 @@
 #
 # usage: bench/model.sh [REQUESTS_PER_JOB (default 50)] [JOBS (default "chips route push draft")]
 #        BENCH_PLAIN=0 skips the plain run; BENCH_PEER_THREADS sets the peer's threads (default: nproc).
+#        BENCH_BUSY=N runs N busy processes (a CPU-bound loop each) beside both sides for the
+#        whole bench, as on a shared CI runner or cluster node: then no kernel rates or floor
+#        (the kernels' best is a quiet machine's) and no plain run, only replay against the peer.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -64,9 +67,23 @@ replay="$(swift build -c release --show-bin-path)/replay"
 peer_threads=${BENCH_PEER_THREADS:-$(nproc)}
 load() { cut -d' ' -f1 /proc/loadavg; }
 
-echo "bench/model.sh: the kernels' best rates (load $(load))" >&2
-PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/kernel_rates.py" --model "$model" \
-  --threads "$(nproc)" > "$work/rates"
+busy=${BENCH_BUSY:-0}
+[[ $busy =~ ^[0-9]+$ ]] || { echo "bench/model.sh: BENCH_BUSY must be a number" >&2; exit 2; }
+busy_pids=()
+if [ "$busy" -gt 0 ]; then
+  for _ in $(seq "$busy"); do
+    python3 -c 'while True: pass' &
+    busy_pids+=("$!")
+  done
+  trap 'kill "${busy_pids[@]}" 2>/dev/null; rm -rf "$work"' EXIT
+  echo "bench/model.sh: $busy busy processes beside both sides (${busy_pids[*]})" >&2
+  BENCH_PLAIN=0
+  : > "$work/rates"
+else
+  echo "bench/model.sh: the kernels' best rates (load $(load))" >&2
+  PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/kernel_rates.py" --model "$model" \
+    --threads "$(nproc)" > "$work/rates"
+fi
 
 for job in $jobs; do
   echo "bench/model.sh: $job (load $(load))" >&2
@@ -81,9 +98,9 @@ for job in $jobs; do
   echo "$(load)" >> "$work/$job.load"
 done
 
-python3 - "$work" "$requests" "$jobs" <<'PY'
+python3 - "$work" "$requests" "$jobs" "$busy" <<'PY'
 import os, sys
-work, requests, jobs = sys.argv[1], sys.argv[2], sys.argv[3].split()
+work, requests, jobs, busy = sys.argv[1], sys.argv[2], sys.argv[3].split(), int(sys.argv[4])
 rates = {}
 for line in open(f"{work}/rates"):
     name, milliseconds, arrangement = line.rstrip("\n").split("\t")
@@ -122,24 +139,41 @@ for job in jobs:
     stats = dict(field.split("=", 1) for field in replay["summary"][5].split(",") if "=" in field)
     prefill_tokens, output_tokens = int(stats["prefill-tokens"]), int(replay["summary"][4])
     fewest = int(stats["fewest-prompt-tokens"])
-    floor = fewest * rates["prefill"][0] + output_tokens * rates["generate"][0]
-    oracle = (fewest + output_tokens) * rates["prefill"][0]
+    if rates:
+        floor = fewest * rates["prefill"][0] + output_tokens * rates["generate"][0]
+        oracle = (fewest + output_tokens) * rates["prefill"][0]
+    else:
+        floor = oracle = None
     rows.append((job, n, replay_s, n / replay_s, peer_s, n / peer_s, peer_s / replay_s, identical, f"{agree}/{n}", load,
-                 f"{prefill_tokens} / {fewest}", output_tokens, floor, peer_s / floor, peer_s / oracle))
+                 f"{prefill_tokens} / {fewest}", output_tokens, floor, peer_s / floor if floor else None,
+                 peer_s / oracle if oracle else None))
 
-print(f"model stage, each job's first {requests} requests of corpora/sample.jsonl.zst, SmolLM2-135M Q4_1, {os.cpu_count()} cores")
-print(f"kernels at their best: {rates['prefill'][0] * 1000:.2f} ms per prompt token ({rates['prefill'][1]}), "
-      f"{rates['generate'][0] * 1000:.2f} ms per generated token ({rates['generate'][1]})")
-print("| job | requests | replay s | llama-cpp-python s | ratio | prompt tokens evaluated / fewest possible | output tokens | floor s | ceiling | if outputs were known | answers = plain | answers = peer | load |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+def shown(value, form):
+    return "–" if value is None else form.format(value)
+
+beside = f", {busy} busy processes beside both sides" if busy else ""
+print(f"model stage, each job's first {requests} requests of corpora/sample.jsonl.zst, SmolLM2-135M Q4_1, {os.cpu_count()} cores{beside}")
+if rates:
+    print(f"kernels at their best: {rates['prefill'][0] * 1000:.2f} ms per prompt token ({rates['prefill'][1]}), "
+          f"{rates['generate'][0] * 1000:.2f} ms per generated token ({rates['generate'][1]})")
+print("| job | requests | replay s | llama-cpp-python s | ratio | of the ceiling | prompt tokens evaluated / fewest possible | output tokens | floor s | ceiling | if outputs were known | answers = plain | answers = peer | load |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for job, n, rs, rr, ps, pr, ratio, identical, agree, load, pt, ot, floor, ceiling, oracle in rows:
-    print(f"| {job} | {n} | {rs:.1f} | {ps:.1f} | **{ratio:.2f}×** | {pt} | {ot} | {floor:.1f} | {ceiling:.2f}× | {oracle:.2f}× | {identical} | {agree} | {load} |")
+    share = ratio / ceiling if ceiling else None
+    print(f"| {job} | {n} | {rs:.1f} | {ps:.1f} | **{ratio:.2f}×** | {shown(share, '{:.0%}')} | {pt} | {ot} | {shown(floor, '{:.1f}')} | "
+          f"{shown(ceiling, '{:.2f}×')} | {shown(oracle, '{:.2f}×')} | {identical} | {agree} | {load} |")
 rows_file = os.environ.get("BENCH_ROWS")
 if rows_file:
     # One row per job for bench/all.sh's single table: what, ours, the peer, the ratio, the target.
     with open(rows_file, "a") as out:
         for job, n, rs, rr, ps, pr, ratio, identical, agree, load, pt, ot, floor, ceiling, oracle in rows:
-            out.write(f"model stage: {job}, {n} requests\t{rs:.1f} s\tllama-cpp-python, one by one\t{ps:.1f} s\t"
-                      f"{ratio:.2f}× faster\t≥ 3× (kernels' ceiling {ceiling:.2f}×; {oracle:.2f}× if outputs were known)\t{'yes' if ratio >= 3 else 'no'}\n")
+            if busy:
+                out.write(f"model stage beside {busy} busy processes: {job}, {n} requests\t{rs:.1f} s\tllama-cpp-python, one by one\t"
+                          f"{ps:.1f} s\t{ratio:.2f}× faster\tfaster than the peer\t{'yes' if ratio > 1 else 'no'}\n")
+            else:
+                share = ratio / ceiling
+                out.write(f"model stage: {job}, {n} requests\t{rs:.1f} s\tllama-cpp-python, one by one\t{ps:.1f} s\t"
+                          f"{ratio:.2f}× faster, {share:.0%} of the kernels' ceiling {ceiling:.2f}×\t≥ 90% of the ceiling\t"
+                          f"{'yes' if share >= 0.9 else 'no'}\n")
 sys.exit(1 if failed else 0)
 PY

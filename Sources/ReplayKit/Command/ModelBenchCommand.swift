@@ -22,6 +22,9 @@ import Privacy
 ///     summary JOB  REQUESTS  SECONDS  PROMPT_TOKENS  OUTPUT_TOKENS  ENGINE_STATISTICS  OPTIONS
 ///
 /// (`prompt` and `output` lines with `--digests` only; `--plan-only` stops after the prompts).
+/// `--batch` sets the sequences answered at once (shared out among `--lanes` lanes) and
+/// `--context` each sequence's KV buffer in tokens (4,096, the phone's session ceiling, by
+/// default): a request that does not fit fails as it would on a phone with that ceiling.
 /// A peer that rebuilds the prompts from the same corpus compares the prompt digests to prove it
 /// asks the same thing, and the output digests to compare answers, without either side showing a
 /// word. Each digest is HMAC-SHA-256 under the key in KEY_FILE (a run key file: 32 random bytes
@@ -31,8 +34,8 @@ import Privacy
 /// anyone without the key. Confined like a replay, with nowhere to write.
 enum ModelBenchCommand {
     static let usage = """
-        usage: replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--chunk N] [--engine OPTIONS]
-                                  [--model PATH] [--prompts FILE] [--digests KEY_FILE] [--plan-only] CORPUS...
+        usage: replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--context N] [--chunk N]
+                                  [--engine OPTIONS] [--model PATH] [--prompts FILE] [--digests KEY_FILE] [--plan-only] CORPUS...
         """
 
     static func run(_ arguments: [String], diagnostics: (String) -> Void) -> ExitCode {
@@ -41,6 +44,7 @@ enum ModelBenchCommand {
         var wanted: Int? = nil
         var batch = 8
         var lanes: Int? = nil
+        var contextPerSequence = 4096
         var chunk: Int? = nil
         var engineOptions = LlamaEngine.Options.standard
         var modelPath: String? = nil
@@ -62,6 +66,7 @@ enum ModelBenchCommand {
             case "--requests": guard let value = number(argument) else { return usageError(diagnostics) }; wanted = value
             case "--batch": guard let value = number(argument) else { return usageError(diagnostics) }; batch = value
             case "--lanes": guard let value = number(argument) else { return usageError(diagnostics) }; lanes = value
+            case "--context": guard let value = number(argument) else { return usageError(diagnostics) }; contextPerSequence = value
             case "--chunk": guard let value = number(argument) else { return usageError(diagnostics) }; chunk = value
             case "--engine":
                 guard let text = rest.popFirst(), let parsed = LlamaEngine.Options(parsing: text) else { return usageError(diagnostics) }
@@ -119,7 +124,7 @@ enum ModelBenchCommand {
         do {
             // The legacy engine's answers depend on its batches: one lane, as it always ran.
             engine = try LlamaEnginePool(modelPath: path, lanes: engineOptions.legacy ? 1 : lanes, sequences: batch,
-                                         options: engineOptions)
+                                         contextPerSequence: contextPerSequence, options: engineOptions)
         } catch {
             diagnostics("replay bench-model: \(error.description)")
             return .model
