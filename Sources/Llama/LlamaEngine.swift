@@ -38,7 +38,8 @@ import Foundation
 ///   kernel than one generated alone in its sequence (one row), so there the jump is off.
 /// - **Continuous batching.** A finished sequence's place goes to the next request at once.
 ///
-/// One lock serialises use of the context, which llama.cpp does not allow from two threads at once.
+/// One lock serialises use of the context, which llama.cpp does not allow from two threads at once
+/// (`answer(_:_:handout:lane:stop:)` takes it for a whole call).
 public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     private let lock = NSLock()
     let model: LlamaModel
@@ -131,19 +132,24 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     public func promptDigest(for request: GenerationRequest, key: RunKey) -> String { model.promptDigest(for: request, key: key) }
 
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
-        lock.lock()
-        defer { lock.unlock() }
-        return options.legacy ? respondLegacy(to: requests) : respondInvariant(to: requests, stop: nil)!
+        if options.legacy {
+            lock.lock()
+            defer { lock.unlock() }
+            return respondLegacy(to: requests)
+        }
+        return respondInvariant(to: requests, stop: nil)!
     }
 
     /// Answers unless `stop` is raised first, which is read before every step: the call then
     /// ends within one evaluation, its sequences are cleared and nothing is returned. The legacy
     /// engine answers whole calls only.
     public func respond(to requests: [GenerationRequest], unless stop: StopRequest) -> [GenerationOutcome]? {
-        lock.lock()
-        defer { lock.unlock() }
-        if stop.isRaised { return nil }
-        return options.legacy ? respondLegacy(to: requests) : respondInvariant(to: requests, stop: stop)
+        if options.legacy {
+            lock.lock()
+            defer { lock.unlock() }
+            return stop.isRaised ? nil : respondLegacy(to: requests)
+        }
+        return respondInvariant(to: requests, stop: stop)
     }
 
     // MARK: - Sequences
@@ -213,7 +219,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     }
 
     /// A request's tokens, prepared before any is answered.
-    private struct Prepared {
+    struct Prepared {
         let tokens: [Int32]
         let instructionPrefix: Int
         let nanoseconds: Double
@@ -222,15 +228,32 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     // MARK: - Answering
 
     private func respondInvariant(to requests: [GenerationRequest], stop: StopRequest?) -> [GenerationOutcome]? {
-        var results = [GenerationOutcome?](repeating: nil, count: requests.count)
-        // Every request's tokens first, to see which later prompts share more than instructions.
-        let prepared = requests.map { request in
+        let prepared = prepare(requests)
+        let handout = RequestHandout(ranges: [0..<requests.count], work: requests.map { _ in 1 })
+        return answer(requests, prepared, handout: handout, lane: 0, stop: stop)?.map { $0! }
+    }
+
+    /// Every request's tokens, made before any is answered: to see which later prompts share
+    /// more than instructions with one answered now.
+    func prepare(_ requests: [GenerationRequest]) -> [Prepared] {
+        requests.map { request in
             let started = ContinuousClock.now
             let (tokens, prefix) = model.promptTokensAndInstructionPrefix(for: request)
             return Prepared(tokens: tokens, instructionPrefix: prefix, nanoseconds: started.nanosecondsSince)
         }
+    }
+
+    /// Answers the requests `handout` gives lane `lane` until it has none left (the pool's lanes
+    /// share one hand-out), under the engine's lock; the outcomes at the indices answered here,
+    /// nil elsewhere. Nil if `stop` was raised first.
+    func answer(_ requests: [GenerationRequest], _ prepared: [Prepared], handout: RequestHandout, lane: Int,
+                stop: StopRequest?) -> [GenerationOutcome?]? {
+        lock.lock()
+        defer { lock.unlock() }
+        if stop?.isRaised == true { return nil }
+        var results = [GenerationOutcome?](repeating: nil, count: requests.count)
         var run = Run(slots: [Slot?](repeating: nil, count: context.sequences))
-        var next = 0
+        var handedOut = false
         defer {
             for id in run.slots.indices { context.remove(sequence: id) }
             recentPrompts.removeAll()
@@ -239,19 +262,19 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             if stop?.isRaised == true { return nil }
             if options.continuousBatching || run.isIdle {
                 for id in run.slots.indices.dropFirst() where run.slots[id] == nil {
-                    while next < requests.count && run.slots[id] == nil {
-                        admit(requests[next], prepared[next], index: next, id: id, run: &run, results: &results)
-                        next += 1
+                    while !handedOut && run.slots[id] == nil {
+                        guard let index = handout.take(lane: lane) else { handedOut = true; break }
+                        admit(requests[index], prepared[index], index: index, id: id, run: &run, results: &results)
                     }
                 }
             }
             if run.isIdle {
-                if next >= requests.count { break }
+                if handedOut { break }
                 continue
             }
-            step(&run, &results, upcoming: prepared[next...])
+            step(&run, &results, upcoming: prepared[handout.upcoming(lane: lane, limit: Self.lookahead)])
         }
-        return results.map { $0! }
+        return results
     }
 
     /// Takes a request into sequence `id`, or records why it cannot be asked.

@@ -94,7 +94,8 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     }
 
     /// Splits the requests into one run of neighbours per lane, of about equal work, and answers
-    /// them at once; the outcomes come back in the requests' order.
+    /// them at once, a lane whose run is done taking requests from the back of another's; the
+    /// outcomes come back in the requests' order.
     ///
     /// Neighbours stay together because requests next to each other share the most (a group's
     /// member list for routing), which a lane evaluates once. Each lane keeps its own threads
@@ -102,29 +103,34 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     /// threads meet at every barrier, and on a loaded machine one such run took 253 s where lanes
     /// that kept their own took 20–21 s (push, 20 threads of the sample, two busy programs beside it).
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
-        answer(requests) { lane, part in lane.respond(to: part) }!
+        answer(requests, stop: nil)!
     }
 
     /// Answers unless `stop` is raised first: every lane reads it between its steps, and one
     /// lane stopped drops the whole call.
     public func respond(to requests: [GenerationRequest], unless stop: StopRequest) -> [GenerationOutcome]? {
-        answer(requests) { lane, part in lane.respond(to: part, unless: stop) }
+        answer(requests, stop: stop)
     }
 
-    /// The requests split over the lanes and answered side by side by `ask`; nil if any lane's answer is.
-    private func answer(_ requests: [GenerationRequest],
-                        _ ask: @Sendable (LlamaEngine, [GenerationRequest]) -> [GenerationOutcome]?) -> [GenerationOutcome]? {
-        let parts = Self.split(requests.map(Self.estimatedWork), into: lanes.count)
-        guard parts.count > 1 else { return ask(lanes[0], requests) }
-        let results = Mutex<[[GenerationOutcome]?]>(Array(repeating: nil, count: parts.count))
-        let lanes = self.lanes
-        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-            let answers = ask(lanes[index], Array(requests[parts[index]]))
+    /// The requests answered side by side by the lanes, each starting on its own run of neighbours
+    /// and then taking from the back of the run with the most left (`RequestHandout`); nil if
+    /// `stop` was raised. The legacy engine answers whole calls in one lane.
+    private func answer(_ requests: [GenerationRequest], stop: StopRequest?) -> [GenerationOutcome]? {
+        guard lanes.count > 1, requests.count > 1, !options.legacy else {
+            return stop.map { lanes[0].respond(to: requests, unless: $0) } ?? lanes[0].respond(to: requests)
+        }
+        let work = requests.map(Self.estimatedWork)
+        let handout = RequestHandout(ranges: Self.split(work, into: lanes.count), work: work)
+        let prepared = lanes[0].prepare(requests)
+        let results = Mutex<[[GenerationOutcome?]?]>(Array(repeating: nil, count: lanes.count))
+        let engines = self.lanes
+        DispatchQueue.concurrentPerform(iterations: engines.count) { index in
+            let answers = engines[index].answer(requests, prepared, handout: handout, lane: index, stop: stop)
             results.withLock { $0[index] = answers }
         }
         let answers = results.withLock { $0 }
         guard answers.allSatisfy({ $0 != nil }) else { return nil }
-        return answers.flatMap { $0! }
+        return requests.indices.map { index in answers.lazy.compactMap { $0![index] }.first! }
     }
 
     /// A request's work in rough token units: its prompt's bytes over four, plus half its output

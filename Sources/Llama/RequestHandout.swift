@@ -1,0 +1,57 @@
+import Synchronization
+
+/// Which request of a call each lane of a pool answers next: every lane starts on its own run of
+/// neighbours and takes them from the front; a lane whose run is done takes from the back of the
+/// run with the most work left.
+///
+/// A split made before any answer is known cannot be even: outputs stop where the model stops,
+/// so one lane used to sit idle while the other finished (2.6 s of chips' 23.7 s over the first
+/// 50 requests of the sample). Taking from the back keeps both the owner's and the taker's
+/// requests neighbours, which share the most (a group's member list, an agent's newest
+/// replies), and each index is handed out exactly once. Thread-safe.
+final class RequestHandout: Sendable {
+    private struct Run {
+        var front: Int
+        var back: Int
+        var work: Int
+    }
+
+    private let work: [Int]
+    private let runs: Mutex<[Run]>
+
+    /// Lane `i` starts on `ranges[i]`; `work` is each request's estimated work (for choosing
+    /// whom to take from).
+    init(ranges: [Range<Int>], work: [Int]) {
+        self.work = work
+        runs = Mutex(ranges.map { range in
+            Run(front: range.lowerBound, back: range.upperBound, work: range.reduce(0) { $0 + work[$1] })
+        })
+    }
+
+    /// The next request for `lane`: the front of its own run, else the back of the run with the
+    /// most work left among those holding two or more; nil when none is left to take.
+    func take(lane: Int) -> Int? {
+        let work = self.work
+        return runs.withLock { runs in
+            if runs[lane].front < runs[lane].back {
+                let index = runs[lane].front
+                runs[lane].front += 1
+                runs[lane].work -= work[index]
+                return index
+            }
+            // Only from a run of two or more: its owner always has a next request to start on.
+            guard let victim = runs.indices.filter({ runs[$0].back - runs[$0].front >= 2 })
+                .max(by: { runs[$0].work < runs[$1].work }) else { return nil }
+            runs[victim].back -= 1
+            let index = runs[victim].back
+            runs[victim].work -= work[index]
+            return index
+        }
+    }
+
+    /// The requests `lane` would take next from its own run, at most `limit` (for looking ahead
+    /// at prompts it will share with).
+    func upcoming(lane: Int, limit: Int) -> Range<Int> {
+        runs.withLock { runs in runs[lane].front..<min(runs[lane].back, runs[lane].front + limit) }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Llama
+
+/// The pool's hand-out: each request once, owners from the front of their runs, a lane that is
+/// done from the back of the run with the most work left.
+@Suite struct RequestHandoutTests {
+    @Test func ownersTakeTheirRunsInOrder() {
+        let handout = RequestHandout(ranges: [0..<3, 3..<5], work: [1, 1, 1, 1, 1])
+        #expect([handout.take(lane: 0), handout.take(lane: 1), handout.take(lane: 0)] == [0, 3, 1])
+        #expect(handout.upcoming(lane: 0, limit: 8) == 2..<3)
+        #expect(handout.upcoming(lane: 1, limit: 8) == 4..<5)
+    }
+
+    /// A lane whose run is done takes the last request of the run with the most work left.
+    @Test func aDoneLaneTakesFromTheBackOfTheBusiestRun() {
+        let handout = RequestHandout(ranges: [0..<1, 1..<4, 4..<8], work: [1, 9, 9, 9, 1, 1, 1, 1])
+        #expect(handout.take(lane: 0) == 0)
+        #expect(handout.take(lane: 0) == 3, "lane 1 has 27 left, lane 2 has 4")
+        #expect(handout.take(lane: 0) == 2)
+        #expect(handout.take(lane: 0) == 7, "lane 1 has 9 left in one request; lane 2 has 4 in four")
+        #expect(handout.take(lane: 1) == 1, "its owner still starts on the front")
+        #expect(handout.upcoming(lane: 2, limit: 8) == 4..<7)
+    }
+
+    /// A run's last request is its owner's: taking it could leave the owner, which may not have
+    /// started yet, with nothing.
+    @Test func aRunsLastRequestIsLeftToItsOwner() {
+        let handout = RequestHandout(ranges: [0..<1, 1..<2], work: [1, 1])
+        #expect(handout.take(lane: 0) == 0)
+        #expect(handout.take(lane: 0) == nil)
+        #expect(handout.take(lane: 1) == 1)
+        #expect(handout.take(lane: 1) == nil)
+    }
+
+    /// Lanes taking at once: every index exactly once, whoever takes it.
+    @Test(arguments: [2, 3, 5])
+    func everyRequestIsHandedOutOnce(lanes: Int) {
+        let count = 2_000
+        let work = (0..<count).map { 1 + ($0 * 7919) % 13 }
+        let handout = RequestHandout(ranges: LlamaEnginePool.split(work, into: lanes), work: work)
+        let taken = Mutex<[[Int]]>(Array(repeating: [], count: lanes))
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            var mine: [Int] = []
+            while let index = handout.take(lane: lane) { mine.append(index) }
+            taken.withLock { $0[lane] = mine }
+        }
+        #expect(taken.withLock { $0 }.flatMap { $0 }.sorted() == Array(0..<count))
+    }
+
+    /// One slow lane (it takes once for every ten the others take): the others end up answering
+    /// most of its run, from the back, and between them every request is answered once.
+    @Test func fastLanesTakeOverASlowLanesRun() {
+        let work = [Int](repeating: 1, count: 60)
+        let ranges = LlamaEnginePool.split(work, into: 3)
+        let handout = RequestHandout(ranges: ranges, work: work)
+        var taken: [[Int]] = [[], [], []]
+        var turn = 0, misses = 0
+        while misses < 33 {   // every lane found nothing, many times over
+            let lane = turn % 11 == 0 ? 0 : 1 + turn % 2
+            turn += 1
+            if let index = handout.take(lane: lane) { taken[lane].append(index); misses = 0 } else { misses += 1 }
+        }
+        #expect(taken.flatMap { $0 }.sorted() == Array(0..<60))
+        #expect(taken[0] == Array(ranges[0].prefix(taken[0].count)), "the slow lane only ever took its run's front")
+        #expect(taken[0].count < ranges[0].count / 2)
+        let stolen = taken[1...].flatMap { $0 }.filter { ranges[0].contains($0) }
+        #expect(stolen.sorted() == Array(ranges[0].suffix(stolen.count)), "the others took its run from the back")
+    }
+}
