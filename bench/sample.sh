@@ -47,10 +47,11 @@ print(f"|---:|---:|")
 print(f"| {seconds / 60:.1f} min ({seconds:.0f} s) | {peak / 1e9:.2f} GB |")
 rows_file = os.environ.get("BENCH_ROWS")
 if rows_file:
-    # The memory target of issue 19, point 1: a run's peak at or under what it was (1.13 GB measured
-    # at 3923fdb: the weights and two lanes of four 4,096-cell KV buffers), with 2% for noise.
+    # The memory target of issue 19, point 1: a run's peak at or under what it was, 1.34 GB for the
+    # whole sample at 3923fdb measured the same way (the weights, two lanes of four 4,096-cell KV
+    # buffers, the pipeline), with 2% for noise.
     with open(rows_file, "a") as rows:
         rows.write("\t".join([f"what a user waits for: the whole sample, every job ({corpus['threads_replayed']} threads, {asked_all} requests)",
-                              f"{seconds / 60:.1f} min", "its peak memory", f"{peak / 1e9:.2f} GB", "–", "≤ 1.15 GB peak",
-                              "yes" if peak <= 1.15e9 else "no"]) + "\n")
+                              f"{seconds / 60:.1f} min", "its peak memory", f"{peak / 1e9:.2f} GB", "–", "≤ 1.34 GB (3923fdb's) + 2%",
+                              "yes" if peak <= 1.37e9 else "no"]) + "\n")
 PY
