@@ -334,6 +334,10 @@ public struct LeakScanner: Sendable {
         var chain = [Int](repeating: 0, count: words.count)
         var starts: [Int] = []   // where the last `run` of those runs start, the newest last
         var previousEnd = Int.min / 2
+        func breakChain() {
+            chain = chain.map { _ in 0 }
+            starts = []
+        }
         folded.withUnsafeBufferPointer { bytes in
             var at = 0
             while at < bytes.count {
@@ -345,12 +349,9 @@ public struct LeakScanner: Sendable {
                 let start = at
                 while at < bytes.count, isLetter(bytes[at]) { at += 1 }
                 let length = at - start
-                if start - previousEnd > separatorLimit { chain = chain.map { _ in 0 }; starts = [] }
+                if start - previousEnd > separatorLimit { breakChain() }
                 previousEnd = at
-                guard lengths.contains(length), firsts.contains(bytes[start]) else {
-                    chain = chain.map { _ in 0 }; starts = []
-                    continue
-                }
+                guard lengths.contains(length), firsts.contains(bytes[start]) else { breakChain(); continue }
                 var next = chain
                 for (index, word) in words.enumerated() {
                     let equal = word.count == length && word.withUnsafeBufferPointer {
