@@ -35,6 +35,21 @@ import TestSupport
         #expect(words.map(\.startsPhrase) == [true, true, false, true, false])
     }
 
+    /// An output of the writers' own words standing alone ("Share", "Reply share") cannot be
+    /// told from a report's labels, so it is not fingerprinted and a report printing them raises
+    /// nothing; three words of an output are still caught whatever they are, and a word of its
+    /// own ("Tomorrow") still is alone.
+    @Test func anOutputOfTheWritersOwnWordsAloneIsNotFingerprinted() {
+        #expect(OutputFingerprint.isWritersWord("share") && OutputFingerprint.isWritersWord("reply"))
+        #expect(!OutputFingerprint.isWritersWord("tomorrow"))
+        let output = #"{"replies": ["Share", "Reply share", "Share the reply", "Tomorrow"]}"#
+        let digests = fingerprint.digests(ofOutput: output)
+        let report = #"{"kind": "share", "label": "reply", "note": "reply share"}"#
+        #expect(fingerprint.matches(in: report, digests: digests).isEmpty)
+        #expect(fingerprint.matches(in: "x, share the reply, y", digests: digests).count == 1)
+        #expect(fingerprint.matches(in: #"{"note": "tomorrow"}"#, digests: digests).count == 1)
+    }
+
     @Test func saltChangesEveryDigest() {
         let other = OutputFingerprint(salt: Array("another".utf8))
         #expect(fingerprint.digests(ofOutput: output).isDisjoint(with: other.digests(ofOutput: output)))

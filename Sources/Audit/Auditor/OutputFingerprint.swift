@@ -15,11 +15,12 @@ import Privacy
 /// - every run of three consecutive counted words: any copy of three words of an output is
 ///   caught wherever it is written;
 /// - every *phrase* (what lies between punctuation or line breaks) of exactly two counted words
-///   with at least six letters: a chip such as "Sounds good", even written on its own;
+///   with at least six letters: a chip such as "Sounds good", even written on its own, unless
+///   both are the writers' own words (`isWritersWord`);
 /// - a value that is one counted word of at least five letters (a short chip, "Tomorrow"), unless
 ///   the output is a label chosen from the corpus (a route answer names a member, which the report
-///   shows as a label under its own rules) or one of `schemaWords`; such a word is matched only
-///   where it stands alone as a whole phrase;
+///   shows as a label under its own rules) or one of the writers' own words; such a word is
+///   matched only where it stands alone as a whole phrase;
 /// - in scripts written without spaces (Han, kana, Thai, Lao, Khmer, Myanmar, Tibetan), every
 ///   three consecutive characters, or a two-character run whole: report text holds none of them.
 ///
@@ -41,6 +42,16 @@ public struct OutputFingerprint: Sendable {
     public static let minimumWordLetters = 5
     /// The fewest letters a word needs to count at all.
     public static let minimumLettersPerWord = 2
+    /// Whether `word` (lower case) is one the result files' writers print themselves
+    /// (`ResultVocabulary`, `schemaWords`): a report says "share" and "reply" as labels, so an
+    /// output of that one word, or of two such words, standing alone cannot be told from the
+    /// report's own text, and fingerprinting it only cries wolf. (Under `replay audit` the
+    /// canary's words are common English, and a model that echoes one as a chip, "Share", made
+    /// clean runs fail.) Runs of three words are fingerprinted whatever their words.
+    public static func isWritersWord(_ word: String) -> Bool {
+        schemaWords.contains(word) || ResultVocabulary.words.contains(word)
+    }
+
     /// Constants of the jobs' output schemas (draft kinds, the route's lead): labels the report
     /// prints, never fingerprinted alone.
     public static let schemaWords: Set<String> = ["checklist", "timer", "card", "none", "lead", "title", "items", "minutes",
@@ -201,13 +212,14 @@ public struct OutputFingerprint: Sendable {
                 var end = start + 1
                 while end < words.count, !words[end].startsPhrase { end += 1 }
                 let phrase = words[start..<end]
-                if phrase.count == 2, phrase.allSatisfy(\.counts), phrase.reduce(0, { $0 + $1.letters }) >= Self.minimumPhraseLetters {
+                if phrase.count == 2, phrase.allSatisfy(\.counts), phrase.reduce(0, { $0 + $1.letters }) >= Self.minimumPhraseLetters,
+                   !phrase.allSatisfy({ Self.isWritersWord($0.text) }) {
                     digests.insert(digest(phrase))
                 }
                 start = end
             }
             if !isLabel, words.count == 1, let word = words.first, word.letters >= Self.minimumWordLetters,
-               !Self.schemaWords.contains(word.text) {
+               !Self.isWritersWord(word.text) {
                 digests.insert(digest([word.text], kind: .single))
             }
             for run in Self.spacelessRuns(of: value) {
