@@ -117,7 +117,8 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     /// `stop` was raised. The legacy engine answers whole calls in one lane.
     private func answer(_ requests: [GenerationRequest], stop: StopRequest?) -> [GenerationOutcome]? {
         guard lanes.count > 1, requests.count > 1, !options.legacy else {
-            return stop.map { lanes[0].respond(to: requests, unless: $0) } ?? lanes[0].respond(to: requests)
+            if let stop { return lanes[0].respond(to: requests, unless: stop) }
+            return lanes[0].respond(to: requests)
         }
         let work = requests.map(Self.estimatedWork)
         let handout = RequestHandout(ranges: Self.split(work, into: lanes.count), work: work)
