@@ -251,6 +251,8 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if stop?.isRaised == true { return nil }
+        let answering = ContinuousClock.now
+        defer { statistics.answerNanoseconds += answering.nanosecondsSince }
         var results = [GenerationOutcome?](repeating: nil, count: requests.count)
         var run = Run(slots: [Slot?](repeating: nil, count: context.sequences))
         var handedOut = false
@@ -446,6 +448,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         let status = evaluate(shares: [(0, end - start + draft.count)], slots: &single)
         statistics.prefillNanoseconds += statistics.decodeNanoseconds - evaluated
         statistics.prefillTokens += batch.count
+        statistics.prefillCalls += 1
         slot = single[0]!
         guard status == 0 else { return }
         if options.prefixCache && !slot.offeredPrefix && slot.cursor >= boundary {
@@ -769,6 +772,11 @@ public struct EngineStatistics: Sendable, Equatable {
     /// `tokensEvaluated` is generation).
     public var prefillNanoseconds = 0.0
     public var prefillTokens = 0
+    /// Evaluations of prompt chunks (the rest of `decodeCalls` are generation steps).
+    public var prefillCalls = 0
+    /// Time from a call's start to this engine's last answer (summed over a pool's lanes, it
+    /// shows how long lanes sat idle while another finished).
+    public var answerNanoseconds = 0.0
 }
 
 extension ContinuousClock.Instant {

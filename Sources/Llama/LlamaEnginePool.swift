@@ -188,5 +188,7 @@ extension EngineStatistics {
         allowedSetsReused += other.allowedSetsReused
         prefillNanoseconds += other.prefillNanoseconds
         prefillTokens += other.prefillTokens
+        prefillCalls += other.prefillCalls
+        answerNanoseconds += other.answerNanoseconds
     }
 }
