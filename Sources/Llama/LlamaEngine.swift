@@ -244,10 +244,11 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     }
 
     /// Answers the requests `handout` gives lane `lane` until it has none left (the pool's lanes
-    /// share one hand-out), under the engine's lock; the outcomes at the indices answered here,
-    /// nil elsewhere. Nil if `stop` was raised first.
+    /// share one hand-out), then passes sequences to and takes them from other lanes through
+    /// `handoff` so that none sits idle while another holds several; under the engine's lock.
+    /// The outcomes at the indices answered here, nil elsewhere. Nil if `stop` was raised first.
     func answer(_ requests: [GenerationRequest], _ prepared: [Prepared], handout: RequestHandout, lane: Int,
-                stop: StopRequest?) -> [GenerationOutcome?]? {
+                handoff: SequenceHandoff? = nil, stop: StopRequest?) -> [GenerationOutcome?]? {
         lock.lock()
         defer { lock.unlock() }
         if stop?.isRaised == true { return nil }
@@ -259,6 +260,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         defer {
             for id in run.slots.indices { context.remove(sequence: id) }
             recentPrompts.removeAll()
+            handoff?.finish(lane: lane)
         }
         while true {
             if stop?.isRaised == true { return nil }
@@ -270,13 +272,67 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
                     }
                 }
             }
+            let upcoming = prepared[handout.upcoming(lane: lane, limit: Self.lookahead)]
+            if handoff != nil, !handedOut, handout.isExhausted(for: lane) {
+                // Every sequence busy and nothing left to take: from now on this lane may pass one.
+                handedOut = true
+            }
+            if handedOut, let handoff {
+                exchange(through: handoff, lane: lane, run: &run, results: &results, upcoming: upcoming)
+            }
             if run.isIdle {
-                if handedOut { break }
+                if !handedOut { continue }
+                guard let handoff, handoff.mayReceive(lane: lane) else { break }
+                // Another lane may pass a sequence here soon: look again after a moment.
+                usleep(200)
                 continue
             }
-            step(&run, &results, upcoming: prepared[handout.upcoming(lane: lane, limit: Self.lookahead)])
+            step(&run, &results, upcoming: upcoming)
         }
         return results
+    }
+
+    /// Takes in the sequences other lanes passed here, and passes one on when a lane with
+    /// nothing to take holds at least two fewer (`SequenceHandoff`); generating sequences close
+    /// ranks after either.
+    private func exchange(through handoff: SequenceHandoff, lane: Int, run: inout Run, results: inout [GenerationOutcome?],
+                          upcoming: ArraySlice<Prepared>) {
+        let received = handoff.receive(lane: lane)
+        for parcel in received {
+            guard let id = run.slots.indices.dropFirst().first(where: { run.slots[$0] == nil }) else {
+                preconditionFailure("a lane was given a sequence it has no room for")
+            }
+            let started = ContinuousClock.now
+            run.slots[id] = parcel.slot
+            if !parcel.state.isEmpty && !context.restore(parcel.state, into: id) {
+                // Cannot happen with a buffer per sequence of the same size; fail rather than answer wrong.
+                run.slots[id]!.failure = .decodeFailed(status: -2)
+                run.slots[id]!.finished = true
+            }
+            statistics.sequencesReceived += 1
+            statistics.stateNanoseconds += started.nanosecondsSince
+        }
+        let active = run.slots.indices.dropFirst().filter { run.slots[$0] != nil }
+        var passed = false
+        if let taker = handoff.report(lane: lane, active: active.count) {
+            // The sequence with the most ahead of it, as far as can be told: one still reading
+            // its prompt (least read first), else the one that has written least.
+            let id = active.filter { run.slots[$0]!.isPrefilling }.min { run.slots[$0]!.cursor < run.slots[$1]!.cursor }
+                ?? active.filter { !run.slots[$0]!.finished }.min { run.slots[$0]!.outputTokens < run.slots[$1]!.outputTokens }
+                ?? active[0]
+            let started = ContinuousClock.now
+            let slot = run.slots[id]!
+            let state = slot.position > 0 ? context.save(sequence: id) : []
+            context.remove(sequence: id)
+            run.slots[id] = nil
+            handoff.give(SequenceHandoff.Parcel(slot: slot, state: state), to: taker)
+            statistics.sequencesPassed += 1
+            statistics.stateNanoseconds += started.nanosecondsSince
+            passed = true
+        }
+        if passed || !received.isEmpty {
+            settle(&run, &results, upcoming: upcoming)
+        }
     }
 
     /// Takes a request into sequence `id`, or records why it cannot be asked.
@@ -774,6 +830,9 @@ public struct EngineStatistics: Sendable, Equatable {
     public var prefillTokens = 0
     /// Evaluations of prompt chunks (the rest of `decodeCalls` are generation steps).
     public var prefillCalls = 0
+    /// Sequences in flight passed to another lane at a call's end, and taken from one.
+    public var sequencesPassed = 0
+    public var sequencesReceived = 0
     /// Time from a call's start to this engine's last answer (summed over a pool's lanes, it
     /// shows how long lanes sat idle while another finished).
     public var answerNanoseconds = 0.0

@@ -36,6 +36,10 @@ extension LlamaEngine {
         /// Give a finished sequence's place to the next request at once, instead of waiting for
         /// the whole round of `sequences` requests to finish.
         public var continuousBatching: Bool
+        /// In a pool, once a call's requests are all handed out, pass a sequence in flight from a
+        /// lane holding several to a lane holding fewer (`SequenceHandoff`), so that no lane
+        /// waits idle for another to finish. With continuous batching only.
+        public var handsOffSequences: Bool
         /// Prompt tokens of one sequence per evaluation: 4 to 63 with flash attention (at 64 it
         /// switches to a tiled kernel whose rounding depends on the batch, see `LlamaEngine`), 4 to
         /// `maximumChunk` with matrix-product attention.
@@ -62,7 +66,7 @@ extension LlamaEngine {
         }
 
         public init(prefixCache: Bool = true, forcedTokenJump: Bool = false, continuousBatching: Bool = true,
-                    chunkTokens: Int = maximumChunk, threads: Int? = nil, cacheType: CacheType = .f16,
+                    handsOffSequences: Bool = true, chunkTokens: Int = maximumChunk, threads: Int? = nil, cacheType: CacheType = .f16,
                     attention: Attention = .matmul, legacy: Bool = false) {
             precondition(Self.chunkRange(attention).contains(chunkTokens),
                          "chunks of 4 to 63 tokens keep flash attention's arithmetic batch-independent")
@@ -70,6 +74,7 @@ extension LlamaEngine {
             self.prefixCache = prefixCache
             self.forcedTokenJump = forcedTokenJump
             self.continuousBatching = continuousBatching
+            self.handsOffSequences = handsOffSequences
             self.chunkTokens = chunkTokens
             self.threads = threads
             self.cacheType = cacheType
@@ -91,14 +96,16 @@ extension LlamaEngine {
         /// Batch-independent evaluation with every speed-up off: one request's prompt after the
         /// other's, rounds of `sequences`, every token sampled. The reference the tests hold the
         /// speed-ups to (`attention=flash` after it for the flash engine's).
-        public static let plain = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false)
+        public static let plain = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false,
+                                          handsOffSequences: false)
 
         /// The engine before issue 11 (see `legacy`).
-        public static let legacyEngine = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false, legacy: true)
+        public static let legacyEngine = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false,
+                                                 handsOffSequences: false, legacy: true)
 
         /// Options from `key=value` pairs separated by commas, over `standard` (or over `flash`,
-        /// `plain` or `legacy` when the list starts with that word): `prefix`, `jump`, `continuous`
-        /// (on/off), `chunk`, `threads` (numbers), `cache` (f16/q8_0), `attention` (flash/matmul).
+        /// `plain` or `legacy` when the list starts with that word): `prefix`, `jump`, `continuous`,
+        /// `handoff` (on/off), `chunk`, `threads` (numbers), `cache` (f16/q8_0), `attention` (flash/matmul).
         /// For benchmarks and tests; nil when a pair is not understood, or the options would not
         /// be exact (a chunk over 63 with flash attention, or the jump without it). Choosing flash
         /// attention without a chunk caps the chunk at 63.
@@ -120,6 +127,7 @@ extension LlamaEngine {
                 case "prefix": guard let flag else { return nil }; options.prefixCache = flag
                 case "jump": guard let flag else { return nil }; options.forcedTokenJump = flag
                 case "continuous": guard let flag else { return nil }; options.continuousBatching = flag
+                case "handoff": guard let flag else { return nil }; options.handsOffSequences = flag
                 case "chunk":
                     guard let number, (4...Self.maximumChunk).contains(number) else { return nil }
                     options.chunkTokens = number
@@ -141,7 +149,8 @@ extension LlamaEngine {
             func onOff(_ flag: Bool) -> String { flag ? "on" : "off" }
             if legacy { return "legacy" + (threads.map { ",threads=\($0)" } ?? "") }
             var parts = ["prefix=\(onOff(prefixCache))", "jump=\(onOff(forcedTokenJump))",
-                         "continuous=\(onOff(continuousBatching))", "chunk=\(chunkTokens)"]
+                         "continuous=\(onOff(continuousBatching))", "handoff=\(onOff(handsOffSequences))",
+                         "chunk=\(chunkTokens)"]
             if let threads { parts.append("threads=\(threads)") }
             parts.append("cache=\(cacheType.rawValue)")
             parts.append("attention=\(attention.rawValue)")

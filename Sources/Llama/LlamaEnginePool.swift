@@ -41,6 +41,10 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         self.info = info
     }
 
+    /// The fewest sequences a lane passes one of at a call's end (`SequenceHandoff`); tests lower
+    /// it to make passes frequent.
+    var fewestToPass = 3
+
     /// The number of engines answering side by side.
     public var laneCount: Int { lanes.count }
 
@@ -123,10 +127,11 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         let work = requests.map(Self.estimatedWork)
         let handout = RequestHandout(ranges: Self.split(work, into: lanes.count), work: work)
         let prepared = lanes[0].prepare(requests)
+        let handoff = options.continuousBatching && options.handsOffSequences ? SequenceHandoff(lanes: lanes.count, fewestToPass: fewestToPass) : nil
         let results = Mutex<[[GenerationOutcome?]?]>(Array(repeating: nil, count: lanes.count))
         let engines = self.lanes
         DispatchQueue.concurrentPerform(iterations: engines.count) { index in
-            let answers = engines[index].answer(requests, prepared, handout: handout, lane: index, stop: stop)
+            let answers = engines[index].answer(requests, prepared, handout: handout, lane: index, handoff: handoff, stop: stop)
             results.withLock { $0[index] = answers }
         }
         let answers = results.withLock { $0 }
@@ -190,5 +195,7 @@ extension EngineStatistics {
         prefillTokens += other.prefillTokens
         prefillCalls += other.prefillCalls
         answerNanoseconds += other.answerNanoseconds
+        sequencesPassed += other.sequencesPassed
+        sequencesReceived += other.sequencesReceived
     }
 }

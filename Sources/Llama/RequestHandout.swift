@@ -49,6 +49,13 @@ final class RequestHandout: Sendable {
         }
     }
 
+    /// Whether `take(lane:)` would give `lane` nothing now (and so ever after).
+    func isExhausted(for lane: Int) -> Bool {
+        runs.withLock { runs in
+            runs[lane].front >= runs[lane].back && !runs.contains { $0.back - $0.front >= 2 }
+        }
+    }
+
     /// The requests `lane` would take next from its own run, at most `limit` (for looking ahead
     /// at prompts it will share with).
     func upcoming(lane: Int, limit: Int) -> Range<Int> {

@@ -69,3 +69,20 @@ import Testing
         #expect(stolen.sorted() == Array(ranges[0].suffix(stolen.count)), "the others took its run from the back")
     }
 }
+
+extension RequestHandoutTests {
+    /// Exhausted exactly when `take` would give nothing: the lane's own run is empty and no run
+    /// holds two or more.
+    @Test func exhaustedWhenTakingGivesNothing() {
+        let handout = RequestHandout(ranges: [0..<1, 1..<4], work: [1, 1, 1, 1])
+        #expect(!handout.isExhausted(for: 0))
+        #expect(handout.take(lane: 0) == 0)
+        #expect(!handout.isExhausted(for: 0), "lane 1's run holds three")
+        #expect(handout.take(lane: 0) == 3)
+        #expect(handout.take(lane: 0) == 2)
+        #expect(handout.isExhausted(for: 0), "lane 1's last request is its own")
+        #expect(!handout.isExhausted(for: 1))
+        #expect(handout.take(lane: 1) == 1)
+        #expect(handout.isExhausted(for: 1) && handout.take(lane: 1) == nil)
+    }
+}

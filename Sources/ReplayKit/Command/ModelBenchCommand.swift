@@ -187,6 +187,7 @@ enum ModelBenchCommand {
             String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9),
             String(format: "prefill-s=%.2f", stats.prefillNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)",
             "prefill-calls=\(stats.prefillCalls)", String(format: "answer-s=%.2f", stats.answerNanoseconds / 1e9),
+            "passed=\(stats.sequencesPassed)",
             "fewest-prompt-tokens=\(engine.fewestPromptTokens(for: requests))",
             String(format: "state-s=%.2f", stats.stateNanoseconds / 1e9),
             String(format: "sampling-s=%.2f", stats.samplingNanoseconds / 1e9), String(format: "grammar-s=%.2f", stats.grammarNanoseconds / 1e9),
