@@ -18,6 +18,9 @@
 #            highest ratio any engine could show (the "ceiling" column). "if outputs were known"
 #            charges every output token the prompt rate instead, as if each output were drafted
 #            perfectly and checked in one evaluation: a bound even speculative decoding cannot pass.
+#            The rates are measured before the jobs and again after them; the floor takes the
+#            faster of each, and the table's header says how far the host's speed moved between
+#            the two (a shared host's drifts over minutes, which no ratio here can tell from the engines).
 #
 # Nothing but digests and counts is printed or written; the digest files live in a private
 # temporary directory removed at exit. Every digest is keyed (HMAC-SHA-256 under a fresh key made
@@ -97,14 +100,33 @@ for job in $jobs; do
     --digest-key "$work/digest-key" "$corpus" > "$work/$job.peer"
   echo "$(load)" >> "$work/$job.load"
 done
+if [ "$busy" -eq 0 ]; then
+  # Again at the end: a shared host's speed drifts over minutes, and a floor measured at another
+  # moment than the runs it bounds says more about the host than about the engines.
+  echo "bench/model.sh: the kernels' best rates again (load $(load))" >&2
+  PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/kernel_rates.py" --model "$model" \
+    --threads "$(nproc)" > "$work/rates.end"
+fi
 
 python3 - "$work" "$requests" "$jobs" "$busy" <<'PY'
 import os, sys
 work, requests, jobs, busy = sys.argv[1], sys.argv[2], sys.argv[3].split(), int(sys.argv[4])
-rates = {}
-for line in open(f"{work}/rates"):
-    name, milliseconds, arrangement = line.rstrip("\n").split("\t")
-    rates[name] = (float(milliseconds) / 1000, arrangement)
+def read_rates(path):
+    found = {}
+    if os.path.exists(path):
+        for line in open(path):
+            name, milliseconds, arrangement = line.rstrip("\n").split("\t")
+            found[name] = (float(milliseconds) / 1000, arrangement)
+    return found
+rates, rates_end = read_rates(f"{work}/rates"), read_rates(f"{work}/rates.end")
+# The floor takes the faster of the two measurements of each rate (the kernels' best); the drift
+# between them is printed with the table.
+drift = {}
+for name, (seconds, _) in rates_end.items():
+    if name in rates:
+        drift[name] = seconds / rates[name][0] - 1
+        if seconds < rates[name][0]:
+            rates[name] = rates_end[name]
 
 def read(path):
     lines = {"prompt": [], "output": [], "summary": None}
@@ -156,6 +178,11 @@ print(f"model stage, each job's first {requests} requests of corpora/sample.json
 if rates:
     print(f"kernels at their best: {rates['prefill'][0] * 1000:.2f} ms per prompt token ({rates['prefill'][1]}), "
           f"{rates['generate'][0] * 1000:.2f} ms per generated token ({rates['generate'][1]})")
+if drift:
+    worst = max(drift.values(), key=abs)
+    print("kernel rates at the end against the start: " + ", ".join(f"{name} {change:+.0%}" for name, change in drift.items())
+          + (f" (the host's speed moved {abs(worst):.0%} during the bench: the ceiling column is only as good as that)"
+             if abs(worst) > 0.10 else ""))
 print("| job | requests | replay s | llama-cpp-python s | ratio | of the ceiling | prompt tokens evaluated / fewest possible | output tokens | floor s | ceiling | if outputs were known | answers = plain | answers = peer | load |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for job, n, rs, rr, ps, pr, ratio, identical, agree, load, pt, ot, floor, ceiling, oracle in rows:

@@ -171,8 +171,8 @@ import Engine
         #expect(statistics.sequencesPassed >= 1, "lane 0 held four beside an idle lane")
         #expect(statistics.sequencesPassed == statistics.sequencesReceived)
         #expect(lanes[1].statistics.sequencesReceived == statistics.sequencesPassed, "all passed to lane 1")
-        let off = try #require(LlamaEngine.Options(parsing: "standard,handoff=off"))
-        #expect(!off.handsOffSequences && !LlamaEngine.Options.plain.handsOffSequences)
+        let on = try #require(LlamaEngine.Options(parsing: "standard,handoff=on"))
+        #expect(on.handsOffSequences && !LlamaEngine.Options.standard.handsOffSequences)
     }
 
     /// Lanes share kept framing and instructions: a lane that never evaluated a job's
