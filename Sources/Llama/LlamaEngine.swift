@@ -272,13 +272,12 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
                     }
                 }
             }
-            let upcoming = prepared[handout.upcoming(lane: lane, limit: Self.lookahead)]
             if handoff != nil, !handedOut, handout.isExhausted(for: lane) {
                 // Every sequence busy and nothing left to take: from now on this lane may pass one.
                 handedOut = true
             }
-            if handedOut, let handoff {
-                exchange(through: handoff, lane: lane, run: &run, results: &results, upcoming: upcoming)
+            if handedOut, let handoff, exchange(through: handoff, lane: lane, run: &run) {
+                settle(&run, &results, upcoming: prepared[handout.upcoming(lane: lane, limit: Self.lookahead)])
             }
             if run.isIdle {
                 if !handedOut { continue }
@@ -287,16 +286,15 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
                 usleep(200)
                 continue
             }
-            step(&run, &results, upcoming: upcoming)
+            step(&run, &results, upcoming: prepared[handout.upcoming(lane: lane, limit: Self.lookahead)])
         }
         return results
     }
 
     /// Takes in the sequences other lanes passed here, and passes one on when a lane with
-    /// nothing to take holds at least two fewer (`SequenceHandoff`); generating sequences close
-    /// ranks after either.
-    private func exchange(through handoff: SequenceHandoff, lane: Int, run: inout Run, results: inout [GenerationOutcome?],
-                          upcoming: ArraySlice<Prepared>) {
+    /// nothing to take holds at least two fewer (`SequenceHandoff`). True if the run changed:
+    /// its generating sequences must then close ranks (`settle`) before the next evaluation.
+    private func exchange(through handoff: SequenceHandoff, lane: Int, run: inout Run) -> Bool {
         let received = handoff.receive(lane: lane)
         for parcel in received {
             guard let id = run.slots.indices.dropFirst().first(where: { run.slots[$0] == nil }) else {
@@ -313,26 +311,23 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             statistics.stateNanoseconds += started.nanosecondsSince
         }
         let active = run.slots.indices.dropFirst().filter { run.slots[$0] != nil }
-        var passed = false
-        if let taker = handoff.report(lane: lane, active: active.count) {
-            // The sequence with the most ahead of it, as far as can be told: one still reading
-            // its prompt (least read first), else the one that has written least.
-            let id = active.filter { run.slots[$0]!.isPrefilling }.min { run.slots[$0]!.cursor < run.slots[$1]!.cursor }
-                ?? active.filter { !run.slots[$0]!.finished }.min { run.slots[$0]!.outputTokens < run.slots[$1]!.outputTokens }
-                ?? active[0]
-            let started = ContinuousClock.now
+        guard let taker = handoff.report(lane: lane, active: active.count) else { return !received.isEmpty }
+        // The sequence with the most ahead of it, as far as can be told: one still reading its
+        // prompt (least read first), else the one that has written least.
+        func ahead(_ id: Int) -> (Int, Int) {
             let slot = run.slots[id]!
-            let state = slot.position > 0 ? context.save(sequence: id) : []
-            context.remove(sequence: id)
-            run.slots[id] = nil
-            handoff.give(SequenceHandoff.Parcel(slot: slot, state: state), to: taker)
-            statistics.sequencesPassed += 1
-            statistics.stateNanoseconds += started.nanosecondsSince
-            passed = true
+            return slot.isPrefilling ? (0, slot.cursor) : (1, slot.outputTokens)
         }
-        if passed || !received.isEmpty {
-            settle(&run, &results, upcoming: upcoming)
-        }
+        let id = active.min { ahead($0) < ahead($1) }!
+        let started = ContinuousClock.now
+        let slot = run.slots[id]!
+        let state = slot.position > 0 ? context.save(sequence: id) : []
+        context.remove(sequence: id)
+        run.slots[id] = nil
+        handoff.give(SequenceHandoff.Parcel(slot: slot, state: state), to: taker)
+        statistics.sequencesPassed += 1
+        statistics.stateNanoseconds += started.nanosecondsSince
+        return true
     }
 
     /// Takes a request into sequence `id`, or records why it cannot be asked.

@@ -99,12 +99,10 @@ extension LlamaEngine {
         /// Batch-independent evaluation with every speed-up off: one request's prompt after the
         /// other's, rounds of `sequences`, every token sampled. The reference the tests hold the
         /// speed-ups to (`attention=flash` after it for the flash engine's).
-        public static let plain = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false,
-                                          handsOffSequences: false)
+        public static let plain = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false)
 
         /// The engine before issue 11 (see `legacy`).
-        public static let legacyEngine = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false,
-                                                 handsOffSequences: false, legacy: true)
+        public static let legacyEngine = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false, legacy: true)
 
         /// Options from `key=value` pairs separated by commas, over `standard` (or over `flash`,
         /// `plain` or `legacy` when the list starts with that word): `prefix`, `jump`, `continuous`,

@@ -127,11 +127,13 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         let work = requests.map(Self.estimatedWork)
         let handout = RequestHandout(ranges: Self.split(work, into: lanes.count), work: work)
         let prepared = lanes[0].prepare(requests)
-        let handoff = options.continuousBatching && options.handsOffSequences ? SequenceHandoff(lanes: lanes.count, fewestToPass: fewestToPass) : nil
+        let handsOff = options.continuousBatching && options.handsOffSequences
+        let handoff = handsOff ? SequenceHandoff(lanes: lanes.count, fewestToPass: fewestToPass) : nil
         let results = Mutex<[[GenerationOutcome?]?]>(Array(repeating: nil, count: lanes.count))
         let engines = self.lanes
         DispatchQueue.concurrentPerform(iterations: engines.count) { index in
-            let answers = engines[index].answer(requests, prepared, handout: handout, lane: index, handoff: handoff, stop: stop)
+            let answers = engines[index].answer(requests, prepared, handout: handout, lane: index, handoff: handoff,
+                                                stop: stop)
             results.withLock { $0[index] = answers }
         }
         let answers = results.withLock { $0 }
