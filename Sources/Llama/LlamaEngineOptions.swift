@@ -38,10 +38,9 @@ extension LlamaEngine {
         public var continuousBatching: Bool
         /// In a pool, once a call's requests are all handed out, pass a sequence in flight from a
         /// lane holding several to a lane holding fewer (`SequenceHandoff`), so that no lane
-        /// waits idle for another to finish. With continuous batching only. Off by default: on
-        /// the two-core machines measured, a lane running alone runs faster than two side by
-        /// side, so the idle time it removes came back as slower steps (draft and chips: the same
-        /// wall time, on and off).
+        /// waits idle for another to finish. With continuous batching only. Off by default: where
+        /// a lane running alone steps faster than two side by side, the idle time it removes
+        /// comes back as slower steps (see the README's performance section).
         public var handsOffSequences: Bool
         /// Prompt tokens of one sequence per evaluation: 4 to 63 with flash attention (at 64 it
         /// switches to a tiled kernel whose rounding depends on the batch, see `LlamaEngine`), 4 to

@@ -4,8 +4,7 @@ import Synchronization
 ///
 /// Once every request of a call is handed out (`RequestHandout`), a lane whose sequences finish
 /// first would sit idle while another still answers several: outputs stop where the model stops,
-/// so no split made in advance comes out even (draft, first 50 requests of the sample: lanes idle
-/// 3.7 of 34.6 lane-seconds). A lane holding at least two sequences more than an idle one, and at
+/// so no split made in advance comes out even. A lane holding at least two sequences more than an idle one, and at
 /// least three, gives it one, cells and all: the sequence goes on in the other lane's context
 /// token for token as it would have in its own (evaluation depends on neither the batch nor the
 /// context, see `LlamaEngine`). A lane waiting for one stops once no lane could give it any.
