@@ -24,6 +24,10 @@ import Testing
         (#""\uD83D\uDE00""#, .string("😀")),
         (#""x\ud834\udd1ey""#, .string("x𝄞y")),
         (#""héllo 中文 😀""#, .string("héllo 中文 😀")),
+        // Escapes first, last, side by side and between runs of plain bytes (copied whole).
+        (#""\nline one\nline \"two\"\t\u00e9t\u00E9 中\\""#, .string("\nline one\nline \"two\"\t\u{E9}t\u{E9} 中\\")),
+        (#""\"\"""#, .string("\"\"")),
+        (#""a\/b\u4e2d\uD83D\uDE00z""#, .string("a/b中😀z")),
         (#"[]"#, .array([])),
         (#"[1, "two", [true, null]]"#, .array([.number(1), .string("two"), .array([.bool(true), .null])])),
         (#"{}"#, .object([])),

@@ -106,7 +106,10 @@ struct JSONDocument {
     func string(_ index: Int) -> String {
         let token = tokens[index]
         if token.flag {
-            return String(decoding: unescapedBytes(token), as: UTF8.self)
+            // Decoded straight into the string's storage (repaired as `String(decoding:)` would).
+            return String(unsafeUninitializedCapacity: Int(token.length)) { buffer in
+                unescape(token, into: buffer.baseAddress!)
+            }
         }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.length)]),
                       as: UTF8.self)
@@ -173,25 +176,39 @@ struct JSONDocument {
 
     /// The UTF-8 bytes of a string token with its escapes decoded (the parser checked them).
     private func unescapedBytes(_ token: JSONToken) -> [UInt8] {
-        var result: [UInt8] = []
-        result.reserveCapacity(Int(token.length))
+        [UInt8](unsafeUninitializedCapacity: Int(token.length)) { buffer, count in
+            count = unescape(token, into: buffer.baseAddress!)
+        }
+    }
+
+    /// Writes the string token's bytes with its escapes decoded to `output`, which has room for
+    /// the token's raw length (decoding never lengthens: `\n` is 2 bytes for 1, `\uXXXX` 6 for
+    /// at most 3, a surrogate pair 12 for 4); returns how many were written.
+    ///
+    /// The runs between backslashes are found with memchr and copied whole: most escaped
+    /// strings are long texts with a few `\n` or `\"` in them.
+    private func unescape(_ token: JSONToken, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        var written = 0
         var position = Int(token.start)
         let end = position + Int(token.length)
         while position < end {
-            let byte = bytes[position]
-            guard byte == UInt8(ascii: "\\") else {
-                result.append(byte)
-                position += 1
-                continue
+            let run = memchr(base + position, Int32(UInt8(ascii: "\\")), end - position)
+                .map { UnsafeRawPointer($0) - base } ?? end
+            if run > position {
+                UnsafeMutableRawPointer(output + written).copyMemory(from: base + position, byteCount: run - position)
+                written += run - position
+                position = run
             }
+            guard position < end else { break }
             let escape = bytes[position + 1]
             position += 2
             switch escape {
-            case UInt8(ascii: "b"): result.append(0x08)
-            case UInt8(ascii: "f"): result.append(0x0C)
-            case UInt8(ascii: "n"): result.append(0x0A)
-            case UInt8(ascii: "r"): result.append(0x0D)
-            case UInt8(ascii: "t"): result.append(0x09)
+            case UInt8(ascii: "b"): output[written] = 0x08; written += 1
+            case UInt8(ascii: "f"): output[written] = 0x0C; written += 1
+            case UInt8(ascii: "n"): output[written] = 0x0A; written += 1
+            case UInt8(ascii: "r"): output[written] = 0x0D; written += 1
+            case UInt8(ascii: "t"): output[written] = 0x09; written += 1
             case UInt8(ascii: "u"):
                 var scalar = hexUnit(at: position)
                 position += 4
@@ -200,11 +217,11 @@ struct JSONDocument {
                     position += 6
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 }
-                appendUTF8(scalar, to: &result)
-            default: result.append(escape)  // " \ /
+                written += writeUTF8(scalar, to: output + written)
+            default: output[written] = escape; written += 1  // " \ /
             }
         }
-        return result
+        return written
     }
 
     private func hexUnit(at offset: Int) -> UInt32 {
@@ -215,22 +232,28 @@ struct JSONDocument {
         return value
     }
 
-    private func appendUTF8(_ scalar: UInt32, to result: inout [UInt8]) {
+    /// Writes `scalar` as UTF-8 (a lone surrogate as its three bytes, which the string built
+    /// from them repairs); returns how many bytes.
+    private func writeUTF8(_ scalar: UInt32, to output: UnsafeMutablePointer<UInt8>) -> Int {
         switch scalar {
         case 0..<0x80:
-            result.append(UInt8(scalar))
+            output[0] = UInt8(scalar)
+            return 1
         case 0x80..<0x800:
-            result.append(UInt8(0xC0 | scalar >> 6))
-            result.append(UInt8(0x80 | scalar & 0x3F))
+            output[0] = UInt8(0xC0 | scalar >> 6)
+            output[1] = UInt8(0x80 | scalar & 0x3F)
+            return 2
         case 0x800..<0x10000:
-            result.append(UInt8(0xE0 | scalar >> 12))
-            result.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            result.append(UInt8(0x80 | scalar & 0x3F))
+            output[0] = UInt8(0xE0 | scalar >> 12)
+            output[1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            output[2] = UInt8(0x80 | scalar & 0x3F)
+            return 3
         default:
-            result.append(UInt8(0xF0 | scalar >> 18))
-            result.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            result.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            result.append(UInt8(0x80 | scalar & 0x3F))
+            output[0] = UInt8(0xF0 | scalar >> 18)
+            output[1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+            output[2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+            output[3] = UInt8(0x80 | scalar & 0x3F)
+            return 4
         }
     }
 }
