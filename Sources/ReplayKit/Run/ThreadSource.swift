@@ -76,7 +76,9 @@ final class ThreadSource {
         let fileIndices = shard.by == .file ? allFiles.indices.filter { shard.owner(ofFile: $0) == shard.index } : Array(allFiles.indices)
         let reader: CorpusReader
         do {
-            reader = try CorpusReader(paths: fileIndices.isEmpty ? [] : fileIndices.map { allFiles[$0] }, expecting: expectedVersions)
+            // Read ahead, as the flywheel does: decompressing, splitting and parsing on a thread
+            // of their own, so this one only decodes and assembles while planning takes the rest.
+            reader = try CorpusReader(paths: fileIndices.isEmpty ? [] : fileIndices.map { allFiles[$0] }, readAhead: true, expecting: expectedVersions)
         } catch {
             if fileIndices.isEmpty { return tally }   // more shards than files: this one has none
             tally.fatal = .input(error.description)
