@@ -86,7 +86,19 @@ public struct GenerationRequest: Sendable {
     /// The system turn: what the job is.
     public var instructions: SealedText
     /// The user turn: the words the job gives the model.
-    public var prompt: SealedText
+    ///
+    /// Kept as the parts a job built it from and joined when read: a dry run plans hundreds of
+    /// thousands of requests whose prompts only their token counts are taken of (from the
+    /// parts), and a model run reads each prompt a few times.
+    public var prompt: SealedText {
+        get { promptParts.count == 1 ? promptParts[0] : SealedText.joined(promptParts, separator: promptSeparator) }
+        set {
+            promptParts = [newValue]
+            promptSeparator = ""
+        }
+    }
+    private var promptParts: [SealedText]
+    private var promptSeparator: String
     /// A GBNF grammar the output must match, or nil for free text. Grammars hold structure and
     /// fixed labels only (member names at most), never a thread's words.
     public var grammar: String?
@@ -102,10 +114,20 @@ public struct GenerationRequest: Sendable {
                 measuresConfidence: Bool = false) {
         self.measuresConfidence = measuresConfidence
         self.instructions = instructions
-        self.prompt = prompt
+        self.promptParts = [prompt]
+        self.promptSeparator = ""
         self.grammar = grammar
         self.maxOutputTokens = maxOutputTokens
         self.contextLimit = contextLimit
+    }
+
+    /// A request whose prompt is `parts` joined by `separator`, joined only when it is read.
+    public init(instructions: SealedText, promptParts parts: [SealedText], separator: String, grammar: String?,
+                maxOutputTokens: Int, contextLimit: Int = 4096, measuresConfidence: Bool = false) {
+        self.init(instructions: instructions, prompt: .empty, grammar: grammar, maxOutputTokens: maxOutputTokens,
+                  contextLimit: contextLimit, measuresConfidence: measuresConfidence)
+        promptParts = parts
+        promptSeparator = separator
     }
 }
 

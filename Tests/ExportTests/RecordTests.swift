@@ -127,6 +127,26 @@ import TestSupport
         #expect(screen.words == SealedText.joined(words, separator: "\n"))
     }
 
+    /// A screen's words are its nodes' words joined by a newline, empty words and nodes without
+    /// words included, whatever the kinds around them and their order.
+    @Test func screenWordsAreTheNodesWordsJoined() {
+        let word = { (text: String) in SealedText(text) }
+        let nodes: [ScreenNode] = [
+            .say(word("Hi?")), .say(.empty), .card(title: .empty, body: word("body")), .card(title: word("T"), body: .empty),
+            .stat(label: word("Weight"), value: word("-2.3"), unit: word("lb")), .stat(label: .empty, value: word("3"), unit: nil),
+            .list(title: nil, items: []), .list(title: word("L"), items: [word("a"), .empty, word("c")]),
+            .list(title: nil, items: [word("x")]), .picture, .choose(prompt: word("Pick"), optionCount: 2),
+            .choose(prompt: nil, optionCount: 1), .pick(prompt: .empty, optionCount: 3), .ask, .form, .slide,
+            .unknown(kind: "sparkle"),
+        ]
+        var generator = VariedThread.Generator(state: 11)
+        var screens: [[ScreenNode]] = [[], nodes, nodes.reversed()] + nodes.map { [$0] }
+        for _ in 0..<500 { screens.append((0..<generator.below(7)).map { _ in generator.pick(nodes) }) }
+        for screen in screens {
+            #expect(Screen(nodes: screen).words == SealedText.joined(screen.flatMap(\.words), separator: "\n"))
+        }
+    }
+
     @Test func optionCountsAndUnknownKinds() throws {
         let line = #"{"type":"message","thread":"t1","id":"m1","from":"Coach","screen":[{"choose":{"options":["a","b"]}},{"pick":{"prompt":"p","options":[]}},{"zap":1},{"zap":{}},{"bloop":[]}]}"#
         let directory = try TemporaryDirectory()

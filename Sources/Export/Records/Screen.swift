@@ -11,8 +11,34 @@ public struct Screen: Sendable {
     }
 
     /// All nodes' words joined with "\n", in order: what the model may see of the screen.
+    ///
+    /// Written into one string node by node: the same text as joining every node's `words`,
+    /// without an array per node and another for them all (every eligible screen is read so).
     public var words: SealedText {
-        SealedText.joined(nodes.flatMap(\.words), separator: "\n")
+        var text = ""
+        var isFirst = true
+        func add(_ word: SealedText) {
+            if !isFirst { text += "\n" }
+            isFirst = false
+            word.withUnsealedText { text += $0 }
+        }
+        for node in nodes {
+            switch node {
+            case .say(let say):
+                add(say)
+            case .card(let title, let body):
+                add(title)
+                add(body)
+            case .list(let title, let items):
+                if let title { add(title) }
+                for item in items { add(item) }
+            case .choose(let prompt, _), .pick(let prompt, _):
+                if let prompt { add(prompt) }
+            case .stat, .picture, .ask, .form, .slide, .unknown:
+                for word in node.words { add(word) }
+            }
+        }
+        return SealedText(text)
     }
 
     /// The text of the last `say` node (not necessarily the last node).

@@ -90,7 +90,7 @@ public struct ChipsJob: Job {
             let (parts, knownCounts) = prompts.promptParts(values)
             let request = GenerationRequest(
                 instructions: prompts.instructions(values),
-                prompt: SealedText.joined(parts, separator: "\n"),
+                promptParts: parts, separator: "\n",
                 grammar: Replies.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             // The words were counted for the cut: the prompt's size reuses that count.
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",

@@ -83,7 +83,7 @@ public struct DraftJob: Job {
             let (parts, knownCounts) = prompts.promptParts(values)
             let request = GenerationRequest(
                 instructions: prompts.instructions(values),
-                prompt: SealedText.joined(parts, separator: "\n"),
+                promptParts: parts, separator: "\n",
                 grammar: Draft.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
                                                           knownCounts: knownCounts)
