@@ -71,22 +71,17 @@ import TestSupport
         #expect(DraftJob.expectedKind(of: text) == kind)
     }
 
-    /// The rule as Foundation states it: the reference the ASCII byte path must agree with.
-    static func foundationExpectedKind(of text: String) -> String {
-        let folded = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
-        if ["note", "notiz", "nota", "メモ"].contains(where: { folded.hasPrefix($0) }) { return "card" }
-        if ["timer", "minuteur", "temporizador", "タイマー"].contains(where: { folded.contains($0) }) { return "timer" }
-        if ["list", "lista", "リスト"].contains(where: { folded.contains($0) }) { return "checklist" }
-        return "none"
-    }
-
     /// Every text the byte path answers gets Foundation's answer: keywords in any case, at the
     /// start or after white space of every ASCII kind (CR LF included), cut short, run together,
     /// and random ASCII around them (a fixed seed); a text with any other byte is left to Foundation.
     @Test func theASCIIPathAgreesWithFoundation() {
-        let pieces = ["note", "NOTE", "Notiz", "nOtA", "not", "timer", "TIMER", "timeR", "minuteur", "Minute",
-                      "temporizador", "TEMPORIZ", "list", "LIST", "Lista", "lis", "liste", "ist", " ", "\t", "\n",
-                      "\r\n", "\u{0B}", "\u{0C}", "\r", ":", "?", "a", "Z", "@", "[", "`", "{", "0", "~", "\u{7F}", ""]
+        // Every ASCII keyword of the table as written, in capitals, capitalized and cut short, so
+        // a keyword added to the table is tried here too.
+        let keywords = DraftKeywords.rules.flatMap(\.keywords).filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+        #expect(keywords.count == 8)
+        let pieces = keywords.flatMap { [$0, $0.uppercased(), $0.capitalized, String($0.dropLast()), String($0.dropFirst())] }
+            + ["nOtA", "timeR", "liste", "Minute", " ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\r", ":", "?", "a", "Z",
+               "@", "[", "`", "{", "0", "~", "\u{7F}", ""]
         var generator = VariedThread.Generator(state: 7)
         var texts = pieces
         for first in pieces { for second in pieces { texts.append(first + second) } }
@@ -97,20 +92,20 @@ import TestSupport
         }
         var answered = 0
         for text in texts {
-            guard let kind = DraftJob.asciiExpectedKind(of: text) else {
+            guard let kind = DraftKeywords.asciiKind(of: text) else {
                 Issue.record("an ASCII text was left to Foundation")
                 continue
             }
             answered += 1
-            #expect(kind == Self.foundationExpectedKind(of: text))
+            #expect(kind == DraftKeywords.foundationKind(of: text))
         }
         #expect(answered == texts.count)
         // The labels all occur, so agreement is not agreement on "none" alone.
         let kinds = Set(texts.map { DraftJob.expectedKind(of: $0) })
         #expect(kinds == ["card", "timer", "checklist", "none"])
         for text in ["note\u{301}: café", "liste à faire", "\u{A0}note: x", "メモ", "caf\u{E9} timer"] {
-            #expect(DraftJob.asciiExpectedKind(of: text) == nil)
-            #expect(DraftJob.expectedKind(of: text) == Self.foundationExpectedKind(of: text))
+            #expect(DraftKeywords.asciiKind(of: text) == nil)
+            #expect(DraftJob.expectedKind(of: text) == DraftKeywords.foundationKind(of: text))
         }
     }
 

@@ -118,69 +118,8 @@ public struct DraftJob: Job {
         return Scored(quality: quality, counters: ["expected:\(expected)": 1])
     }
 
-    /// The kind a message asks for, by keywords in the corpus's languages: a note ("note:",
-    /// "Notiz:", "nota:", "メモ"), a timer ("timer", "minuteur", "temporizador", "タイマー"), a
-    /// list ("list", "liste", "lista", "リスト"), else none (questions for the expert).
-    ///
-    /// A rough proxy for the quality report, never shown to the model: a request phrased
-    /// without these words, or a question that mentions a list, gets the wrong label.
-    public static func expectedKind(of text: String) -> String {
-        if let kind = asciiExpectedKind(of: text) { return kind }
-        let folded = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
-        if ["note", "notiz", "nota", "メモ"].contains(where: { folded.hasPrefix($0) }) { return "card" }
-        if ["timer", "minuteur", "temporizador", "タイマー"].contains(where: { folded.contains($0) }) { return "timer" }
-        if ["list", "lista", "リスト"].contains(where: { folded.contains($0) }) { return "checklist" }
-        return "none"
-    }
-
-    /// `expectedKind(of:)` of an all-ASCII text from its bytes; nil for any other text, which
-    /// takes Foundation's search (every offline message is labelled, and that search was most of
-    /// a draft dry run's own work).
-    ///
-    /// The same answer: for ASCII, `lowercased()` maps only A-Z, the white space trimmed from the
-    /// front is 09-0D and 20, and no ASCII character joins the ASCII letters of a keyword into
-    /// another character (CR LF is the only cluster of two, and no keyword holds either), so the
-    /// keywords' prefix and substring tests are byte tests. The non-ASCII keywords cannot occur.
-    static func asciiExpectedKind(of text: String) -> String? {
-        text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-            var index = 0
-            var isASCII = true
-            while index < bytes.count {
-                if bytes[index] >= 0x80 { isASCII = false; break }
-                index += 1
-            }
-            guard isASCII else { return nil }
-            var start = 0
-            while start < bytes.count, bytes[start] == 0x20 || (0x09...0x0D).contains(bytes[start]) { start += 1 }
-            let folded = UnsafeBufferPointer(rebasing: bytes[start...])
-            let notes: [StaticString] = ["note", "notiz", "nota"]
-            let timers: [StaticString] = ["timer", "minuteur", "temporizador"]
-            let lists: [StaticString] = ["list", "lista"]
-            if notes.contains(where: { foldedMatch(folded, at: 0, $0) }) { return "card" }
-            if timers.contains(where: { foldedContains(folded, $0) }) { return "timer" }
-            if lists.contains(where: { foldedContains(folded, $0) }) { return "checklist" }
-            return "none"
-        } ?? nil
-    }
-
-    /// Whether `bytes`, A-Z read as a-z, hold the lowercase ASCII `keyword` at `offset`.
-    private static func foldedMatch(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, _ keyword: StaticString) -> Bool {
-        let count = keyword.utf8CodeUnitCount
-        guard offset + count <= bytes.count else { return false }
-        let key = keyword.utf8Start
-        for position in 0..<count {
-            var byte = bytes[offset + position]
-            if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
-            if byte != key[position] { return false }
-        }
-        return true
-    }
-
-    /// Whether `bytes`, A-Z read as a-z, hold the lowercase ASCII `keyword` anywhere.
-    private static func foldedContains(_ bytes: UnsafeBufferPointer<UInt8>, _ keyword: StaticString) -> Bool {
-        let count = keyword.utf8CodeUnitCount
-        guard bytes.count >= count else { return false }
-        for offset in 0...(bytes.count - count) where foldedMatch(bytes, at: offset, keyword) { return true }
-        return false
-    }
+    /// The kind a message asks for, by keywords in the corpus's languages (`DraftKeywords`): a
+    /// note ("note:", "Notiz:", "nota:", "メモ"), a timer ("timer", "minuteur", "temporizador",
+    /// "タイマー"), a list ("list", "liste", "lista", "リスト"), else none (questions for the expert).
+    public static func expectedKind(of text: String) -> String { DraftKeywords.kind(of: text) }
 }
