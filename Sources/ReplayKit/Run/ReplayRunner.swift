@@ -129,16 +129,16 @@ public final class ReplayRunner {
                     // A dry run's planning catches up with this line; a model run keeps this line
                     // only if nothing waits for the model and no call was dropped.
                     planPending()
-                    if modelStage.map({ $0.isEmpty && !$0.stopped }) ?? true { keep(before) }
+                    if modelStage.map({ $0.isEmpty && !$0.stopped }) ?? true { keep(before()) }
                     return false
                 }
-                if stop != nil, let modelStage, modelStage.isEmpty { keep(before) }
+                if stop != nil, let modelStage, modelStage.isEmpty { keep(before()) }
                 guard let every = options.checkpointEvery, replayed - replayedAtCheckpoint >= every else { return true }
                 planPending()
                 flush()
                 if modelStage?.stopped == true { return false }
-                checkpoint(counted(before))
-                if stop != nil { keep(before) }
+                checkpoint(counted(before()))
+                if stop != nil { keep(before()) }
                 replayedAtCheckpoint = replayed
                 return true
             },

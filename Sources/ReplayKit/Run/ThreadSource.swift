@@ -47,7 +47,8 @@ final class ThreadSource {
 
     /// Reads the corpus from `resume` on, calling `thread` with each completed thread of this
     /// shard, and `boundary` at each thread line with the counts of everything before that line
-    /// and how many threads were replayed in all (the place a checkpoint can be taken).
+    /// (made only when asked for: a copy of every count, which most boundaries never read) and
+    /// how many threads were replayed in all (the place a checkpoint can be taken).
     /// `boundary` returns whether to go on: false stops the read at that line, with the counts
     /// it was given (a run asked to stop, `StopRequest`).
     ///
@@ -64,7 +65,7 @@ final class ThreadSource {
     /// Returns the counts of the whole read; `fatal` is set when the corpus could not be read, or
     /// (with `--strict`) at a bad line.
     func read(resume: ReplayRunner.ResumePoint?, thread: (PlanningInput) -> Bool,
-              boundary: (_ before: ReplayTally, _ threadsReplayed: Int) -> Bool,
+              boundary: (_ before: () -> ReplayTally, _ threadsReplayed: Int) -> Bool,
               progress: (_ threads: Int, _ fraction: Double?) -> Void,
               pieces: (first: Int, piece: (PlanningInput) -> Void)? = nil) -> ReplayTally {
         if let failure {
@@ -148,7 +149,7 @@ final class ThreadSource {
             case .thread(let line):
                 // The open thread ends here, whoever's the next one is.
                 if let done = assembler.finish(), complete(done) { break reading }
-                guard boundary(snapshot(reader: readBefore), replayedBefore + assembler.completed) else {
+                guard boundary({ snapshot(reader: readBefore) }, replayedBefore + assembler.completed) else {
                     stoppedAtBoundary = true
                     break reading
                 }
