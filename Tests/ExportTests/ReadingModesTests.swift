@@ -20,6 +20,13 @@ struct TracedEvent: Equatable {
     var location: Export.SourceLocation?
     var stats: CorpusStats
 
+    func withoutScreenWords() -> TracedEvent {
+        guard case .message(let outline, let text, _) = content else { return self }
+        var copy = self
+        copy.content = .message(outline, text: text, screenWords: nil)
+        return copy
+    }
+
     func withoutWords() -> TracedEvent {
         guard case .message(let outline, _, _) = content else { return self }
         var copy = self
@@ -63,8 +70,9 @@ func traceByCallback(_ paths: [String], readAhead: Bool) throws -> [TracedEvent]
 }
 
 /// Reads `paths` to the end in one of the four ways and records every event.
-func trace(_ paths: [String], outline: Bool, readAhead: Bool) throws -> [TracedEvent] {
-    let reader = try CorpusReader(paths: paths, readAhead: readAhead)
+/// Full reads build screens to `screens`: the words only where they were kept (`.facts` keeps none).
+func trace(_ paths: [String], outline: Bool, readAhead: Bool, screens: ScreenDetail = .nodes) throws -> [TracedEvent] {
+    let reader = try CorpusReader(paths: paths, readAhead: readAhead, screens: screens)
     var events: [TracedEvent] = []
     if outline {
         while let event = reader.nextOutline() {
@@ -91,7 +99,9 @@ func trace(_ paths: [String], outline: Bool, readAhead: Bool) throws -> [TracedE
                 events.append(TracedEvent(content: .thread(id: thread.id, members: thread.group?.members.map(\.name) ?? []),
                                           location: location, stats: reader.stats))
             case .record(.message(let message), let location):
-                events.append(TracedEvent(content: .message(MessageOutline(message), text: message.text, screenWords: message.screen?.words),
+                #expect(message.screen.map { $0.hasNodes == (screens == .nodes) && $0.hasWords == (screens != .facts) } ?? true)
+                let screenWords = message.screen.flatMap { $0.hasWords ? $0.words : nil }
+                events.append(TracedEvent(content: .message(MessageOutline(message), text: message.text, screenWords: screenWords),
                                           location: location, stats: reader.stats))
             case .badLine(let bad):
                 events.append(TracedEvent(content: .badLine(bad.comparable), location: bad.location, stats: reader.stats))
@@ -112,6 +122,11 @@ func expectSameReadingEverywhere(_ paths: [String], sourceLocation: Testing.Sour
     let outline = try trace(paths, outline: true, readAhead: false)
     let outlineAhead = try trace(paths, outline: true, readAhead: true)
     #expect(fullAhead == full, "full read, read ahead", sourceLocation: sourceLocation)
+    // Screens kept as their words, or their facts alone: the same events, reasons and counts.
+    #expect(try trace(paths, outline: false, readAhead: false, screens: .words) == full, "full read, screens' words", sourceLocation: sourceLocation)
+    #expect(try trace(paths, outline: false, readAhead: true, screens: .words) == full, "full read ahead, screens' words", sourceLocation: sourceLocation)
+    #expect(try trace(paths, outline: false, readAhead: true, screens: .facts) == full.map { $0.withoutScreenWords() },
+            "full read ahead, screens' facts", sourceLocation: sourceLocation)
     let stripped = full.map { $0.withoutWords() }
     #expect(outline == stripped, "outline read", sourceLocation: sourceLocation)
     #expect(outlineAhead == stripped, "outline read, read ahead", sourceLocation: sourceLocation)

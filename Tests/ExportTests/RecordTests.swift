@@ -147,6 +147,82 @@ import TestSupport
         }
     }
 
+    /// Screens read as their words or their facts alone (`ScreenDetail`) say what the same
+    /// screens read with their nodes say: the same words, written straight from the line
+    /// (escapes decoded, a stat's figure composed), and the same eligibility, tappables and
+    /// unknown kinds; each read has only what it was asked to keep. Every kind and its edges
+    /// (escapes first, last and adjacent, empty words, a unit or title absent), alone, in
+    /// every pair, and 400 drawn screens (a fixed seed).
+    @Test func screensKeptAsWordsOrFactsAgreeWithTheirNodes() throws {
+        let nodes = [
+            #"{"say":"Hello you"}"#, #"{"say":"Ready?"}"#, #"{"say":""}"#, #"{"say":"\"q\" \\ a\nb\t\u00e9 \ud83d\ude00?"}"#,
+            #"{"say":"\u00e9"}"#, #"{"say":"caf\u00e9?"}"#, #"{"say":"日本語？"}"#,
+            #"{"card":{"title":"Plan","body":"Run 5k","id":"c1"}}"#, #"{"card":{"title":"","body":"\n"}}"#,
+            #"{"stat":{"label":"Weight","value":"-2.3","unit":"lb"}}"#, #"{"stat":{"label":"Steps","value":"9000"}}"#,
+            #"{"stat":{"label":"","value":"","unit":""}}"#, #"{"stat":{"label":"\u0041","value":"b\"","unit":"\/"}}"#,
+            #"{"list":{"title":"Today","items":["stretch","run"]}}"#, #"{"list":{"items":[]}}"#, #"{"list":{"items":["","\\"]}}"#,
+            #"{"picture":{"url":"https://x.example/a.png"}}"#, #"{"choose":{"prompt":"Which day?","options":["Mon","Tue"]}}"#,
+            #"{"choose":{"options":["Mon"]}}"#, #"{"pick":{"prompt":"","options":[]}}"#, #"{"ask":{}}"#, #"{"form":{}}"#,
+            #"{"slide":{"min":0}}"#, #"{"sparkle":{"text":"not words"}}"#, #"{"has space":"x"}"#,
+        ]
+        var screens: [[String]] = [[]] + nodes.map { [$0] }
+        for first in nodes { for second in nodes { screens.append([first, second]) } }
+        var generator = VariedThread.Generator(state: 13)
+        for _ in 0..<400 { screens.append((0..<generator.below(8)).map { _ in generator.pick(nodes) }) }
+        let directory = try TemporaryDirectory()
+        var text = #"{"type":"thread","id":"t1","agent":"Coach"}"# + "\n"
+        for (index, screen) in screens.enumerated() {
+            text += #"{"type":"message","thread":"t1","id":"m\#(index)","from":"Coach","screen":["# + screen.joined(separator: ",") + "]}\n"
+        }
+        let file = try directory.write("screens.jsonl", text: text)
+        func read(_ detail: ScreenDetail) throws -> [Screen] {
+            let reader = try CorpusReader(paths: [file], screens: detail)
+            var read: [Screen] = []
+            while let event = reader.next() {
+                guard case .record(.message(let message), _) = event else { continue }
+                read.append(try #require(message.screen))
+            }
+            #expect(reader.stats.badLines == 0)
+            return read
+        }
+        let full = try read(.nodes), words = try read(.words), facts = try read(.facts)
+        #expect(full.count == screens.count && words.count == screens.count && facts.count == screens.count)
+        var eligible = 0
+        for (index, screen) in full.enumerated() where index < words.count && index < facts.count {
+            #expect(screen.hasNodes && !words[index].hasNodes && !facts[index].hasNodes)
+            #expect(words[index].hasWords && !facts[index].hasWords)
+            #expect(words[index].words == screen.words)
+            for kept in [words[index], facts[index]] {
+                #expect(kept.isChipEligible == screen.isChipEligible)
+                #expect(kept.hasTappable == screen.hasTappable)
+                #expect(kept.unknownKinds == screen.unknownKinds)
+            }
+            if screen.isChipEligible { eligible += 1 }
+        }
+        // Not agreement on empty answers alone.
+        #expect(eligible > 50 && full.contains { $0.hasTappable } && full.contains { !$0.unknownKinds.isEmpty })
+        #expect(Set(full.map(\.words)).count > 300)
+    }
+
+    /// A bad node makes the line bad with the same reason whatever a read keeps of screens.
+    @Test(arguments: [
+        #"[{"say":3}]"#, #"[{"say":"a"},{"card":{"title":"t"}}]"#, #"[{"stat":{"label":"l","value":2}}]"#,
+        #"[{"list":{"items":["a",1]}}]"#, #"[{"say":"a"},{}]"#, #"[{"pick":{"prompt":false,"options":[]}}]"#, #"["x"]"#,
+    ])
+    func aBadNodeIsTheSameBadLineWhateverIsKept(screen: String) throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("bad.jsonl", text: #"{"type":"thread","id":"t1","agent":"Coach"}"# + "\n"
+            + #"{"type":"message","thread":"t1","id":"m1","from":"Coach","screen":"# + screen + "}\n")
+        var reasons: [String] = []
+        for detail in [ScreenDetail.nodes, .words, .facts] {
+            let reader = try CorpusReader(paths: [file], screens: detail)
+            while let event = reader.next() {
+                if case .badLine(let bad) = event { reasons.append(bad.reason) }
+            }
+        }
+        #expect(reasons.count == 3 && Set(reasons).count == 1)
+    }
+
     @Test func optionCountsAndUnknownKinds() throws {
         let line = #"{"type":"message","thread":"t1","id":"m1","from":"Coach","screen":[{"choose":{"options":["a","b"]}},{"pick":{"prompt":"p","options":[]}},{"zap":1},{"zap":{}},{"bloop":[]}]}"#
         let directory = try TemporaryDirectory()

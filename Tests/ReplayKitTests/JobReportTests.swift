@@ -129,6 +129,7 @@ import TestSupport
 struct DescribedOnlyJob: Job {
     var kind: JobKind { .draft }
     var budgetMilliseconds: Double { 1234 }
+    var readsScreenWords: Bool { false }
     static var defaultBudget: Budget { Budget(milliseconds: 1, source: .projectDefault) }
     var described: JobDescription {
         JobDescription(kind: kind, budget: budget, inputCapTokens: 77, contextLimitTokens: 99, outputSchema: nil,

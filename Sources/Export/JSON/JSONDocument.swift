@@ -115,6 +115,17 @@ struct JSONDocument {
                       as: UTF8.self)
     }
 
+    /// Copies string token `index`'s bytes, escapes decoded, into `output`, which has room for
+    /// the token's raw length; returns how many were written (the bytes `string(index)` holds:
+    /// the parser checked them to be valid UTF-8).
+    func copyString(_ index: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        let token = tokens[index]
+        if token.flag { return unescape(token, into: output) }
+        guard let base = bytes.baseAddress, token.length > 0 else { return 0 }
+        UnsafeMutableRawPointer(output).copyMemory(from: base + Int(token.start), byteCount: Int(token.length))
+        return Int(token.length)
+    }
+
     /// Whether a string token's raw bytes are exactly `expected` (for strings without escapes).
     /// Inlined: it decides every line's `type`, and the call compared through memcmp.
     @inline(__always)

@@ -28,6 +28,8 @@ public final class CorpusReader {
     private let readAhead: Bool
     /// The version each file must be when opened, by its path as resolved (`files`).
     private let expected: [String: FileVersion]
+    /// How much of each screen a full read builds.
+    private let screens: ScreenDetail
 
     /// Resolves `paths` (a directory means its `*.jsonl.zst` and `*.jsonl` files in name order, `-`
     /// standard input) and checks they exist; nothing is read until `next()`.
@@ -42,10 +44,15 @@ public final class CorpusReader {
     /// one a run hashed before reading, `FileVersion`): a file edited or replaced since fails at
     /// its opening (`fileChangedAfterIdentity`, a failed file like any other: the rest of the
     /// corpus is still read). A file without one (standard input) is read as it is.
-    public init(paths: [String], readAhead: Bool = false, expecting: [String: FileVersion] = [:]) throws(ExportError) {
+    ///
+    /// `screens` says how much of each message's screen `next()` builds (`ScreenDetail`): the
+    /// nodes by default; the checks and counts are the same for each.
+    public init(paths: [String], readAhead: Bool = false, expecting: [String: FileVersion] = [:],
+                screens: ScreenDetail = .nodes) throws(ExportError) {
         files = try CorpusPaths.resolve(paths)
         self.readAhead = readAhead
         expected = expecting
+        self.screens = screens
     }
 
     /// Files opened so far (`stats.files`), without copying the other counts: asked at every event.
@@ -181,6 +188,7 @@ public final class CorpusReader {
         }
         var decoder = RecordDecoder(document: JSONDocument(bytes: bytes, tokens: tokens))
         decoder.words = words
+        decoder.screens = screens
         decoder.repeated = repeated
         if !words {
             // Message lines, nearly all of an outline read, straight to the sink: through
@@ -238,9 +246,7 @@ public final class CorpusReader {
         case .message(let message):
             guard countsMessage(of: message.thread, number: number, in: file, into: &sink) else { return true }
             if let screen = message.screen {
-                for node in screen.nodes {
-                    if case .unknown(let kind) = node { counts.unknownNodes[kind, default: 0] += 1 }
-                }
+                for kind in screen.unknownKinds { counts.unknownNodes[kind, default: 0] += 1 }
             }
             sink.message(message, at: location)
         case .outline(let outline):

@@ -22,6 +22,8 @@ struct RecordDecoder {
     /// Whether messages are decoded whole (`message`) or as outlines without words (`outline`).
     /// Either way every field is checked the same, in the same order, with the same reasons.
     var words = true
+    /// How much of a message's screen is built (`ScreenDetail`); every node is checked alike.
+    var screens = ScreenDetail.nodes
     /// Where metadata values that repeat from line to line are made once (`RepeatedStrings`);
     /// nil makes every string afresh. Not retained (see `repeatedReference`): the caller must
     /// keep it alive while the decoder is in use.
@@ -252,12 +254,101 @@ struct RecordDecoder {
     private func screen(_ index: Int) throws(LineProblem) -> Screen? {
         guard index >= 0, document.kind(index) != .null else { return nil }
         try expect(index, .array, "screen", "an array of nodes")
+        guard screens == .nodes else { return try keptScreen(index) }
         var nodes: [ScreenNode] = []
         nodes.reserveCapacity(document.count(index))
         try document.forEachElement(of: index) { (position, element) throws(LineProblem) in
             nodes.append(build(try checkNode(element, position: position)))
         }
         return Screen(nodes: nodes)
+    }
+
+    /// The screen array at `index` read as `screens` says (`.words` or `.facts`), its nodes
+    /// checked as `screen(_:)` checks them: the facts, and with `.words` the words `Screen.words`
+    /// joins, written into one string as the nodes are checked.
+    private func keptScreen(_ index: Int) throws(LineProblem) -> Screen {
+        var facts = Screen.Facts()
+        var lastSay = -1
+        var problem: LineProblem?
+        /// Checks the node at `element` and notes its facts; nil when the line is bad.
+        func check(_ element: Int, _ position: Int) -> CheckedNode? {
+            do throws(LineProblem) {
+                let node = try checkNode(element, position: position)
+                if let kind = node.kind {
+                    if kind == .say { lastSay = node.first }
+                    if kind.isTappable { facts.hasTappable = true }
+                } else {
+                    facts.unknownKinds.append(unknownName(node))
+                }
+                return node
+            } catch {
+                problem = error
+                return nil
+            }
+        }
+        var words: String?
+        if screens == .words {
+            // Room for every string inside the array, a separator or two each (the "\n" between
+            // words, a stat's ": " and " "): decoding never lengthens a string.
+            var capacity = 0
+            for token in (index + 1)..<Int(document.tokens[index].next) where document.tokens[token].kind == .string {
+                capacity += Int(document.tokens[token].length) + 3
+            }
+            words = String(unsafeUninitializedCapacity: max(capacity, 1)) { buffer in
+                let output = buffer.baseAddress!
+                var written = 0
+                var isFirst = true
+                func separate() {
+                    if !isFirst { output[written] = 0x0A; written += 1 }
+                    isFirst = false
+                }
+                func add(_ string: Int) {
+                    separate()
+                    written += document.copyString(string, into: output + written)
+                }
+                var element = index + 1
+                for position in 0..<document.count(index) {
+                    defer { element = Int(document.tokens[element].next) }
+                    guard let node = check(element, position) else { return 0 }
+                    guard let kind = node.kind else { continue }
+                    switch kind {
+                    case .say: add(node.first)
+                    case .card:
+                        add(node.first)
+                        add(node.second)
+                    case .stat:
+                        // "label: value unit", as `ScreenNode.words` writes a figure.
+                        add(node.first)
+                        output[written] = UInt8(ascii: ":")
+                        output[written + 1] = UInt8(ascii: " ")
+                        written += 2
+                        written += document.copyString(node.second, into: output + written)
+                        if node.third >= 0 {
+                            output[written] = UInt8(ascii: " ")
+                            written += 1
+                            written += document.copyString(node.third, into: output + written)
+                        }
+                    case .list:
+                        if node.first >= 0 { add(node.first) }
+                        document.forEachElement(of: node.second) { _, item in add(item) }
+                    case .choose, .pick:
+                        if node.first >= 0 { add(node.first) }
+                    case .picture, .ask, .form, .slide:
+                        break
+                    }
+                }
+                return written
+            }
+        } else {
+            var element = index + 1
+            for position in 0..<document.count(index) {
+                guard check(element, position) != nil else { break }
+                element = Int(document.tokens[element].next)
+            }
+        }
+        if let problem { throw problem }
+        facts.isChipEligible = !facts.hasTappable && lastSay >= 0 && endsWithQuestion(lastSay)
+        return Screen(words: words.map(SealedText.init), facts: facts)
     }
 
     /// What an outline keeps of a screen: whether there was one, its chip eligibility, and its

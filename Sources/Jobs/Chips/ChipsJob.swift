@@ -14,6 +14,8 @@ import Export
 /// the reply, folded) and `best_f1` (the best chip's token F1 with it); no chips shown scores 0.
 public struct ChipsJob: Job {
     public var kind: JobKind { .chips }
+    /// Planning reads the words of the screen that asks.
+    public var readsScreenWords: Bool { true }
     /// The spec's budget: "ready within 800 ms of the screen landing, or they don't show" (§2).
     public static let defaultBudget = Budget(milliseconds: 800, source: .spec)
     /// The time budget from the screen landing to chips ready.

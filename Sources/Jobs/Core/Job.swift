@@ -22,6 +22,10 @@ public protocol Job: Sendable {
     static var defaultBudget: Budget { get }
     /// The job as report.json describes it.
     var described: JobDescription { get }
+    /// Whether planning reads a screen's words (`Screen.words`): a run whose jobs do not reads
+    /// only each screen's facts (`ScreenDetail.facts`), and a job that read them anyway would
+    /// stop the program, so the answer must be true for a job that reads them.
+    var readsScreenWords: Bool { get }
 
     /// Counts what the job looked at among `messages` (indices of `thread.messages`) and returns
     /// one item per place it fires there, reading whatever else of the thread those places need

@@ -27,6 +27,8 @@ import Export
 ///   should not be lost.
 public struct DraftJob: Job {
     public var kind: JobKind { .draft }
+    /// Planning reads the message alone.
+    public var readsScreenWords: Bool { false }
     /// The project's budget, not the spec's: the spec says the person "gets something to use
     /// right away" and gives no number.
     public static let defaultBudget = Budget(milliseconds: 2000, source: .projectDefault)

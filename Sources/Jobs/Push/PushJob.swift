@@ -24,6 +24,8 @@ import Export
 /// is not scored `well_formed` at all (never counted as passed).
 public struct PushJob: Job {
     public var kind: JobKind { .push }
+    /// Planning reads the newest replies' words.
+    public var readsScreenWords: Bool { true }
     /// The project's budget, not the spec's: the spec says only that a notification extension has
     /// "little memory and about 30 seconds"; 3,000 ms keeps the push prompt.
     public static let defaultBudget = Budget(milliseconds: 3000, source: .projectDefault)

@@ -31,6 +31,8 @@ import Export
 /// and a member's name is free text.
 public struct RouteJob: Job {
     public var kind: JobKind { .route }
+    /// Planning reads the message and the members, never a screen.
+    public var readsScreenWords: Bool { false }
     /// The project's budget, not the spec's: the spec gives none (it guesses "once the typing
     /// pauses for 400 ms", a wait before asking, not a time to answer). 400 ms keeps the pill
     /// from changing long after the pause.

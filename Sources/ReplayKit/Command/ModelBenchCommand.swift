@@ -109,7 +109,8 @@ enum ModelBenchCommand {
         options.batchSize = batch
         options.modelPath = path
         options.prompts = prompts
-        let source = ThreadSource(options: options)
+        let benchedJob = ReplayTool.job(job, budget: nil, prompts: prompts)
+        let source = ThreadSource(options: options, screens: ThreadSource.screenDetail(for: [benchedJob], plantsCanary: false))
         if let failure = source.failure {
             diagnostics("replay bench-model: \(failure)")
             return .input
@@ -130,7 +131,7 @@ enum ModelBenchCommand {
             return .model
         }
 
-        let planner = Planner(options: options, jobs: [ReplayTool.job(job, budget: nil, prompts: prompts)], tokenizer: engine,
+        let planner = Planner(options: options, jobs: [benchedJob], tokenizer: engine,
                               canary: nil, modelUnavailable: false, dryRun: false,
                               itemKeys: .unkeyed(fileCount: source.allFiles.count))
         var requests: [GenerationRequest] = []

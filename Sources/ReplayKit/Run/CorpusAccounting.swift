@@ -82,9 +82,7 @@ struct CorpusAccounting {
             stats.lines += 1
             stats.records += 1
             stats.messages += 1
-            for node in message.screen?.nodes ?? [] {
-                if case .unknown(let kind) = node { stats.unknownNodes[kind, default: 0] += 1 }
-            }
+            for kind in message.screen?.unknownKinds ?? [] { stats.unknownNodes[kind, default: 0] += 1 }
         case .outline(let outline):
             // Another shard's message: its unknown nodes are that shard's, and counted here
             // only so that they are not taken for the file's share.

@@ -53,6 +53,8 @@ public final class ReplayRunner {
     /// read (nil: whole threads only). Pieces need a second core and a planner without a canary
     /// (planting it again in each piece would count its texts again).
     var firstPiece: Int? = 2 * Planner.rangeMessages
+    /// How much of each screen the reader builds: what the jobs and the canary need.
+    private let screens: ScreenDetail
     /// A dry run's planning, overlapping the reader: twice the workers' batches out at most.
     private lazy var planning = PlanningPipeline(maxInFlight: planningWorkers * 2)
 
@@ -61,17 +63,19 @@ public final class ReplayRunner {
     /// `modelUnavailable` says why the model could not be loaded: every eligible place then falls
     /// back. `tap` (under `replay audit`) plants the canary and watches the model. `itemKeys`
     /// names the items (`ItemKeys`, under the run key); nil keys them under a key of zeros with
-    /// files named by their place, which only tests that ignore the keys may use.
+    /// files named by their place, which only tests that ignore the keys may use. `screens`
+    /// overrides what of each screen is read (tests: a run reading every node counts the same).
     public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?, tokenizer: any Tokenizer,
                 modelUnavailable: String? = nil, tap: AuditTap? = nil, showProgress: Bool = false,
                 planningWorkers: Int = ProcessInfo.processInfo.activeProcessorCount, itemKeys: ItemKeys? = nil,
-                stop: StopRequest? = nil) {
+                stop: StopRequest? = nil, screens: ScreenDetail? = nil) {
         self.options = options
         self.stop = stop
         self.planningWorkers = max(1, planningWorkers)
         self.progress = ProgressLine(enabled: showProgress)
         let watched: (any LanguageModel)? = model.map { model in tap.map { AuditedModel(model, tap: $0) } ?? model }
         modelStage = watched.map { ModelStage(model: $0, jobs: jobs, device: options.device, stop: stop) }
+        self.screens = screens ?? ThreadSource.screenDetail(for: jobs, plantsCanary: tap != nil)
         var planner = Planner(options: options, jobs: jobs, tokenizer: tokenizer, canary: tap,
                               modelUnavailable: modelUnavailable != nil, dryRun: model == nil,
                               itemKeys: itemKeys ?? .unkeyed(fileCount: options.corpus.count))
@@ -108,7 +112,7 @@ public final class ReplayRunner {
     /// last thread boundary before which every request had been answered, exactly what a
     /// checkpoint there would have held; a resumed run from it counts the rest as this run would have.
     public func run(resume: ResumePoint? = nil, checkpoint: (ReplayTally) -> Void = { _ in }) -> ReplayTally {
-        let source = ThreadSource(options: options, expected: expectedCorpus)
+        let source = ThreadSource(options: options, expected: expectedCorpus, screens: screens)
         var replayedAtCheckpoint = resume?.threadsReplayed ?? 0
         /// The counts at the last boundary with nothing waiting for the model (kept on a stop),
         /// the items by their number: every outcome after them is only appended.

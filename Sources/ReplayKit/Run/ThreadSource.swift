@@ -27,10 +27,15 @@ final class ThreadSource {
     /// The version each file must be when opened (the one the run's identity hashed), by path.
     private let expectedVersions: [String: FileVersion]
 
+    /// How much of each screen the reader builds for the threads handed on.
+    let screens: ScreenDetail
+
     /// A source over `options.corpus` for `options.shard`; with `expected`, over the files the
-    /// run's identity was taken over, each of which must still be the version hashed.
-    init(options: ReplayOptions, expected: ExpectedCorpus? = nil) {
+    /// run's identity was taken over, each of which must still be the version hashed; its
+    /// threads' screens read to `screens` (`screenDetail(for:plantsCanary:)`).
+    init(options: ReplayOptions, expected: ExpectedCorpus? = nil, screens: ScreenDetail = .nodes) {
         self.options = options
+        self.screens = screens
         tally.shard = options.shard
         expectedVersions = expected?.versions ?? [:]
         if let expected {
@@ -79,7 +84,8 @@ final class ThreadSource {
         do {
             // Read ahead, as the flywheel does: decompressing, splitting and parsing on a thread
             // of their own, so this one only decodes and assembles while planning takes the rest.
-            reader = try CorpusReader(paths: fileIndices.isEmpty ? [] : fileIndices.map { allFiles[$0] }, readAhead: true, expecting: expectedVersions)
+            reader = try CorpusReader(paths: fileIndices.isEmpty ? [] : fileIndices.map { allFiles[$0] }, readAhead: true,
+                                      expecting: expectedVersions, screens: screens)
         } catch {
             if fileIndices.isEmpty { return tally }   // more shards than files: this one has none
             tally.fatal = .input(error.description)
@@ -208,6 +214,13 @@ final class ThreadSource {
         }
         tally.stoppedOnRequest = stoppedAtBoundary
         return snapshot(reader: tally.stoppedAtLimit || consumerDone || stoppedAtBoundary ? readBefore : reader.stats)
+    }
+
+    /// What of each screen `jobs` need: the nodes when the audit's canary is planted (in each
+    /// node's words), the words when a job reads them, else the facts alone.
+    static func screenDetail(for jobs: [any Job], plantsCanary: Bool) -> ScreenDetail {
+        if plantsCanary { return .nodes }
+        return jobs.contains { $0.readsScreenWords } ? .words : .facts
     }
 
     /// The size of a file in bytes, 0 when it cannot be read.
