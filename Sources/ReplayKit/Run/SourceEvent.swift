@@ -20,9 +20,9 @@ enum SourceEvent {
     /// A file that failed.
     case fileFailed(ExportError)
 
-    /// An event of a full read.
-    init(_ event: ReaderEvent) {
-        switch event {
+    /// An event of a full read, its record moved in (not copied: a message is most of a read).
+    init(_ event: consuming ReaderEvent) {
+        switch consume event {
         case .record(.header(let header), _): self = .header(header)
         case .record(.thread(let thread), _): self = .thread(thread)
         case .record(.message(let message), _): self = .message(message)
@@ -31,9 +31,9 @@ enum SourceEvent {
         }
     }
 
-    /// An event of an outline read.
-    init(_ event: OutlineEvent) {
-        switch event {
+    /// An event of an outline read, moved in.
+    init(_ event: consuming OutlineEvent) {
+        switch consume event {
         case .record(.header(let header), _): self = .header(header)
         case .record(.thread(let thread), _): self = .thread(thread)
         case .record(.message(let outline), _): self = .outline(outline)

@@ -146,11 +146,32 @@ final class ThreadSource {
         /// The next event: in full while a thread of this shard is open, else as an outline (a
         /// thread line comes whole either way, and decides).
         func next() -> SourceEvent? {
-            owned ? reader.next().map(SourceEvent.init) : reader.nextOutline().map(SourceEvent.init)
+            if owned {
+                guard let event = reader.next() else { return nil }
+                return SourceEvent(event)
+            }
+            guard let event = reader.nextOutline() else { return nil }
+            return SourceEvent(event)
         }
 
         reading: while let event = next() {
             let owner = accounting.owner(of: event, filesOpened: reader.filesOpened)
+            if case .message = event {
+                // Most events: counted first (nothing below reads the counts), then the message
+                // moved into its thread rather than copied out of the event and the event let go.
+                accounting.count(event, owner: owner)
+                eventsRead += 1
+                guard case .message(let message) = consume event else { preconditionFailure("a message event") }
+                flywheel?.add(ExportRecord.message(message))
+                assembler.append(consume message)
+                if let pieces, let next = assembler.piece() {
+                    pieces.piece(PlanningInput(thread: next.thread, file: threadFile, places: next.places, piece: true))
+                }
+                readBefore = reader.stats
+                progress(replayedBefore + assembler.completed,
+                         totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
+                continue
+            }
             switch event {
             case .thread(let line):
                 // The open thread ends here, whoever's the next one is.
@@ -169,13 +190,8 @@ final class ThreadSource {
             case .header(let header):
                 if let done = assembler.take(.header(header)), complete(done) { break reading }
                 owned = false
-            case .message(let message):
-                // Read in full only while a thread of this shard is open.
-                flywheel?.add(ExportRecord.message(message))
-                assembler.append(consume message)
-                if let pieces, let next = assembler.piece() {
-                    pieces.piece(PlanningInput(thread: next.thread, file: threadFile, places: next.places, piece: true))
-                }
+            case .message:
+                preconditionFailure("messages are handled above")
             case .outline:
                 break
             case .badLine(let bad):
