@@ -34,7 +34,7 @@ public struct Screen: Sendable {
     /// The nodes, in the order the export lists them; setting them makes a screen of nodes.
     public var nodes: [ScreenNode] {
         get {
-            guard case .nodes(let nodes) = storage else { preconditionFailure("the screen was read without its nodes (ScreenDetail)") }
+            guard case .nodes(let nodes) = storage else { preconditionFailure("the screen was read without its nodes") }
             return nodes
         }
         set { storage = .nodes(newValue) }
@@ -61,7 +61,7 @@ public struct Screen: Sendable {
     public var words: SealedText {
         switch storage {
         case .kept(let words, _):
-            guard let words else { preconditionFailure("the screen was read without its words (ScreenDetail)") }
+            guard let words else { preconditionFailure("the screen was read without its text") }
             return words
         case .nodes(let nodes):
             var text = ""
