@@ -100,9 +100,12 @@ import TestSupport
         let process = try ChildProcess(BuiltProducts.executable("replay"), ["--dry-run", "--job", "chips", "--resume", "--out", out, corpus],
                                        errors: .file(errors))
         #expect(Self.wait(seconds: 60) { Self.catches(process.processIdentifier, SIGTERM) || !process.isRunning })
-        // Inside the long thread: the corpus hashed whole (its identity), then a tenth of it read again.
+        // Inside the long thread: the corpus hashed whole (its identity), then half of it read
+        // again. The bytes read also count the vocabulary, loaded beside the hash (5.7 MB of
+        // SmolLM2's, measured with strace): with a tenth of the corpus (3.3 MB) as the mark, the
+        // signal could come before the first thread line, which stops the run at once.
         let size = try #require(try FileManager.default.attributesOfItem(atPath: corpus)[.size] as? Int)
-        #expect(Self.wait(seconds: 60) { (Self.bytesRead(process.processIdentifier) ?? .max) > size + size / 10 })
+        #expect(Self.wait(seconds: 60) { (Self.bytesRead(process.processIdentifier) ?? .max) > size + size / 2 })
         process.send(SIGTERM)
         #expect(Self.wait(seconds: 60) { ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("stopping at the next thread line") })
         // The same signal again at once is the first delivered twice (Slurm's job and step): ignored.
