@@ -154,6 +154,13 @@ final class ThreadSource {
             return SourceEvent(event)
         }
 
+        /// An event counted: what is read so far, and the progress line.
+        func noteRead() {
+            readBefore = reader.stats
+            progress(replayedBefore + assembler.completed,
+                     totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
+        }
+
         reading: while let event = next() {
             let owner = accounting.owner(of: event, filesOpened: reader.filesOpened)
             if case .message = event {
@@ -167,9 +174,7 @@ final class ThreadSource {
                 if let pieces, let next = assembler.piece() {
                     pieces.piece(PlanningInput(thread: next.thread, file: threadFile, places: next.places, piece: true))
                 }
-                readBefore = reader.stats
-                progress(replayedBefore + assembler.completed,
-                         totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
+                noteRead()
                 continue
             }
             switch event {
@@ -221,9 +226,7 @@ final class ThreadSource {
             }
             accounting.count(event, owner: owner)
             eventsRead += 1
-            readBefore = reader.stats
-            progress(replayedBefore + assembler.completed,
-                     totalBytes > 0 ? Double(readBefore.compressedBytes) / Double(totalBytes) : nil)
+            noteRead()
         }
         if !tally.stoppedAtLimit, !stoppedEarly, !consumerDone, !stoppedAtBoundary, let done = assembler.finish() {
             _ = thread(PlanningInput(thread: done.thread, file: threadFile, places: done.places))
