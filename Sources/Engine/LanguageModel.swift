@@ -8,6 +8,11 @@ public protocol Tokenizer: AnyObject, Sendable {
     /// The number of tokens `text` takes as plain words (special-token syntax is not parsed).
     func tokenCount(of text: SealedText) -> Int
 
+    /// `tokenCount(of:)` of `parts` joined by `separator`, reusing `knownCounts[i]` (part i's own
+    /// `tokenCount`, or nil) where the tokenizer can prove the sum exact: lines counted once for
+    /// many prompts (routing's members) are not tokenized again in each.
+    func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int
+
     /// The last `maxTokens` tokens of `text` as text, and how many tokens the whole text had.
     ///
     /// Cutting from the end keeps what the person saw last, which is what the spec asks for.
@@ -24,6 +29,11 @@ public protocol Tokenizer: AnyObject, Sendable {
 }
 
 extension Tokenizer {
+    /// Counts the joined text: exact for any tokenizer, and what one that cannot do better does.
+    public func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
+        tokenCount(of: SealedText.joined(parts, separator: separator))
+    }
+
     /// Counts the whole request again: exact for any tokenizer, and what one that cannot do better does.
     public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
                                  knownCounts: [Int?]) -> Int {

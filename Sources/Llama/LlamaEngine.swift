@@ -116,6 +116,9 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     }
 
     public func tokenCount(of text: SealedText) -> Int { model.tokenCount(of: text) }
+    public func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
+        model.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
+    }
 
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { model.suffix(of: text, maxTokens: maxTokens) }
 

@@ -60,6 +60,9 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     var keptPromptCount: Int { lanes.map(\.keptPromptCount).reduce(0, +) }
 
     public func tokenCount(of text: SealedText) -> Int { model.tokenCount(of: text) }
+    public func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
+        model.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
+    }
 
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { model.suffix(of: text, maxTokens: maxTokens) }
 

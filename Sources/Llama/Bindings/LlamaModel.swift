@@ -215,6 +215,11 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
         text.withUnsealedText { nativeTokenizer?.count(of: $0) ?? tokenize($0).count }
     }
 
+    public func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
+        guard let nativeTokenizer else { return tokenCount(of: SealedText.joined(parts, separator: separator)) }
+        return nativeTokenizer.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
+    }
+
     public func promptTokenCount(for request: GenerationRequest) -> Int {
         promptTokens(for: request).count
     }

@@ -18,7 +18,7 @@ final class ByteLevelBPE: Sendable {
     /// Whether to look pieces up among whole pieces (tests turn it off to prove the merging alone).
     let looksUpWholePieces: Bool
     /// The vocabulary's tables, shared by the variants tests make.
-    private let tables: Tables
+    let tables: Tables
 
     /// The tables the hot loop reads, as raw buffers: a tokenizer is shared by every planning
     /// thread, and reading Swift arrays out of it would retain and release them on each call,

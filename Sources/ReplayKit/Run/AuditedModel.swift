@@ -41,6 +41,9 @@ final class AuditedModel: LanguageModel {
     }
 
     func tokenCount(of text: SealedText) -> Int { model.tokenCount(of: text) }
+    func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
+        model.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
+    }
     func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { model.suffix(of: text, maxTokens: maxTokens) }
     func promptTokenCount(for request: GenerationRequest) -> Int { model.promptTokenCount(for: request) }
     func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,

@@ -45,6 +45,9 @@ final class DeferredTokenizer: Tokenizer, @unchecked Sendable {
     }
 
     func tokenCount(of text: SealedText) -> Int { loaded.tokenizer.tokenCount(of: text) }
+    func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
+        loaded.tokenizer.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
+    }
 
     func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { loaded.tokenizer.suffix(of: text, maxTokens: maxTokens) }
 
