@@ -63,6 +63,7 @@ public struct DraftJob: Job {
     func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
+        var fixedCounts: [Int?]? = nil   // the prompt set's fixed parts, counted at the first prompt
         for index in range {
             work.messagesRead += 1
             // Only a person's message is copied out of the thread.
@@ -82,7 +83,7 @@ public struct DraftJob: Job {
             var values = PromptValues(language: language)
             values.set("agent", SealedText(agent))
             values.set("message", text, tokens: inputTokens)
-            let (parts, knownCounts) = prompts.promptParts(values)
+            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, fixedCounts: &fixedCounts)
             let request = GenerationRequest(
                 instructions: prompts.instructions(values),
                 promptParts: parts, separator: "\n",

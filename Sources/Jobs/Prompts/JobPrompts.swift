@@ -1,3 +1,4 @@
+import Engine
 import Privacy
 
 /// One job's part of a prompt set: its instructions (one for every language, and any for one
@@ -39,24 +40,48 @@ public struct JobPrompts: Sendable, Equatable {
 
     /// The prompt's parts, filled in, to be joined by a newline, and each part's token count where
     /// planning knows it: a part that is exactly one input whose count `values` knows (the cut
-    /// words) has that count, so the prompt's size is not worked out again.
+    /// words), or a line of a list whose lines' counts it knows (routing's members), has that
+    /// count, so the prompt's size is not worked out again.
     ///
     /// A part dropped by its condition leaves nothing; a part that is a list input becomes one
     /// part per line (none for an empty list).
-    public func promptParts(_ values: PromptValues) -> (parts: [SealedText], knownCounts: [Int?]) {
+    ///
+    /// `fixedCounts[i]`, when given, is prompt part i's count if it is fixed words (`fixedPartCounts`).
+    public func promptParts(_ values: PromptValues, fixedCounts: [Int?]? = nil) -> (parts: [SealedText], knownCounts: [Int?]) {
         var parts: [SealedText] = []
         var counts: [Int?] = []
-        for part in prompt where part.isKept(under: values) {
+        for (index, part) in prompt.enumerated() where part.isKept(under: values) {
+            if let fixed = fixedCounts?[index] {
+                parts.append(part.template.rendered(values.value))
+                counts.append(fixed)
+                continue
+            }
             let sole = part.template.soleInput
-            if let sole, let lines = values.lines(sole) {
-                parts += lines
-                counts += lines.map { _ in nil }
+            if let sole, let list = values.linesAndTokens(sole) {
+                parts += list.lines
+                counts += list.tokens
                 continue
             }
             parts.append(part.template.rendered(values.value))
             counts.append(sole.flatMap(values.tokens))
         }
         return (parts, counts)
+    }
+
+    /// Each prompt part's token count when it is fixed words with no input ("\nWho is this
+    /// message for?"), else nil: the same in every prompt, so counted once per plan call.
+    /// Only the prompt set's own words are counted here, never a corpus's.
+    public func fixedPartCounts(_ tokenizer: any Tokenizer) -> [Int?] {
+        prompt.map { part in part.template.isFixed ? tokenizer.tokenCount(of: part.template.rendered { _ in nil }) : nil }
+    }
+
+    /// `promptParts(values, fixedCounts:)` with the fixed parts counted by `tokenizer` at the
+    /// first prompt of a plan call and kept in `fixedCounts` for the others.
+    public func promptParts(_ values: PromptValues, tokenizer: any Tokenizer,
+                            fixedCounts: inout [Int?]?) -> (parts: [SealedText], knownCounts: [Int?]) {
+        let fixed = fixedCounts ?? fixedPartCounts(tokenizer)
+        fixedCounts = fixed
+        return promptParts(values, fixedCounts: fixed)
     }
 
     /// Line template `key` filled with `values` (routing's member line from a name and its `about`).

@@ -90,6 +90,11 @@ public struct PromptTemplate: Sendable, Equatable {
         return name
     }
 
+    /// Whether the template is words alone, with no placeholder: the same text wherever it is used.
+    var isFixed: Bool {
+        !segments.contains { if case .input = $0 { true } else { false } }
+    }
+
     /// The template with each placeholder replaced by `value(name)`'s words, never read as a
     /// template themselves. A name with no value (which the prompt set's check rules out) is empty.
     func rendered(_ value: (String) -> SealedText?) -> SealedText {

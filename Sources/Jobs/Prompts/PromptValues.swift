@@ -11,8 +11,9 @@ public struct PromptValues: Sendable {
     public var language: String?
     /// Each input's words and, when planning knows it, their `Tokenizer.tokenCount` (the cut words).
     private var inputs: [(name: String, text: SealedText, tokens: Int?)] = []
-    /// The lines a list input becomes (routing's `members`).
-    private var lists: [(name: String, lines: [SealedText])] = []
+    /// The lines a list input becomes (routing's `members`), with each line's
+    /// `Tokenizer.tokenCount` where planning knows it.
+    private var lists: [(name: String, lines: [SealedText], tokens: [Int?])] = []
     /// The conditions that hold here (`last_message`, `batched`).
     private var conditions: [String] = []
 
@@ -26,10 +27,12 @@ public struct PromptValues: Sendable {
         inputs.append((name, text, tokens))
     }
 
-    /// List input `name` is these lines, each a part of the prompt.
-    public mutating func set(_ name: String, lines: [SealedText]) {
+    /// List input `name` is these lines, each a part of the prompt, of `tokens[i]` tokens each
+    /// when known (one count per line, or none).
+    public mutating func set(_ name: String, lines: [SealedText], tokens: [Int]? = nil) {
+        precondition(tokens.map { $0.count == lines.count } ?? true, "one count per line")
         lists.removeAll { $0.name == name }
-        lists.append((name, lines))
+        lists.append((name, lines, tokens ?? lines.map { _ in nil }))
     }
 
     /// Condition `name` holds here.
@@ -49,6 +52,8 @@ public struct PromptValues: Sendable {
     /// The token count of input `name`'s words, when planning knows it.
     func tokens(_ name: String) -> Int? { inputs.first { $0.name == name }?.tokens }
 
-    /// The lines of list input `name`, if it is one.
-    func lines(_ name: String) -> [SealedText]? { lists.first { $0.name == name }?.lines }
+    /// The lines of list input `name` and their counts where known, if it is one.
+    func linesAndTokens(_ name: String) -> (lines: [SealedText], tokens: [Int?])? {
+        lists.first { $0.name == name }.map { ($0.lines, $0.tokens) }
+    }
 }

@@ -87,8 +87,12 @@ public struct RouteJob: Job {
         let choices = Route.choices(members: names)
         let grammar = GrammarWriter.grammar(for: Route.schema(members: names))   // one per group, not per message
         let memberLines = group.members.map(memberLine)   // the same for every message of the group
+        // Counted once, at the first message that needs a prompt: every prompt's size then sums
+        // them with the message's own count (`Tokenizer.tokenCount(joining:)`).
+        var memberTokens: [Int]? = nil
         let members = choices.joined(separator: String(Self.nameSeparator))
         var items: [JobItem] = []
+        var fixedCounts: [Int?]? = nil   // the prompt set's fixed parts, counted at the first prompt
         for index in range {
             work.messagesRead += 1
             // Only a person's message is copied out of the thread.
@@ -107,8 +111,10 @@ public struct RouteJob: Job {
             }
             var values = PromptValues(language: snapshot.language(of: message))
             values.set("message", text)
-            values.set("members", lines: memberLines)
-            let prompt = SealedText.joined(prompts.promptParts(values).parts, separator: "\n")
+            if memberTokens == nil { memberTokens = memberLines.map(tokenizer.tokenCount(of:)) }
+            values.set("members", lines: memberLines, tokens: memberTokens)
+            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, fixedCounts: &fixedCounts)
+            let prompt = SealedText.joined(parts, separator: "\n")
             let request = GenerationRequest(
                 instructions: prompts.instructions(values), prompt: prompt,
                 grammar: grammar,
@@ -117,7 +123,7 @@ public struct RouteJob: Job {
             labels["to"] = message.meta.groupTo
             labels["routed"] = message.meta.groupRouted
             // The prompt is the input: counted once, for both sizes.
-            let inputTokens = tokenizer.tokenCount(of: prompt)
+            let inputTokens = tokenizer.tokenCount(joining: parts, separator: "\n", knownCounts: knownCounts)
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: [prompt], separator: "\n",
                                                           knownCounts: [inputTokens])
             items.append(JobItem(job: .route, attribution: attribution, request: request,
