@@ -24,20 +24,87 @@ enum SmolLMPreTokenizer {
     /// `split`, in `scratch` of `scratchBytes(for: bytes.count)` bytes, 4-aligned, instead of memory of its own.
     @inline(__always)
     static func split(_ bytes: UnsafeBufferPointer<UInt8>, scratch: UnsafeMutableRawPointer, piece: (Int, Int) -> Void) {
+        if isASCII(bytes) {
+            // Every byte is a code point: no decoding, and each one's flags read straight from
+            // the table (most words are ASCII; the scratch is left unused).
+            UnicodeFlags.table.withUnsafeBufferPointer { table in
+                let points = ASCIICodePoints(bytes: bytes, table: table)
+                split(points, count: bytes.count, piece)
+            }
+            return
+        }
         let capacity = bytes.count + 1
         // Per code point: its byte offset (and one past the end), and its `UnicodeFlags`.
         let offsets = scratch.bindMemory(to: Int32.self, capacity: capacity)
         let flags = (scratch + 4 * capacity).bindMemory(to: UInt8.self, capacity: capacity)
         let count = decode(bytes, offsets, flags)
-        let offsetBuffer = UnsafeBufferPointer(start: offsets, count: count + 1)
-        let flagBuffer = UnsafeBufferPointer(start: flags, count: count)
+        let points = DecodedCodePoints(bytes: bytes, offsets: offsets, flags: flags)
+        split(points, count: count, piece)
+    }
+
+    /// Whether every byte is ASCII, 16 at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var lanes = SIMD16<UInt8>()
+        var index = 0
+        while index + 16 <= bytes.count {
+            lanes |= raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            index += 16
+        }
+        var rest: UInt8 = 0
+        while index < bytes.count {
+            rest |= base[index]
+            index += 1
+        }
+        return (lanes.max() | rest) < 0x80
+    }
+
+    /// The code points of a text as the splitter reads them: where each starts, its first byte
+    /// and its flags. Two kinds, each specialized into the splitter: decoded (any UTF-8) and
+    /// ASCII, where code point `i` is byte `i`.
+    protocol CodePoints {
+        /// The byte offset of code point `index` (`count` gives the end).
+        func offset(_ index: Int) -> Int
+        /// The first byte of code point `index` (ASCII for an ASCII code point).
+        func lead(_ index: Int) -> UInt8
+        /// Its `UnicodeFlags`.
+        func flags(_ index: Int) -> UInt8
+    }
+
+    struct DecodedCodePoints: CodePoints {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let offsets: UnsafeMutablePointer<Int32>
+        let flagBytes: UnsafeMutablePointer<UInt8>
+        init(bytes: UnsafeBufferPointer<UInt8>, offsets: UnsafeMutablePointer<Int32>, flags: UnsafeMutablePointer<UInt8>) {
+            self.bytes = bytes
+            self.offsets = offsets
+            self.flagBytes = flags
+        }
+        @inline(__always) func offset(_ index: Int) -> Int { Int(offsets[index]) }
+        @inline(__always) func lead(_ index: Int) -> UInt8 { bytes[Int(offsets[index])] }
+        @inline(__always) func flags(_ index: Int) -> UInt8 { flagBytes[index] }
+    }
+
+    struct ASCIICodePoints: CodePoints {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let table: UnsafeBufferPointer<UInt8>
+        @inline(__always) func offset(_ index: Int) -> Int { index }
+        @inline(__always) func lead(_ index: Int) -> UInt8 { bytes[index] }
+        @inline(__always) func flags(_ index: Int) -> UInt8 { table[Int(bytes[index])] }
+    }
+
+    /// The std::regex pass (every isolated number its own piece), then the GPT-2 splitter
+    /// between them, over code points `0..<count`.
+    @inline(__always)
+    private static func split<Points: CodePoints>(_ points: Points, count: Int, _ piece: (Int, Int) -> Void) {
         var segment = 0
-        for index in 0..<count where flags[index] & UnicodeFlags.isolatedNumber != 0 {
-            if segment < index { splitGPT2(bytes, offsetBuffer, flagBuffer, segment, index, piece) }
-            piece(Int(offsets[index]), Int(offsets[index + 1]))
+        for index in 0..<count where points.flags(index) & UnicodeFlags.isolatedNumber != 0 {
+            if segment < index { splitGPT2(points, segment, index, piece) }
+            piece(points.offset(index), points.offset(index + 1))
             segment = index + 1
         }
-        if segment < count { splitGPT2(bytes, offsetBuffer, flagBuffer, segment, count, piece) }
+        if segment < count { splitGPT2(points, segment, count, piece) }
     }
 
     /// Fills `offsets` and `flags` for `bytes`; returns the number of code points.
@@ -85,17 +152,16 @@ enum SmolLMPreTokenizer {
 
     /// llama.cpp's `unicode_regex_split_custom_gpt2` over code points `start..<end`.
     @inline(__always)
-    private static func splitGPT2(_ bytes: UnsafeBufferPointer<UInt8>, _ offsets: UnsafeBufferPointer<Int32>,
-                                  _ flags: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
-                                  _ piece: (Int, Int) -> Void) {
+    private static func splitGPT2<Points: CodePoints>(_ points: Points, _ start: Int, _ end: Int,
+                                                      _ piece: (Int, Int) -> Void) {
         let letter = UnicodeFlags.letter, number = UnicodeFlags.number, whitespace = UnicodeFlags.whitespace
         /// The code point at `index` when it is the ASCII `byte` (a UTF-8 lead byte is never ASCII).
-        func isASCII(_ index: Int, _ byte: UInt8) -> Bool { index < end && bytes[Int(offsets[index])] == byte }
+        func isASCII(_ index: Int, _ byte: UInt8) -> Bool { index < end && points.lead(index) == byte }
         /// Flags inside the piece; 0 (no category at all) outside it, as llama.cpp's `_get_flags`.
-        func flagsAt(_ index: Int) -> UInt8 { index < end ? flags[index] : 0 }
+        func flagsAt(_ index: Int) -> UInt8 { index < end ? points.flags(index) : 0 }
         var previousEnd = start
         func add(_ stop: Int) {
-            if stop > previousEnd { piece(Int(offsets[previousEnd]), Int(offsets[stop])) }
+            if stop > previousEnd { piece(points.offset(previousEnd), points.offset(stop)) }
             previousEnd = stop
         }
 
@@ -103,14 +169,14 @@ enum SmolLMPreTokenizer {
         while position < end {
             // 's|'t|'re|'ve|'m|'ll|'d
             if isASCII(position, 0x27), position + 1 < end {
-                let next = bytes[Int(offsets[position + 1])]
+                let next = points.lead(position + 1)
                 if next == 0x73 || next == 0x74 || next == 0x6D || next == 0x64 {   // s t m d
                     position += 2
                     add(position)
                     continue
                 }
                 if position + 2 < end {
-                    let after = bytes[Int(offsets[position + 2])]
+                    let after = points.lead(position + 2)
                     if (next == 0x72 && after == 0x65) || (next == 0x76 && after == 0x65) || (next == 0x6C && after == 0x6C) {   // re ve ll
                         position += 3
                         add(position)
@@ -121,7 +187,7 @@ enum SmolLMPreTokenizer {
             let isSpace = isASCII(position, 0x20)
             // The flags of what follows an optional leading space; "defined" is llama.cpp's
             // `as_uint() != 0`, true for every code point inside the piece.
-            let next = isSpace ? flagsAt(position + 1) : flags[position]
+            let next = isSpace ? flagsAt(position + 1) : points.flags(position)
             let nextDefined = isSpace ? position + 1 < end : true
             if next & letter != 0 {   // ' ?\p{L}+'
                 if isSpace { position += 1 }
@@ -137,7 +203,7 @@ enum SmolLMPreTokenizer {
             }
             if next & (whitespace | letter | number) == 0, nextDefined {   // ' ?[^\s\p{L}\p{N}]+'
                 if isSpace { position += 1 }
-                while position < end, flags[position] & (whitespace | letter | number) == 0 { position += 1 }
+                while position < end, points.flags(position) & (whitespace | letter | number) == 0 { position += 1 }
                 add(position)
                 continue
             }
