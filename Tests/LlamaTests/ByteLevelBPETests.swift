@@ -270,7 +270,7 @@ private func text(_ scalars: [UInt32]) -> String {
             #expect(model.tokenCount(of: sealed) == plain.tokenCount(of: sealed))
             for cap in [1, 7, 50, 600] {
                 let a = model.suffix(of: sealed, maxTokens: cap), b = plain.suffix(of: sealed, maxTokens: cap)
-                #expect(a.keptTokens == b.keptTokens && a.totalTokens == b.totalTokens && a.text == b.text)
+                #expect(a.keptTokens == b.keptTokens && a.totalTokens == b.totalTokens && a.text == b.text && a.textTokens == b.textTokens)
             }
             // The cut text is what Foundation's removal of U+FFFD gives, whichever way it was reached.
             let native = try #require(model.nativeTokenizer)

@@ -280,6 +280,12 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
         text.withUnsealedText { words in
+            // The native tokenizer's tokens cover the text's bytes, each at least one: a text of
+            // no more bytes than `maxTokens` is never cut, and only its count is needed.
+            if let nativeTokenizer, words.utf8.count <= maxTokens {
+                let count = nativeTokenizer.count(of: words)
+                return TokenCut(text: text, keptTokens: count, totalTokens: count, textTokens: count)
+            }
             let tokens = tokenize(words)
             guard tokens.count > maxTokens else {
                 return TokenCut(text: text, keptTokens: tokens.count, totalTokens: tokens.count, textTokens: tokens.count)
