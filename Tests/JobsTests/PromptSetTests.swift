@@ -47,6 +47,36 @@ import Testing
         #expect(try PromptTemplate(parsing: "").rendered { _ in nil } == .empty)
     }
 
+    /// A plan call's memo gives the instructions rendering would: a place whose language or
+    /// other inputs differ from the last one's renders again (languages with instructions of
+    /// their own, languages that share the default, an input changed back and forth).
+    @Test func instructionsKeptForTheNextPlaceAreThoseRenderingGives() throws {
+        let prompts = JobPrompts(job: .draft, instructions: try PromptTemplate(parsing: "Write to {agent} in {language}."),
+                                 instructionsByLanguage: ["fr": try PromptTemplate(parsing: "Écris à {agent}.")],
+                                 prompt: [PromptPart(try PromptTemplate(parsing: "{message}"))])
+        let fixed = JobPrompts(job: .chips, instructions: try PromptTemplate(parsing: "Reply in {language}."),
+                               prompt: [PromptPart(try PromptTemplate(parsing: "{words}"))])
+        let places: [(String?, String)] = [
+            ("en-US", "Coach"), ("en-US", "Coach"), ("en-GB", "Coach"), ("fr-FR", "Coach"), ("fr-CA", "Coach"),
+            ("fr-CA", "Sage"), (nil, "Sage"), (nil, "Sage"), ("de-DE", "Sage"), ("de-DE", "Coach"), ("en-US", "Coach"),
+        ]
+        for set in [prompts, fixed] {
+            var memo: JobPrompts.InstructionsMemo? = nil
+            var rendered = 0
+            var previous: SealedText? = nil
+            for (language, agent) in places {
+                var values = PromptValues(language: language)
+                values.set("agent", SealedText(agent))
+                let plain = set.instructions(values)
+                #expect(set.instructions(values, memo: &memo) == plain)
+                if plain != previous { rendered += 1 }
+                previous = plain
+            }
+            // The places do change the words, often (the test's own check on its places).
+            #expect(rendered >= (set == prompts ? 6 : 4))
+        }
+    }
+
     /// Words are put in place as they are: a screen or a name holding a placeholder, or a brace,
     /// is never read as a template.
     @Test func corpusWordsAreNeverReadAsATemplate() throws {

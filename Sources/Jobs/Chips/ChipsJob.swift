@@ -55,6 +55,7 @@ public struct ChipsJob: Job {
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
         var fixedCounts: [Int?]? = nil   // the prompt set's fixed parts, counted at the first prompt
+        var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
         // Messages are read in place, by index: a copy of a whole record retains each of its
         // strings, and a dry run plans hundreds of thousands of screens on two threads.
         let messages = snapshot.messages
@@ -92,7 +93,7 @@ public struct ChipsJob: Job {
             let values = Self.values(agent: agent, cut: cut, lastFromPerson: lastFromPerson, language: language)
             let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, fixedCounts: &fixedCounts)
             let request = GenerationRequest(
-                instructions: prompts.instructions(values),
+                instructions: prompts.instructions(values, memo: &instructionsMemo),
                 promptParts: parts, separator: "\n",
                 grammar: Replies.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             // The words were counted for the cut: the prompt's size reuses that count.

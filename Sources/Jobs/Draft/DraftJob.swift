@@ -64,6 +64,7 @@ public struct DraftJob: Job {
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
         var fixedCounts: [Int?]? = nil   // the prompt set's fixed parts, counted at the first prompt
+        var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
         for index in range {
             work.messagesRead += 1
             // Only a person's message is copied out of the thread.
@@ -85,7 +86,7 @@ public struct DraftJob: Job {
             values.set("message", text, tokens: inputTokens)
             let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, fixedCounts: &fixedCounts)
             let request = GenerationRequest(
-                instructions: prompts.instructions(values),
+                instructions: prompts.instructions(values, memo: &instructionsMemo),
                 promptParts: parts, separator: "\n",
                 grammar: Draft.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",

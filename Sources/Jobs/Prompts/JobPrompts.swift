@@ -31,11 +31,36 @@ public struct JobPrompts: Sendable, Equatable {
 
     /// The instructions for `values`' language, filled in.
     public func instructions(_ values: PromptValues) -> SealedText {
+        instructionsTemplate(for: values.language).rendered(values.value)
+    }
+
+    /// The instructions for `values`, the same text as `instructions(values)`: the text kept in
+    /// `memo` when the place before it had the same language and the same words for the
+    /// template's other inputs, else rendered and kept there. One memo per plan call: most of
+    /// its places share their instructions, and rendering them names the language each time.
+    public func instructions(_ values: PromptValues, memo: inout InstructionsMemo?) -> SealedText {
+        let template = instructionsTemplate(for: values.language)
+        var inputs: [SealedText?] = []
+        for case .input(let name) in template.segments where name != "language" { inputs.append(values.value(name)) }
+        if let memo, memo.language == values.language, memo.inputs == inputs { return memo.text }
+        let text = template.rendered(values.value)
+        memo = InstructionsMemo(language: values.language, inputs: inputs, text: text)
+        return text
+    }
+
+    /// The instructions of one place, and what they were rendered from (`instructions(_:memo:)`).
+    public struct InstructionsMemo: Sendable {
+        fileprivate var language: String?
+        fileprivate var inputs: [SealedText?]
+        fileprivate var text: SealedText
+    }
+
+    /// The template for `language`: its own when the set has one, else the default.
+    private func instructionsTemplate(for language: String?) -> PromptTemplate {
         // Most sets have no instructions of a language's own: the tag is then not parsed for them.
-        let template = instructionsByLanguage.isEmpty
+        instructionsByLanguage.isEmpty
             ? instructions
-            : Language.code(of: values.language).flatMap { instructionsByLanguage[$0] } ?? instructions
-        return template.rendered(values.value)
+            : Language.code(of: language).flatMap { instructionsByLanguage[$0] } ?? instructions
     }
 
     /// The prompt's parts, filled in, to be joined by a newline, and each part's token count where

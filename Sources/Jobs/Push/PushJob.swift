@@ -72,6 +72,7 @@ public struct PushJob: Job {
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
         var fixedCounts: [Int?]? = nil   // the prompt set's fixed parts, counted at the first prompt
+        var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
         // Messages are read in place, by index, and copied only when they carry a push.
         let messages = snapshot.messages
         let attributions = snapshot.attributions()
@@ -115,7 +116,7 @@ public struct PushJob: Job {
             if replies.count > 1 { values.hold("batched") }
             let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, fixedCounts: &fixedCounts)
             let request = GenerationRequest(
-                instructions: prompts.instructions(values),
+                instructions: prompts.instructions(values, memo: &instructionsMemo),
                 promptParts: parts, separator: "\n",
                 grammar: PushLine.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             // The words were counted for the cut: the prompt's size reuses that count.

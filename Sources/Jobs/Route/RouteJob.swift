@@ -93,6 +93,7 @@ public struct RouteJob: Job {
         let members = choices.joined(separator: String(Self.nameSeparator))
         var items: [JobItem] = []
         var fixedCounts: [Int?]? = nil   // the prompt set's fixed parts, counted at the first prompt
+        var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
         for index in range {
             work.messagesRead += 1
             // Only a person's message is copied out of the thread.
@@ -116,7 +117,7 @@ public struct RouteJob: Job {
             let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, fixedCounts: &fixedCounts)
             let prompt = SealedText.joined(parts, separator: "\n")
             let request = GenerationRequest(
-                instructions: prompts.instructions(values), prompt: prompt,
+                instructions: prompts.instructions(values, memo: &instructionsMemo), prompt: prompt,
                 grammar: grammar,
                 maxOutputTokens: maxOutputTokens, contextLimit: contextLimit, measuresConfidence: true)
             var labels = ["lead": group.lead, "members": members]
