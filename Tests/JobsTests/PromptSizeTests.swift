@@ -14,11 +14,14 @@ import TestSupport
 
     /// The built-in prompts, or the same with fixed parts that start in every way the summing
     /// rules tell apart: a newline then a letter (summed), then a digit, a second newline, a
-    /// space, a tab, or nothing (counted with their neighbours), and a part that ends in a space.
+    /// space, a tab, or nothing (counted with their neighbours), and a part that ends in a space;
+    /// and parts of words and an input, which a plan call keeps between places.
     static func prompts(_ kind: JobKind, edges: Bool) -> JobPrompts {
         var prompts = PromptSet.builtIn[kind]
         guard edges else { return prompts }
-        let starts = ["\n1 of them:", "\n\nNext:", " Note:", "\tTab:", "\nReply:", "\u{3000}Wide:", "Plain: ", "\n"]
+        let starts = ["\n1 of them:", "\n\nNext:", " Note:", "\tTab:", "\nReply:", "\u{3000}Wide:", "Plain: ", "\n",
+                      // Words and an input: kept from the last place and counted once they repeat.
+                      "\nIn {language}:", "\n\n{language} too", " {language}.", "{language}\n"]
         for (index, start) in starts.enumerated() {
             // Never first (a first part has no separator before it), and each after a part that
             // ends in a letter, so the seam before it is clean and only its start decides.

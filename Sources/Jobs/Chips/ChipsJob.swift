@@ -54,7 +54,7 @@ public struct ChipsJob: Job {
     func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        var fixedCounts: [Int?]? = nil   // the prompt set's fixed parts, counted at the first prompt
+        var partsMemo: JobPrompts.PromptPartsMemo? = nil   // the fixed parts' counts, and the last place's parts
         var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
         // Messages are read in place, by index: a copy of a whole record retains each of its
         // strings, and a dry run plans hundreds of thousands of screens on two threads.
@@ -91,7 +91,7 @@ public struct ChipsJob: Job {
             let cut = tokenizer.suffix(of: screen.words, maxTokens: inputCap)
             let reference = next.flatMap { messages[$0].from == .person ? messages[$0].text : nil }
             let values = Self.values(agent: agent, cut: cut, lastFromPerson: lastFromPerson, language: language)
-            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, fixedCounts: &fixedCounts)
+            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
             let request = GenerationRequest(
                 instructions: prompts.instructions(values, memo: &instructionsMemo),
                 promptParts: parts, separator: "\n",

@@ -63,7 +63,7 @@ public struct DraftJob: Job {
     func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        var fixedCounts: [Int?]? = nil   // the prompt set's fixed parts, counted at the first prompt
+        var partsMemo: JobPrompts.PromptPartsMemo? = nil   // the fixed parts' counts, and the last place's parts
         var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
         for index in range {
             work.messagesRead += 1
@@ -84,7 +84,7 @@ public struct DraftJob: Job {
             var values = PromptValues(language: language)
             values.set("agent", SealedText(agent))
             values.set("message", text, tokens: inputTokens)
-            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, fixedCounts: &fixedCounts)
+            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
             let request = GenerationRequest(
                 instructions: prompts.instructions(values, memo: &instructionsMemo),
                 promptParts: parts, separator: "\n",

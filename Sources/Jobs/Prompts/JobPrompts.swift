@@ -100,13 +100,63 @@ public struct JobPrompts: Sendable, Equatable {
         prompt.map { part in part.template.isFixed ? tokenizer.tokenCount(of: part.template.rendered { _ in nil }) : nil }
     }
 
-    /// `promptParts(values, fixedCounts:)` with the fixed parts counted by `tokenizer` at the
-    /// first prompt of a plan call and kept in `fixedCounts` for the others.
+    /// `promptParts(values, fixedCounts:)`, the same parts and counts, with what a plan call
+    /// can keep between its places kept in `memo`: the fixed parts counted by `tokenizer` at the
+    /// first prompt, and for a part of words and inputs ("{agent} wrote:") its text at the last
+    /// place, given again while its inputs' words are the same, and counted once it repeats.
     public func promptParts(_ values: PromptValues, tokenizer: any Tokenizer,
-                            fixedCounts: inout [Int?]?) -> (parts: [SealedText], knownCounts: [Int?]) {
-        let fixed = fixedCounts ?? fixedPartCounts(tokenizer)
-        fixedCounts = fixed
-        return promptParts(values, fixedCounts: fixed)
+                            memo: inout PromptPartsMemo?) -> (parts: [SealedText], knownCounts: [Int?]) {
+        if memo == nil { memo = PromptPartsMemo(fixedCounts: fixedPartCounts(tokenizer), last: Array(repeating: nil, count: prompt.count)) }
+        var parts: [SealedText] = []
+        var counts: [Int?] = []
+        for (index, part) in prompt.enumerated() where part.isKept(under: values) {
+            if let fixed = memo!.fixedCounts[index] {
+                parts.append(part.template.rendered(values.value))
+                counts.append(fixed)
+                continue
+            }
+            if let sole = part.template.soleInput {
+                // An input alone (the cut words, a message) is new at every place.
+                if let list = values.linesAndTokens(sole) {
+                    parts += list.lines
+                    counts += list.tokens
+                } else {
+                    parts.append(part.template.rendered(values.value))
+                    counts.append(values.tokens(sole))
+                }
+                continue
+            }
+            // The language by its tag: naming it is the costly part of rendering it.
+            var inputs: [SealedText?] = []
+            for case .input(let name) in part.template.segments {
+                inputs.append(name == "language" ? values.language.map { SealedText("tag:" + $0) } : values.value(name))
+            }
+            if var kept = memo!.last[index], kept.inputs == inputs {
+                if kept.tokens == nil {
+                    kept.tokens = tokenizer.tokenCount(of: kept.text)
+                    memo!.last[index] = kept
+                }
+                parts.append(kept.text)
+                counts.append(kept.tokens)
+                continue
+            }
+            let text = part.template.rendered(values.value)
+            memo!.last[index] = PromptPartsMemo.Kept(inputs: inputs, text: text, tokens: nil)
+            parts.append(text)
+            counts.append(nil)
+        }
+        return (parts, counts)
+    }
+
+    /// What one plan call keeps of its prompts' parts (`promptParts(_:tokenizer:memo:)`).
+    public struct PromptPartsMemo: Sendable {
+        fileprivate struct Kept: Sendable {
+            var inputs: [SealedText?]
+            var text: SealedText
+            var tokens: Int?
+        }
+        fileprivate var fixedCounts: [Int?]
+        fileprivate var last: [Kept?]
     }
 
     /// Line template `key` filled with `values` (routing's member line from a name and its `about`).

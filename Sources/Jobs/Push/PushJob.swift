@@ -71,7 +71,7 @@ public struct PushJob: Job {
     func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        var fixedCounts: [Int?]? = nil   // the prompt set's fixed parts, counted at the first prompt
+        var partsMemo: JobPrompts.PromptPartsMemo? = nil   // the fixed parts' counts, and the last place's parts
         var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
         // Messages are read in place, by index, and copied only when they carry a push.
         let messages = snapshot.messages
@@ -114,7 +114,7 @@ public struct PushJob: Job {
             values.set("words", cut.text, tokens: cut.textTokens)
             values.set("replies", SealedText(String(replies.count)))
             if replies.count > 1 { values.hold("batched") }
-            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, fixedCounts: &fixedCounts)
+            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
             let request = GenerationRequest(
                 instructions: prompts.instructions(values, memo: &instructionsMemo),
                 promptParts: parts, separator: "\n",

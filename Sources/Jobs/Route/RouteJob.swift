@@ -92,7 +92,7 @@ public struct RouteJob: Job {
         var memberTokens: [Int]? = nil
         let members = choices.joined(separator: String(Self.nameSeparator))
         var items: [JobItem] = []
-        var fixedCounts: [Int?]? = nil   // the prompt set's fixed parts, counted at the first prompt
+        var partsMemo: JobPrompts.PromptPartsMemo? = nil   // the fixed parts' counts, and the last place's parts
         var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
         for index in range {
             work.messagesRead += 1
@@ -114,7 +114,7 @@ public struct RouteJob: Job {
             values.set("message", text)
             if memberTokens == nil { memberTokens = memberLines.map(tokenizer.tokenCount(of:)) }
             values.set("members", lines: memberLines, tokens: memberTokens)
-            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, fixedCounts: &fixedCounts)
+            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
             let prompt = SealedText.joined(parts, separator: "\n")
             let request = GenerationRequest(
                 instructions: prompts.instructions(values, memo: &instructionsMemo), prompt: prompt,
