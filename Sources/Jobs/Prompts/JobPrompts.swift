@@ -109,6 +109,8 @@ public struct JobPrompts: Sendable, Equatable {
         if memo == nil { memo = PromptPartsMemo(fixedCounts: fixedPartCounts(tokenizer), last: Array(repeating: nil, count: prompt.count)) }
         var parts: [SealedText] = []
         var counts: [Int?] = []
+        parts.reserveCapacity(prompt.count + 8)
+        counts.reserveCapacity(prompt.count + 8)
         for (index, part) in prompt.enumerated() where part.isKept(under: values) {
             if let fixed = memo!.fixedCounts[index] {
                 parts.append(part.template.rendered(values.value))
@@ -126,12 +128,7 @@ public struct JobPrompts: Sendable, Equatable {
                 }
                 continue
             }
-            // The language by its tag: naming it is the costly part of rendering it.
-            var inputs: [SealedText?] = []
-            for case .input(let name) in part.template.segments {
-                inputs.append(name == "language" ? values.language.map { SealedText("tag:" + $0) } : values.value(name))
-            }
-            if var kept = memo!.last[index], kept.inputs == inputs {
+            if var kept = memo!.last[index], Self.inputs(of: part.template, values, equal: kept.inputs) {
                 if kept.tokens == nil {
                     kept.tokens = tokenizer.tokenCount(of: kept.text)
                     memo!.last[index] = kept
@@ -141,11 +138,33 @@ public struct JobPrompts: Sendable, Equatable {
                 continue
             }
             let text = part.template.rendered(values.value)
-            memo!.last[index] = PromptPartsMemo.Kept(inputs: inputs, text: text, tokens: nil)
+            memo!.last[index] = PromptPartsMemo.Kept(inputs: Self.inputs(of: part.template, values), text: text, tokens: nil)
             parts.append(text)
             counts.append(nil)
         }
         return (parts, counts)
+    }
+
+    /// The words of `template`'s inputs at a place, in order; the language by its tag, since
+    /// naming it is the costly part of rendering it.
+    private static func inputs(of template: PromptTemplate, _ values: PromptValues) -> [SealedText?] {
+        var inputs: [SealedText?] = []
+        for case .input(let name) in template.segments { inputs.append(word(name, values)) }
+        return inputs
+    }
+
+    /// Whether `inputs(of: template, values)` would be `kept`, without making it.
+    private static func inputs(of template: PromptTemplate, _ values: PromptValues, equal kept: [SealedText?]) -> Bool {
+        var index = 0
+        for case .input(let name) in template.segments {
+            guard index < kept.count, word(name, values) == kept[index] else { return false }
+            index += 1
+        }
+        return index == kept.count
+    }
+
+    private static func word(_ name: String, _ values: PromptValues) -> SealedText? {
+        name == "language" ? values.language.map { SealedText("tag:" + $0) } : values.value(name)
     }
 
     /// What one plan call keeps of its prompts' parts (`promptParts(_:tokenizer:memo:)`).
