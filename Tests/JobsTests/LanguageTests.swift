@@ -6,6 +6,31 @@ import Testing
 
 /// The language named in a job's instructions: every supported tag gets its own.
 @Suite struct LanguageTests {
+    /// A tag's language read from its bytes is the general rule's (`splitCode`), for tags of
+    /// every shape: separators first, doubled or last, capitals, scripts, and other alphabets.
+    @Test func theLanguageOfATagReadFromItsBytesIsTheGeneralRulesOne() {
+        var tags = ["", "-", "_", "--", "-en", "_en-US", "en", "EN", "En-us", "en-US", "en_US", "en--US", "en-", "zh-Hant-TW",
+                    "zh_hans", "x", "ÉN-us", "en-É", "İ-x", "ß", "de-DE-1996", "@@-1", "Z-a", "a_b_c", "nb", "NO_no", " en"]
+        var state: UInt64 = 3
+        func next() -> UInt64 {   // SplitMix64
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let alphabet = Array("aAzZmM-_é1 ")
+        for _ in 0..<2_000 {
+            tags.append(String((0..<Int(next() % 7)).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }))
+        }
+        var fast = 0
+        for tag in tags {
+            #expect(Language.code(of: tag) == Language.splitCode(of: tag), "\(tag)")
+            if Language.asciiCode(of: tag) != nil { fast += 1 }
+        }
+        #expect(fast > tags.count / 3)   // the byte path is the one most tags take
+    }
+
     /// Every language the tool accepts is named as itself, never English unless it is English.
     @Test(arguments: SupportedLanguages.appleIntelligence.codes.sorted())
     func everySupportedLanguageHasItsOwnName(code: String) {

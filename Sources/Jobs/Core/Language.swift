@@ -18,10 +18,38 @@ public enum Language {
 
     /// The language subtag of `tag`, lowercased ("en-GB" → "en").
     public static func code(of tag: String?) -> String? {
-        // The first subtag alone, found without splitting the rest: asked at every place a job fires.
-        guard let tag, let first = tag.split(maxSplits: 1, omittingEmptySubsequences: true, whereSeparator: { $0 == "-" || $0 == "_" }).first
+        guard let tag else { return nil }
+        // Asked at every place a job fires: a tag that starts with its language in ASCII
+        // ("en-US") is read from its bytes, the rest by the general rule.
+        return asciiCode(of: tag) ?? splitCode(of: tag)
+    }
+
+    /// The first subtag alone, lowercased, found without splitting the rest.
+    static func splitCode(of tag: String) -> String? {
+        guard let first = tag.split(maxSplits: 1, omittingEmptySubsequences: true, whereSeparator: { $0 == "-" || $0 == "_" }).first
         else { return nil }
         return first.lowercased()
+    }
+
+    /// `splitCode(of:)` for a tag whose first subtag is ASCII and comes first: the bytes before
+    /// the first separator, folded to lower case; nil for any other tag.
+    static func asciiCode(of tag: String) -> String? {
+        var utf8 = tag
+        return utf8.withUTF8 { bytes -> String? in
+            var length = 0
+            while length < bytes.count, bytes[length] != UInt8(ascii: "-"), bytes[length] != UInt8(ascii: "_") {
+                guard bytes[length] < 0x80 else { return nil }
+                length += 1
+            }
+            guard length > 0 else { return nil }
+            return String(unsafeUninitializedCapacity: length) { folded in
+                for index in 0..<length {
+                    let byte = bytes[index]
+                    folded[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                }
+                return length
+            }
+        }
     }
 
     /// The English name of `tag`'s language; English when the tag is absent or its language is
