@@ -96,10 +96,11 @@ public struct PushJob: Job {
                 continue
             }
             // The newest `min(batch, 3)` replies of this agent, up to and including this one, oldest first.
+            // Read by index: only their words are wanted, never a copy of each record.
             let replies = message.screen == nil ? []
-                : newest.newest(min(max(push.batch, 1), newest.keep), of: agent).map { messages[$0] }
+                : newest.newest(min(max(push.batch, 1), newest.keep), of: agent)
             work.messagesRead += replies.count
-            let words = SealedText.joined(replies.compactMap { $0.screen?.words }.filter { !$0.isEmpty }, separator: "\n\n")
+            let words = SealedText.joined(replies.compactMap { messages[$0].screen?.words }.filter { !$0.isEmpty }, separator: "\n\n")
             guard !words.isEmpty else {
                 ledger.count("no_words", attribution)
                 continue
