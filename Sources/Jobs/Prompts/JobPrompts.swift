@@ -36,15 +36,13 @@ public struct JobPrompts: Sendable, Equatable {
 
     /// The instructions for `values`, the same text as `instructions(values)`: the text kept in
     /// `memo` when the place before it had the same language and the same words for the
-    /// template's other inputs, else rendered and kept there. One memo per plan call: most of
+    /// template's inputs, else rendered and kept there. One memo per plan call: most of
     /// its places share their instructions, and rendering them names the language each time.
     public func instructions(_ values: PromptValues, memo: inout InstructionsMemo?) -> SealedText {
         let template = instructionsTemplate(for: values.language)
-        var inputs: [SealedText?] = []
-        for case .input(let name) in template.segments where name != "language" { inputs.append(values.value(name)) }
-        if let memo, memo.language == values.language, memo.inputs == inputs { return memo.text }
+        if let memo, memo.language == values.language, Self.inputs(of: template, values, equal: memo.inputs) { return memo.text }
         let text = template.rendered(values.value)
-        memo = InstructionsMemo(language: values.language, inputs: inputs, text: text)
+        memo = InstructionsMemo(language: values.language, inputs: Self.inputs(of: template, values), text: text)
         return text
     }
 
@@ -70,17 +68,10 @@ public struct JobPrompts: Sendable, Equatable {
     ///
     /// A part dropped by its condition leaves nothing; a part that is a list input becomes one
     /// part per line (none for an empty list).
-    ///
-    /// `fixedCounts[i]`, when given, is prompt part i's count if it is fixed words (`fixedPartCounts`).
-    public func promptParts(_ values: PromptValues, fixedCounts: [Int?]? = nil) -> (parts: [SealedText], knownCounts: [Int?]) {
+    public func promptParts(_ values: PromptValues) -> (parts: [SealedText], knownCounts: [Int?]) {
         var parts: [SealedText] = []
         var counts: [Int?] = []
-        for (index, part) in prompt.enumerated() where part.isKept(under: values) {
-            if let fixed = fixedCounts?[index] {
-                parts.append(part.template.rendered(values.value))
-                counts.append(fixed)
-                continue
-            }
+        for part in prompt where part.isKept(under: values) {
             let sole = part.template.soleInput
             if let sole, let list = values.linesAndTokens(sole) {
                 parts += list.lines
@@ -100,7 +91,7 @@ public struct JobPrompts: Sendable, Equatable {
         prompt.map { part in part.template.isFixed ? tokenizer.tokenCount(of: part.template.rendered { _ in nil }) : nil }
     }
 
-    /// `promptParts(values, fixedCounts:)`, the same parts and counts, with what a plan call
+    /// `promptParts(values)`, the same parts with more of their counts known, from what a plan call
     /// can keep between its places kept in `memo`: the fixed parts counted by `tokenizer` at the
     /// first prompt, and for a part of words and inputs ("{agent} wrote:") its text at the last
     /// place, given again while its inputs' words are the same, and counted once it repeats.
