@@ -34,8 +34,8 @@ public enum Language {
     /// `splitCode(of:)` for a tag whose first subtag is ASCII and comes first: the bytes before
     /// the first separator, folded to lower case; nil for any other tag.
     static func asciiCode(of tag: String) -> String? {
-        var utf8 = tag
-        return utf8.withUTF8 { bytes -> String? in
+        var tag = tag   // withUTF8 is mutating: it may make the storage contiguous
+        return tag.withUTF8 { bytes -> String? in
             var length = 0
             while length < bytes.count, bytes[length] != UInt8(ascii: "-"), bytes[length] != UInt8(ascii: "_") {
                 guard bytes[length] < 0x80 else { return nil }
