@@ -16,14 +16,14 @@ public final class ApproximateTokenizer: Tokenizer, Sendable {
 
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
         let total = tokenCount(of: text)
-        guard total > maxTokens else { return TokenCut(text: text, keptTokens: total, totalTokens: total, textTokens: total) }
+        guard total > maxTokens else { return TokenCut(text: text, keptTokens: total, wasCut: false, textTokens: total) }
         let kept = text.withUnsealedText { words -> String in
             var bytes = Array(words.utf8.suffix(maxTokens * Self.bytesPerToken))
             // Do not start inside a multi-byte character.
             while let first = bytes.first, first & 0xC0 == 0x80 { bytes.removeFirst() }
             return String(decoding: bytes, as: UTF8.self)
         }
-        return TokenCut(text: SealedText(kept), keptTokens: maxTokens, totalTokens: total)
+        return TokenCut(text: SealedText(kept), keptTokens: maxTokens, wasCut: true)
     }
 
     public func promptTokenCount(for request: GenerationRequest) -> Int {

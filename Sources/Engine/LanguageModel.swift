@@ -13,9 +13,11 @@ public protocol Tokenizer: AnyObject, Sendable {
     /// many prompts (routing's members) are not tokenized again in each.
     func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int
 
-    /// The last `maxTokens` tokens of `text` as text, and how many tokens the whole text had.
+    /// The last `maxTokens` tokens of `text` as text, and whether the whole text had more.
     ///
     /// Cutting from the end keeps what the person saw last, which is what the spec asks for.
+    /// The whole text's count is not part of the answer, so a tokenizer may cut a long text
+    /// without tokenizing the start it drops.
     func suffix(of text: SealedText, maxTokens: Int) -> TokenCut
 
     /// Tokens of a whole request as the model would see it: chat template, instructions, prompt.
@@ -47,19 +49,17 @@ public struct TokenCut: Sendable {
     public var text: SealedText
     /// Tokens in the kept words.
     public var keptTokens: Int
-    /// Tokens in the whole text before the cut.
-    public var totalTokens: Int
     /// `tokenCount(of: text)` when known without counting again (nil otherwise): `keptTokens` when
     /// nothing was cut; after a cut the kept text can tokenize differently from the tokens kept
     /// (its first piece may start mid-word), so it is unknown.
     public var textTokens: Int?
-    /// Whether anything was dropped.
-    public var wasCut: Bool { keptTokens < totalTokens }
+    /// Whether anything was dropped: the whole text had more than `keptTokens` tokens.
+    public var wasCut: Bool
 
-    public init(text: SealedText, keptTokens: Int, totalTokens: Int, textTokens: Int? = nil) {
+    public init(text: SealedText, keptTokens: Int, wasCut: Bool, textTokens: Int? = nil) {
         self.text = text
         self.keptTokens = keptTokens
-        self.totalTokens = totalTokens
+        self.wasCut = wasCut
         self.textTokens = textTokens
     }
 }

@@ -93,7 +93,7 @@ import Testing
 
     @Test func chipsHasTheLastMessagePartOnlyWhenThereIsOne() {
         let prompts = PromptSet.builtIn.chips
-        let cut = TokenCut(text: SealedText("How was it?"), keptTokens: 3, totalTokens: 3, textTokens: 3)
+        let cut = TokenCut(text: SealedText("How was it?"), keptTokens: 3, wasCut: false, textTokens: 3)
         let without = prompts.promptParts(ChipsJob.values(agent: "Coach", cut: cut, lastFromPerson: nil, language: "en"))
         #expect(without.parts == [SealedText("Coach wrote:"), SealedText("How was it?"), SealedText("\nSuggest replies to Coach.")])
         #expect(without.knownCounts == [nil, 3, nil])
@@ -102,7 +102,7 @@ import Testing
                                SealedText("Done"), SealedText("\nSuggest replies to Coach.")])
         #expect(with.knownCounts == [nil, 3, nil, nil, nil])
         // A cut whose kept words are not counted again knows no count for them.
-        let cutShort = TokenCut(text: SealedText("was it?"), keptTokens: 2, totalTokens: 3)
+        let cutShort = TokenCut(text: SealedText("was it?"), keptTokens: 2, wasCut: true)
         #expect(prompts.promptParts(ChipsJob.values(agent: "Coach", cut: cutShort, lastFromPerson: nil, language: "en")).knownCounts
                 == [nil, nil, nil])
     }

@@ -33,7 +33,8 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         text.withUnsealedText { words in
             let tokens = words.split(whereSeparator: \.isWhitespace)
             let kept = tokens.suffix(maxTokens).joined(separator: " ")
-            return TokenCut(text: SealedText(kept), keptTokens: min(maxTokens, tokens.count), totalTokens: tokens.count)
+            return TokenCut(text: SealedText(kept), keptTokens: min(maxTokens, tokens.count),
+                            wasCut: tokens.count > maxTokens)
         }
     }
 

@@ -62,13 +62,6 @@ private func everyMergePath(_ tokenizer: ByteLevelBPE) -> [ByteLevelBPE] {
     [tokenizer, tokenizer.lookingUpWholePieces(false).withHeapThreshold(1), tokenizer.lookingUpWholePieces(false).withHeapThreshold(.max)]
 }
 
-/// A text as a Swift string from scalars (all valid: Swift strings are always valid UTF-8).
-private func text(_ scalars: [UInt32]) -> String {
-    var string = String.UnicodeScalarView()
-    for value in scalars { if let scalar = Unicode.Scalar(value) { string.append(scalar) } }
-    return String(string)
-}
-
 @Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ByteLevelBPETests {
     @Test func theDefaultModelGetsTheNativeTokenizer() throws {
         let model = try model()
@@ -100,21 +93,8 @@ private func text(_ scalars: [UInt32]) -> String {
     }
 
     @Test func everyCodePointMatchesLlama() throws {
-        // Every scalar once, 256 to a text, each after one of a few neighbours, so that each
-        // category llama.cpp's table assigns is seen next to letters, numbers, spaces and quotes.
         let model = try model(), tokenizer = try native()
-        let neighbours: [[UInt32]] = [[], [0x20], [0x61], [0x31], [0x27], [0x20, 0x20], [0x0A], [0x3000], [0x301]]
-        var texts: [String] = []
-        var scalars: [UInt32] = []
-        for value in UInt32(0)...0x10FFFF where Unicode.Scalar(value) != nil {
-            scalars += neighbours[Int(value) % neighbours.count]
-            scalars.append(value)
-            if scalars.count >= 256 {
-                texts.append(text(scalars))
-                scalars.removeAll(keepingCapacity: true)
-            }
-        }
-        texts.append(text(scalars))
+        let texts = TrickyTexts.everyCodePoint
         let found = mismatches(texts, model: model, tokenizers: [tokenizer])
         #expect(texts.count > 4000)
         #expect(found.isEmpty, "\(found.count) of \(texts.count) differ; first: \(found.first.map(String.init(describing:)) ?? "")")
@@ -125,30 +105,8 @@ private func text(_ scalars: [UInt32]) -> String {
     @Test(arguments: [false, true])
     func randomTextsOfTrickyPiecesMatchLlama(asciiOnly: Bool) throws {
         let model = try model(), tokenizers = everyMergePath(try native())
-        // Pieces the pre-tokenizer treats specially, drawn at random into texts of 1 to 120 pieces.
-        let pieces: [[UInt32]] = [
-            [0x20], [0x20, 0x20], [0x20, 0x20, 0x20, 0x20], [0x09], [0x0A], [0x0D, 0x0A], [0x0B], [0x0C], [0xA0], [0x85],
-            [0x3000], [0x2028], [0x202F], [0x1680],                                  // whitespace, ASCII and not
-            [0x27], [0x27, 0x73], [0x27, 0x74], [0x27, 0x72, 0x65], [0x27, 0x76, 0x65], [0x27, 0x6D], [0x27, 0x6C, 0x6C],
-            [0x27, 0x64], [0x27, 0x53], [0x27, 0x4C, 0x4C], [0x2019, 0x73],          // contractions, and near misses
-            [0x30], [0x31, 0x32, 0x33], [0x39, 0x39, 0x39, 0x39], [0x663], [0xB2], [0x216B], [0x2460], [0xFF11],   // numbers
-            [0x68, 0x65, 0x6C, 0x6C, 0x6F], [0x54, 0x68, 0x65], [0x61], [0x49], [0x57, 0x6F, 0x72, 0x6C, 0x64],
-            [0x63, 0x61, 0x66, 0x65, 0x301], [0xE9], [0xDF], [0x130], [0x3A3, 0x3C9], [0x416, 0x436],             // letters, marks
-            [0x65E5, 0x672C, 0x8A9E], [0x3072, 0x3089, 0x304C, 0x306A], [0x30AB, 0x30BF], [0xD55C, 0xAD6D], [0x4E00],
-            [0x627, 0x644, 0x639], [0x939, 0x93F, 0x902], [0xE01, 0xE32], [0x5D0, 0x5D1],                       // CJK, other scripts
-            [0x1F600], [0x1F44D, 0x1F3FD], [0x1F468, 0x200D, 0x1F469, 0x200D, 0x1F467], [0x1F1EB, 0x1F1F7], [0x2764, 0xFE0F],
-            [0x2E], [0x2C], [0x21], [0x3F], [0x2026], [0x2014], [0x22], [0x28], [0x29], [0x40], [0x23], [0x24], [0x5F],
-            [0x3002], [0xFF01], [0x7E], [0x60], [0x5C], [0x7C], [0x3C, 0x7C, 0x69, 0x6D, 0x5F, 0x65, 0x6E, 0x64, 0x7C, 0x3E],
-            [0x00], [0x04], [0x06], [0x13], [0x14], [0x16], [0x1D], [0x7F], [0x80], [0x9F],                    // controls (some have no token)
-            [0xFFFD], [0xFFFF], [0xFEFF], [0xE000], [0x10FFFF], [0x40000], [0x80000], [0xE0001], [0x200B], [0x301],
-        ].filter { piece in !asciiOnly || piece.allSatisfy { $0 < 0x80 } }
-        var random = SplitMix64(seed: asciiOnly ? 12 : 11)
-        var texts: [String] = []
-        for _ in 0..<20_000 {
-            var scalars: [UInt32] = []
-            for _ in 0..<Int(random.next() % 120 + 1) { scalars += pieces[Int(random.next() % UInt64(pieces.count))] }
-            texts.append(text(scalars))
-        }
+        let pieces = TrickyTexts.pieces.filter { piece in !asciiOnly || piece.allSatisfy { $0 < 0x80 } }
+        var texts = TrickyTexts.random(20_000, of: pieces, upTo: 120, seed: asciiOnly ? 12 : 11)
         // And some long runs: one piece of hundreds of letters, spaces or symbols.
         for length in [64, 100, 500, 2_000] {
             if !asciiOnly { texts.append(String(repeating: "漢字", count: length)) }
@@ -179,6 +137,39 @@ private func text(_ scalars: [UInt32]) -> String {
         #expect(languages.count >= 5, "only \(languages.count) languages generated")
         let found = mismatches(texts, model: try model(), tokenizers: [try native()])
         #expect(found.isEmpty, "\(found.count) of \(texts.count) differ; first: \(found.first.map(String.init(describing:)) ?? "")")
+        // And every language's cuts, taken from a tail, keep the whole text's last tokens.
+        let (checked, wrong) = try lastTokensMismatches(texts.map { $0.withUnsealedText { $0 } }, caps: [50, 600])
+        #expect(checked > 1_000 && wrong.isEmpty, "\(wrong.count) of \(checked) cuts differ; first: \(wrong.first ?? "")")
+    }
+
+    /// Cuts at `caps` of every text, from its tail (`lastTokens`) and from all its tokens: how
+    /// many were long enough to be taken from a tail, and where the two differ (index and counts).
+    private func lastTokensMismatches(_ texts: [String], caps: [Int]) throws -> (checked: Int, wrong: [String]) {
+        let tokenizer = try native()
+        var checked = 0
+        var wrong: [String] = []
+        for (index, text) in texts.enumerated() {
+            let all = tokenizer.tokens(of: text)
+            for cap in caps {
+                let (tokens, wasCut) = tokenizer.lastTokens(of: text, maxTokens: cap)
+                if text.utf8.count > ByteLevelBPE.tailBytesPerToken * cap + 16 { checked += 1 }
+                if tokens != Array(all.suffix(cap)) || wasCut != (all.count > cap) {
+                    wrong.append("text #\(index), cap \(cap): \(tokens.count) tokens kept (cut: \(wasCut)) of \(all.count)")
+                }
+            }
+        }
+        return (checked, wrong)
+    }
+
+    /// Long texts of every piece, and runs where no piece always starts (the whole text is then
+    /// tokenized) or where one starts at every code point.
+    @Test func aCutTakenFromTheTailKeepsTheLastTokensOfTheWhole() throws {
+        var texts = TrickyTexts.random(800, upTo: 1_500, seed: 41)
+        for length in [100, 3_000] {
+            texts += ["!?", " ", "漢字", "😀", "7", "ab ", "\n\n"].map { String(repeating: $0, count: length) }
+        }
+        let (checked, wrong) = try lastTokensMismatches(texts, caps: [0, 1, 7, 50, 600])
+        #expect(checked > 2_500 && wrong.isEmpty, "\(wrong.count) of \(checked) cuts differ; first: \(wrong.first ?? "")")
     }
 
     @Test func aVocabularyOfAnotherKindGetsNoNativeTokenizer() throws {
@@ -270,7 +261,7 @@ private func text(_ scalars: [UInt32]) -> String {
             #expect(model.tokenCount(of: sealed) == plain.tokenCount(of: sealed))
             for cap in [1, 7, 50, 600] {
                 let a = model.suffix(of: sealed, maxTokens: cap), b = plain.suffix(of: sealed, maxTokens: cap)
-                #expect(a.keptTokens == b.keptTokens && a.totalTokens == b.totalTokens && a.text == b.text && a.textTokens == b.textTokens)
+                #expect(a.keptTokens == b.keptTokens && a.wasCut == b.wasCut && a.text == b.text && a.textTokens == b.textTokens)
             }
             // The cut text is what Foundation's removal of U+FFFD gives, whichever way it was reached.
             let native = try #require(model.nativeTokenizer)
@@ -310,17 +301,4 @@ private func corpusTexts(_ path: String, languages: inout Set<String>) throws ->
         }
     }
     return texts
-}
-
-/// A small seeded generator, so a failure names a text by its index and the run can be repeated.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

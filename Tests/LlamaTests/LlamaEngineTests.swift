@@ -93,7 +93,6 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, 
         let engine = try engine()
         let text = SealedText((1...60).map { "w\($0)" }.joined(separator: " "))
         let cut = engine.suffix(of: text, maxTokens: limit)
-        #expect(cut.totalTokens == engine.tokenCount(of: text))
         #expect(cut.keptTokens == limit)
         #expect(cut.wasCut)
         #expect(abs(engine.tokenCount(of: cut.text) - limit) <= 1)

@@ -132,7 +132,7 @@ final class ScriptedReplayModel: LanguageModel, @unchecked Sendable {
     var info: ModelInfo { ModelInfo(name: "scripted", description: "", path: "scripted", parameters: 0, contextPerSequence: 4096, batchSize: 2) }
     func tokenCount(of text: SealedText) -> Int { text.withUnsealedText { $0.split(separator: " ").count } }
     func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
-        TokenCut(text: text, keptTokens: tokenCount(of: text), totalTokens: tokenCount(of: text))
+        TokenCut(text: text, keptTokens: tokenCount(of: text), wasCut: false)
     }
     func promptTokenCount(for request: GenerationRequest) -> Int { promptTokens }
     func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {

@@ -289,7 +289,7 @@ final class LabelScriptedModel: LanguageModel, @unchecked Sendable {
     var info: ModelInfo { ModelInfo(name: "scripted", description: "", path: "scripted", parameters: 0, contextPerSequence: 4096, batchSize: 4) }
     func tokenCount(of text: SealedText) -> Int { text.utf8Count / 4 + 1 }
     func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
-        TokenCut(text: text, keptTokens: tokenCount(of: text), totalTokens: tokenCount(of: text))
+        TokenCut(text: text, keptTokens: tokenCount(of: text), wasCut: false)
     }
     func promptTokenCount(for request: GenerationRequest) -> Int { 100 }
     func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {

@@ -280,21 +280,28 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
         text.withUnsealedText { words in
-            // The native tokenizer's tokens cover the text's bytes, each at least one: a text of
-            // no more bytes than `maxTokens` is never cut, and only its count is needed.
-            if let nativeTokenizer, words.utf8.count <= maxTokens {
-                let count = nativeTokenizer.count(of: words)
-                return TokenCut(text: text, keptTokens: count, totalTokens: count, textTokens: count)
+            let tokens: [Int32], wasCut: Bool
+            if let nativeTokenizer {
+                // The native tokenizer's tokens cover the text's bytes, each at least one: a text
+                // of no more bytes than `maxTokens` is never cut, and only its count is needed.
+                if words.utf8.count <= maxTokens {
+                    let count = nativeTokenizer.count(of: words)
+                    return TokenCut(text: text, keptTokens: count, wasCut: false, textTokens: count)
+                }
+                // A long text's kept tokens come from its tail: the start it drops is not tokenized.
+                (tokens, wasCut) = nativeTokenizer.lastTokens(of: words, maxTokens: maxTokens)
+            } else {
+                let all = tokenize(words)
+                (tokens, wasCut) = (Array(all.suffix(maxTokens)), all.count > maxTokens)
             }
-            let tokens = tokenize(words)
-            guard tokens.count > maxTokens else {
-                return TokenCut(text: text, keptTokens: tokens.count, totalTokens: tokens.count, textTokens: tokens.count)
+            guard wasCut else {
+                return TokenCut(text: text, keptTokens: tokens.count, wasCut: false, textTokens: tokens.count)
             }
             var bytes: [UInt8] = []
             if let nativeTokenizer {
-                bytes = nativeTokenizer.bytes(of: tokens.suffix(maxTokens))
+                bytes = nativeTokenizer.bytes(of: tokens)
             } else {
-                for token in tokens.suffix(maxTokens) { bytes += piece(token) }
+                for token in tokens { bytes += piece(token) }
             }
             // A cut can fall inside a multi-byte character: drop a broken lead rather than
             // produce invalid UTF-8. Without a broken lead or a U+FFFD in the bytes there is
@@ -302,7 +309,7 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
             // rule when there is something) is skipped.
             let decoded = String(decoding: bytes, as: UTF8.self)
             let kept = Self.mayHoldReplacement(bytes) ? decoded.replacingOccurrences(of: "\u{FFFD}", with: "") : decoded
-            return TokenCut(text: SealedText(kept), keptTokens: maxTokens, totalTokens: tokens.count)
+            return TokenCut(text: SealedText(kept), keptTokens: maxTokens, wasCut: true)
         }
     }
 }

@@ -115,39 +115,79 @@ enum SmolLMPreTokenizer {
             var count = 0
             let end = bytes.count
             while at < end {
-                let lead = bytes[at]
                 offsets[count] = Int32(truncatingIfNeeded: at)
-                if lead < 0x80 {
-                    flags[count] = table[Int(lead)]
-                    at += 1
-                    count += 1
-                    continue
-                }
-                var codePoint: UInt32
-                var length: Int
-                if lead < 0xE0 {
-                    codePoint = UInt32(lead & 0x1F)
-                    length = 2
-                } else if lead < 0xF0 {
-                    codePoint = UInt32(lead & 0x0F)
-                    length = 3
-                } else {
-                    codePoint = UInt32(lead & 0x07)
-                    length = 4
-                }
-                length = min(length, end - at)
-                var next = at + 1
-                while next < at + length {
-                    codePoint = codePoint << 6 | UInt32(bytes[next] & 0x3F)
-                    next += 1
-                }
-                flags[count] = codePoint < 0x110000 ? table[Int(codePoint)] : 0
+                let (pointFlags, length) = codePointFlags(bytes, at: at, table)
+                flags[count] = pointFlags
                 at += length
                 count += 1
             }
             offsets[count] = Int32(truncatingIfNeeded: end)
             return count
         }
+    }
+
+    // MARK: Where a piece always starts
+
+    /// The first byte offset in `max(from, 1)..<bytes.count` where every text that ends with
+    /// `bytes[offset...]` starts a piece, whatever comes before; nil when there is none.
+    ///
+    /// Such an offset lies between two code points where either is an isolated number, or the
+    /// first is a letter and the second is not:
+    /// - The first pass cuts around every isolated number, and no expression of the second
+    ///   pass crosses the segment's ends.
+    /// - A letter's piece ends at the first code point after it that is not a letter: the
+    ///   letter run stops there, a contraction ends in its letters (and the two- and three-
+    ///   letter ones hold only letters after the quote), and the other expressions match no
+    ///   letter at all.
+    ///
+    /// The splitter reads only ahead of where it stands. So from such an offset on, the pieces
+    /// are the ones `bytes[offset...]` splits into alone, and so are their tokens: the tail of a
+    /// text can be tokenized without its start.
+    static func pieceStart(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        let letter = UnicodeFlags.letter, number = UnicodeFlags.number, whitespace = UnicodeFlags.whitespace
+        let isolated = UnicodeFlags.isolatedNumber
+        return UnicodeFlags.table.withUnsafeBufferPointer { table -> Int? in
+            var offset = max(from, 1)
+            while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+            guard offset < bytes.count else { return nil }
+            var lead = offset - 1
+            while lead > 0, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+            var before = codePointFlags(bytes, at: lead, table).flags
+            while offset < bytes.count {
+                let (after, length) = codePointFlags(bytes, at: offset, table)
+                if (before | after) & isolated != 0
+                    || (before & letter != 0 && before & (number | whitespace) == 0 && after & letter == 0) {
+                    return offset
+                }
+                before = after
+                offset += length
+            }
+            return nil
+        }
+    }
+
+    /// The flags and byte length of the code point whose lead byte is at `offset` (a code point
+    /// cut short by the end is as long as what is left).
+    @inline(__always)
+    private static func codePointFlags(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int,
+                                       _ table: UnsafeBufferPointer<UInt8>) -> (flags: UInt8, length: Int) {
+        let lead = bytes[offset]
+        if lead < 0x80 { return (table[Int(lead)], 1) }
+        var codePoint: UInt32
+        var length: Int
+        if lead < 0xE0 {
+            codePoint = UInt32(lead & 0x1F)
+            length = 2
+        } else if lead < 0xF0 {
+            codePoint = UInt32(lead & 0x0F)
+            length = 3
+        } else {
+            codePoint = UInt32(lead & 0x07)
+            length = 4
+        }
+        length = min(length, bytes.count - offset)
+        for next in (offset + 1)..<(offset + length) { codePoint = codePoint << 6 | UInt32(bytes[next] & 0x3F) }
+        return (codePoint < 0x110000 ? table[Int(codePoint)] : 0, length)
     }
 
     /// llama.cpp's `unicode_regex_split_custom_gpt2` over code points `start..<end`.

@@ -1,0 +1,74 @@
+import Testing
+import TestSupport
+@testable import Llama
+
+/// `SmolLMPreTokenizer.pieceStart`: every place it names starts a piece of the whole text's split,
+/// and the tail from there splits alone into the whole's pieces after it. A tail of tokens is
+/// taken from such a place, so a wrong one would change a cut's ids.
+@Suite struct PieceStartTests {
+    /// The pieces `bytes` split into, as byte ranges.
+    private static func pieces(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int = 0) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        SmolLMPreTokenizer.split(UnsafeBufferPointer(rebasing: bytes[offset...])) { start, end in
+            found.append((offset + start)..<(offset + end))
+        }
+        return found
+    }
+
+    /// Every place `pieceStart` names in each text, in order.
+    private static func places(_ text: String) -> [Int] {
+        var text = text
+        return text.withUTF8 { bytes in
+            var places: [Int] = []
+            var from = 0
+            while let place = SmolLMPreTokenizer.pieceStart(in: bytes, from: from) {
+                places.append(place)
+                from = place + 1
+            }
+            return places
+        }
+    }
+
+    /// How many places were named in `texts`, and at how many the tail's pieces were not the whole's.
+    private static func check(_ texts: [String]) -> (places: Int, wrong: Int) {
+        var places = 0, wrong = 0
+        for text in texts {
+            var copy = text
+            copy.withUTF8 { bytes in
+                let whole = pieces(bytes)
+                for place in Self.places(text) {
+                    places += 1
+                    if pieces(bytes, from: place) != whole.filter({ $0.lowerBound >= place }) { wrong += 1 }
+                }
+            }
+        }
+        return (places, wrong)
+    }
+
+    @Test(arguments: [false, true])
+    func theTailFromEveryPlaceNamedSplitsAsTheWholeDoes(asciiOnly: Bool) {
+        let pieces = TrickyTexts.pieces.filter { piece in !asciiOnly || piece.allSatisfy { $0 < 0x80 } }
+        let texts = TrickyTexts.random(1_500, of: pieces, upTo: 120, seed: asciiOnly ? 32 : 31)
+        let (places, wrong) = Self.check(texts)
+        #expect(places > 30_000 && wrong == 0, "\(wrong) of \(places) places are not where the whole's pieces start")
+    }
+
+    /// Every category llama.cpp's table assigns, next to letters, numbers, spaces and quotes (slow:
+    /// each of some 450,000 places splits its tail again).
+    @Test(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out"))
+    func everyCodePointNextToItsNeighboursToo() {
+        let (places, wrong) = Self.check(TrickyTexts.everyCodePoint)
+        #expect(places > 400_000 && wrong == 0, "\(wrong) of \(places) places are not where the whole's pieces start")
+    }
+
+    /// Hand-checked: a letter then anything but a letter, and either side of a digit. Never the
+    /// text's start, nor inside a run of letters, symbols or spaces.
+    @Test(arguments: [
+        ("ab cd", [2]), ("don't", [3]), ("x'll", [1]), ("a1b", [1, 2]), ("12", [1]), ("a\nb", [1]), ("hi, you", [2]),
+        ("日本語。", [9]), ("é!", [2]), ("!?!?", []), ("   ", []), ("漢字漢字", []), ("😀😀", []), ("", []), ("a", []),
+        (" a", []), ("a ", [1]),
+    ])
+    func placesOfSmallTexts(text: String, expected: [Int]) {
+        #expect(Self.places(text) == expected)
+    }
+}
