@@ -2,14 +2,14 @@ import Testing
 import TestSupport
 @testable import Llama
 
-/// `SmolLMPreTokenizer.pieceStart`: every place it names starts a piece of the whole text's split,
-/// and the tail from there splits alone into the whole's pieces after it. A tail of tokens is
-/// taken from such a place, so a wrong one would change a cut's ids.
+/// `SmolLMPreTokenizer.pieceStart`: at every place it names, the tail from there splits alone into
+/// the whole text's pieces after it, and the head before it into the whole's pieces before it.
+/// A cut's tokens are taken in chunks between such places, so a wrong one would change its ids.
 @Suite struct PieceStartTests {
     /// The pieces `bytes` split into, as byte ranges.
-    private static func pieces(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int = 0) -> [Range<Int>] {
+    private static func pieces(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int = 0, to end: Int? = nil) -> [Range<Int>] {
         var found: [Range<Int>] = []
-        SmolLMPreTokenizer.split(UnsafeBufferPointer(rebasing: bytes[offset...])) { start, end in
+        SmolLMPreTokenizer.split(UnsafeBufferPointer(rebasing: bytes[offset..<(end ?? bytes.count)])) { start, end in
             found.append((offset + start)..<(offset + end))
         }
         return found
@@ -21,7 +21,7 @@ import TestSupport
         return text.withUTF8 { bytes in
             var places: [Int] = []
             var from = 0
-            while let place = SmolLMPreTokenizer.pieceStart(in: bytes, from: from) {
+            while let place = SmolLMPreTokenizer.pieceStart(in: bytes, from: from, before: bytes.count) {
                 places.append(place)
                 from = place + 1
             }
@@ -29,7 +29,7 @@ import TestSupport
         }
     }
 
-    /// How many places were named in `texts`, and at how many the tail's pieces were not the whole's.
+    /// How many places were named in `texts`, and at how many the tail's or the head's pieces were not the whole's.
     private static func check(_ texts: [String]) -> (places: Int, wrong: Int) {
         var places = 0, wrong = 0
         for text in texts {
@@ -38,7 +38,10 @@ import TestSupport
                 let whole = pieces(bytes)
                 for place in Self.places(text) {
                     places += 1
-                    if pieces(bytes, from: place) != whole.filter({ $0.lowerBound >= place }) { wrong += 1 }
+                    if pieces(bytes, from: place) != whole.filter({ $0.lowerBound >= place })
+                        || pieces(bytes, to: place) != whole.filter({ $0.upperBound <= place }) {
+                        wrong += 1
+                    }
                 }
             }
         }
@@ -46,19 +49,19 @@ import TestSupport
     }
 
     @Test(arguments: [false, true])
-    func theTailFromEveryPlaceNamedSplitsAsTheWholeDoes(asciiOnly: Bool) {
+    func theTailAndTheHeadAtEveryPlaceNamedSplitAsTheWholeDoes(asciiOnly: Bool) {
         let pieces = TrickyTexts.pieces.filter { piece in !asciiOnly || piece.allSatisfy { $0 < 0x80 } }
         let texts = TrickyTexts.random(1_500, of: pieces, upTo: 120, seed: asciiOnly ? 32 : 31)
         let (places, wrong) = Self.check(texts)
-        #expect(places > 30_000 && wrong == 0, "\(wrong) of \(places) places are not where the whole's pieces start")
+        #expect(places > 30_000 && wrong == 0, "\(wrong) of \(places) places split otherwise than the whole")
     }
 
     /// Every category llama.cpp's table assigns, next to letters, numbers, spaces and quotes (slow:
-    /// each of some 450,000 places splits its tail again).
+    /// each of some 450,000 places splits its tail and head again).
     @Test(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out"))
     func everyCodePointNextToItsNeighboursToo() {
         let (places, wrong) = Self.check(TrickyTexts.everyCodePoint)
-        #expect(places > 400_000 && wrong == 0, "\(wrong) of \(places) places are not where the whole's pieces start")
+        #expect(places > 400_000 && wrong == 0, "\(wrong) of \(places) places split otherwise than the whole")
     }
 
     /// Hand-checked: a letter then anything but a letter, and either side of a digit. Never the
@@ -70,5 +73,15 @@ import TestSupport
     ])
     func placesOfSmallTexts(text: String, expected: [Int]) {
         #expect(Self.places(text) == expected)
+    }
+
+    @Test func placesAreLookedForBeforeTheEndGivenOnly() {
+        var text = "ab cd ef"
+        text.withUTF8 { bytes in
+            #expect(SmolLMPreTokenizer.pieceStart(in: bytes, from: 0, before: 6) == 2)
+            #expect(SmolLMPreTokenizer.pieceStart(in: bytes, from: 3, before: 6) == 5)
+            #expect(SmolLMPreTokenizer.pieceStart(in: bytes, from: 3, before: 5) == nil)
+            #expect(SmolLMPreTokenizer.pieceStart(in: bytes, from: 0, before: 2) == nil)
+        }
     }
 }

@@ -3,33 +3,50 @@ extension ByteLevelBPE {
     /// has more: `tokens(of: text).suffix(maxTokens)` and `tokens(of: text).count > maxTokens`,
     /// tokenizing little more of a long text than the tail it keeps.
     ///
-    /// A tail that starts where every text starts a piece (`SmolLMPreTokenizer.pieceStart`)
-    /// tokenizes into the last tokens of the whole. So the tokens are taken from a tail of a few
-    /// bytes per kept token; when it holds `maxTokens` or fewer, a longer one is tried, and the
-    /// whole text when no tail is long enough (or none starts a piece).
+    /// A text's tokens between two places where every text starts a piece
+    /// (`SmolLMPreTokenizer.pieceStart`) are the tokens of those bytes alone. So the text is
+    /// tokenized from its end, a chunk at a time: the first of a few bytes per kept token, each
+    /// next one as long as the tokens still missing take at the rate seen so far, and the rest of
+    /// the text at once when no place starts a piece in the span looked at.
     func lastTokens(of text: String, maxTokens: Int) -> (tokens: [Int32], wasCut: Bool) {
         var text = text
         return text.withUTF8 { bytes in
-            var window = Self.tailBytesPerToken * maxTokens + 16
-            while window < bytes.count {
-                guard let start = SmolLMPreTokenizer.pieceStart(in: bytes, from: bytes.count - window) else {
-                    window *= 2
+            var chunks: [[Int32]] = []
+            var count = 0
+            var end = bytes.count
+            var span = Self.tailBytesPerToken * maxTokens + 16
+            while count <= maxTokens, end > 0 {
+                var start = 0
+                if end - span > 0 {
+                    guard let place = SmolLMPreTokenizer.pieceStart(in: bytes, from: end - span, before: end) else {
+                        span *= 2
+                        continue
+                    }
+                    start = place
+                }
+                var chunk = TokenList()
+                encode(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &chunk)
+                count += chunk.tokens.count
+                chunks.append(chunk.tokens)
+                span = max(1, maxTokens + 1 - count) * (bytes.count - start) / max(count, 1) * 9 / 8 + 16
+                end = start
+            }
+            var kept: [Int32] = []
+            kept.reserveCapacity(min(count, maxTokens))
+            var skip = max(0, count - maxTokens)
+            for chunk in chunks.reversed() {
+                if skip >= chunk.count {
+                    skip -= chunk.count
                     continue
                 }
-                var tail = TokenList()
-                encode(utf8: UnsafeBufferPointer(rebasing: bytes[start...]), into: &tail)
-                if tail.tokens.count > maxTokens { return (Array(tail.tokens.suffix(maxTokens)), true) }
-                // Too few: a tail long enough at this one's bytes per token, and at least half again.
-                let needed = (bytes.count - start) * (maxTokens + 1) / max(tail.tokens.count, 1) + 16
-                window = max(window + window / 2, needed + needed / 8)
+                kept += chunk[skip...]
+                skip = 0
             }
-            var all = TokenList()
-            encode(utf8: bytes, into: &all)
-            return (Array(all.tokens.suffix(maxTokens)), all.tokens.count > maxTokens)
+            return (kept, count > maxTokens)
         }
     }
 
-    /// Bytes of tail per kept token tried first: more than English words take (about 3.2 bytes a
-    /// token on the bench corpus), so most cuts need one try.
-    static let tailBytesPerToken = 4
+    /// Bytes of tail per kept token in the first chunk: a little under what English words take
+    /// (about 3.2 a token), since a short chunk costs only the next one.
+    static let tailBytesPerToken = 3
 }

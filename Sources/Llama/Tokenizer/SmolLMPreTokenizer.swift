@@ -128,8 +128,9 @@ enum SmolLMPreTokenizer {
 
     // MARK: Where a piece always starts
 
-    /// The first byte offset in `max(from, 1)..<bytes.count` where every text that ends with
-    /// `bytes[offset...]` starts a piece, whatever comes before; nil when there is none.
+    /// The first byte offset in `max(from, 1)..<end` where the split starts a piece of every
+    /// text that ends with `bytes[offset...]` and of every text that starts with `bytes[..<offset]`,
+    /// whatever the rest; nil when there is none.
     ///
     /// Such an offset lies between two code points where either is an isolated number, or the
     /// first is a letter and the second is not:
@@ -140,20 +141,23 @@ enum SmolLMPreTokenizer {
     ///   letter ones hold only letters after the quote), and the other expressions match no
     ///   letter at all.
     ///
-    /// The splitter reads only ahead of where it stands. So from such an offset on, the pieces
-    /// are the ones `bytes[offset...]` splits into alone, and so are their tokens: the tail of a
-    /// text can be tokenized without its start.
-    static func pieceStart(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+    /// The splitter reads only ahead of where it stands, and nothing before such an offset reads
+    /// past it: a run of numbers, symbols or whitespace stops at the letter, a space before a
+    /// word or a contraction's quote is no letter itself, and a three-letter contraction would
+    /// need a letter at the offset. So the pieces after the offset are those `bytes[offset...]`
+    /// splits into alone, and the pieces before it those `bytes[..<offset]` does: between two
+    /// such offsets a text's tokens can be taken without the rest.
+    static func pieceStart(in bytes: UnsafeBufferPointer<UInt8>, from: Int, before end: Int) -> Int? {
         let letter = UnicodeFlags.letter, number = UnicodeFlags.number, whitespace = UnicodeFlags.whitespace
         let isolated = UnicodeFlags.isolatedNumber
         return UnicodeFlags.table.withUnsafeBufferPointer { table -> Int? in
             var offset = max(from, 1)
-            while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
-            guard offset < bytes.count else { return nil }
+            while offset < end, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+            guard offset < end else { return nil }
             var lead = offset - 1
             while lead > 0, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
             var before = codePointFlags(bytes, at: lead, table).flags
-            while offset < bytes.count {
+            while offset < end {
                 let (after, length) = codePointFlags(bytes, at: offset, table)
                 if (before | after) & isolated != 0
                     || (before & letter != 0 && before & (number | whitespace) == 0 && after & letter == 0) {
