@@ -51,7 +51,7 @@ public struct TokenCut: Sendable {
     public var keptTokens: Int
     /// `tokenCount(of: text)` when known without counting again (nil otherwise): `keptTokens` when
     /// nothing was cut; after a cut the kept text can tokenize differently from the tokens kept
-    /// (its first piece may start mid-word), so it is unknown.
+    /// (its first piece may start mid-word), so it is known only if the tokenizer counted it.
     public var textTokens: Int?
     /// Whether anything was dropped: the whole text had more than `keptTokens` tokens.
     public var wasCut: Bool

@@ -280,7 +280,7 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
         text.withUnsealedText { words in
-            let tokens: [Int32], wasCut: Bool
+            let tail: TailTokens
             if let nativeTokenizer {
                 // The native tokenizer's tokens cover the text's bytes, each at least one: a text
                 // of no more bytes than `maxTokens` is never cut, and only its count is needed.
@@ -289,27 +289,28 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
                     return TokenCut(text: text, keptTokens: count, wasCut: false, textTokens: count)
                 }
                 // A long text's kept tokens come from its tail: the start it drops is not tokenized.
-                (tokens, wasCut) = nativeTokenizer.lastTokens(of: words, maxTokens: maxTokens)
+                tail = nativeTokenizer.lastTokens(of: words, maxTokens: maxTokens)
             } else {
                 let all = tokenize(words)
-                (tokens, wasCut) = (Array(all.suffix(maxTokens)), all.count > maxTokens)
+                let kept = Array(all.suffix(maxTokens)), wasCut = all.count > maxTokens
+                tail = TailTokens(tokens: kept, wasCut: wasCut, bytes: wasCut ? kept.flatMap { piece($0) } : [])
             }
-            guard wasCut else {
-                return TokenCut(text: text, keptTokens: tokens.count, wasCut: false, textTokens: tokens.count)
+            guard tail.wasCut else {
+                return TokenCut(text: text, keptTokens: tail.tokens.count, wasCut: false, textTokens: tail.tokens.count)
             }
-            var bytes: [UInt8] = []
-            if let nativeTokenizer {
-                bytes = nativeTokenizer.bytes(of: tokens)
-            } else {
-                for token in tokens { bytes += piece(token) }
-            }
+            let bytes = tail.bytes
             // A cut can fall inside a multi-byte character: drop a broken lead rather than
             // produce invalid UTF-8. Without a broken lead or a U+FFFD in the bytes there is
             // nothing to drop, and Foundation's search (slow, and cluster-aware, so kept as the
             // rule when there is something) is skipped.
+            // Without either, the kept text is the kept tokens' bytes, whose count the native
+            // tokenizer may know.
             let decoded = String(decoding: bytes, as: UTF8.self)
-            let kept = Self.mayHoldReplacement(bytes) ? decoded.replacingOccurrences(of: "\u{FFFD}", with: "") : decoded
-            return TokenCut(text: SealedText(kept), keptTokens: maxTokens, wasCut: true)
+            guard Self.mayHoldReplacement(bytes) else {
+                return TokenCut(text: SealedText(decoded), keptTokens: maxTokens, wasCut: true, textTokens: tail.keptTextTokens)
+            }
+            return TokenCut(text: SealedText(decoded.replacingOccurrences(of: "\u{FFFD}", with: "")), keptTokens: maxTokens,
+                            wasCut: true)
         }
     }
 }

@@ -8,10 +8,16 @@ extension ByteLevelBPE {
     /// tokenized from its end, a chunk at a time: the first of a few bytes per kept token, each
     /// next one as long as the tokens still missing take at the rate seen so far, and the rest of
     /// the text at once when no place starts a piece in the span looked at.
-    func lastTokens(of text: String, maxTokens: Int) -> (tokens: [Int32], wasCut: Bool) {
+    ///
+    /// The bytes of the kept tokens, tokenized alone, start with a few tokens that may differ
+    /// from the kept ones (the first piece may start mid-word) and end with the tokens of the
+    /// chunks after the one the cut falls in: so their count takes only those few bytes
+    /// tokenized again (`TailTokens.keptTextTokens`).
+    func lastTokens(of text: String, maxTokens: Int) -> TailTokens {
         var text = text
         return text.withUTF8 { bytes in
             var chunks: [[Int32]] = []
+            var starts: [Int] = []
             var count = 0
             var end = bytes.count
             var span = Self.tailBytesPerToken * maxTokens + 16
@@ -28,6 +34,7 @@ extension ByteLevelBPE {
                 encode(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &chunk)
                 count += chunk.tokens.count
                 chunks.append(chunk.tokens)
+                starts.append(start)
                 span = max(1, maxTokens + 1 - count) * (bytes.count - start) / max(count, 1) * 9 / 8 + 16
                 end = start
             }
@@ -42,11 +49,59 @@ extension ByteLevelBPE {
                 kept += chunk[skip...]
                 skip = 0
             }
-            return (kept, count > maxTokens)
+            let keptBytes = self.bytes(of: kept)
+            return TailTokens(tokens: kept, wasCut: count > maxTokens, bytes: keptBytes,
+                              keptTextTokens: tokenCount(ofLast: keptBytes, of: bytes, chunks: chunks, starts: starts))
         }
+    }
+
+    /// How many tokens `kept` has alone, when it is the last bytes of `text` and starts a
+    /// character (nil otherwise): the kept bytes up to the first chunk start at or after theirs
+    /// tokenized again, and the tokens of the chunks from there on counted.
+    ///
+    /// A chunk start past the kept bytes' start has the same characters on either side in the
+    /// kept bytes as in the text, so it is a place where every text starts a piece in both: the
+    /// kept bytes' tokens are those of the bytes before it alone and of the bytes after it alone,
+    /// and the bytes after it are the text's own, whose tokens the chunks hold.
+    private func tokenCount(ofLast kept: [UInt8], of text: UnsafeBufferPointer<UInt8>, chunks: [[Int32]],
+                            starts: [Int]) -> Int? {
+        let start = text.count - kept.count
+        guard start >= 0, kept.first.map({ $0 & 0xC0 != 0x80 }) ?? true,
+              kept.elementsEqual(UnsafeBufferPointer(rebasing: text[start...])) else { return nil }
+        // `starts` run from the text's end back; the chunks wholly after `start` are counted.
+        var after = 0
+        var boundary = text.count
+        for (chunk, chunkStart) in zip(chunks, starts) where chunkStart >= start {
+            after += chunk.count
+            boundary = chunkStart
+        }
+        guard boundary > start else { return after }
+        var head = TokenCounter()
+        encode(utf8: UnsafeBufferPointer(rebasing: text[start..<boundary]), into: &head)
+        return head.count + after
     }
 
     /// Bytes of tail per kept token in the first chunk: a little under what English words take
     /// (about 3.2 a token), since a short chunk costs only the next one.
     static let tailBytesPerToken = 3
+}
+
+/// A text's last tokens, from `ByteLevelBPE.lastTokens(of:maxTokens:)`.
+struct TailTokens {
+    /// The last tokens, at most the number asked for.
+    var tokens: [Int32]
+    /// Whether the text has more tokens than those.
+    var wasCut: Bool
+    /// The bytes the kept tokens stand for (`ByteLevelBPE.bytes(of:)`).
+    var bytes: [UInt8]
+    /// How many tokens `bytes` has when tokenized alone, when they are the text's last bytes and
+    /// start a character; nil otherwise.
+    var keptTextTokens: Int?
+
+    init(tokens: [Int32], wasCut: Bool, bytes: [UInt8], keptTextTokens: Int? = nil) {
+        self.tokens = tokens
+        self.wasCut = wasCut
+        self.bytes = bytes
+        self.keptTextTokens = keptTextTokens
+    }
 }
