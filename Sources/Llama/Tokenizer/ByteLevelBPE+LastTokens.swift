@@ -1,3 +1,5 @@
+import Foundation
+
 extension ByteLevelBPE {
     /// The last `maxTokens` tokens of `text` (all of them when it has no more), and whether it
     /// has more: `tokens(of: text).suffix(maxTokens)` and `tokens(of: text).count > maxTokens`,
@@ -67,7 +69,8 @@ extension ByteLevelBPE {
                             starts: [Int]) -> Int? {
         let start = text.count - kept.count
         guard start >= 0, kept.first.map({ $0 & 0xC0 != 0x80 }) ?? true,
-              kept.elementsEqual(UnsafeBufferPointer(rebasing: text[start...])) else { return nil }
+              kept.isEmpty || kept.withUnsafeBytes({ memcmp($0.baseAddress!, text.baseAddress! + start, kept.count) }) == 0
+        else { return nil }
         // `starts` run from the text's end back; the chunks wholly after `start` are counted.
         var after = 0
         var boundary = text.count
