@@ -9,6 +9,10 @@
 #   REPLAY_TOKENIZER=llama replay --dry-run --job chips
 #                                              the same dry run with every text through
 #                                              llama_tokenize, as before the native tokenizer
+#   replay --dry-run --job J --model (none), J in chips push
+#                                              the floor under any tokenizer: the same planning
+#                                              with the approximate counts a run without a model
+#                                              falls back to (exit 4), so no text is tokenized
 # Prints one table of wall seconds and ratios to zstd -dc, "dry run vs llama.cpp tokenizer: N×",
 # and whether both chips reports hold the same numbers (they must: the native tokenizer gives
 # llama.cpp's exact ids, and only the run's start time and duration may differ).
@@ -38,6 +42,11 @@ for job in chips route push draft; do
   rows+=("replay --dry-run --job $job|$(seconds "$replay" --dry-run --job "$job" --out "$out/dry-$job" "$corpus")")
 done
 rows+=("same, chips, llama.cpp tokenizer|$(seconds env REPLAY_TOKENIZER=llama "$replay" --dry-run --job chips --out "$out/llama-chips" "$corpus")")
+# No model file: every count is the approximate one, and the run says so with exit 4 (expected here).
+for job in chips push; do
+  rows+=("same, $job, no tokenizer (approximate counts)|$(seconds sh -c '"$1" --dry-run --job "$2" --model "$3/none.gguf" --out "$3/approx-$2" "$4"; [ $? -eq 4 ]' \
+    sh "$replay" "$job" "$out" "$corpus")")
+done
 
 bytes=$(zstd -dc "$corpus" | wc -c)
 printf '%s\n' "${rows[@]}" > "$out/rows"
@@ -71,6 +80,12 @@ def numbers(report):
     return report
 same = numbers(native) == numbers(llama)
 print(f"same numbers in both chips reports: {'yes' if same else 'NO'}")
+reader = dict(rows)["replay flywheel"]
+for job in ("chips", "push"):
+    exact = dict(rows)[f"replay --dry-run --job {job}"]
+    floor_ = dict(rows)[f"same, {job}, no tokenizer (approximate counts)"]
+    print(f"{job}: {exact / reader:.1f}× the reader with exact counts, {floor_ / reader:.1f}× with none "
+          f"(exact counts are {100 * (exact - floor_) / exact:.0f}% of the dry run)")
 
 import os
 rows_file = os.environ.get("BENCH_ROWS")
@@ -85,5 +100,9 @@ if rows_file:
             seconds = dict(rows)[f"replay --dry-run --job {job}"]
             out.write(f"dry run, {job}\t{seconds:.2f} s\tthe reader, replay flywheel\t{reader:.2f} s\t{seconds / reader:.1f}× the reader\t"
                       f"≤ 3×\t{'yes' if seconds / reader <= 3 else 'no'}\n")
+        for job in ("chips", "push"):
+            seconds = dict(rows)[f"same, {job}, no tokenizer (approximate counts)"]
+            out.write(f"dry run, {job}, no tokenizer (the floor under any)\t{seconds:.2f} s\tthe reader, replay flywheel\t{reader:.2f} s\t"
+                      f"{seconds / reader:.1f}× the reader\t(measured)\t—\n")
 sys.exit(0 if same else 1)
 PY
