@@ -267,25 +267,7 @@ struct RecordDecoder {
     /// checked as `screen(_:)` checks them: the facts, and with `.words` the words `Screen.words`
     /// joins, written into one string as the nodes are checked.
     private func keptScreen(_ index: Int) throws(LineProblem) -> Screen {
-        var facts = Screen.Facts()
-        var lastSay = -1
-        var problem: LineProblem?
-        /// Checks the node at `element` and notes its facts; nil when the line is bad.
-        func check(_ element: Int, _ position: Int) -> CheckedNode? {
-            do throws(LineProblem) {
-                let node = try checkNode(element, position: position)
-                if let kind = node.kind {
-                    if kind == .say { lastSay = node.first }
-                    if kind.isTappable { facts.hasTappable = true }
-                } else {
-                    facts.unknownKinds.append(unknownName(node))
-                }
-                return node
-            } catch {
-                problem = error
-                return nil
-            }
-        }
+        var seen = SeenNodes()
         var words: String?
         if screens == .words {
             // Room for every string inside the array, a separator or two each (the "\n" between
@@ -309,7 +291,7 @@ struct RecordDecoder {
                 var element = index + 1
                 for position in 0..<document.count(index) {
                     defer { element = Int(document.tokens[element].next) }
-                    guard let node = check(element, position) else { return 0 }
+                    guard let node = seen.check(element, position, by: self) else { return 0 }
                     guard let kind = node.kind else { continue }
                     switch kind {
                     case .say: add(node.first)
@@ -342,13 +324,39 @@ struct RecordDecoder {
         } else {
             var element = index + 1
             for position in 0..<document.count(index) {
-                guard check(element, position) != nil else { break }
+                guard seen.check(element, position, by: self) != nil else { break }
                 element = Int(document.tokens[element].next)
             }
         }
-        if let problem { throw problem }
-        facts.isChipEligible = !facts.hasTappable && lastSay >= 0 && endsWithQuestion(lastSay)
-        return Screen(words: words.map(SealedText.init), facts: facts)
+        if let problem = seen.problem { throw problem }
+        seen.facts.isChipEligible = !seen.facts.hasTappable && seen.lastSay >= 0 && endsWithQuestion(seen.lastSay)
+        return Screen(words: words.map(SealedText.init), facts: seen.facts)
+    }
+
+    /// What `keptScreen` notes of the nodes it checks. One value rather than three variables
+    /// captured by a local function: those were boxed on the heap, three allocations per screen
+    /// (measured: 369,876 for 10,240 threads' screens).
+    private struct SeenNodes {
+        var facts = Screen.Facts()
+        var lastSay = -1
+        var problem: LineProblem?
+
+        /// Checks the node at `element` and notes its facts; nil (the problem noted) when the line is bad.
+        mutating func check(_ element: Int, _ position: Int, by decoder: RecordDecoder) -> CheckedNode? {
+            do throws(LineProblem) {
+                let node = try decoder.checkNode(element, position: position)
+                if let kind = node.kind {
+                    if kind == .say { lastSay = node.first }
+                    if kind.isTappable { facts.hasTappable = true }
+                } else {
+                    facts.unknownKinds.append(decoder.unknownName(node))
+                }
+                return node
+            } catch {
+                problem = error
+                return nil
+            }
+        }
     }
 
     /// What an outline keeps of a screen: whether there was one, its chip eligibility, and its
