@@ -111,22 +111,23 @@ public struct RouteJob: Job {
                 continue
             }
             var values = PromptValues(language: snapshot.language(of: message))
-            values.set("message", text)
+            // Counted once here, so both sizes below are sums of known counts wherever the seams
+            // allow, and the prompt is never joined (a request joins its parts only when read).
+            values.set("message", text, tokens: tokenizer.tokenCount(of: text))
             if memberTokens == nil { memberTokens = memberLines.map(tokenizer.tokenCount(of:)) }
             values.set("members", lines: memberLines, tokens: memberTokens)
             let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
-            let prompt = SealedText.joined(parts, separator: "\n")
             let request = GenerationRequest(
-                instructions: prompts.instructions(values, memo: &instructionsMemo), prompt: prompt,
+                instructions: prompts.instructions(values, memo: &instructionsMemo), promptParts: parts, separator: "\n",
                 grammar: grammar,
                 maxOutputTokens: maxOutputTokens, contextLimit: contextLimit, measuresConfidence: true)
             var labels = ["lead": group.lead, "members": members]
             labels["to"] = message.meta.groupTo
             labels["routed"] = message.meta.groupRouted
-            // The prompt is the input: counted once, for both sizes.
+            // The prompt is the input.
             let inputTokens = tokenizer.tokenCount(joining: parts, separator: "\n", knownCounts: knownCounts)
-            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: [prompt], separator: "\n",
-                                                          knownCounts: [inputTokens])
+            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
+                                                          knownCounts: knownCounts)
             items.append(JobItem(job: .route, attribution: attribution, request: request,
                                  inputTokens: inputTokens, inputWasCut: false, promptTokens: promptTokens, labels: labels))
         }
