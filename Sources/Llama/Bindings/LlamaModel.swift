@@ -302,9 +302,8 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
             // A cut can fall inside a multi-byte character: drop a broken lead rather than
             // produce invalid UTF-8. Without a broken lead or a U+FFFD in the bytes there is
             // nothing to drop, and Foundation's search (slow, and cluster-aware, so kept as the
-            // rule when there is something) is skipped.
-            // Without either, the kept text is the kept tokens' bytes, whose count the native
-            // tokenizer may know.
+            // rule when there is something) is skipped, and the kept text is the kept tokens'
+            // bytes, whose count the native tokenizer may know.
             let decoded = String(decoding: bytes, as: UTF8.self)
             guard Self.mayHoldReplacement(bytes) else {
                 return TokenCut(text: SealedText(decoded), keptTokens: maxTokens, wasCut: true, textTokens: tail.keptTextTokens)

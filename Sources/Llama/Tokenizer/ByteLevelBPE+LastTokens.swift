@@ -51,8 +51,10 @@ extension ByteLevelBPE {
                 kept += chunk[skip...]
                 skip = 0
             }
+            // Nothing cut: the kept tokens are the text's own, and their bytes are not needed.
+            guard count > maxTokens else { return TailTokens(tokens: kept, wasCut: false, bytes: []) }
             let keptBytes = self.bytes(of: kept)
-            return TailTokens(tokens: kept, wasCut: count > maxTokens, bytes: keptBytes,
+            return TailTokens(tokens: kept, wasCut: true, bytes: keptBytes,
                               keptTextTokens: tokenCount(ofLast: keptBytes, of: bytes, chunks: chunks, starts: starts))
         }
     }
@@ -95,10 +97,11 @@ struct TailTokens {
     var tokens: [Int32]
     /// Whether the text has more tokens than those.
     var wasCut: Bool
-    /// The bytes the kept tokens stand for (`ByteLevelBPE.bytes(of:)`).
+    /// The bytes the kept tokens stand for (`ByteLevelBPE.bytes(of:)`) when the text was cut;
+    /// empty when it was not (the text itself is then what was kept).
     var bytes: [UInt8]
-    /// How many tokens `bytes` has when tokenized alone, when they are the text's last bytes and
-    /// start a character; nil otherwise.
+    /// How many tokens `bytes` has when tokenized alone, when the text was cut and they are its
+    /// last bytes and start a character; nil otherwise.
     var keptTextTokens: Int?
 
     init(tokens: [Int32], wasCut: Bool, bytes: [UInt8], keptTextTokens: Int? = nil) {
