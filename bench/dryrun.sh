@@ -92,7 +92,6 @@ rows_file = os.environ.get("BENCH_ROWS")
 if rows_file:
     # Rows for bench/all.sh's single table: the dry run against llama.cpp's tokenizer (issue 11's
     # target), and each job's dry run against the reader's own time (issue 19's: at most 3×).
-    reader = dict(rows)["replay flywheel"]
     with open(rows_file, "a") as out:
         out.write(f"dry run, chips ({threads:,} threads)\t{dry:.2f} s\tthe same with llama.cpp's tokenizer\t{slow:.2f} s\t"
                   f"{slow / dry:.1f}× faster\t≥ 5×\t{'yes' if slow / dry >= 5 and same else 'no'}\n")
