@@ -1,5 +1,6 @@
 import Foundation
 import Privacy
+import Synchronization
 
 /// Writes the flywheel's three files into a directory: metrics.csv, metrics.json, dashboard.html.
 public enum FlywheelFiles {
@@ -32,11 +33,23 @@ public enum FlywheelFiles {
 
     /// The three files' names and texts, in `names` order, for a writer of its own
     /// (ReplayKit's `OutputDirectory`, the one writer of everything under `--out`).
+    ///
+    /// The dashboard is about as much work as the other two together and needs nothing of theirs,
+    /// so it is rendered on a second core meanwhile: this is the tail of `replay flywheel`, after
+    /// the last line is counted, when nothing else runs.
     public static func contents(_ counter: FlywheelCounter, replayed: [ReplayedJobSummary]? = nil) -> [(name: String, text: String)] {
-        let texts = [MetricsCSV.render(counter),
-                     MetricsJSON.report(counter, replayed: replayed).json(),
-                     Dashboard.render(counter, replayed: replayed)]
-        return zip(names, texts).map { ($0, $1) }
+        let texts = Mutex<[String]>(["", "", ""])
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                let csv = MetricsCSV.render(counter)
+                let json = MetricsJSON.report(counter, replayed: replayed).json()
+                texts.withLock { $0[0] = csv; $0[1] = json }
+            } else {
+                let dashboard = Dashboard.render(counter, replayed: replayed)
+                texts.withLock { $0[2] = dashboard }
+            }
+        }
+        return zip(names, texts.withLock { $0 }).map { ($0, $1) }
     }
 
     /// The system's reason for a Foundation file error, without the error's own path text.

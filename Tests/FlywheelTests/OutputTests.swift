@@ -21,6 +21,21 @@ import Privacy
         return out
     }
 
+    /// The three texts, rendered side by side, are each what rendering that file alone gives, in
+    /// `names` order, with and without a replay's summaries.
+    @Test(arguments: [true, false])
+    func contentsAreEachFileRenderedAlone(withReplayed: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let counter = try HandCorpus.count(HandCorpus.jsonl(), in: directory)
+        let replayed = withReplayed ? Self.replayed : nil
+        let contents = FlywheelFiles.contents(counter, replayed: replayed)
+        #expect(contents.map(\.name) == FlywheelFiles.names)
+        #expect(contents.map(\.text) == [MetricsCSV.render(counter), MetricsJSON.report(counter, replayed: replayed).json(),
+                                         Dashboard.render(counter, replayed: replayed)])
+        #expect(!contents.contains { $0.text.isEmpty })
+    }
+
     @Test func csvHasTheTidyShape() throws {
         let directory = try TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }
