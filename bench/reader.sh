@@ -7,18 +7,20 @@
 #                                            draft and push counts from meta (bench/peers/)
 #   replay flywheel                          the reader and the flywheel counts
 #
-# The four commands run in turn, round after round (5 rounds): each time printed is the best of
-# its rounds, and each ratio the median of the rounds' own ratios, so that a host whose speed
-# drifts over minutes (shared machines do, by 20-50%) slows both sides of a ratio alike. Peak RSS of `replay flywheel` is measured at 1k, 10k
-# and 100k threads (it must stay flat). Corpora are generated once (seed 7) into a cache outside
-# the clone. A check on stderr compares the Python script's counts with replay's metrics.json
-# (messages, chips, routing, drafts, pushes). Only counts, times and sizes are printed.
+# The four commands run in turn, round after round (BENCH_ROUNDS, default 5): each time printed is
+# the best of its rounds, and each ratio the median of the rounds' own ratios, so that a host
+# whose speed drifts over minutes (shared machines do, by 20-50%) slows both sides of a ratio
+# alike. Peak RSS of `replay flywheel` is measured at 1k, 10k and 100k threads (it must stay
+# flat). Corpora are generated once (seed 7) into a cache outside the clone. A check on stderr
+# compares the Python script's counts with replay's metrics.json (messages, chips, routing,
+# drafts, pushes). Only counts, times and sizes are printed.
 #
 # usage: bench/reader.sh [THREADS (default 57344)]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 threads=${1:-57344}
 [[ $threads =~ ^[0-9]+$ ]] || { echo "usage: bench/reader.sh [THREADS]" >&2; exit 2; }
+[[ ${BENCH_ROUNDS:-5} =~ ^[1-9][0-9]*$ ]] || { echo "bench/reader.sh: BENCH_ROUNDS must be a positive number" >&2; exit 2; }
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/replay/bench
 mkdir -p "$cache"
 work=$(mktemp -d "${TMPDIR:-/tmp}/replay-bench-reader.XXXXXX")
@@ -44,7 +46,7 @@ rss_sizes=(1024 10240 102400)
 for size in "${rss_sizes[@]}"; do corpus_for "$size" > /dev/null; done
 
 python3 - "$root" "$replay" "$corpus" "$work" "$threads" "${rss_sizes[@]/#/$cache/corpus-}" <<'PY'
-import json, os, resource, subprocess, sys, time
+import json, os, resource, statistics, subprocess, sys, time
 root, replay, corpus, work, threads = sys.argv[1:6]
 rss_corpora = [path + "-seed7.jsonl.zst" for path in sys.argv[6:]]
 peers = os.path.join(root, "bench", "peers")
@@ -78,9 +80,7 @@ rows = [(name, min(times[index])) for index, (name, _) in enumerate(commands)]
 
 def median_ratio(numerator, denominator):
     """The median over rounds of one command's wall time over another's in the same round."""
-    ratios = sorted(a[0] / b[0] for a, b in zip(times[numerator], times[denominator]))
-    middle = len(ratios) // 2
-    return ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
+    return statistics.median(a[0] / b[0] for a, b in zip(times[numerator], times[denominator]))
 
 floor_ratio = median_ratio(3, 0)    # replay flywheel over zstd -dc
 python_ratio = median_ratio(2, 3)   # the Python script over replay flywheel
