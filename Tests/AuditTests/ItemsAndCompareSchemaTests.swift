@@ -97,7 +97,7 @@ import TestSupport
         let findings = Self.findings(copy.path)
         #expect(findings.contains { $0.message.contains(expected) }, "\(crafted): \(findings.map(\.message))")
         for finding in findings {
-            let text = finding.message + " " + (finding.location ?? "")
+            let text = ResultSchemaCheckTests.ownWords(of: finding, in: copy.path)
             #expect(!text.contains("mum") && !text.contains("31337") && !text.contains("Friday"), "a finding repeats what it found")
         }
     }
@@ -175,7 +175,7 @@ import TestSupport
         let findings = Self.findings(out)
         #expect(findings.contains { $0.message.contains(expected) }, "\(tamper): \(findings.map(\.message))")
         for finding in findings {
-            let text = finding.message + " " + (finding.location ?? "")
+            let text = ResultSchemaCheckTests.ownWords(of: finding, in: out)
             #expect(!text.contains("mum") && !text.contains("31337") && !text.contains("Friday"), "a finding repeats what it found")
         }
     }
