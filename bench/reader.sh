@@ -2,6 +2,10 @@
 # The reader's ratios, measured side by side in one run (issue 11, points 1 and 4).
 #
 #   zstd -dc > /dev/null                     the floor: decompression alone
+#   simdjson_floor                           the parse floor: libzstd on one thread while simdjson
+#                                            (the fastest JSON parser known) validates every line on
+#                                            a second, replay's two-thread shape with no record
+#                                            decoded and nothing counted (bench/peers/)
 #   zstd -dc | python3 json_loads.py         json.loads on every line (bench/peers/json_loads.py)
 #   python3 flywheel_count.py                what a user would script: the same chip, routing,
 #                                            draft and push counts from meta (bench/peers/)
@@ -41,14 +45,43 @@ corpus_for() {  # the cached corpus of $1 threads, generated if missing
   fi
   echo "$file"
 }
+# simdjson_floor, built once into the cache from simdjson's single-file release (pysimdjson's
+# sdist, pinned in scripts/deps.env) and the system's libzstd; rebuilt when its source changes.
+# shellcheck disable=SC1091
+. "$root/scripts/deps.env"
+floor_source="$root/bench/peers/simdjson_floor.cpp"
+floor_key=$(sha256sum "$floor_source" | cut -c1-12)
+floor_bin="$cache/simdjson-$PYSIMDJSON_VERSION/simdjson_floor-$floor_key"
+if [[ ! -x $floor_bin ]]; then
+  echo "bench/reader.sh: building the simdjson floor (once)" >&2
+  src="$cache/simdjson-$PYSIMDJSON_VERSION/pysimdjson-$PYSIMDJSON_VERSION/simdjson"
+  mkdir -p "$cache/simdjson-$PYSIMDJSON_VERSION"
+  if [[ ! -s $src/simdjson.cpp ]]; then
+    python3 - "$PYSIMDJSON_VERSION" "$PYSIMDJSON_SHA256" "$work/pysimdjson.tar.gz" <<'FETCH'
+import hashlib, json, sys, urllib.request
+version, digest, path = sys.argv[1:]
+project = json.load(urllib.request.urlopen("https://pypi.org/pypi/pysimdjson/json"))
+url = next(u["url"] for u in project["releases"][version] if u["packagetype"] == "sdist")
+data = urllib.request.urlopen(url).read()
+if hashlib.sha256(data).hexdigest() != digest:
+    sys.exit(f"bench/reader.sh: pysimdjson {version}'s sdist does not have the digest in scripts/deps.env")
+open(path, "wb").write(data)
+FETCH
+    tar -xzf "$work/pysimdjson.tar.gz" -C "$cache/simdjson-$PYSIMDJSON_VERSION" \
+      "pysimdjson-$PYSIMDJSON_VERSION/simdjson/simdjson.cpp" "pysimdjson-$PYSIMDJSON_VERSION/simdjson/simdjson.h"
+  fi
+  "${CXX:-clang++}" -O3 -std=c++17 -DNDEBUG -I "$src" "$floor_source" "$src/simdjson.cpp" -lzstd -lpthread -o "$floor_bin.partial"
+  mv "$floor_bin.partial" "$floor_bin"
+fi
+
 corpus=$(corpus_for "$threads")
 rss_sizes=(1024 10240 102400)
 for size in "${rss_sizes[@]}"; do corpus_for "$size" > /dev/null; done
 
-python3 - "$root" "$replay" "$corpus" "$work" "$threads" "${rss_sizes[@]/#/$cache/corpus-}" <<'PY'
+python3 - "$root" "$replay" "$corpus" "$work" "$threads" "$floor_bin" "${rss_sizes[@]/#/$cache/corpus-}" <<'PY'
 import json, os, resource, statistics, subprocess, sys, time
-root, replay, corpus, work, threads = sys.argv[1:6]
-rss_corpora = [path + "-seed7.jsonl.zst" for path in sys.argv[6:]]
+root, replay, corpus, work, threads, floor_bin = sys.argv[1:7]
+rss_corpora = [path + "-seed7.jsonl.zst" for path in sys.argv[7:]]
 peers = os.path.join(root, "bench", "peers")
 quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -70,6 +103,7 @@ commands = [
     ("python3 flywheel_count.py (meta counts)",
      lambda run: ["python3", f"{peers}/flywheel_count.py", corpus, out(f"counts-{run}.json")]),
     ("replay flywheel", lambda run: [replay, "flywheel", "--out", out(f"flywheel-{run}"), corpus]),
+    ("simdjson_floor (zstd + simdjson, two threads)", lambda _: [floor_bin, corpus]),
 ]
 rounds = int(os.environ.get("BENCH_ROUNDS", "5"))
 times = [[] for _ in commands]  # per command, (wall, cpu) of each round
@@ -83,6 +117,7 @@ def median_ratio(numerator, denominator):
     return statistics.median(a[0] / b[0] for a, b in zip(times[numerator], times[denominator]))
 
 floor_ratio = median_ratio(3, 0)    # replay flywheel over zstd -dc
+parse_floor_ratio = median_ratio(4, 0)  # zstd + simdjson over zstd -dc
 python_ratio = median_ratio(2, 3)   # the Python script over replay flywheel
 
 def peak_rss_kb(path, name):
@@ -130,6 +165,9 @@ for path, kb in rss:
     label = os.path.basename(path).split("-")[1]
     print(f"| peak RSS of `replay flywheel`, {int(label):,} threads | {kb / 1024:.0f} MB | | | |")
 print()
+print(f"the parse floor: decompressing and validating every line with simdjson on two threads takes "
+      f"{parse_floor_ratio:.2f}x zstd -dc; replay flywheel's {floor_ratio:.2f}x is that plus decoding every record "
+      f"by the export format's rules and counting it")
 print(f"targets (issue 19): >= 15x faster than the Python script ({python_ratio:.1f}x wall), "
       f"<= 1.5x zstd -dc ({floor_ratio:.2f}x), RSS flat ({', '.join(f'{kb // 1024} MB' for _, kb in rss)}); "
       f"counts {'agree' if agree else 'DIFFER'}")
@@ -145,6 +183,9 @@ if rows_file:
                   f"{'yes' if python_ratio >= 15 and agree else 'no'}\n")
         out.write(f"reader: replay flywheel\t{replay_s:.2f} s\tzstd -dc (the floor)\t{floor:.2f} s\t"
                   f"{floor_ratio:.2f}× the floor (median of {rounds} rounds)\t≤ 1.5×\t{'yes' if floor_ratio <= 1.5 else 'no'}\n")
+        parse_floor_s = rows[4][1][0]
+        out.write(f"reader: zstd + simdjson, two threads (the parse floor: no record decoded)\t{parse_floor_s:.2f} s\t"
+                  f"zstd -dc\t{floor:.2f} s\t{parse_floor_ratio:.2f}× (median of {rounds} rounds)\t–\t–\n")
         out.write(f"reader: peak RSS, {', '.join(os.path.basename(p).split('-')[1] for p, _ in rss)} threads\t"
                   f"{' / '.join(f'{mb:.0f}' for mb in rss_mb)} MB\t–\t–\t{max(rss_mb) / min(rss_mb):.2f}× largest/smallest\tflat\t"
                   f"{'yes' if flat else 'no'}\n")
