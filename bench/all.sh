@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every benchmark in one go and prints one table: each stage of replay beside what a user
-# would otherwise run (or the floor, `zstd -dc`), as a ratio against the target issue 11 set.
+# would otherwise run (or the floor, `zstd -dc`), as a ratio against the targets issue 19 set.
 #
-#   bench/reader.sh   the reader: `replay flywheel` vs a Python counting script and `zstd -dc`
+#   bench/reader.sh   the reader: `replay flywheel` vs a Python counting script and `zstd -dc`,
+#                     beside the parse floor (libzstd and simdjson on two threads, nothing decoded)
 #   bench/dryrun.sh   the dry run: `replay --dry-run` per job vs `zstd -dc` and llama.cpp's tokenizer
 #   bench/long-thread.sh  the dry run per job on one thread of 200,000 messages vs the reader
 #   bench/identity.sh the corpus identity (every byte hashed) vs the dry run and `sha256sum`

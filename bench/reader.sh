@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The reader's ratios, measured side by side in one run (issue 11, points 1 and 4).
+# The reader's ratios, measured side by side in one run (issue 19, point 3).
 #
 #   zstd -dc > /dev/null                     the floor: decompression alone
 #   simdjson_floor                           the parse floor: libzstd on one thread while simdjson
