@@ -11,7 +11,7 @@
 #                                            draft and push counts from meta (bench/peers/)
 #   replay flywheel                          the reader and the flywheel counts
 #
-# The four commands run in turn, round after round (BENCH_ROUNDS, default 5): each time printed is
+# The five commands run in turn, round after round (BENCH_ROUNDS, default 5): each time printed is
 # the best of its rounds, and each ratio the median of the rounds' own ratios, so that a host
 # whose speed drifts over minutes (shared machines do, by 20-50%) slows both sides of a ratio
 # alike. Peak RSS of `replay flywheel` is measured at 1k, 10k and 100k threads (it must stay
