@@ -34,17 +34,8 @@ cd "$root"
 swift build -c release --product replay >&2
 replay="$(swift build -c release --show-bin-path)/replay"
 
-corpus_for() {  # the cached corpus of $1 threads, generated if missing
-  local file="$cache/corpus-$1-seed7.jsonl.zst"
-  if [[ ! -s $file ]]; then
-    # Written under another name ending in .zst (the generator compresses by the name), then
-    # renamed, so an interrupted run leaves no half corpus behind.
-    local partial="${file%.jsonl.zst}.partial.jsonl.zst"
-    "$replay" corpus generate --threads "$1" --seed 7 "$partial" >&2
-    mv "$partial" "$file"
-  fi
-  echo "$file"
-}
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
 # simdjson_floor, built once into the cache from simdjson's single-file release (pysimdjson's
 # sdist, pinned in scripts/deps.env) and the system's libzstd; rebuilt when its source changes.
 # shellcheck disable=SC1091
@@ -74,9 +65,9 @@ FETCH
   mv "$floor_bin.partial" "$floor_bin"
 fi
 
-corpus=$(corpus_for "$threads")
+corpus=$(bench_corpus "$threads")
 rss_sizes=(1024 10240 102400)
-for size in "${rss_sizes[@]}"; do corpus_for "$size" > /dev/null; done
+for size in "${rss_sizes[@]}"; do bench_corpus "$size" > /dev/null; done
 
 python3 - "$root" "$replay" "$corpus" "$work" "$threads" "$floor_bin" "${rss_sizes[@]/#/$cache/corpus-}" <<'PY'
 import json, os, resource, statistics, subprocess, sys, time
