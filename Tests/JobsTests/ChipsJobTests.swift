@@ -39,7 +39,7 @@ enum Threads {
         #expect(ledger.overall.scanned == 3)
         #expect(items.count == 1)
         let item = items[0]
-        #expect(item.attribution == Attribution(build: "2.4.0 (530)", model: "26.4", message: "m2"))   // the app that showed it
+        #expect(item.attribution == Attribution(build: "2.4.0 (530)", model: "26.4", locale: "en-US", message: "m2"))   // the app that showed it
         #expect(item.reference == SealedText("Bit sore but fine"))
         #expect(!item.inputWasCut)
         #expect(item.inputTokens == 10)   // "Weight: -2.3 lb" (3) + the say (7), in the scripted tokens
@@ -61,7 +61,7 @@ enum Threads {
             #expect(prompt.contains("w302 ") && prompt.contains("ok?"))
         }
         #expect(item.reference == nil)
-        #expect(item.attribution == Attribution(build: nil, model: nil, message: item.attribution.message))
+        #expect(item.attribution == Attribution(build: nil, model: nil, locale: nil, message: item.attribution.message))
     }
 
     @Test func validChipsThatMatchTheReplyScoreFully() {

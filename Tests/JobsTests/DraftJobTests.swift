@@ -26,7 +26,7 @@ import TestSupport
         #expect(request.grammar == Draft.grammar)
         #expect(request.prompt.withUnsealedText { $0.contains(text) && !$0.contains("Here is the plan") })
         #expect(request.instructions.withUnsealedText { $0.contains("to Coach") && $0.contains("in English.") })
-        #expect(item.attribution == Attribution(build: "2.4.0 (530)", model: "27.0", message: item.attribution.message))
+        #expect(item.attribution == Attribution(build: "2.4.0 (530)", model: "27.0", locale: "en-US", message: item.attribution.message))
         #expect(item.labels["expected"] == "checklist")
     }
 

@@ -40,7 +40,7 @@ import Testing
         #expect(seen == words)
         #expect(item.inputTokens == words.count)
         #expect(item.labels["agent"] == "Coach")
-        #expect(item.attribution == Attribution(build: "2.4.0 (530)", model: "27.0", message: item.attribution.message))   // the person's next message
+        #expect(item.attribution == Attribution(build: "2.4.0 (530)", model: "27.0", locale: "en-US", message: item.attribution.message))   // the person's next message
     }
 
     @Test func aReplyWithoutWordsKeepsTheRelaysLine() {

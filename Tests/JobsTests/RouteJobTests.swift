@@ -49,7 +49,7 @@ import Testing
             $0.contains("I keep waking at 3am") && $0.contains("- Sage: sleep and calm") && $0.contains("- Penny: money and budgets")
         })
         #expect(request.prompt.withUnsealedText { !$0.contains("first words") && !$0.contains("agent words") })
-        #expect(item.attribution == Attribution(build: "2.3.0 (512)", model: "26.0", message: item.attribution.message))   // the message's own meta
+        #expect(item.attribution == Attribution(build: "2.3.0 (512)", model: "26.0", locale: "en-GB", message: item.attribution.message))   // the message's own meta
         #expect(item.labels["lead"] == "Coach")
     }
 

@@ -77,13 +77,14 @@ public struct ChipsJob: Job {
                 continue
             }
             guard let screen = messages[index].screen else { continue }
-            let attribution = attributions.attribution(at: index)
-            ledger.scanned(attribution)
-            guard screen.isChipEligible else { continue }
-
             // The reply's language when there is a next message, else the screen's.
             let next = index + 1 < messages.endIndex ? index + 1 : nil
             let language = snapshot.language(of: messages[next ?? index])
+            var attribution = attributions.attribution(at: index)
+            attribution.locale = language ?? attribution.locale
+            ledger.scanned(attribution)
+            guard screen.isChipEligible else { continue }
+
             guard supportedLanguages.supports(language) else {
                 items.append(.unsupportedLanguage(job: .chips, attribution: attribution))
                 continue

@@ -32,7 +32,7 @@ public enum FallbackReason: String, Sendable, CaseIterable, Codable, Comparable 
     public static func < (a: FallbackReason, b: FallbackReason) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// The app build and model version a result is counted under, and the message it is at.
+/// The app build, model version and locale a result is counted under, and the message it is at.
 ///
 /// The message's id (the export's own text) never leaves memory: it is what a run's item keys
 /// are made of (`ItemKey`, keyed hashes), so two runs over one corpus pair their items.
@@ -41,12 +41,17 @@ public struct Attribution: Sendable, Hashable {
     public var build: String
     /// `meta.model`, or "unknown".
     public var model: String
+    /// The language tag the job answers in at this place (the message's `lang`, else its
+    /// thread's `locale`, as the job's language check reads it), or "unknown" when neither says.
+    /// A raw corpus value: the report shows it as `ReportLabel(locale:)`.
+    public var locale: String
     /// The id of the message the job fires at ("" when built without one, in tests).
     public var message: String
 
-    public init(build: String?, model: String?, message: String = "") {
+    public init(build: String?, model: String?, locale: String? = nil, message: String = "") {
         self.build = build ?? "unknown"
         self.model = model ?? "unknown"
+        self.locale = locale ?? "unknown"
         self.message = message
     }
 }

@@ -70,7 +70,8 @@ public struct DraftJob: Job {
             // Only a person's message is copied out of the thread.
             guard snapshot.messages[index].from == .person else { continue }
             let message = snapshot.messages[index]
-            let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)
+            let attribution = Attribution(build: message.meta.build, model: message.meta.model,
+                                          locale: snapshot.language(of: message), message: message.id)
             ledger.scanned(attribution)
             guard message.meta.offline, let text = message.text, !text.isEmpty else { continue }
             let language = snapshot.language(of: message)

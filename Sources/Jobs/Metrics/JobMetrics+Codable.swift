@@ -121,11 +121,13 @@ extension JobMetrics: Codable {
 }
 
 extension JobLedger: Codable {
-    /// `{"overall", "by_build": {label: metrics}, "by_model": {label: metrics}}`, labels sorted.
+    /// `{"overall", "by_build": {label: metrics}, "by_model": {label: metrics}, "by_locale":
+    /// {label: metrics}}`, labels sorted.
     enum CodingKeys: String, CodingKey {
         case overall
         case byBuild = "by_build"
         case byModel = "by_model"
+        case byLocale = "by_locale"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -136,6 +138,7 @@ extension JobLedger: Codable {
         try container.encode(overall, forKey: .overall)
         try container.encode(pairs: slices(byBuild), forKey: .byBuild)
         try container.encode(pairs: slices(byModel), forKey: .byModel)
+        try container.encode(pairs: slices(byLocale), forKey: .byLocale)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -144,5 +147,6 @@ extension JobLedger: Codable {
         overall = try container.decode(JobMetrics.self, forKey: .overall)
         for (label, metrics) in try container.decodePairs(JobMetrics.self, forKey: .byBuild) { byBuild[label.stringValue] = metrics }
         for (label, metrics) in try container.decodePairs(JobMetrics.self, forKey: .byModel) { byModel[label.stringValue] = metrics }
+        for (label, metrics) in try container.decodePairs(JobMetrics.self, forKey: .byLocale) { byLocale[label.stringValue] = metrics }
     }
 }

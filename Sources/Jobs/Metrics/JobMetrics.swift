@@ -1,4 +1,4 @@
-/// The counts of one job over a corpus, or over one build or model version of it.
+/// The counts of one job over a corpus, or over one build, model version or locale of it.
 ///
 /// Counts, sums and histograms only: what the report carries. Everything merges exactly, so
 /// two halves of a corpus add up to the whole.
@@ -121,11 +121,13 @@ public struct QualityTally: Sendable, Equatable {
     public var mean: Double? { count == 0 ? nil : sum / Double(count) }
 }
 
-/// One job's metrics overall and split by app build and by model version.
+/// One job's metrics overall and split by app build, by model version and by locale.
 public struct JobLedger: Sendable, Equatable {
     public var overall = JobMetrics()
     public var byBuild: [String: JobMetrics] = [:]
     public var byModel: [String: JobMetrics] = [:]
+    /// Keyed by `Attribution.locale`: the raw tag, as the other slices hold raw builds and models.
+    public var byLocale: [String: JobMetrics] = [:]
 
     public init() {}
 
@@ -134,6 +136,7 @@ public struct JobLedger: Sendable, Equatable {
         overall.scanned += 1
         byBuild[attribution.build, default: JobMetrics()].scanned += 1
         byModel[attribution.model, default: JobMetrics()].scanned += 1
+        byLocale[attribution.locale, default: JobMetrics()].scanned += 1
     }
 
     /// Counts a job-specific event.
@@ -141,6 +144,7 @@ public struct JobLedger: Sendable, Equatable {
         overall.counters[counter, default: 0] += 1
         byBuild[attribution.build, default: JobMetrics()].counters[counter, default: 0] += 1
         byModel[attribution.model, default: JobMetrics()].counters[counter, default: 0] += 1
+        byLocale[attribution.locale, default: JobMetrics()].counters[counter, default: 0] += 1
     }
 
     /// Counts the result of an eligible place.
@@ -148,6 +152,7 @@ public struct JobLedger: Sendable, Equatable {
         overall.add(result)
         byBuild[result.attribution.build, default: JobMetrics()].add(result)
         byModel[result.attribution.model, default: JobMetrics()].add(result)
+        byLocale[result.attribution.locale, default: JobMetrics()].add(result)
     }
 
     /// Adds another ledger of the same job.
@@ -155,5 +160,6 @@ public struct JobLedger: Sendable, Equatable {
         overall.merge(other.overall)
         for (key, metrics) in other.byBuild { byBuild[key, default: JobMetrics()].merge(metrics) }
         for (key, metrics) in other.byModel { byModel[key, default: JobMetrics()].merge(metrics) }
+        for (key, metrics) in other.byLocale { byLocale[key, default: JobMetrics()].merge(metrics) }
     }
 }

@@ -89,7 +89,8 @@ public struct PushJob: Job {
             if messages[index].screen != nil { newest.add(index, agent: agent) }
             guard let push = messages[index].push else { continue }
             let message = messages[index]
-            let attribution = attributions.attribution(at: index)
+            var attribution = attributions.attribution(at: index)
+            attribution.locale = snapshot.language(of: message) ?? attribution.locale
             ledger.scanned(attribution)
             guard push.kind == "reply" else {
                 ledger.count("relay_line_kept", attribution)

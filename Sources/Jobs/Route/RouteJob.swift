@@ -99,7 +99,8 @@ public struct RouteJob: Job {
             // Only a person's message is copied out of the thread.
             guard snapshot.messages[index].from == .person else { continue }
             let message = snapshot.messages[index]
-            let attribution = Attribution(build: message.meta.build, model: message.meta.model, message: message.id)
+            let attribution = Attribution(build: message.meta.build, model: message.meta.model,
+                                          locale: snapshot.language(of: message), message: message.id)
             ledger.scanned(attribution)
             guard let text = message.text, !text.isEmpty else { continue }
             if Mention.namesMember(text, members: names) {
