@@ -4,8 +4,8 @@ import Privacy
 ///
 /// Inline CSS and SVG only: no script, no font, no image, no link to anything (a Content
 /// Security Policy of `default-src 'none'` says so to the browser too), so it opens offline and
-/// leaks nothing when opened. Per feature: rates over ISO weeks, bars by app build and by model
-/// version, each with a table of the same numbers. Light and dark follow `prefers-color-scheme`.
+/// leaks nothing when opened. Per feature: rates over ISO weeks, bars by app build, by model
+/// version and by locale, each with a table of the same numbers. Light and dark follow `prefers-color-scheme`.
 /// Only counts, rates and labels appear: labels from the corpus have passed their `ReportLabel`
 /// rule (or are hashes), at most 20 per dimension (`FlywheelCounter.capped`), and every label is
 /// escaped for HTML.
@@ -38,7 +38,7 @@ private struct Page {
         out += overview()
         for feature in Feature.allCases { out += section(feature) }
         if let replayed { out += replayedSection(replayed) }
-        out += "</main>\n<footer><p>Schema \(MetricsJSON.schema). The same numbers, by locale and agent too, are in metrics.csv and metrics.json.</p></footer>\n"
+        out += "</main>\n<footer><p>Schema \(MetricsJSON.schema). The same numbers, by agent too, are in metrics.csv and metrics.json.</p></footer>\n"
         return out + "</body>\n</html>\n"
     }
 
@@ -82,6 +82,7 @@ private struct Page {
         out += chart(feature.title + ": " + what + " by ISO week", .week, "ISO week", shares, .lines)
         out += chart(feature.title + ": " + what + " by app build", .build, "App build", shares, .bars)
         out += chart(feature.title + ": " + what + " by model version", .model, "Model version", shares, .bars)
+        out += chart(feature.title + ": " + what + " by locale", .locale, "Locale", shares, .bars)
         switch feature {
         case .draft:
             out += meanTable(.draftTicksMean, "Ticks per used draft")
@@ -123,7 +124,7 @@ private struct Page {
         var out = "<div class=\"table-wrap\"><table class=\"means\">\n<caption>\(HTMLText.escape(title)) (\(HTMLText.escape(metric.definition)))</caption>\n"
         out += "<thead><tr><th scope=\"col\">MetricDimension</th><th scope=\"col\">Key</th><th scope=\"col\" class=\"num\">Sum</th>"
         out += "<th scope=\"col\" class=\"num\">Count</th><th scope=\"col\" class=\"num\">Mean</th><th scope=\"col\">Sample</th></tr></thead>\n<tbody>\n"
-        for dimension in [MetricDimension.overall, .build, .model] {
+        for dimension in [MetricDimension.overall, .build, .model, .locale] {
             for key in counter.keys(dimension) {
                 let cell = counter.cell(metric, dimension, key)
                 out += cell.smallSample ? "<tr class=\"small\">" : "<tr>"

@@ -138,7 +138,7 @@ import Privacy
         #expect(html.contains("<title>"))
         // Every chart is an SVG with role, label, title and desc.
         let svgs = html.components(separatedBy: "<svg ").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
-        #expect(svgs.count == 3 * 4 + 1 + 1)  // week, build, model per feature; push batches; replayed
+        #expect(svgs.count == 4 * 4 + 1 + 1)  // week, build, model, locale per feature; push batches; replayed
         for svg in svgs {
             #expect(svg.contains("role=\"img\""))
             #expect(svg.contains("aria-label=\""))

@@ -163,7 +163,8 @@ import TestSupport
     }
 }
 
-/// The chips and push planning at commit 3e6489b, line for line, counting each message it reads.
+/// The chips and push planning at commit 3e6489b, line for line, counting each message it reads;
+/// with each place's locale (issue 35), which reads no message beyond those it already read.
 enum QuadraticPlanning {
     /// The search from one message: the person's next message, else their previous one.
     static func attribution(in snapshot: ThreadSnapshot, at index: Int, reads: inout Int) -> Attribution {
@@ -197,7 +198,8 @@ enum QuadraticPlanning {
         for (index, message) in snapshot.messages.enumerated() {
             reads += 1
             guard case .agent(let agent) = message.from, let push = message.push else { continue }
-            let attribution = attribution(in: snapshot, at: index, reads: &reads)
+            var attribution = attribution(in: snapshot, at: index, reads: &reads)
+            attribution.locale = snapshot.language(of: message) ?? attribution.locale
             ledger.scanned(attribution)
             guard push.kind == "reply" else {
                 ledger.count("relay_line_kept", attribution)
@@ -247,11 +249,12 @@ enum QuadraticPlanning {
                 continue
             }
             guard let screen = messages[index].screen else { continue }
-            let attribution = attribution(in: snapshot, at: index, reads: &reads)
-            ledger.scanned(attribution)
-            guard screen.isChipEligible else { continue }
             let next = index + 1 < messages.endIndex ? index + 1 : nil
             let language = snapshot.language(of: messages[next ?? index])
+            var attribution = attribution(in: snapshot, at: index, reads: &reads)
+            attribution.locale = language ?? attribution.locale
+            ledger.scanned(attribution)
+            guard screen.isChipEligible else { continue }
             guard job.supportedLanguages.supports(language) else {
                 items.append(.unsupportedLanguage(job: .chips, attribution: attribution))
                 continue

@@ -18,7 +18,7 @@ public enum CompareCommand {
                               [--allow-unsandboxed] BASE_DIR NEW_DIR
 
         Compares two finished runs over the same corpus (each a run's or a merge's --out) item by
-        item: for every job, overall and by app build and model version, each rate, mean and
+        item: for every job, overall and by app build, model version and locale, each rate, mean and
         percentile in BASE and NEW, the difference NEW - BASE with its 95% interval (standard
         errors clustered by thread), an exact McNemar test for rates, a paired bootstrap over
         threads for percentiles, p-values adjusted by Holm across a job's metrics, the smallest

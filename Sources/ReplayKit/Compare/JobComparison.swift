@@ -1,22 +1,25 @@
 import Jobs
 import Privacy
 
-/// One job compared: how its items joined, and its metrics over all of them, by app build and
-/// by model version.
+/// One job compared: how its items joined, and its metrics over all of them, by app build, by
+/// model version and by locale.
 public struct JobComparison: Sendable, Equatable {
     public var job: JobKind
     public var join: JoinCounts
     public var overall: SliceComparison
-    /// One slice per build and per model version, in the reports' label order.
+    /// One slice per build, per model version and per locale, in the reports' label order.
     public var byBuild: [SliceComparison]
     public var byModel: [SliceComparison]
+    public var byLocale: [SliceComparison]
 
-    public init(job: JobKind, join: JoinCounts, overall: SliceComparison, byBuild: [SliceComparison], byModel: [SliceComparison]) {
+    public init(job: JobKind, join: JoinCounts, overall: SliceComparison, byBuild: [SliceComparison], byModel: [SliceComparison],
+                byLocale: [SliceComparison] = []) {
         self.job = job
         self.join = join
         self.overall = overall
         self.byBuild = byBuild
         self.byModel = byModel
+        self.byLocale = byLocale
     }
 
     /// Compares `joined`, the job's items, over `metrics`.
@@ -33,9 +36,9 @@ public struct JobComparison: Sendable, Equatable {
             job: job, join: joined.counts(),
             overall: SliceComparison.compare(.overall, label: "all", pairs: joined.pairs, eligible: joined.counts(), metrics: metrics,
                                              bootstrap: bootstrap),
-            byBuild: slices(.build, \.build), byModel: slices(.model, \.model))
+            byBuild: slices(.build, \.build), byModel: slices(.model, \.model), byLocale: slices(.locale, \.locale))
     }
 
-    /// The overall slice, then the builds, then the models.
-    public var slices: [SliceComparison] { [overall] + byBuild + byModel }
+    /// The overall slice, then the builds, then the models, then the locales.
+    public var slices: [SliceComparison] { [overall] + byBuild + byModel + byLocale }
 }

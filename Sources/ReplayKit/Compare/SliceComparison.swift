@@ -1,15 +1,16 @@
 /// One job's metrics compared over one slice of its items: all of them, or those of one app
-/// build or one model version (BASE's label for a paired item).
+/// build, one model version or one locale (BASE's label for a paired item).
 public struct SliceComparison: Sendable, Equatable {
-    /// Which items: all, or those of a build or a model version.
+    /// Which items: all, or those of a build, a model version or a locale.
     public enum Dimension: String, Sendable, CaseIterable {
         case overall = "all"
         case build
         case model
+        case locale
     }
 
     public var dimension: Dimension
-    /// The build or model label (a `ReportLabel`, as the runs wrote it); "all" for the whole job.
+    /// The build, model or locale label (a `ReportLabel`, as the runs wrote it); "all" for the whole job.
     public var label: String
     /// The `eligible` counts: items in each run, paired, in one run only, left out as repeated.
     public var eligible: JoinCounts

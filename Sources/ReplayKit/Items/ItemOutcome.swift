@@ -1,4 +1,5 @@
 import Jobs
+import Privacy
 
 /// What one place a job fired at came to in a run, as the run keeps it for `replay compare`:
 /// numbers and keyed hashes only.
@@ -13,10 +14,11 @@ public struct ItemOutcome: Sendable, Equatable {
     /// The thread: `ItemKeys.thread(file:thread:)`.
     public var thread: UInt64
     public var job: JobKind
-    /// The build and model version the item is counted under, as the report shows them
-    /// (`ReportLabel`: a version shape, a label the team listed, or a salted hash).
+    /// The build, model version and locale the item is counted under, as the report shows them
+    /// (`ReportLabel`: a version or locale shape, a label the team listed, or a salted hash).
     public var build: String
     public var model: String
+    public var locale: String
     /// Whether the model was asked.
     public var asked: Bool
     /// A valid answer within every budget.
@@ -38,7 +40,8 @@ public struct ItemOutcome: Sendable, Equatable {
     /// The same with every valid answer scored as if shown.
     public var qualityAllAnswers: [String: Int]
 
-    public init(key: UInt64, thread: UInt64, job: JobKind, build: String, model: String, asked: Bool, answered: Bool,
+    public init(key: UInt64, thread: UInt64, job: JobKind, build: String, model: String, locale: String = ReportLabel.unknown.text,
+                asked: Bool, answered: Bool,
                 fallback: FallbackReason?, inputWasCut: Bool, inBudgetHost: Bool?, inBudgetDevice: Bool?,
                 hostMicroseconds: Int?, deviceMicroseconds: Int?, tokensIn: Int, tokensOut: Int,
                 quality: [String: Int] = [:], qualityAllAnswers: [String: Int] = [:]) {
@@ -47,6 +50,7 @@ public struct ItemOutcome: Sendable, Equatable {
         self.job = job
         self.build = build
         self.model = model
+        self.locale = locale
         self.asked = asked
         self.answered = answered
         self.fallback = fallback
@@ -61,10 +65,10 @@ public struct ItemOutcome: Sendable, Equatable {
         self.qualityAllAnswers = qualityAllAnswers
     }
 
-    /// The outcome of `result` at the place keyed `key` in the thread keyed `thread`, its build
-    /// and model as the report shows them.
-    public init(_ result: ItemResult, key: UInt64, thread: UInt64, build: String, model: String) {
-        self.init(key: key, thread: thread, job: result.job, build: build, model: model, asked: result.asked,
+    /// The outcome of `result` at the place keyed `key` in the thread keyed `thread`, its build,
+    /// model and locale as the report shows them.
+    public init(_ result: ItemResult, key: UInt64, thread: UInt64, build: String, model: String, locale: String) {
+        self.init(key: key, thread: thread, job: result.job, build: build, model: model, locale: locale, asked: result.asked,
                   answered: result.answered, fallback: result.fallback, inputWasCut: result.inputWasCut,
                   inBudgetHost: result.inBudgetHost, inBudgetDevice: result.inBudgetDevice,
                   hostMicroseconds: result.hostMilliseconds.map(Self.microseconds),

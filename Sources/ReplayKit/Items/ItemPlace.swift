@@ -7,9 +7,10 @@ struct ItemPlace: Sendable {
     var thread: UInt64
     var build: String
     var model: String
+    var locale: String
 
     /// The outcome of `result` at this place.
     func outcome(of result: ItemResult) -> ItemOutcome {
-        ItemOutcome(result, key: key, thread: thread, build: build, model: model)
+        ItemOutcome(result, key: key, thread: thread, build: build, model: model, locale: locale)
     }
 }

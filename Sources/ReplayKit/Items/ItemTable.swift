@@ -8,7 +8,7 @@ import Privacy
 ///
 /// Columns of small integers and hashes compress to a few bytes an item, and the file is JSON
 /// so the audit checks its shape with the same schema rules as every other result: keys and
-/// threads are 16 hex digits, builds and models report labels, everything else a number.
+/// threads are 16 hex digits, builds, models and locales report labels, everything else a number.
 public struct ItemTable: Sendable, Equatable {
     public static let schema = "replay.items/1"
     public static let fileName = "items.json.zst"
@@ -71,6 +71,7 @@ public struct ItemTable: Sendable, Equatable {
         var threads: [UInt64] = [], threadIndex: [UInt64: Int] = [:]
         var builds: [String] = [], buildIndex: [String: Int] = [:]
         var models: [String] = [], modelIndex: [String: Int] = [:]
+        var locales: [String] = [], localeIndex: [String: Int] = [:]
         func index<T: Hashable>(_ value: T, in list: inout [T], _ map: inout [T: Int]) -> Int {
             if let i = map[value] { return i }
             map[value] = list.count
@@ -82,14 +83,16 @@ public struct ItemTable: Sendable, Equatable {
             qualityNames.formUnion(items[i].quality.keys)
             allAnswerNames.formUnion(items[i].qualityAllAnswers.keys)
         }
-        var thread: [Int] = [], build: [Int] = [], model: [Int] = []
+        var thread: [Int] = [], build: [Int] = [], model: [Int] = [], locale: [Int] = []
         thread.reserveCapacity(items.count); build.reserveCapacity(items.count); model.reserveCapacity(items.count)
+        locale.reserveCapacity(items.count)
         // Items are read in place (`items[i].field`): a copy of an outcome retains its strings
         // and measures, once per column.
         for i in items.indices {
             thread.append(index(items[i].thread, in: &threads, &threadIndex))
             build.append(index(items[i].build, in: &builds, &buildIndex))
             model.append(index(items[i].model, in: &models, &modelIndex))
+            locale.append(index(items[i].locale, in: &locales, &localeIndex))
         }
         let all = items.indices
         var out = JSONBytes(capacity: 256 + items.count * 64)
@@ -100,12 +103,14 @@ public struct ItemTable: Sendable, Equatable {
         out.raw(",\"threads\":"); out.array(threads) { $0.hex16($1) }
         out.raw(",\"builds\":"); out.array(builds) { $0.string($1) }
         out.raw(",\"models\":"); out.array(models) { $0.string($1) }
+        out.raw(",\"locales\":"); out.array(locales) { $0.string($1) }
         out.raw(",\"columns\":{")
         out.raw("\"key\":"); out.array(all) { $0.hex16(items[$1].key) }
         out.raw(",\"thread\":"); out.array(thread) { $0.int($1) }
         out.raw(",\"job\":"); out.array(all) { $0.int(jobIndex[items[$1].job]!) }
         out.raw(",\"build\":"); out.array(build) { $0.int($1) }
         out.raw(",\"model\":"); out.array(model) { $0.int($1) }
+        out.raw(",\"locale\":"); out.array(locale) { $0.int($1) }
         out.raw(",\"flags\":"); out.array(all) { $0.int(Self.flags(of: items[$1])) }
         out.raw(",\"fallback\":"); out.array(all) { $0.int(items[$1].fallback.map { fallbackIndex[$0]! } ?? 0) }
         out.raw(",\"host_us\":"); out.array(all) { $0.int(items[$1].hostMicroseconds ?? 0) }
@@ -196,6 +201,7 @@ public struct ItemTable: Sendable, Equatable {
             return hash
         }
         let builds = try Self.names(value, "builds", name), models = try Self.names(value, "models", name)
+        let locales = try Self.names(value, "locales", name)
         guard let columns = value["columns"] else { throw failure("it has no columns") }
         func column(_ key: String) throws(StateFormatError) -> [ReportValue] {
             guard case .array(let values)? = columns[key] else { throw failure("columns.\(key) is missing or not an array") }
@@ -215,6 +221,7 @@ public struct ItemTable: Sendable, Equatable {
         let keys = try column("key")
         let thread = try ints("thread", below: threads.count), job = try ints("job", below: jobs.count)
         let build = try ints("build", below: builds.count), model = try ints("model", below: models.count)
+        let locale = try ints("locale", below: locales.count)
         let flags = try ints("flags", below: 32), fallback = try ints("fallback", below: fallbacks.count + 1)
         let host = try ints("host_us"), device = try ints("device_us")
         let tokensIn = try ints("tokens_in"), tokensOut = try ints("tokens_out")
@@ -228,6 +235,7 @@ public struct ItemTable: Sendable, Equatable {
             let asked = bits & Flag.asked.rawValue != 0
             items.append(ItemOutcome(
                 key: key, thread: threads[thread[i]], job: jobs[job[i]], build: builds[build[i]], model: models[model[i]],
+                locale: locales[locale[i]],
                 asked: asked, answered: bits & Flag.answered.rawValue != 0,
                 fallback: fallback[i] == 0 ? nil : fallbacks[fallback[i] - 1], inputWasCut: bits & Flag.inputCut.rawValue != 0,
                 inBudgetHost: asked ? bits & Flag.inBudgetHost.rawValue != 0 : nil,

@@ -79,11 +79,12 @@ private struct Page {
     mutating func section(_ job: JobComparison) -> String {
         var out = "<section id=\"job-\(h(job.job.rawValue))\">\n<h2>Job: \(h(job.job.rawValue))</h2>\n"
         out += figure(job, job.overall, title: "\(job.job.rawValue), all items", open: true)
-        for (title, slices) in [("By app build", job.byBuild), ("By model version", job.byModel)] where !slices.isEmpty {
+        for (title, noun, slices) in [("By app build", "app build", job.byBuild), ("By model version", "model version", job.byModel),
+                                      ("By locale", "locale", job.byLocale)] where !slices.isEmpty {
             out += "<h3>\(title)</h3>\n"
             let shown = CompareMarkdown.shown(slices)
             for slice in shown {
-                out += figure(job, slice, title: "\(job.job.rawValue), \(title == "By app build" ? "app build" : "model version") \(slice.label)", open: false)
+                out += figure(job, slice, title: "\(job.job.rawValue), \(noun) \(slice.label)", open: false)
             }
             if shown.count < slices.count { out += "<p class=\"more\">\(slices.count - shown.count) more in compare.json.</p>\n" }
         }

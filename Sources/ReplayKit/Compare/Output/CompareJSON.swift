@@ -34,6 +34,7 @@ public enum CompareJSON {
                     ("overall", slice(job.overall)),
                     ("by_build", .object(job.byBuild.map { ($0.label, slice($0)) })),
                     ("by_model", .object(job.byModel.map { ($0.label, slice($0)) })),
+                    ("by_locale", .object(job.byLocale.map { ($0.label, slice($0)) })),
                 ]))
             })),
             ("gates", .array(report.gates.map(gate))),

@@ -1,7 +1,7 @@
 import Privacy
 
 /// compare.md: the comparison as tables a person reads, per job the whole job first, then each
-/// app build and model version. Only numbers, labels and the writer's words; every label and
+/// app build, model version and locale. Only numbers, labels and the writer's words; every label and
 /// path escaped (`MarkdownText`).
 public enum CompareMarkdown {
     public static func render(_ report: CompareReport) -> String {
@@ -32,7 +32,7 @@ public enum CompareMarkdown {
         for job in comparison.jobs {
             out += "## Job: \(md(job.job.rawValue))\n\n"
             out += "### All items\n\n" + table(job.overall)
-            for (title, slices) in [("App build", job.byBuild), ("Model version", job.byModel)] {
+            for (title, slices) in [("App build", job.byBuild), ("Model version", job.byModel), ("Locale", job.byLocale)] {
                 let shown = CompareMarkdown.shown(slices)
                 for slice in shown { out += "### \(title) \(md(slice.label))\n\n" + table(slice) }
                 if shown.count < slices.count { out += "\(slices.count - shown.count) more of \(title.lowercased()) in compare.json.\n\n" }
