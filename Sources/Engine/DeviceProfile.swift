@@ -25,20 +25,20 @@ public struct DeviceProfile: Sendable, Equatable {
         Double(promptTokens) * prefillMillisecondsPerToken + Double(outputTokens) / decodeTokensPerSecond * 1000
     }
 
-    /// Apple's published figures for its ~3B on-device model on iPhone 15 Pro.
-    public static let iPhone15Pro = DeviceProfile(
-        name: "iphone15pro", prefillMillisecondsPerToken: 0.6, decodeTokensPerSecond: 30,
-        source: "Apple ML Research, 'Introducing Apple's On-Device and Server Foundation Models', June 2024: 0.6 ms per prompt token to first token, 30 tokens/s")
+    /// Apple's published figures for its ~3B on-device model on iPhone 15 Pro: the default.
+    public static var iPhone15Pro: DeviceProfile { ModelProfiles.builtIn.devices[0] }
 
-    /// The built-in profiles, by name.
-    public static let builtIn: [DeviceProfile] = [.iPhone15Pro]
-
-    /// A profile by name, or `custom:PREFILL_MS_PER_TOKEN,TOKENS_PER_SECOND`.
+    /// A profile by name among the built-in devices (`ModelProfiles.builtIn`), or
+    /// `custom:PREFILL_MS_PER_TOKEN,TOKENS_PER_SECOND`.
     public static func named(_ name: String) -> DeviceProfile? {
-        if let known = builtIn.first(where: { $0.name == name.lowercased() }) { return known }
+        ModelProfiles.builtIn.device(named: name)
+    }
+
+    /// `custom:PREFILL_MS_PER_TOKEN,TOKENS_PER_SECOND`, or nil for any other text.
+    public static func custom(_ name: String) -> DeviceProfile? {
         guard name.hasPrefix("custom:") else { return nil }
         let numbers = name.dropFirst("custom:".count).split(separator: ",").compactMap { Double($0) }
-        guard numbers.count == 2, numbers[0] >= 0, numbers[1] > 0 else { return nil }
+        guard numbers.count == 2, numbers[0] >= 0, numbers[1] > 0, numbers.allSatisfy(\.isFinite) else { return nil }
         return DeviceProfile(name: name, prefillMillisecondsPerToken: numbers[0], decodeTokensPerSecond: numbers[1], source: "given on the command line")
     }
 }

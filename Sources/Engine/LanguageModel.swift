@@ -119,6 +119,10 @@ public struct GenerationRequest: Sendable {
     /// Whether to measure `minimumTokenProbability` (masks the whole vocabulary every step,
     /// which costs about as much as evaluating the token: only for jobs that need a confidence).
     public var measuresConfidence: Bool
+    /// Which place the request is for, as a number that is the same for that place in every run
+    /// under one run key (the item's keyed hash; 0 when not set): what an engine that decides
+    /// per place, such as `FallbackInjectingModel`, decides by. Never derived from the words.
+    public var place: UInt64 = 0
 
     public init(instructions: SealedText, prompt: SealedText, grammar: String?, maxOutputTokens: Int, contextLimit: Int = 4096,
                 measuresConfidence: Bool = false) {
@@ -153,6 +157,14 @@ public struct GenerationOutcome: Sendable {
         case grammarDeadEnd
         /// The engine failed to evaluate the batch (llama_decode's status).
         case decodeFailed(status: Int32)
+        /// The model declined to answer (Apple's `LanguageModelError.refusal`).
+        case refused
+        /// The framework's guardrails stopped the request or the answer
+        /// (`LanguageModelError.guardrailViolation`).
+        case guardrailViolation
+        /// Too many requests: the framework refused this one for now
+        /// (`LanguageModelSession.GenerationError.rateLimited`).
+        case rateLimited
     }
 
     /// The words written, or the failure.

@@ -1,4 +1,5 @@
 @testable import Audit
+import Engine
 import Flywheel
 import Jobs
 import Privacy
@@ -15,6 +16,9 @@ import TestSupport
         #expect(Set(JobKind.allCases.map(\.rawValue)) == ResultSchemas.jobNames)
         #expect(Set(FallbackReason.allCases.map(\.rawValue)) == ResultSchemas.fallbackReasons)
         #expect(Set(SettingSource.allCases.map(\.rawValue)) == ResultSchemas.settingSources)
+        #expect(Set(NeverRule.allCases.map(\.rawValue)) == ResultSchemas.neverRules)
+        #expect(Set(ModelProfiles.builtIn.devices.map(\.name)).isSubset(of: ["iphone15pro", "iphone16pro", "iphone17pro"]))
+        #expect(Set(FallbackInjection.Reason.allCases.map(\.rawValue)) == ["refusal", "guardrail", "rate_limit"])
         #expect(Set(Metric.allCases.map(\.name)) == ResultSchemas.flywheelMetrics)
         #expect(Set(MetricDimension.allCases.map(\.name)) == ResultSchemas.dimensions)
         // Not CaseIterable: each spelled, and every one the check knows reads back as a case.
@@ -34,7 +38,8 @@ import TestSupport
         for checkpoint in [nil, Checkpoint(sequence: 3, eventsRead: 40)] {
             state.checkpoint = checkpoint
             let text = state.stateJSON(key: StateFixtures.key)
-            #expect(ResultSchemas.state.problems(try ReportValue(parsingExactJSON: text), context: context).isEmpty)
+            let problems = ResultSchemas.state.problems(try ReportValue(parsingExactJSON: text), context: context)
+            #expect(problems.isEmpty, "\(problems.map { "\($0.path): \($0.what)" })")
             let digest = try #require(ReportValue(parsingExactJSON: text)["digest"])
             guard case .label(let sealed) = digest else { Issue.record("the digest is not a string"); return }
             let bare = text.replacingOccurrences(of: sealed, with: String(sealed.dropFirst(StateDigest.prefix.count)))

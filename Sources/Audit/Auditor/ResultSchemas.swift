@@ -14,6 +14,7 @@ enum ResultSchemas {
     static let jobNames: Set<String> = ["chips", "route", "push", "draft"]
     static let fallbackReasons: Set<String> = [
         "model_unavailable", "unsupported_language", "context_exceeded", "invalid_output", "time_budget", "engine_failure",
+        "refusal", "guardrail_violation", "rate_limited",
     ]
     static let qualityNames: Set<String> = [
         "exact_match", "best_f1", "accuracy", "agreement", "lead_accuracy", "well_formed", "length_chars", "kind_agrees",
@@ -42,9 +43,10 @@ enum ResultSchemas {
 
     static let tool = ResultShape.object(["name": fixed("replay"), "version": .text(.label(.token))])
 
-    /// `device` of the report and `options.device` of a state.
+    /// `device` of the report and `options.device` of a state: a built-in device, a custom one,
+    /// or a device a team's profiles file names (a token).
     static let device = ResultShape.object([
-        "profile": .text(.either([.fixed(["iphone15pro"]), .customDevice])),
+        "profile": .text(.either([.fixed(["iphone15pro", "iphone16pro", "iphone17pro"]), .customDevice, .label(.token)])),
         "prefill_ms_per_token": number,
         "decode_tokens_per_s": number,
         "source": prose,
@@ -92,6 +94,22 @@ enum ResultSchemas {
     /// as the set's reader requires) and the SHA-256 of its file.
     static let promptSet = ResultShape.object(["name": .text(.label(.token)), "sha256": sha256])
 
+    /// `run.profiles` of a report and `options.profiles` of a state: the model versions as the
+    /// run's device runs them. Names are tokens, versions numbers, languages subtags.
+    static let profiles = ResultShape.object([
+        "name": .text(.label(.token)), "sha256": sha256, "unknown_model": .text(.label(.token)),
+        "versions": .array(.object([
+            "name": .text(.label(.token)), "from": .text(.label(.model)), "below": .nullable(.text(.label(.model))),
+            "context_tokens": int, "languages": .array(.text(.label(.locale))),
+            "prefill_ms_per_token": number, "decode_tokens_per_s": number, "source": prose,
+        ])),
+    ])
+
+    /// `run.inject_fallbacks` of a report and `options.inject_fallbacks` of a state.
+    static let injection = ResultShape.nullable(.object([
+        "rates": .map(key: .fixed(["refusal", "guardrail", "rate_limit"]), value: number), "seed": int,
+    ]))
+
     // MARK: report.json
 
     /// The keys of a job's block and of each of its build and model slices.
@@ -107,6 +125,7 @@ enum ResultSchemas {
             "quality": quality,
             "quality_all_answers": quality,
             "counters": .map(key: .counter, value: int),
+            "violations": .map(key: .fixed(neverRules), value: int),
         ]
     }()
 
@@ -126,6 +145,7 @@ enum ResultSchemas {
         ])
         keys["by_build"] = .map(key: .label(.build), value: .object(reportMetrics))
         keys["by_model"] = .map(key: .label(.model), value: .object(reportMetrics))
+        keys["by_locale"] = .map(key: .label(.locale), value: .object(reportMetrics))
         return .object(keys)
     }()
 
@@ -144,6 +164,8 @@ enum ResultSchemas {
             "model_unavailable": .nullable(prose),
             "token_sizes": fixed("model tokenizer", "estimated from UTF-8 bytes (no tokenizer)"),
             "prompts": promptSet,
+            "profiles": profiles,
+            "inject_fallbacks": injection,
         ]),
         "shard": .object([
             "index": .nullable(int), "count": int, "by": fixed("thread", "file"), "shards": .array(int),
@@ -179,6 +201,12 @@ enum ResultSchemas {
         ])
     }()
 
+    /// The spec's never rules, as report.json's `violations` blocks name them (NeverRule).
+    static let neverRules: Set<String> = [
+        "chips_wrong_language", "chips_agent_voice", "push_advice", "push_greeting", "push_speaks_for_agent",
+        "draft_expert_question", "route_outside_group",
+    ]
+
     /// A flywheel key: `all`, an ISO week, or a build, model, locale or agent label.
     static let flywheelKey = ResultShape.text(.either([
         .fixed(["all"]), .isoWeek, .label(.build), .label(.model), .label(.locale), .label(.agent),
@@ -201,6 +229,8 @@ enum ResultSchemas {
             "batch_size": int,
             "labels": .nullable(sha256),
             "prompts": promptSet,
+            "profiles": profiles,
+            "inject_fallbacks": injection,
         ]),
         "corpus_identity": .object([
             "files": .array(.object([
@@ -232,6 +262,7 @@ enum ResultSchemas {
                 "overall": ledgerMetrics,
                 "by_build": .map(key: .label(.build), value: ledgerMetrics),
                 "by_model": .map(key: .label(.model), value: ledgerMetrics),
+                "by_locale": .map(key: .label(.locale), value: ledgerMetrics),
             ]),
             "prompt_sizes": .nullable(.object([
                 "prompt_tokens": histogram, "device_prefill_ms": histogram, "max_prompt_tokens": int,
@@ -321,7 +352,8 @@ enum ResultSchemas {
         "base": compareSide,
         "new": compareSide,
         "differences": .object([
-            "options": .array(fixed("--job", "--budget", "--device", "--limit", "--strict", "--dry-run", "--flywheel", "--batch", "--labels")),
+            "options": .array(fixed("--job", "--budget", "--device", "--limit", "--strict", "--dry-run", "--flywheel", "--batch", "--labels",
+                                    "--profiles", "--inject-fallbacks")),
             "model": bool,
         ]),
         "method": .object([
@@ -335,6 +367,7 @@ enum ResultSchemas {
             "overall": compareSlice,
             "by_build": .map(key: .label(.build), value: compareSlice),
             "by_model": .map(key: .label(.model), value: compareSlice),
+            "by_locale": .map(key: .label(.locale), value: compareSlice),
         ])),
         "gates": .array(.object([
             "job": fixed(jobNames), "metric": fixed(compareMetricKeys), "margin": number,
@@ -346,7 +379,7 @@ enum ResultSchemas {
     // MARK: items.json.zst
 
     /// `replay.items/1` (docs/items.md), the JSON inside the zstd frame: keys and threads 16
-    /// lowercase hex digits, builds and models labels under their rules, everything else numbers.
+    /// lowercase hex digits, builds, models and locales labels under their rules, everything else numbers.
     static let items: ResultShape = {
         let column = ResultShape.array(int)
         let measures = ResultShape.map(key: .fixed(qualityNames), value: .array(.nullable(int)))
@@ -358,9 +391,11 @@ enum ResultSchemas {
             "threads": .array(.text(.hex(16))),
             "builds": .array(.text(.label(.build))),
             "models": .array(.text(.label(.model))),
+            "locales": .array(.text(.label(.locale))),
             "columns": .object([
                 "key": .array(.text(.hex(16))),
-                "thread": column, "job": column, "build": column, "model": column, "flags": column, "fallback": column,
+                "thread": column, "job": column, "build": column, "model": column, "locale": column, "flags": column,
+                "fallback": column,
                 "host_us": column, "device_us": column, "tokens_in": column, "tokens_out": column,
                 "quality": measures, "quality_all_answers": measures,
             ]),

@@ -124,6 +124,9 @@ extension Job {
         switch outcome.output {
         case .failure(.contextExceeded): fallback = .contextExceeded
         case .failure(.decodeFailed): fallback = .engineFailure
+        case .failure(.refused): fallback = .refusal
+        case .failure(.guardrailViolation): fallback = .guardrailViolation
+        case .failure(.rateLimited): fallback = .rateLimited
         case .failure(.outputTruncated), .failure(.grammarDeadEnd): fallback = .invalidOutput
         case .success(let text):
             checked = check(text, for: item, outcome: outcome)

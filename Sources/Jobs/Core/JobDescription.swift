@@ -68,17 +68,23 @@ public enum SettingSource: String, Sendable, CaseIterable {
 extension JobKind {
     /// The job of this kind with its defaults, its budget replaced when `budgetMilliseconds` is
     /// given; `labels` are the names the team allows in its counters (routing's member names);
-    /// `prompts` the prompt set whose part for this job it asks with.
+    /// `prompts` the prompt set whose part for this job it asks with; `languages` every language
+    /// some model version answers in and `contextLimit` the ceiling of a place whose model
+    /// version no profile names (the run narrows both to each place's own version).
     ///
     /// The one place a kind becomes a job type: everything else iterates over `JobKind.allCases`
     /// and the jobs' `described`.
-    public func job(budgetMilliseconds: Double? = nil, labels: TeamLabels = .none, prompts: PromptSet = .builtIn) -> any Job {
+    public func job(budgetMilliseconds: Double? = nil, labels: TeamLabels = .none, prompts: PromptSet = .builtIn,
+                    languages: SupportedLanguages = .appleIntelligence, contextLimit: Int = 4096) -> any Job {
         switch self {
-        case .chips: ChipsJob(budgetMilliseconds: budgetMilliseconds ?? ChipsJob.defaultBudget.milliseconds, prompts: prompts.chips)
-        case .route: RouteJob(budgetMilliseconds: budgetMilliseconds ?? RouteJob.defaultBudget.milliseconds, labels: labels,
-                              prompts: prompts.route)
-        case .push: PushJob(budgetMilliseconds: budgetMilliseconds ?? PushJob.defaultBudget.milliseconds, prompts: prompts.push)
-        case .draft: DraftJob(budgetMilliseconds: budgetMilliseconds ?? DraftJob.defaultBudget.milliseconds, prompts: prompts.draft)
+        case .chips: ChipsJob(budgetMilliseconds: budgetMilliseconds ?? ChipsJob.defaultBudget.milliseconds, contextLimit: contextLimit,
+                              supportedLanguages: languages, prompts: prompts.chips)
+        case .route: RouteJob(budgetMilliseconds: budgetMilliseconds ?? RouteJob.defaultBudget.milliseconds, contextLimit: contextLimit,
+                              supportedLanguages: languages, labels: labels, prompts: prompts.route)
+        case .push: PushJob(budgetMilliseconds: budgetMilliseconds ?? PushJob.defaultBudget.milliseconds, contextLimit: contextLimit,
+                            supportedLanguages: languages, prompts: prompts.push)
+        case .draft: DraftJob(budgetMilliseconds: budgetMilliseconds ?? DraftJob.defaultBudget.milliseconds, contextLimit: contextLimit,
+                              supportedLanguages: languages, prompts: prompts.draft)
         }
     }
 }

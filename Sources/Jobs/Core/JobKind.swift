@@ -28,6 +28,12 @@ public enum FallbackReason: String, Sendable, CaseIterable, Codable, Comparable 
     case invalidOutput = "invalid_output"
     /// The engine failed while evaluating.
     case engineFailure = "engine_failure"
+    /// The model declined to answer (spec §6: "a refusal").
+    case refusal
+    /// The framework's guardrails stopped the request (spec §6: "a guardrail").
+    case guardrailViolation = "guardrail_violation"
+    /// Too many requests at once (spec §6: "a rate limit").
+    case rateLimited = "rate_limited"
 
     public static func < (a: FallbackReason, b: FallbackReason) -> Bool { a.rawValue < b.rawValue }
 }
@@ -49,9 +55,12 @@ public struct Attribution: Sendable, Hashable {
     public var message: String
 
     public init(build: String?, model: String?, locale: String? = nil, message: String = "") {
-        self.build = build ?? "unknown"
-        self.model = model ?? "unknown"
-        self.locale = locale ?? "unknown"
+        self.build = build ?? Self.unknown
+        self.model = model ?? Self.unknown
+        self.locale = locale ?? Self.unknown
         self.message = message
     }
+
+    /// What a build, model or locale the export does not give is counted under.
+    public static let unknown = "unknown"
 }

@@ -23,7 +23,8 @@ public enum ArgumentParser {
         usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
                       [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
                       [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--labels FILE.json]
-                      [--prompts FILE.json] [--allow-unsandboxed] [--force] [--shard I/N | --shards N]
+                      [--prompts FILE.json] [--profiles FILE.json] [--inject-fallbacks REASON=RATE,...]
+                      [--inject-seed N] [--allow-unsandboxed] [--force] [--shard I/N | --shards N]
                       [--shard-by thread|file] [--resume] [--checkpoint-every K] [--run-key FILE] CORPUS...
                replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--labels FILE.json] [--run-key FILE]
                             [--allow-unsandboxed] [--force] SHARD_DIR...
@@ -34,6 +35,7 @@ public enum ArgumentParser {
                replay audit [--out DIR] -- COMMAND ARGS...
                replay verify DIR
                replay prompts show
+               replay profiles show
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
                replay --help | --version
 
@@ -44,8 +46,10 @@ public enum ArgumentParser {
         --job J       \(jobNames.joined(separator: ", ")), a comma list, or all (the default)
         --out DIR     where report.json and report.md go (default ./replay-report)
         --model PATH  a GGUF instruct model (default: SmolLM2-135M-Instruct from scripts/setup)
-        --device P    device profile for latency estimates: iphone15pro (default: 0.6 ms per
-                      prompt token, 30 tokens/s; Apple, June 2024) or custom:MS_PER_TOKEN,TOKENS_PER_S
+        --device P    the phone whose clock judges the budgets: iphone15pro (default: 0.6 ms per
+                      prompt token, 30 tokens/s; Apple, June 2024), iphone16pro, iphone17pro
+                      (estimates, sources in replay profiles show), a device of --profiles, or
+                      custom:MS_PER_TOKEN,TOKENS_PER_S
         --dry-run     everything but the model: eligibility, token sizes, budgets already judgeable
         --strict      the first bad line is fatal (exit 3) instead of counted
         --limit N     stop after N threads
@@ -66,6 +70,14 @@ public enum ArgumentParser {
                       docs/prompts.md; /dev/stdin reads a pipe): instructions per language and
                       the words around what each job sees. Default: the built-in set. The report
                       names the set and its SHA-256; a resume or merge needs the same set
+        --profiles F  each model version's context, languages and speed, and the devices, from a
+                      profiles file (replay.profiles/1, docs/profiles.md); default: the built-in set
+                      (replay profiles show): 26.x 4,096 tokens, 27.0 8,192. A place is cut and
+                      budgeted as its own meta.model's version would
+        --inject-fallbacks R=RATE,...  make the model refuse (refusal), trip a guardrail
+                      (guardrail) or be rate limited (rate_limit) at these shares of the places it
+                      is asked about, e.g. refusal=0.05; the same places in every run under one
+                      run key and --inject-seed N (default 0)
         --allow-unsandboxed  run even where the kernel cannot confine writes to --out and forbid
                       network sockets (Landlock ABI >= 4, seccomp); the report says so
         --force       replace the finished run --out holds (its manifest.json); without it that
@@ -105,6 +117,9 @@ public enum ArgumentParser {
         a run's directory (its manifest.json) by kind, size and SHA-256 of every entry, and names
         each one that changed, is missing or is extra since (exit 9).
 
+        replay profiles show prints the built-in model-version and device profiles, with their
+        sources, as a profiles file to start from (--profiles).
+
         replay prompts show prints the built-in prompt set, today's prompts, as a prompt set file
         to start from; the same bytes given to --prompts replay exactly as the built-in set.
 
@@ -125,6 +140,7 @@ public enum ArgumentParser {
         if arguments.first == "flywheel" { return try parseFlywheel(Array(arguments.dropFirst())) }
         if arguments.first == "merge" { return try parseMerge(Array(arguments.dropFirst())) }
         if arguments.first == "prompts" { return try parsePrompts(Array(arguments.dropFirst())) }
+        if arguments.first == "profiles" { return try parseProfiles(Array(arguments.dropFirst())) }
         var options = ReplayOptions()
         var shardText: String? = nil
         var shardCount: Int? = nil
@@ -134,7 +150,10 @@ public enum ArgumentParser {
         var promptsPath: String? = nil
         var flagBudgets: [JobKind: Double] = [:]
         var flagThresholds: [Threshold] = []
-        var flagDevice: DeviceProfile? = nil
+        var flagDevice: String? = nil
+        var profilesPath: String? = nil
+        var injectionText: String? = nil
+        var injectionSeed: UInt64? = nil
         var rest = arguments[...]
         func value(for flag: String) throws(UsageError) -> String {
             guard let next = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
@@ -164,12 +183,15 @@ public enum ArgumentParser {
                 options.jobs = JobKind.allCases.filter(jobs.contains)
             case "--out": options.outputDirectory = try value(for: argument)
             case "--model": options.modelPath = try value(for: argument)
-            case "--device":
-                let name = try value(for: argument)
-                guard let profile = DeviceProfile.named(name) else {
-                    throw UsageError("unknown device profile '\(name)': use iphone15pro or custom:MS_PER_TOKEN,TOKENS_PER_S")
+            case "--device": flagDevice = try value(for: argument)
+            case "--profiles": profilesPath = try value(for: argument)
+            case "--inject-fallbacks": injectionText = try value(for: argument)
+            case "--inject-seed":
+                let text = try value(for: argument)
+                guard let seed = UInt64(text), seed <= UInt64(Int.max) else {
+                    throw UsageError("--inject-seed takes a whole number from 0 to \(Int.max), not '\(text)'")
                 }
-                flagDevice = profile
+                injectionSeed = seed
             case "--budget":
                 let text = try value(for: argument)
                 let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
@@ -212,9 +234,13 @@ public enum ArgumentParser {
             }
         }
         guard !options.corpus.isEmpty else { throw UsageError("no corpus given") }
+        var deviceName: String? = nil
         if let configPath {
             let config = try ConfigFile.load(configPath)
-            options.device = config.device ?? options.device
+            deviceName = config.device
+            if profilesPath == nil { profilesPath = config.profiles }
+            if injectionText == nil { injectionText = config.injectFallbacks }
+            if injectionSeed == nil { injectionSeed = config.injectSeed }
             if options.runKeyPath == nil { options.runKeyPath = config.runKeyPath }
             options.budgets = config.budgets
             // A gate given on the command line replaces the config file's gate of the same key.
@@ -229,7 +255,26 @@ public enum ArgumentParser {
             }
             options.prompts = try PromptsFile.load(promptsPath)
         }
-        options.device = flagDevice ?? options.device
+        if let profilesPath { options.profiles = try ProfilesFile.load(profilesPath) }
+        if let name = flagDevice ?? deviceName {
+            guard let device = options.profiles.device(named: name) else {
+                let known = options.profiles.devices.map(\.name).joined(separator: ", ")
+                let which = flagDevice == nil ? "\(configPath ?? ""): 'device' must be one of" : "unknown device profile '\(name)': use"
+                throw UsageError("\(which) \(known) (the \(options.profiles.name) profiles) or custom:MS_PER_TOKEN,TOKENS_PER_S")
+            }
+            options.device = device
+        } else {
+            options.device = options.profiles.devices[0]
+        }
+        if let injectionText {
+            do {
+                options.injection = try FallbackInjection.parse(injectionText, seed: injectionSeed ?? 0)
+            } catch {
+                throw UsageError(error.description)
+            }
+        } else if injectionSeed != nil {
+            throw UsageError("--inject-seed needs --inject-fallbacks")
+        }
         options.budgets.merge(flagBudgets) { _, flag in flag }
         options.thresholds += flagThresholds
         if options.jobs == JobKind.allCases { options.flywheel = true }
@@ -311,6 +356,11 @@ public enum ArgumentParser {
         }
         guard !options.shardDirectories.isEmpty else { throw UsageError("replay merge needs the shards' directories") }
         return .merge(options)
+    }
+
+    private static func parseProfiles(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
+        guard arguments == ["show"] else { throw UsageError("'replay profiles' takes 'show' (it prints the built-in model and device profiles)") }
+        return .showProfiles
     }
 
     private static func parsePrompts(_ arguments: [String]) throws(UsageError) -> ReplayCommand {

@@ -10,12 +10,22 @@ import Jobs
 ///   "budgets_ms": { "chips": 800, "route": 400, "push": 3000, "draft": 2000 },
 ///   "fail_under": { "chips.in_budget.device": 0.9, "route.accuracy": 0.5 },
 ///   "labels": "labels.json",
-///   "prompts": "prompts.json"
+///   "prompts": "prompts.json",
+///   "profiles": "profiles.json",
+///   "inject_fallbacks": "refusal=0.05",
+///   "inject_seed": 7
 /// }
 /// ```
 /// JSON rather than TOML because Foundation reads it and the package may not depend on a parser.
 public struct ConfigFile: Sendable, Equatable {
-    public var device: DeviceProfile?
+    /// The device's name, resolved against the profiles (`--profiles` or the config's) once read.
+    public var device: String?
+    /// The profiles file (`ProfilesFile`), relative to the working directory; `--profiles` wins.
+    public var profiles: String?
+    /// Fallbacks to inject, as `--inject-fallbacks` takes them; the flag wins.
+    public var injectFallbacks: String?
+    /// The injection's seed; `--inject-seed` wins.
+    public var injectSeed: UInt64?
     public var budgets: [JobKind: Double] = [:]
     public var thresholds: [Threshold] = []
     /// The labels file (`LabelsFile`) to read, as `--labels` would name it: relative to the
@@ -37,8 +47,27 @@ public struct ConfigFile: Sendable, Equatable {
             throw ArgumentParser.UsageError("\(path): not a JSON object")
         }
         var config = ConfigFile()
-        for key in object.keys where !["device", "budgets_ms", "fail_under", "labels", "run_key", "prompts"].contains(key) {
-            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (device, budgets_ms, fail_under, labels, run_key, prompts)")
+        let known = ["device", "budgets_ms", "fail_under", "labels", "run_key", "prompts", "profiles", "inject_fallbacks", "inject_seed"]
+        for key in object.keys where !known.contains(key) {
+            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (\(known.joined(separator: ", ")))")
+        }
+        if let profiles = object["profiles"] {
+            guard let profiles = profiles as? String, !profiles.isEmpty else {
+                throw ArgumentParser.UsageError("\(path): 'profiles' must be the path of a profiles file (see --profiles)")
+            }
+            config.profiles = profiles
+        }
+        if let injection = object["inject_fallbacks"] {
+            guard let injection = injection as? String, !injection.isEmpty else {
+                throw ArgumentParser.UsageError("\(path): 'inject_fallbacks' must be REASON=RATE,... as --inject-fallbacks takes it")
+            }
+            config.injectFallbacks = injection
+        }
+        if let seed = object["inject_seed"] {
+            guard let number = seed as? NSNumber, let value = UInt64(exactly: number.doubleValue), value <= UInt64(Int.max) else {
+                throw ArgumentParser.UsageError("\(path): 'inject_seed' must be a whole number of 0 or more")
+            }
+            config.injectSeed = value
         }
         if let prompts = object["prompts"] {
             guard let prompts = prompts as? String, !prompts.isEmpty else {
@@ -57,10 +86,10 @@ public struct ConfigFile: Sendable, Equatable {
             config.labels = labels
         }
         if let name = object["device"] {
-            guard let name = name as? String, let profile = DeviceProfile.named(name) else {
-                throw ArgumentParser.UsageError("\(path): 'device' must be iphone15pro or custom:MS_PER_TOKEN,TOKENS_PER_S")
+            guard let name = name as? String, !name.isEmpty else {
+                throw ArgumentParser.UsageError("\(path): 'device' must name a device of the profiles or be custom:MS_PER_TOKEN,TOKENS_PER_S")
             }
-            config.device = profile
+            config.device = name
         }
         if let budgets = object["budgets_ms"] {
             guard let budgets = budgets as? [String: Any] else { throw ArgumentParser.UsageError("\(path): 'budgets_ms' must be an object") }

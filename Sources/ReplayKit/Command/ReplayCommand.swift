@@ -14,6 +14,8 @@ public enum ReplayCommand: Sendable, Equatable {
     case merge(MergeOptions)
     /// Print the built-in prompt set (`replay prompts show`).
     case showPrompts
+    /// Print the built-in model and device profiles (`replay profiles show`).
+    case showProfiles
     case help
     case version
 }

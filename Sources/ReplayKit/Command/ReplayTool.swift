@@ -56,6 +56,10 @@ public enum ReplayTool {
             // The built-in set's file, byte for byte: its SHA-256 is the set's (`PromptSet.sha256`).
             print(PromptSet.builtIn.json, terminator: "")
             return .success
+        case .showProfiles:
+            // The built-in profiles' file, byte for byte: its SHA-256 is theirs (`ModelProfiles.sha256`).
+            print(ModelProfiles.builtInText, terminator: "")
+            return .success
         case let .flywheel(corpus, outputDirectory, allowUnsandboxed, labels, force):
             let confined: Confined
             switch confine(outputDirectory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed, force: force, diagnostics: diagnostics) {
@@ -233,7 +237,9 @@ public enum ReplayTool {
                 tokenizer = DeferredTokenizer { try LlamaModel(path: modelPath, vocabularyOnly: true) }
             } else {
                 do {
-                    let loaded = try LlamaEnginePool(modelPath: modelPath, sequences: options.batchSize)
+                    // Each sequence holds the largest session any model version has on this device.
+                    let loaded = try LlamaEnginePool(modelPath: modelPath, sequences: options.batchSize,
+                                                     contextPerSequence: options.profiles.largestContext(on: options.device.name))
                     engine = loaded
                     tokenizer = DeferredTokenizer(.init(tokenizer: loaded, problem: nil))
                 } catch {
@@ -265,7 +271,8 @@ public enum ReplayTool {
         // A run with the model (or with no model file at all) says now why it has none; a dry run
         // whose vocabulary is loading, once it is loaded.
         let modelProblem = options.dryRun && modelPath != nil ? nil : model().unavailable
-        let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0], labels: options.labels, prompts: options.prompts) }
+        let jobs = options.jobs.map { Self.job($0, budget: options.budgets[$0], labels: options.labels, prompts: options.prompts,
+                                               profiles: options.profiles, device: options.device) }
         let stateOptions = StateOptions(options, jobs: jobs)
         let tap = AuditTap.fromEnvironment()
 
@@ -464,8 +471,10 @@ public enum ReplayTool {
     /// The job of `kind`, its budget replaced by `--budget`/`--config` when given, asking with
     /// `prompts` (`--prompts`): the jobs' own registry (`JobKind.job`), so the job list and the
     /// default budgets are written once.
-    static func job(_ kind: JobKind, budget: Double?, labels: TeamLabels = .none, prompts: PromptSet = .builtIn) -> any Job {
-        kind.job(budgetMilliseconds: budget, labels: labels, prompts: prompts)
+    static func job(_ kind: JobKind, budget: Double?, labels: TeamLabels = .none, prompts: PromptSet = .builtIn,
+                    profiles: ModelProfiles = .builtIn, device: DeviceProfile = .iPhone15Pro) -> any Job {
+        kind.job(budgetMilliseconds: budget, labels: labels, prompts: prompts, languages: SupportedLanguages(codes: profiles.anyLanguage),
+                 contextLimit: profiles.unknownModel.contextTokens(on: device.name))
     }
 
     /// Writes report.json and report.md into `directory` (which must exist), through `OutputDirectory`.

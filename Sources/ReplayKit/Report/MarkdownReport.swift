@@ -29,7 +29,7 @@ public enum MarkdownReport {
             out += "## Job: \(md(name))\n\n"
             out += "Budget \(number(job["budget_ms"])) ms (\(job["budget_source"].flatMap(label) ?? "–")).\n\n"
             out += table(rows: [("all", job)])
-            for (dimension, title) in [("by_build", "By app build"), ("by_model", "By model version")] {
+            for (dimension, title) in [("by_build", "By app build"), ("by_model", "By model version"), ("by_locale", "By locale")] {
                 if case .object(let slices)? = job[dimension], !slices.isEmpty {
                     out += "\n### \(title)\n\n" + table(rows: slices)
                 }
@@ -46,6 +46,10 @@ public enum MarkdownReport {
             }
             if case .object(let counters)? = job["counters"], !counters.isEmpty {
                 out += "\nCounters: " + counters.map { "\(md($0.0)) \(int($0.1))" }.joined(separator: ", ") + ".\n"
+            }
+            if case .object(let violations)? = job["violations"], !violations.isEmpty {
+                out += "\nNever rules broken (every answer checked): "
+                    + violations.map { "\(md($0.0)) \(int($0.1))" }.joined(separator: ", ") + ".\n"
             }
             out += "\n"
         }

@@ -68,6 +68,33 @@ public struct ReportBuilder {
             ("model_unavailable", state.model.unavailable.map { .label($0) } ?? .null),
             ("token_sizes", .label(state.model.approximateTokens ? "estimated from UTF-8 bytes (no tokenizer)" : "model tokenizer")),
             ("prompts", .object([("name", .label(options.prompts.name)), ("sha256", .label(options.prompts.sha256))])),
+            ("profiles", profiles),
+            ("inject_fallbacks", options.injection.map { injection in
+                .object([("rates", .object(FallbackInjection.Reason.allCases.map { ($0.rawValue, .number(injection.rate($0))) })),
+                         ("seed", .int(Int(clamping: injection.seed)))])
+            } ?? .null),
+        ])
+    }
+
+    /// Each model version as the run judged it on its device: ceiling, languages, speed, source.
+    private var profiles: ReportValue {
+        let applied = options.profiles
+        return .object([
+            ("name", .label(applied.name)),
+            ("sha256", .label(applied.sha256)),
+            ("unknown_model", .label(applied.unknownModel)),
+            ("versions", .array(applied.versions.map { version in
+                .object([
+                    ("name", .label(version.name)),
+                    ("from", .label(version.from)),
+                    ("below", version.below.map { .label($0) } ?? .null),
+                    ("context_tokens", .int(version.contextTokens)),
+                    ("languages", .array(version.languages.map { .label($0) })),
+                    ("prefill_ms_per_token", .number(version.prefillMillisecondsPerToken)),
+                    ("decode_tokens_per_s", .number(version.decodeTokensPerSecond)),
+                    ("source", .label(version.source)),
+                ])
+            })),
         ])
     }
 
@@ -122,7 +149,7 @@ public struct ReportBuilder {
         let ledger = state.ledgers[job.kind] ?? JobLedger()
         // The job describes its own configuration: no job is named here.
         var fields = job.described.reportFields
-        fields += metrics(ledger.overall)
+        fields += metrics(ledger.overall, job: job.kind)
         if let sizing = state.sizing[job.kind] {
             fields.append(("prompt_sizes", .object([
                 ("p50_tokens", .number(sizing.promptTokens.percentile(0.5))),
@@ -134,18 +161,19 @@ public struct ReportBuilder {
                 ("over_budget_before_output", .int(sizing.overBudgetBeforeOutput)),
             ])))
         }
-        fields.append(("by_build", slices(ledger.byBuild) { ReportLabel(build: $0, listed: options.labels) }))
-        fields.append(("by_model", slices(ledger.byModel) { ReportLabel(model: $0, listed: options.labels) }))
+        fields.append(("by_build", slices(ledger.byBuild, job: job.kind) { ReportLabel(build: $0, listed: options.labels) }))
+        fields.append(("by_model", slices(ledger.byModel, job: job.kind) { ReportLabel(model: $0, listed: options.labels) }))
+        fields.append(("by_locale", slices(ledger.byLocale, job: job.kind) { ReportLabel(locale: $0) }))
         return .object(fields)
     }
 
-    /// A job's metrics by build or model version, keyed by label: values whose labels coincide
+    /// A job's metrics by build, model version or locale, keyed by label: values whose labels coincide
     /// (two spellings of "unknown") are added together, then the slices beyond the cap, by
     /// places scanned, are added into "(other)". Exact: every count and histogram merges.
-    private func slices(_ byValue: [String: JobMetrics], label: (String) -> ReportLabel) -> ReportValue {
+    private func slices(_ byValue: [String: JobMetrics], job: JobKind, label: (String) -> ReportLabel) -> ReportValue {
         var byLabel: [String: JobMetrics] = [:]
         for (value, metrics) in byValue { byLabel[label(value).text, default: JobMetrics()].merge(metrics) }
-        return .object(Self.capped(byLabel, weight: \.scanned) { $0.merge($1) }.map { ($0.0, .object(metrics($0.1))) })
+        return .object(Self.capped(byLabel, weight: \.scanned) { $0.merge($1) }.map { ($0.0, .object(metrics($0.1, job: job))) })
     }
 
     /// Counts by unknown line type or node kind, through the kind rule and capped.
@@ -201,8 +229,8 @@ public struct ReportBuilder {
         })
     }
 
-    /// The keys every job and every build or model slice of it carries.
-    func metrics(_ m: JobMetrics) -> [(String, ReportValue)] {
+    /// The keys every job and every build, model or locale slice of it carries.
+    func metrics(_ m: JobMetrics, job: JobKind) -> [(String, ReportValue)] {
         // A dry run asks nothing: its rates would be 0 for want of answers, so they are null.
         func measured(_ rate: Double?) -> ReportValue { options.dryRun ? .null : .number(rate) }
         return [
@@ -226,6 +254,8 @@ public struct ReportBuilder {
             ("quality", quality(m.quality)),
             ("quality_all_answers", quality(m.qualityAllAnswers)),
             ("counters", counters(m.counters)),
+            // Every never rule of the job, zeros too: a rule nothing broke says so.
+            ("violations", .object(NeverRule.rules(of: job).map { ($0.rawValue, .int(m.counters[$0.counter] ?? 0)) })),
         ]
     }
 }

@@ -9,7 +9,9 @@ import Jobs
 final class ModelStage {
     let model: any LanguageModel
     let jobs: [JobKind: any Job]
+    /// The run's phone; each answer is judged as its own model version runs on it (`profiles`).
     let device: DeviceProfile
+    let profiles: ModelProfiles
     /// Requests sent in one call.
     let requestsPerCall: Int
     private var queue: [JobItem] = []
@@ -24,7 +26,8 @@ final class ModelStage {
     /// Calls answered so far.
     private(set) var calls = 0
 
-    init(model: any LanguageModel, jobs: [any Job], device: DeviceProfile, stop: StopRequest? = nil) {
+    init(model: any LanguageModel, jobs: [any Job], device: DeviceProfile, profiles: ModelProfiles = .builtIn, stop: StopRequest? = nil) {
+        self.profiles = profiles
         self.model = model
         self.stop = stop
         self.jobs = Dictionary(jobs.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
@@ -48,7 +51,13 @@ final class ModelStage {
     /// it: nothing of it is judged, the queue is left as it was, and nothing more is asked.
     func flush(_ judged: (ItemResult, ItemOutcome) -> Void) {
         guard !queue.isEmpty, !stopped else { return }
-        let requests = queue.map { $0.request! }
+        // Each request carries its place's key, so an engine that decides per place (the
+        // fallback injection) decides the same way in every run under the run key.
+        let requests = zip(queue, places).map { item, place in
+            var request = item.request!
+            request.place = place.key
+            return request
+        }
         let answered = stop.map { model.respond(to: requests, unless: $0) } ?? model.respond(to: requests)
         guard let answers = answered else {
             stopped = true
@@ -57,7 +66,7 @@ final class ModelStage {
         asked += queue.count
         calls += 1
         for ((item, place), answer) in zip(zip(queue, places), answers) {
-            let result = jobs[item.job]!.evaluate(item, outcome: answer, device: device)
+            let result = jobs[item.job]!.evaluate(item, outcome: answer, device: profiles.device(device, model: item.attribution.model))
             judged(result, place.outcome(of: result))
         }
         queue.removeAll(keepingCapacity: true)

@@ -72,32 +72,54 @@ struct Planner: Sendable {
     private func plan(_ job: any Job, _ snapshot: ThreadSnapshot, messages: Range<Int>, tokenizer: any Tokenizer,
                       threadHash: UInt64, keys: ItemKeys.ThreadKeys) -> PlannedPart {
         var part = PlannedPart()
-        // A thread has a few builds and models: each label is made once (a hashed one costs an HMAC).
-        var builds: [String?: String] = [:], models: [String?: String] = [:]
+        // A thread has a few builds, models and locales: each label is made once (a hashed one costs an HMAC).
+        var builds: [String?: String] = [:], models: [String?: String] = [:], locales: [String: String] = [:]
         func place(_ item: JobItem) -> ItemPlace {
-            let build = item.attribution.build, model = item.attribution.model
+            let build = item.attribution.build, model = item.attribution.model, locale = item.attribution.locale
             let buildLabel = builds[build] ?? ReportLabel(build: build, listed: options.labels).text
             let modelLabel = models[model] ?? ReportLabel(model: model, listed: options.labels).text
+            let localeLabel = locales[locale] ?? ReportLabel(locale: locale).text
             builds[build] = buildLabel
             models[model] = modelLabel
+            locales[locale] = localeLabel
             return ItemPlace(key: keys.key(message: item.attribution.message, job: item.job),
-                             thread: threadHash, build: buildLabel, model: modelLabel)
+                             thread: threadHash, build: buildLabel, model: modelLabel, locale: localeLabel)
+        }
+        // ...and a few model versions: each one's profile is looked up once.
+        var versions: [String: JudgedVersion] = [:]
+        func judgedAs(_ model: String) -> JudgedVersion {
+            if let known = versions[model] { return known }
+            let profile = options.profiles.profile(forModel: model)
+            let version = JudgedVersion(languages: SupportedLanguages(codes: profile.languages),
+                                        contextTokens: profile.contextTokens(on: options.device.name),
+                                        device: options.profiles.device(options.device, model: model))
+            versions[model] = version
+            return version
         }
         func add(_ result: ItemResult, at item: JobItem) {
             part.ledger.add(result)
             part.outcomes.append(place(item).outcome(of: result))
         }
-        let device = options.device
         let items = job.plan(snapshot, messages: messages, tokenizer: tokenizer, ledger: &part.ledger)
-        for item in items {
-            guard let request = item.request else {
+        for var item in items {
+            guard var request = item.request else {
                 add(job.unasked(item, reason: item.earlyFallback ?? .invalidOutput), at: item)
+                continue
+            }
+            // The place is judged as its own model version: its languages, its ceiling, its speed.
+            let version = judgedAs(item.attribution.model)
+            let locale = item.attribution.locale == Attribution.unknown ? nil : item.attribution.locale
+            guard version.languages.supports(locale) else {
+                add(job.unasked(item, reason: .unsupportedLanguage), at: item)
                 continue
             }
             if modelUnavailable {
                 add(job.unasked(item, reason: .modelUnavailable), at: item)
                 continue
             }
+            request.contextLimit = version.contextTokens
+            item.request = request
+            let device = version.device
             // Planning counted most requests from words it had counted already.
             let promptTokens = item.promptTokens ?? tokenizer.promptTokenCount(for: request)
             let prefill = device.estimatedMilliseconds(promptTokens: promptTokens, outputTokens: 0)
@@ -131,6 +153,14 @@ struct Planner: Sendable {
             (places.lowerBound + messages * index / count)..<(places.lowerBound + messages * (index + 1) / count)
         }
     }
+}
+
+/// What a place of one model version is judged by: that version's languages and ceiling, and
+/// the run's device as that version runs on it.
+private struct JudgedVersion {
+    var languages: SupportedLanguages
+    var contextTokens: Int
+    var device: DeviceProfile
 }
 
 /// One job's share of a thread (a range of its messages) as planned.

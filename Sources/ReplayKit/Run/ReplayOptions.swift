@@ -13,7 +13,14 @@ public struct ReplayOptions: Sendable, Equatable {
     public var outputDirectory = "replay-report"
     /// The model file; nil means the default model from the cache.
     public var modelPath: String? = nil
+    /// The phone whose clock judges the budgets (`--device`): one of `profiles`' devices or a custom one.
     public var device: DeviceProfile = .iPhone15Pro
+    /// Each model version's context, languages and speed (`--profiles FILE`, or the config's
+    /// `profiles`): a place is judged by the profile of its own `meta.model`.
+    public var profiles = ModelProfiles.builtIn
+    /// Refusals, guardrail violations and rate limits to inject at given rates
+    /// (`--inject-fallbacks`, `--inject-seed`); nil: the model answers as it does.
+    public var injection: FallbackInjection? = nil
     public var dryRun = false
     public var strict = false
     /// Stop after this many threads.

@@ -149,7 +149,7 @@ public struct RunState: Sendable, Equatable {
         return byLabel
     }
 
-    /// A ledger with builds and models as labels (with the team's list `listed`) and counters
+    /// A ledger with builds, models and locales as labels (with the team's list `listed`) and counters
     /// through `labelledCounters`.
     static func labelled(_ ledger: JobLedger, listed: TeamLabels) -> JobLedger {
         func clean(_ metrics: JobMetrics) -> JobMetrics {
@@ -173,6 +173,7 @@ public struct RunState: Sendable, Equatable {
         result.overall = clean(ledger.overall)
         result.byBuild = slices(ledger.byBuild) { ReportLabel(build: $0, listed: listed) }
         result.byModel = slices(ledger.byModel) { ReportLabel(model: $0, listed: listed) }
+        result.byLocale = slices(ledger.byLocale) { ReportLabel(locale: $0) }
         return result
     }
 
@@ -221,10 +222,15 @@ public struct StateOptions: Sendable, Equatable {
     /// The prompt set the jobs asked with (`--prompts`), by its name and digest: states merge or
     /// resume only with the same set, or one run would count answers to two different prompts.
     public var prompts: PromptSetIdentity
+    /// Each model version's ceiling, languages and speed on the run's device (`--profiles`).
+    public var profiles: AppliedProfiles
+    /// The fallbacks injected (`--inject-fallbacks`, `--inject-seed`); nil: none.
+    public var injection: FallbackInjection?
 
     public init(jobs: [JobKind], budgets: [JobKind: Double], device: DeviceProfile, threadLimit: Int?, strict: Bool,
                 dryRun: Bool, flywheel: Bool, batchSize: Int, labels: TeamLabels = .none,
-                prompts: PromptSetIdentity = PromptSet.builtIn.identity) {
+                prompts: PromptSetIdentity = PromptSet.builtIn.identity, profiles: AppliedProfiles? = nil,
+                injection: FallbackInjection? = nil) {
         self.jobs = jobs
         self.budgets = budgets
         self.device = device
@@ -235,6 +241,8 @@ public struct StateOptions: Sendable, Equatable {
         self.batchSize = batchSize
         self.labels = labels
         self.prompts = prompts
+        self.profiles = profiles ?? AppliedProfiles(.builtIn, device: device)
+        self.injection = injection
     }
 
     /// The options of a run of `jobs` under `options`.
@@ -242,14 +250,16 @@ public struct StateOptions: Sendable, Equatable {
         self.init(jobs: jobs.map(\.kind), budgets: Dictionary(uniqueKeysWithValues: jobs.map { ($0.kind, $0.budgetMilliseconds) }),
                   device: options.device, threadLimit: options.threadLimit, strict: options.strict,
                   dryRun: options.dryRun, flywheel: options.flywheel, batchSize: options.batchSize, labels: options.labels,
-                  prompts: options.prompts.identity)
+                  prompts: options.prompts.identity, profiles: AppliedProfiles(options.profiles, device: options.device),
+                  injection: options.dryRun ? nil : options.injection)
     }
 
     /// The jobs, each with its budget and the team's labels, to describe them in a report: with
     /// the built-in prompts, since a state keeps only its set's name and digest, and a job's
     /// description does not depend on its prompts.
     public func makeJobs() -> [any Job] {
-        jobs.map { $0.job(budgetMilliseconds: budgets[$0], labels: labels) }
+        let unknown = profiles.versions.first { $0.name == profiles.unknownModel }?.contextTokens ?? 4096
+        return jobs.map { $0.job(budgetMilliseconds: budgets[$0], labels: labels, contextLimit: unknown) }
     }
 
     /// The names of the options that differ from `other`'s, as the command line spells them.
@@ -265,6 +275,8 @@ public struct StateOptions: Sendable, Equatable {
         if batchSize != other.batchSize { names.append("--batch") }
         if labels.digest != other.labels.digest { names.append("--labels") }
         if prompts != other.prompts { names.append("--prompts: one ran with \(prompts.summary), the other with \(other.prompts.summary)") }
+        if profiles.sha256 != other.profiles.sha256 { names.append("--profiles") }
+        if injection != other.injection { names.append("--inject-fallbacks") }
         return names
     }
 }

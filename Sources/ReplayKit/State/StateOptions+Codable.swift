@@ -16,7 +16,24 @@ extension StateOptions: Codable {
         case dryRun = "dry_run"
         case flywheel
         case batchSize = "batch_size"
-        case labels, prompts
+        case labels, prompts, profiles
+        case injection = "inject_fallbacks"
+    }
+
+    enum ProfilesKeys: String, CodingKey {
+        case name, sha256, versions
+        case unknownModel = "unknown_model"
+    }
+
+    enum VersionKeys: String, CodingKey {
+        case name, from, below, languages, source
+        case contextTokens = "context_tokens"
+        case prefillMillisecondsPerToken = "prefill_ms_per_token"
+        case decodeTokensPerSecond = "decode_tokens_per_s"
+    }
+
+    enum InjectionKeys: String, CodingKey {
+        case rates, seed
     }
 
     enum DeviceKeys: String, CodingKey {
@@ -46,6 +63,29 @@ extension StateOptions: Codable {
         var set = container.nestedContainer(keyedBy: PromptsKeys.self, forKey: .prompts)
         try set.encode(prompts.name, forKey: .name)
         try set.encode(prompts.sha256, forKey: .sha256)
+        var applied = container.nestedContainer(keyedBy: ProfilesKeys.self, forKey: .profiles)
+        try applied.encode(profiles.name, forKey: .name)
+        try applied.encode(profiles.sha256, forKey: .sha256)
+        try applied.encode(profiles.unknownModel, forKey: .unknownModel)
+        var versions = applied.nestedUnkeyedContainer(forKey: .versions)
+        for version in profiles.versions {
+            var fields = versions.nestedContainer(keyedBy: VersionKeys.self)
+            try fields.encode(version.name, forKey: .name)
+            try fields.encode(version.from, forKey: .from)
+            try fields.encode(version.below, forKey: .below)
+            try fields.encode(version.contextTokens, forKey: .contextTokens)
+            try fields.encode(version.languages, forKey: .languages)
+            try fields.encode(version.prefillMillisecondsPerToken, forKey: .prefillMillisecondsPerToken)
+            try fields.encode(version.decodeTokensPerSecond, forKey: .decodeTokensPerSecond)
+            try fields.encode(version.source, forKey: .source)
+        }
+        if let injection {
+            var injected = container.nestedContainer(keyedBy: InjectionKeys.self, forKey: .injection)
+            try injected.encode(pairs: FallbackInjection.Reason.allCases.map { ($0.rawValue, injection.rate($0)) }, forKey: .rates)
+            try injected.encode(Int(clamping: injection.seed), forKey: .seed)   // the command takes seeds up to Int.max
+        } else {
+            try container.encodeNil(forKey: .injection)
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -73,7 +113,49 @@ extension StateOptions: Codable {
                   threadLimit: try container.decode(Int?.self, forKey: .threadLimit),
                   strict: try container.decode(Bool.self, forKey: .strict), dryRun: try container.decode(Bool.self, forKey: .dryRun),
                   flywheel: try container.decode(Bool.self, forKey: .flywheel), batchSize: try container.decode(Int.self, forKey: .batchSize),
-                  labels: decoder.teamLabels.matching(try Self.labelsDigest(container)), prompts: try Self.prompts(container))
+                  labels: decoder.teamLabels.matching(try Self.labelsDigest(container)), prompts: try Self.prompts(container),
+                  profiles: try Self.profiles(container), injection: try Self.injection(container))
+    }
+
+    /// The profiles a state was judged by (name, digest, each version on the run's device).
+    static func profiles(_ container: KeyedDecodingContainer<CodingKeys>) throws -> AppliedProfiles {
+        let applied = try container.nestedContainer(keyedBy: ProfilesKeys.self, forKey: .profiles)
+        let name = try applied.decode(String.self, forKey: .name)
+        let digest = try applied.decode(String.self, forKey: .sha256)
+        guard ReportLabel(token: name, salt: LabelSalt(bytes: [])).text == name, isDigest(digest) else {
+            throw StateFormatError("'profiles' is not a profiles file's name and SHA-256")
+        }
+        var versions: [AppliedProfiles.Version] = []
+        var list = try applied.nestedUnkeyedContainer(forKey: .versions)
+        while !list.isAtEnd {
+            let fields = try list.nestedContainer(keyedBy: VersionKeys.self)
+            versions.append(AppliedProfiles.Version(
+                name: try fields.decode(String.self, forKey: .name), from: try fields.decode(String.self, forKey: .from),
+                below: try fields.decode(String?.self, forKey: .below), contextTokens: try fields.decode(Int.self, forKey: .contextTokens),
+                languages: try fields.decode([String].self, forKey: .languages),
+                prefillMillisecondsPerToken: try fields.decode(Double.self, forKey: .prefillMillisecondsPerToken),
+                decodeTokensPerSecond: try fields.decode(Double.self, forKey: .decodeTokensPerSecond),
+                source: try fields.decode(String.self, forKey: .source)))
+        }
+        return AppliedProfiles(name: name, sha256: digest, unknownModel: try applied.decode(String.self, forKey: .unknownModel),
+                               versions: versions)
+    }
+
+    /// The fallbacks a state's run injected, or nil.
+    static func injection(_ container: KeyedDecodingContainer<CodingKeys>) throws -> FallbackInjection? {
+        guard try !container.decodeNil(forKey: .injection) else { return nil }
+        let injected = try container.nestedContainer(keyedBy: InjectionKeys.self, forKey: .injection)
+        var rates: [FallbackInjection.Reason: Double] = [:]
+        for (name, rate) in try injected.decodePairs(Double.self, forKey: .rates) {
+            guard let reason = FallbackInjection.Reason(rawValue: name.stringValue) else {
+                throw StateFormatError(at: injected.codingPath + [InjectionKeys.rates, name], "not a fallback that can be injected")
+            }
+            rates[reason] = rate
+        }
+        guard let injection = FallbackInjection(rates: rates, seed: UInt64(max(0, try injected.decode(Int.self, forKey: .seed)))) else {
+            throw StateFormatError(at: injected.codingPath, "rates outside 0 to 1 or adding up to more than 1")
+        }
+        return injection
     }
 
     /// The prompt set a state was written with: its name (a token) and SHA-256; the built-in set

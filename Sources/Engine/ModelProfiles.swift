@@ -1,0 +1,71 @@
+import Privacy
+
+/// The phones and model versions a run judges by: each model version's context, languages and
+/// speed (`ModelVersionProfile`), each device's speed (`DeviceProfile`), and which version a
+/// place whose `meta.model` names none of them is judged as.
+///
+/// A profiles file (schema `replay.profiles/1`, docs/profiles.md) replaces the built-in set
+/// (`builtIn`, what `replay profiles show` prints). A place is judged by the profile of its own
+/// `meta.model`, so a 27.0 screen is cut and budgeted as 27.0 would cut and budget it, beside a
+/// 26.4 screen of the same corpus judged as 26.4.
+public struct ModelProfiles: Sendable, Equatable {
+    public static let schema = "replay.profiles/1"
+
+    /// The set's name, as the report shows it.
+    public var name: String
+    /// The SHA-256 of the file it was read from, in hex.
+    public var sha256: String
+    public var devices: [DeviceProfile]
+    /// The model versions, none covering a version another covers.
+    public var models: [ModelVersionProfile]
+    /// The profile of a place whose model version is missing, not a version, or covered by none.
+    public var unknownModel: ModelVersionProfile
+
+    public init(name: String, sha256: String, devices: [DeviceProfile], models: [ModelVersionProfile], unknownModel: ModelVersionProfile) {
+        self.name = name
+        self.sha256 = sha256
+        self.devices = devices
+        self.models = models
+        self.unknownModel = unknownModel
+    }
+
+    /// The profile a place with `meta.model` of `model` is judged by.
+    public func profile(forModel model: String) -> ModelVersionProfile {
+        guard let version = ModelVersion(model) else { return unknownModel }
+        return models.first { $0.covers(version) } ?? unknownModel
+    }
+
+    /// The device named `name` (case-insensitive) among this set's, or a
+    /// `custom:PREFILL_MS_PER_TOKEN,TOKENS_PER_SECOND` one; nil for any other name.
+    public func device(named name: String) -> DeviceProfile? {
+        devices.first { $0.name == name.lowercased() } ?? DeviceProfile.custom(name)
+    }
+
+    /// `device` as `model`'s version runs on it: the version's own figures for that device when
+    /// its profile gives them, else the device's.
+    public func device(_ device: DeviceProfile, model: String) -> DeviceProfile {
+        guard let timing = profile(forModel: model).timingByDevice[device.name] else { return device }
+        var adjusted = device
+        adjusted.prefillMillisecondsPerToken = timing.prefillMillisecondsPerToken
+        adjusted.decodeTokensPerSecond = timing.decodeTokensPerSecond
+        return adjusted
+    }
+
+    /// The session's ceiling for a place of `model` on `device`.
+    public func contextTokens(model: String, device: String) -> Int {
+        profile(forModel: model).contextTokens(on: device)
+    }
+
+    /// The largest ceiling any version has on `device`: what an engine must hold per sequence.
+    public func largestContext(on device: String) -> Int {
+        (models + [unknownModel]).map { $0.contextTokens(on: device) }.max() ?? unknownModel.contextTokens
+    }
+
+    /// Every language some version answers in.
+    public var anyLanguage: Set<String> {
+        (models + [unknownModel]).reduce(into: Set<String>()) { $0.formUnion($1.languages) }
+    }
+
+    /// "built-in (SHA-256 0123456789ab)": for a sentence saying two sets differ.
+    public var summary: String { "\(name) (SHA-256 \(sha256.prefix(12)))" }
+}
