@@ -15,12 +15,25 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     let lanes: [LlamaEngine]
     private let model: LlamaModel
     public let info: ModelInfo
+    /// The ceiling of the longest session a request may ask for (`longestContext`), when it is
+    /// longer than the lanes' sequences.
+    private let longestContext: Int?
+    /// One sequence of `longestContext` tokens, made the first time a request needs it.
+    private let longLane = Mutex<LlamaEngine?>(nil)
+    private let laneThreads: Int
+    private let laneOptions: LlamaEngine.Options
 
     /// Loads the model at `modelPath` once and starts `lanes` engines over it (nil: one per
     /// thread), sharing out `sequences` parallel sessions of `contextPerSequence` tokens and
     /// `threads` evenly, so the cache's memory is what one engine of `sequences` would take.
+    ///
+    /// `longestContext`, when longer than `contextPerSequence`, is the ceiling a request may
+    /// still ask for (a model version with a larger session: 27.0's 8,192 tokens): a request
+    /// that fits it but not a lane's sequence is answered in one sequence of that size, made on
+    /// first need. Every sequence's cache is allocated whole, so sizing them all for the rare
+    /// long request would double the run's memory for nothing.
     public init(modelPath: String, lanes: Int? = nil, sequences: Int = 8, contextPerSequence: Int = 4096,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                longestContext: Int? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                 options: LlamaEngine.Options = .standard) throws(LlamaError) {
         let model = try LlamaModel(path: modelPath)
         let threadCount = max(1, options.threads ?? threads)
@@ -36,6 +49,9 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         }
         self.model = model
         self.lanes = engines
+        self.longestContext = longestContext.flatMap { $0 > contextPerSequence ? $0 : nil }
+        self.laneThreads = threadCount
+        self.laneOptions = options
         var info = engines[0].info
         info.batchSize = perLane * laneCount
         self.info = info
@@ -123,6 +139,43 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     /// and then taking from the back of the run with the most left (`RequestHandout`); nil if
     /// `stop` was raised. The legacy engine answers whole calls in one lane.
     private func answer(_ requests: [GenerationRequest], stop: StopRequest?) -> [GenerationOutcome]? {
+        guard let longestContext else { return answerInLanes(requests, stop: stop) }
+        // Only a request allowed more than a lane holds is counted again; the rest go as they came.
+        let laneContext = info.contextPerSequence
+        let long = requests.indices.filter { index in
+            let request = requests[index]
+            return request.contextLimit > laneContext
+                && model.promptTokenCount(for: request) + request.maxOutputTokens > laneContext
+        }
+        guard !long.isEmpty else { return answerInLanes(requests, stop: stop) }
+        let longSet = Set(long)
+        let short = requests.indices.filter { !longSet.contains($0) }
+        guard let shortAnswers = short.isEmpty ? [] : answerInLanes(short.map { requests[$0] }, stop: stop) else { return nil }
+        let engine: LlamaEngine
+        do {
+            engine = try longLane.withLock { lane throws(LlamaError) -> LlamaEngine in
+                if let lane { return lane }
+                var options = laneOptions
+                options.threads = laneThreads
+                let made = try LlamaEngine(model: model, sequences: 1, contextPerSequence: longestContext, threads: laneThreads,
+                                           options: options, instructionPrefixes: KeptPrefixes(limit: LlamaEngine.instructionPrefixLimit))
+                lane = made
+                return made
+            }
+        } catch {
+            // No memory for the long sequence: the lanes answer, and say it does not fit.
+            return answerInLanes(requests, stop: stop)
+        }
+        let longRequests = long.map { requests[$0] }
+        guard let longAnswers = stop.map({ engine.respond(to: longRequests, unless: $0) }) ?? engine.respond(to: longRequests) else { return nil }
+        var outcomes = [GenerationOutcome?](repeating: nil, count: requests.count)
+        for (index, answer) in zip(short, shortAnswers) { outcomes[index] = answer }
+        for (index, answer) in zip(long, longAnswers) { outcomes[index] = answer }
+        return outcomes.map { $0! }
+    }
+
+    /// The requests answered by the lanes alone.
+    private func answerInLanes(_ requests: [GenerationRequest], stop: StopRequest?) -> [GenerationOutcome]? {
         guard lanes.count > 1, requests.count > 1, !options.legacy else {
             if let stop { return lanes[0].respond(to: requests, unless: stop) }
             return lanes[0].respond(to: requests)

@@ -237,9 +237,11 @@ public enum ReplayTool {
                 tokenizer = DeferredTokenizer { try LlamaModel(path: modelPath, vocabularyOnly: true) }
             } else {
                 do {
-                    // Each sequence holds the largest session any model version has on this device.
+                    // Each lane's sequences hold a 4,096-token session (26.x's); a request that a
+                    // version with a larger one allows (27.0's 8,192) gets a sequence of its own.
+                    let largest = options.profiles.largestContext(on: options.device.name)
                     let loaded = try LlamaEnginePool(modelPath: modelPath, sequences: options.batchSize,
-                                                     contextPerSequence: options.profiles.largestContext(on: options.device.name))
+                                                     contextPerSequence: min(4096, largest), longestContext: largest)
                     engine = loaded
                     tokenizer = DeferredTokenizer(.init(tokenizer: loaded, problem: nil))
                 } catch {
