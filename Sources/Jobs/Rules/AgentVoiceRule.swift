@@ -19,7 +19,7 @@ import Privacy
 public enum AgentVoiceRule {
     /// Whether `chip` speaks as the agent.
     public static func speaksAsAgent(_ chip: String) -> Bool {
-        PhraseTable.contains(PhraseTable.fold(chip), any: phrases.everyLanguage)
+        phrases.contains(PhraseTable.Folded(chip))
     }
 
     /// Whether any of `chips` speaks as the agent.

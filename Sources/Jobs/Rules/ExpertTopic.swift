@@ -25,20 +25,9 @@ public enum ExpertTopic: String, Sendable, CaseIterable {
     /// The topic `message` names by the phrases alone, whatever kind it asks for: `of(_:language:)`
     /// for a message already known to name no kind (the draft job labels the kind first).
     public static func named(in message: String, language: String?) -> ExpertTopic? {
-        let folded = PhraseTable.fold(message)
+        let folded = PhraseTable.Folded(message)
         let code = language?.lowercased()
-        for topic in allCases {
-            let table = topic.phrases
-            let phrases: [PhraseTable.Phrase]
-            if let code {
-                guard let own = table.byLanguage[code] else { continue }
-                phrases = own
-            } else {
-                phrases = table.everyLanguage
-            }
-            if PhraseTable.contains(folded, any: phrases) { return topic }
-        }
-        return nil
+        return allCases.first { $0.phrases.contains(folded, language: code) }
     }
 
     /// The topic's phrases by language.

@@ -18,24 +18,24 @@ import Privacy
 public enum PushAdviceRule {
     /// Whether `line` gives advice.
     public static func givesAdvice(_ line: String) -> Bool {
-        let folded = PhraseTable.fold(line)
-        return PhraseTable.matches(in: folded, phrases: phrases.everyLanguage).contains { !isInQuestion($0, of: folded) }
+        let folded = PhraseTable.Folded(line)
+        return phrases.matches(in: folded).contains { !isInQuestion($0, of: folded.bytes) }
     }
 
-    /// Whether the sentence holding `range` ends with a question mark: the line relays a question.
-    static func isInQuestion(_ range: Range<String.Index>, of text: String) -> Bool {
-        var index = range.upperBound
-        while index < text.endIndex {
-            let character = text[index]
-            let next = text.index(after: index)
-            switch character {
+    /// Whether the sentence holding the match at `range` (bytes of a folded line) ends with a
+    /// question mark: the line relays a question.
+    static func isInQuestion(_ range: Range<Int>, of bytes: [UInt8]) -> Bool {
+        var offset = range.upperBound
+        while let scalar = PhraseTable.scalar(at: offset, of: bytes) {
+            let next = offset + String(scalar).utf8.count
+            switch scalar {
             case "?", "？": return true
             case "!", "…", "。", "！", "\n": return false
             case ".":   // a full stop, not the point of "2.3"
-                if next == text.endIndex || text[next] == " " { return false }
+                if next == bytes.count || bytes[next] == 0x20 { return false }
             default: break
             }
-            index = next
+            offset = next
         }
         return false
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a short text (a chip: 40 characters at most) shows of its language, by a heuristic for
 /// `ChipLanguageRule`: the script first, then, for Latin script, a small scoring of function words
 /// and letters among the supported languages (`SupportedLanguages.appleIntelligence`).
