@@ -144,10 +144,16 @@ public struct RouteJob: Job {
 
     /// Decodes the route and applies the confidence rule: the answer is where the message goes,
     /// a member's name as the item's labels spell it (never the model's words) or the lead's.
+    ///
+    /// An output that names someone outside the group (`RouteOutsideGroupRule`) is rejected as
+    /// any output outside the schema is, and also counted `never:route_outside_group`: the
+    /// grammar makes it impossible, so a count there means the grammar or the engine broke.
     public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<String> {
         let lead = item.labels["lead"] ?? Route.lead
         let members = (item.labels["members"] ?? "").split(separator: Self.nameSeparator).map(String.init)
-        guard let route = Route(output: output, members: members) else { return .rejected() }
+        guard let route = Route(output: output, members: members) else {
+            return .rejected(RouteOutsideGroupRule.namesOutsider(output, choices: members) ? NeverRule.routeOutsideGroup.counter : nil)
+        }
         if route.chose(Route.lead) || route.chose(caseInsensitive: lead) {
             return .accepted(lead, counters: ["answered_lead": 1])
         }
