@@ -12,6 +12,8 @@ import Export
 ///
 /// Quality keys, over asked screens the person answered directly: `exact_match` (one chip equals
 /// the reply, folded) and `best_f1` (the best chip's token F1 with it); no chips shown scores 0.
+/// Counters: the spec's never rules, `never:chips_wrong_language` and `never:chips_agent_voice`
+/// (`check`; docs/never-rules.md).
 public struct ChipsJob: Job {
     public var kind: JobKind { .chips }
     /// Planning reads the words of the screen that asks.

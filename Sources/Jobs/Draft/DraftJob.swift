@@ -11,8 +11,9 @@ import Export
 /// set's (`prompts`: `{message}`, `{agent}`, `{language}`).
 ///
 /// Counters: `kind:checklist`, `kind:timer`, `kind:card` and `no_draft` (valid answers by kind),
-/// `expected:<kind>` (the keyword label below, per asked item) and one `Draft.Rejection` per
-/// rejected output.
+/// `expected:<kind>` (the keyword label below, per asked item), one `Draft.Rejection` per
+/// rejected output, and `never:draft_expert_question` (a draft for a health, money or legal
+/// question, `ExpertTopic`; docs/never-rules.md).
 ///
 /// Quality keys (0 or 1 per item), judged on what the person would have seen: the model's valid
 /// draft when it came within the budget, or no draft when there is none or it came late (the

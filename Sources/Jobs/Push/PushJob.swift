@@ -21,7 +21,9 @@ import Export
 /// and `length_chars` (characters of each line seen). Counters: `relay_line_kept`, `no_words`,
 /// `batched` (inputs joined from several replies), one `PushLine.Rejection` per rejected line,
 /// and `unchecked`: a line that passed but whose language has no `PushLineRule` of its own, so it
-/// is not scored `well_formed` at all (never counted as passed).
+/// is not scored `well_formed` at all (never counted as passed); and the spec's never rules,
+/// `never:push_advice`, `never:push_greeting`, `never:push_speaks_for_agent` (`check`;
+/// docs/never-rules.md).
 public struct PushJob: Job {
     public var kind: JobKind { .push }
     /// Planning reads the newest replies' words.

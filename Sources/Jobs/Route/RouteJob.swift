@@ -23,10 +23,11 @@ import Export
 ///   the lead. Kept apart from `accuracy` because it mixes choices with messages sent before the
 ///   pill existed, which say less about what the person meant.
 ///
-/// Counters: `named`, `low_confidence` (a member's name turned into the lead), `answered_lead`
-/// (the model itself said "lead" or the lead's name), and `confusion:<actual>-><guessed>` for
-/// the items of `accuracy` and `lead_accuracy` (the guess the person saw, as the quality keys),
-/// the lead written as "lead" and every other name as its `ReportLabel(member:)` (kept when the
+/// Counters: `named`, `never:route_outside_group` (an output naming someone outside the group,
+/// impossible under the grammar; docs/never-rules.md), `low_confidence` (a member's name turned
+/// into the lead), `answered_lead` (the model itself said "lead" or the lead's name), and
+/// `confusion:<actual>-><guessed>` for the items of `accuracy` and `lead_accuracy` (the guess the
+/// person saw, as the quality keys), the lead written as "lead" and every other name as its `ReportLabel(member:)` (kept when the
 /// team listed it in `labels`, else a salted hash): a counter's key is written into the report,
 /// and a member's name is free text.
 public struct RouteJob: Job {

@@ -117,9 +117,6 @@ public struct PhraseTable: Sendable {
         every = Index(table.keys.sorted().flatMap { table[$0] ?? [] }.filter { seen.insert($0).inserted })
     }
 
-    /// Whether the table has phrases for `language` (a subtag).
-    public func hasLanguage(_ language: String) -> Bool { languages[language.lowercased()] != nil }
-
     /// The byte ranges of `text` where a phrase stands as its rules allow: `language`'s phrases
     /// (none when the table has no such language), or every language's when it is nil.
     public func matches(in text: Folded, language: String? = nil) -> [Range<Int>] {
