@@ -269,9 +269,11 @@ enum QuadraticPlanning {
                 grammar: Replies.grammar, maxOutputTokens: job.maxOutputTokens, contextLimit: job.contextLimit)
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
                                                           knownCounts: knownCounts)
+            var labels: [String: String] = [:]
+            labels["language"] = Language.code(of: language)
             items.append(JobItem(job: .chips, attribution: attribution, request: request,
                                  inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: promptTokens,
-                                 reference: reference))
+                                 reference: reference, labels: labels))
         }
         return items
     }

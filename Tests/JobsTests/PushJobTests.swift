@@ -106,7 +106,7 @@ import Testing
         #expect(good.answered && good.quality["well_formed"] == 1 && good.quality["length_chars"] == 17)
         let greeting = job.evaluate(item, outcome: Threads.outcome(#"{"line":"Hey, rest day"}"#), device: .iPhone15Pro)
         #expect(!greeting.answered && greeting.fallback == .invalidOutput)
-        #expect(greeting.counters == ["rejected_greeting": 1] && greeting.quality["well_formed"] == 0)
+        #expect(greeting.counters == ["rejected_greeting": 1, NeverRule.pushGreeting.counter: 1] && greeting.quality["well_formed"] == 0)
         #expect(greeting.quality["length_chars"] == nil)
         let late = job.evaluate(item, outcome: Threads.outcome(#"{"line":"Rest day tomorrow"}"#, promptTokens: 1000, outputTokens: 90),
                                 device: .iPhone15Pro)   // 600 ms + 3,000 ms
@@ -200,7 +200,7 @@ import Testing
         #expect(result.answered && result.counters["unchecked"] == 1)
         #expect(result.quality["well_formed"] == nil)
         let greeting = job.evaluate(item, outcome: Threads.outcome(#"{"line":"Hei, lepopäivä huomenna"}"#), device: .iPhone15Pro)
-        #expect(greeting.counters == ["rejected_greeting": 1] && greeting.quality["well_formed"] == 0)   // still checked by every rule
+        #expect(greeting.counters == ["rejected_greeting": 1, NeverRule.pushGreeting.counter: 1] && greeting.quality["well_formed"] == 0)   // still checked by every rule
     }
 
     @Test func theInstructionsNameTheLanguage() {

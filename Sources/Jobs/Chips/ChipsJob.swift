@@ -12,6 +12,8 @@ import Export
 ///
 /// Quality keys, over asked screens the person answered directly: `exact_match` (one chip equals
 /// the reply, folded) and `best_f1` (the best chip's token F1 with it); no chips shown scores 0.
+/// Counters: the spec's never rules, `never:chips_wrong_language` and `never:chips_agent_voice`
+/// (`check`; docs/never-rules.md).
 public struct ChipsJob: Job {
     public var kind: JobKind { .chips }
     /// Planning reads the words of the screen that asks.
@@ -100,9 +102,12 @@ public struct ChipsJob: Job {
             // The words were counted for the cut: the prompt's size reuses that count.
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
                                                           knownCounts: knownCounts)
+            // The person's language as a subtag, for the language rule at check (`ChipLanguageRule`).
+            var labels: [String: String] = [:]
+            labels["language"] = Language.code(of: language)
             items.append(JobItem(job: .chips, attribution: attribution, request: request,
                                  inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: promptTokens,
-                                 reference: reference))
+                                 reference: reference, labels: labels))
         }
         return items
     }
@@ -112,8 +117,20 @@ public struct ChipsJob: Job {
                        outputSchema: Replies.schema)
     }
 
+    /// Decodes the replies, and counts the spec's never rules (`NeverRule.rules(of: .chips)`) on
+    /// every chip the schema decodes, whether or not the answer is kept or comes in time: a chip
+    /// not in the person's language (`ChipLanguageRule`), a chip in the agent's voice
+    /// (`AgentVoiceRule`). Each rule counts once per output, however many chips break it.
     public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<Replies> {
-        Replies(output: output).map { .accepted($0) } ?? .rejected()
+        var checked: Checked<Replies> = Replies(output: output).map { .accepted($0) } ?? .rejected()
+        let chips = Replies.decodedReplies(output)
+        if ChipLanguageRule.breaks(chips, language: item.labels["language"]) {
+            checked.counters[NeverRule.chipsWrongLanguage.counter] = 1
+        }
+        if AgentVoiceRule.breaks(chips) {
+            checked.counters[NeverRule.chipsAgentVoice.counter] = 1
+        }
+        return checked
     }
 
     public func score(_ replies: Replies?, for item: JobItem) -> Scored {

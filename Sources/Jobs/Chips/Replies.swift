@@ -34,4 +34,15 @@ public struct Replies: SealedOutput {
         guard !kept.isEmpty else { return nil }
         replies = kept
     }
+
+    /// Every reply of an output the schema decodes, trimmed, blank ones left out and repeats
+    /// kept: what the model wrote, for the never rules (`ChipsJob.check`), which judge every
+    /// decoded output, kept or not. Empty when the output does not decode.
+    static func decodedReplies(_ output: SealedText) -> [SealedText] {
+        guard let items = (try? ContentDecoder.decode(output, as: schema))?["replies"]?.arrayValue else { return [] }
+        return items.compactMap { item in
+            guard let reply = item.stringValue?.trimmingCharacters(in: .whitespaces), !reply.isEmpty else { return nil }
+            return reply
+        }
+    }
 }

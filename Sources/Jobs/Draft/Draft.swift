@@ -76,4 +76,11 @@ public enum Draft: SealedOutput {
             return .success(.none)
         }
     }
+
+    /// The kind an output the schema decodes is, even when `check` then rejects it (a blank
+    /// field); nil when it does not decode. What the draft job's never rule reads.
+    static func decodedKind(_ output: SealedText) -> String? {
+        guard case .variant(let tag, _)? = try? ContentDecoder.decode(output, as: schema) else { return nil }
+        return tag
+    }
 }

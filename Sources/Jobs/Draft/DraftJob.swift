@@ -11,8 +11,9 @@ import Export
 /// set's (`prompts`: `{message}`, `{agent}`, `{language}`).
 ///
 /// Counters: `kind:checklist`, `kind:timer`, `kind:card` and `no_draft` (valid answers by kind),
-/// `expected:<kind>` (the keyword label below, per asked item) and one `Draft.Rejection` per
-/// rejected output.
+/// `expected:<kind>` (the keyword label below, per asked item), one `Draft.Rejection` per
+/// rejected output, and `never:draft_expert_question` (a draft for a health, money or legal
+/// question, `ExpertTopic`; docs/never-rules.md).
 ///
 /// Quality keys (0 or 1 per item), judged on what the person would have seen: the model's valid
 /// draft when it came within the budget, or no draft when there is none or it came late (the
@@ -92,10 +93,16 @@ public struct DraftJob: Job {
                 grammar: Draft.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
                                                           knownCounts: knownCounts)
-            let labels = [
-                "expected": text.withUnsealedText { Self.expectedKind(of: $0) },
+            let expected = text.withUnsealedText { Self.expectedKind(of: $0) }
+            var labels = [
+                "expected": expected,
                 "ticked": message.meta.draftTicks?.isEmpty == false ? "yes" : "no",
             ]
+            // A question for the expert (health, money, legal) gets no draft (spec §5): only the
+            // category is kept, never a word. A message that names the kind it wants has none.
+            if expected == Draft.none.kind {
+                labels["expert_topic"] = text.withUnsealedText { ExpertTopic.named(in: $0, language: Language.code(of: language)) }?.rawValue
+            }
             items.append(JobItem(job: .draft, attribution: attribution, request: request,
                                  inputTokens: inputTokens, inputWasCut: false, promptTokens: promptTokens, labels: labels))
         }
@@ -106,11 +113,18 @@ public struct DraftJob: Job {
         JobDescription(kind: kind, budget: budget, inputCapTokens: nil, contextLimitTokens: contextLimit, outputSchema: Draft.schema)
     }
 
+    /// Decodes and checks the draft (`Draft.check`), and counts `NeverRule.draftExpertQuestion`
+    /// when the message is a question for the expert (`labels["expert_topic"]`, from `ExpertTopic`)
+    /// and the output decodes as any kind but `none`: rejected (a blank field) and late drafts too.
     public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<Draft> {
-        switch Draft.check(output: output) {
+        var checked: Checked<Draft> = switch Draft.check(output: output) {
         case .success(let draft): .accepted(draft, counters: [draft == .none ? "no_draft" : "kind:\(draft.kind)": 1])
         case .failure(let rejection): .rejected(rejection.rawValue)
         }
+        if item.labels["expert_topic"] != nil, let kind = Draft.decodedKind(output), kind != Draft.none.kind {
+            checked.counters[NeverRule.draftExpertQuestion.counter] = 1
+        }
+        return checked
     }
 
     public func score(_ draft: Draft?, for item: JobItem) -> Scored {

@@ -21,7 +21,9 @@ import Export
 /// and `length_chars` (characters of each line seen). Counters: `relay_line_kept`, `no_words`,
 /// `batched` (inputs joined from several replies), one `PushLine.Rejection` per rejected line,
 /// and `unchecked`: a line that passed but whose language has no `PushLineRule` of its own, so it
-/// is not scored `well_formed` at all (never counted as passed).
+/// is not scored `well_formed` at all (never counted as passed); and the spec's never rules,
+/// `never:push_advice`, `never:push_greeting`, `never:push_speaks_for_agent` (`check`;
+/// docs/never-rules.md).
 public struct PushJob: Job {
     public var kind: JobKind { .push }
     /// Planning reads the newest replies' words.
@@ -137,11 +139,26 @@ public struct PushJob: Job {
                        outputSchema: PushLine.schema, settings: [("newest_replies", .int(newestReplies))])
     }
 
+    /// Decodes and checks the line (`PushLine.check`), and counts the spec's never rules
+    /// (`NeverRule.rules(of: .push)`) on every line the schema decodes, rejected or late ones too:
+    /// a greeting and a line spoken for the agent (what `rejected_greeting` and
+    /// `rejected_agent_says` reject, each counted whether or not the other rejected the line
+    /// first), and advice of its own (`PushAdviceRule`), which does not reject the line.
     public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<PushLine> {
-        switch PushLine.check(output: output, agent: item.labels["agent"] ?? "", language: item.labels["language"]) {
+        let agent = item.labels["agent"] ?? ""
+        var checked: Checked<PushLine> = switch PushLine.check(output: output, agent: agent, language: item.labels["language"]) {
         case .success(let line): .accepted(line, counters: line.checkedInItsLanguage ? [:] : ["unchecked": 1])
         case .failure(let rejection): .rejected(rejection.rawValue)
         }
+        guard let line = PushLine.decodedLine(output), !line.isEmpty else { return checked }
+        let rule = PushLineRule.everyLanguage
+        let broken: [(NeverRule, Bool)] = line.withUnsealedText { text in
+            [(.pushGreeting, rule.startsWithGreeting(text)),
+             (.pushSpeaksForAgent, rule.speaksForAgent(text, agent: agent)),
+             (.pushAdvice, PushAdviceRule.givesAdvice(text))]
+        }
+        for (never, breaks) in broken where breaks { checked.counters[never.counter] = 1 }
+        return checked
     }
 
     /// A line seen is well formed (it passed every check) unless its language has no rule of its

@@ -52,14 +52,21 @@ public struct PushLine: SealedOutput {
     /// its language only when that language has a rule; otherwise `checkedInItsLanguage` is false
     /// and the push job counts it `unchecked`, never as well formed.
     public static func check(output: SealedText, agent: String, language: String? = nil) -> Result<PushLine, Rejection> {
-        guard let content = try? ContentDecoder.decode(output, as: schema),
-              let raw = content["line"]?.stringValue else { return .failure(.schema) }
-        let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let line = decodedLine(output) else { return .failure(.schema) }
         if line.isEmpty { return .failure(.blank) }
         let rule = PushLineRule.everyLanguage
         if line.withUnsealedText(rule.startsWithGreeting) { return .failure(.greeting) }
         if line.withUnsealedText({ rule.speaksForAgent($0, agent: agent) }) { return .failure(.agentSays) }
         let checked = language.map { PushLineRule.byLanguage[$0.lowercased()] != nil } ?? true
         return .success(PushLine(line: line, checkedInItsLanguage: checked))
+    }
+
+    /// The line of an output the schema decodes, trimmed (possibly empty); nil when it does not
+    /// decode. What `check` judges, and what the push job's never rules read on every decoded
+    /// line, rejected or not.
+    static func decodedLine(_ output: SealedText) -> SealedText? {
+        guard let content = try? ContentDecoder.decode(output, as: schema),
+              let raw = content["line"]?.stringValue else { return nil }
+        return raw.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -23,10 +23,11 @@ import Export
 ///   the lead. Kept apart from `accuracy` because it mixes choices with messages sent before the
 ///   pill existed, which say less about what the person meant.
 ///
-/// Counters: `named`, `low_confidence` (a member's name turned into the lead), `answered_lead`
-/// (the model itself said "lead" or the lead's name), and `confusion:<actual>-><guessed>` for
-/// the items of `accuracy` and `lead_accuracy` (the guess the person saw, as the quality keys),
-/// the lead written as "lead" and every other name as its `ReportLabel(member:)` (kept when the
+/// Counters: `named`, `never:route_outside_group` (an output naming someone outside the group,
+/// impossible under the grammar; docs/never-rules.md), `low_confidence` (a member's name turned
+/// into the lead), `answered_lead` (the model itself said "lead" or the lead's name), and
+/// `confusion:<actual>-><guessed>` for the items of `accuracy` and `lead_accuracy` (the guess the
+/// person saw, as the quality keys), the lead written as "lead" and every other name as its `ReportLabel(member:)` (kept when the
 /// team listed it in `labels`, else a salted hash): a counter's key is written into the report,
 /// and a member's name is free text.
 public struct RouteJob: Job {
@@ -144,10 +145,16 @@ public struct RouteJob: Job {
 
     /// Decodes the route and applies the confidence rule: the answer is where the message goes,
     /// a member's name as the item's labels spell it (never the model's words) or the lead's.
+    ///
+    /// An output that names someone outside the group (`RouteOutsideGroupRule`) is rejected as
+    /// any output outside the schema is, and also counted `never:route_outside_group`: the
+    /// grammar makes it impossible, so a count there means the grammar or the engine broke.
     public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<String> {
         let lead = item.labels["lead"] ?? Route.lead
         let members = (item.labels["members"] ?? "").split(separator: Self.nameSeparator).map(String.init)
-        guard let route = Route(output: output, members: members) else { return .rejected() }
+        guard let route = Route(output: output, members: members) else {
+            return .rejected(RouteOutsideGroupRule.namesOutsider(output, choices: members) ? NeverRule.routeOutsideGroup.counter : nil)
+        }
         if route.chose(Route.lead) || route.chose(caseInsensitive: lead) {
             return .accepted(lead, counters: ["answered_lead": 1])
         }
