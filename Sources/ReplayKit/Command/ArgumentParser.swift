@@ -33,6 +33,7 @@ public enum ArgumentParser {
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
                replay verify DIR
+               replay suite run [--out DIR] [--model PATH] [--prompts FILE.json] [--device PROFILE] SUITE.json
                replay prompts show
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
                replay --help | --version
@@ -104,6 +105,9 @@ public enum ArgumentParser {
         replay verify DIR re-checks an audit's directory (the manifest of DIR/run in audit.sarif) or
         a run's directory (its manifest.json) by kind, size and SHA-256 of every entry, and names
         each one that changed, is missing or is extra since (exit 9).
+
+        replay suite run checks a prompt suite (docs/suite.md) against the model and the prompts: per
+        case, the app's rules and the model's answers (replay suite run --help; a failed must case exits 1).
 
         replay prompts show prints the built-in prompt set, today's prompts, as a prompt set file
         to start from; the same bytes given to --prompts replay exactly as the built-in set.
