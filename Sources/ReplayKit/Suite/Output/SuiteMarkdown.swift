@@ -80,13 +80,14 @@ public enum SuiteMarkdown {
         "\(counts.checked) | \(counts.passed) | \(counts.failed) | " + (counts.passRate.map { String(format: "%.1f%%", $0 * 100) } ?? "none")
     }
 
-    /// What was found, when the report shows it: a flag, a count or one of the app's fixed words.
+    /// What was found, when the report shows it: a flag, a count or one of the app's fixed words;
+    /// else "not shown" (routing's member is the model's choice).
     static func observed(_ expectation: SuiteExpectationResult) -> String {
         switch expectation.observed {
         case .bool(let flag)?: flag ? "true" : "false"
         case .int(let count)?: String(count)
         case .label(let word)?: md(word)
-        default: "none"
+        default: "not shown"
         }
     }
 
