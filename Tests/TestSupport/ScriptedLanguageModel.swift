@@ -37,10 +37,9 @@ public final class ScriptedLanguageModel: LanguageModel, @unchecked Sendable {
         })
     }
 
-    public var info: ModelInfo {
-        ModelInfo(name: "scripted", description: "scripted test model", path: "scripted", parameters: 0,
-                  contextPerSequence: 4096, batchSize: 4)
-    }
+    /// What the model says it is (a test may dress it as a model file).
+    public var info = ModelInfo(name: "scripted", description: "scripted test model", path: "scripted", parameters: 0,
+                                contextPerSequence: 4096, batchSize: 4)
 
     public func tokenCount(of text: SealedText) -> Int {
         text.withUnsealedText { $0.split(whereSeparator: \.isWhitespace).count }
