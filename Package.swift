@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(name: "LeakyFixtures", dependencies: ["Audit", "CXattr", "Privacy"], swiftSettings: swift6),
 
         // Test-only: temporary directories, subprocesses and built products, shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["Spawn", "Export", "Jobs", "Privacy"], path: "Tests/TestSupport", swiftSettings: swift6),
+        .target(name: "TestSupport", dependencies: ["Spawn", "Export", "Engine", "Jobs", "Privacy"], path: "Tests/TestSupport", swiftSettings: swift6),
         .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),
         .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Privacy", "SandboxProbe", "LeakyFixtures", "Replay"], swiftSettings: swift6),

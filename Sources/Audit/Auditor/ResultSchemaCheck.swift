@@ -10,8 +10,8 @@ import Privacy
 /// instead:
 /// - names: each entry must be one of `fileNames` or a checkpoint (`checkpoint-000001.json`), a
 ///   regular file, with a UTF-8 name, its path within `PATH_MAX`;
-/// - JSON files (report.json, state.json, checkpoints, metrics.json, compare.json): parsed, then rendered
-///   again by the writers' own renderer (`ReportValue.json()` or `.exactJSON()`), which must give
+/// - JSON files (report.json, a run's or `replay suite run`'s, state.json, checkpoints,
+///   metrics.json, compare.json): parsed, then rendered again by the writers' own renderer (`ReportValue.json()` or `.exactJSON()`), which must give
 ///   the file's bytes exactly (no other white space, escape, number spelling or trailing byte);
 ///   then walked against their shape (`ResultSchemas`): no unknown key at any path, every
 ///   string from its fixed set, a label its `ReportLabel` rule keeps, a time, a digest or a path
@@ -249,7 +249,9 @@ public enum ResultSchemaCheck {
             }
             switch name {
             case "report.json":
-                reportLabels = checkJSON(text, bytes, shape: ResultSchemas.report, location: location) ?? []
+                // A run's report, or `replay suite run`'s, told apart by the schema it names.
+                let suite = (try? ReportValue(parsingExactJSON: text))?["schema"] == .label("replay.suite-report/1")
+                reportLabels = checkJSON(text, bytes, shape: suite ? ResultSchemas.suiteReport : ResultSchemas.report, location: location) ?? []
             case "metrics.json":
                 metricsLabels = checkJSON(text, bytes, shape: ResultSchemas.metrics, location: location) ?? []
             case "state.json":

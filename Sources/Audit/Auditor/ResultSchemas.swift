@@ -376,6 +376,67 @@ enum ResultSchemas {
         ])),
     ])
 
+    // MARK: report.json of replay suite run
+
+    /// The expectation keys of a suite (ReplayKit's `SuiteExpectation.allNames`).
+    static let suiteExpectationNames: Set<String> = [
+        "fires", "fallback", "input_cut", "input_tokens_at_most", "named_route", "reads_newest", "parses", "accepted", "in_budget",
+        "no_violations", "route_to", "draft_kind", "no_draft", "chips_count_range",
+    ]
+    /// Why a suite's expectation failed (ReplayKit's `SuiteExpectationResult.reasons`).
+    static let suiteReasons: Set<String> = ["differs", "not_eligible", "no_input", "not_asked", "no_answer"]
+    /// The fixed words an expectation may have observed: what the app decides before asking
+    /// (`SuiteExpectation.fallbacks`) and the draft kinds.
+    static let suiteObservedWords: Set<String> = [
+        "none", "unsupported_language", "context_exceeded", "named", "relay_line_kept", "no_words", "checklist", "timer", "card",
+    ]
+    static let suiteKinds: Set<String> = ["deterministic", "model_dependent"]
+
+    static let suiteRuns: [String: ResultShape] = [
+        "runs": int, "passed": int, "failed": int, "skipped": int, "must": int, "must_failed": int,
+    ]
+    static let suiteExpectationCounts: [String: ResultShape] = ["checked": int, "passed": int, "failed": int, "pass_rate": optionalNumber]
+
+    /// `replay.suite-report/1` (docs/suite.md): report.json of `replay suite run`, told from a
+    /// run's report.json by its `schema`. Case ids are the suite's (a token), never its inputs.
+    static let suiteReport: ResultShape = {
+        var byJob = suiteRuns
+        byJob["by_kind"] = .map(key: .fixed(suiteKinds), value: .object(suiteExpectationCounts))
+        var byKind = suiteExpectationCounts
+        byKind["by_name"] = .map(key: .fixed(suiteExpectationNames), value: .object(suiteExpectationCounts))
+        var totals = suiteRuns
+        totals["by_job"] = .map(key: .fixed(jobNames), value: .object(byJob))
+        totals["by_kind"] = .map(key: .fixed(suiteKinds), value: .object(byKind))
+        return .object([
+            "schema": fixed("replay.suite-report/1"),
+            "tool": tool,
+            "suite": .object(["file": path, "name": .text(.label(.token)), "sha256": sha256, "cases": int, "runs": int]),
+            "run": .object([
+                "started": .text(.timestamp), "seconds": number, "model_version": .nullable(.text(.label(.model))), "prompts": promptSet,
+            ]),
+            "model": modelDescription,
+            "device": device,
+            "sandbox": sandbox,
+            "verdict": fixed("pass", "fail"),
+            "totals": .object(totals),
+            "cases": .array(.object([
+                "id": .text(.label(.token)),
+                "language": .nullable(.text(.label(.locale))),
+                "job": fixed(jobNames),
+                "must": bool,
+                "given_output": bool,
+                "status": fixed("pass", "fail", "skipped"),
+                "expectations": .array(.object([
+                    "name": fixed(suiteExpectationNames),
+                    "kind": fixed(suiteKinds),
+                    "pass": bool,
+                    "observed": .nullable(.either([.boolean, .integer, fixed(suiteObservedWords)])),
+                    "reason": .nullable(fixed(suiteReasons)),
+                ])),
+            ])),
+        ])
+    }()
+
     // MARK: items.json.zst
 
     /// `replay.items/1` (docs/items.md), the JSON inside the zstd frame: keys and threads 16

@@ -97,6 +97,9 @@ enum ResultTables {
     /// (`CompareJUnit`, suite `replay.compare`): cases named `JOB.KEY not worse by MARGIN`, or
     /// the one passing case `compared` of a comparison without gates.
     static func junitProblems(_ text: String, context: ResultText.Context) -> [(Int, String)] {
+        if text.split(separator: "\n", maxSplits: 3).dropFirst(2).first?.hasPrefix(#"  <testsuite name="replay.suite" "#) == true {
+            return suiteJUnitProblems(text, context: context)
+        }
         guard text.hasSuffix("\n") else { return [(1 + text.filter { $0 == "\n" }.count, "the file does not end with a line break")] }
         let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var problems: [(Int, String)] = []
@@ -141,6 +144,79 @@ enum ResultTables {
         }
         if cases != tests.0 || failures != tests.1 { problems.append((2, "counts that do not match the test cases")) }
         return problems
+    }
+
+    /// junit.xml of `replay suite run` (ReplayKit's `SuiteJUnit`): one test case per run of a
+    /// case, classed `replay.suite.JOB` and named by the case's id (a slug, and `:LANGUAGE` for a
+    /// case run per language); a failure's message made of the expectations' names, the reasons
+    /// and the writer's words; a skipped case's one fixed message.
+    static func suiteJUnitProblems(_ text: String, context: ResultText.Context) -> [(Int, String)] {
+        guard text.hasSuffix("\n") else { return [(1 + text.filter { $0 == "\n" }.count, "the file does not end with a line break")] }
+        let lines = text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 4, lines[0] == #"<?xml version="1.0" encoding="UTF-8"?>"#,
+              lines[lines.count - 2] == "  </testsuite>", lines[lines.count - 1] == "</testsuites>" else {
+            return [(1, "not the frame of testsuites replay writes")]
+        }
+        let words = Array(ResultSchemas.suiteExpectationNames) + Array(ResultSchemas.suiteReasons)
+        var problems: [(Int, String)] = []
+        var cases = 0, failures = 0, skipped = 0
+        var index = 3
+        while index < lines.count - 2 {
+            let line = lines[index]
+            guard let name = suiteCaseName(line) else {
+                problems.append((index + 1, "not a test case of a suite's case"))
+                index += 1
+                continue
+            }
+            cases += 1
+            if line.hasSuffix("/>") { index += 1; continue }
+            let inner = index + 1 < lines.count ? lines[index + 1] : ""
+            guard index + 2 < lines.count, lines[index + 2] == "    </testcase>" else {
+                problems.append((index + 2, "not the failure replay writes"))
+                index += 1
+                continue
+            }
+            if inner == #"      <skipped message="for other model versions"/>"# {
+                skipped += 1
+            } else {
+                let prefix = #"      <failure message=""#, suffix = #""/>"#
+                if inner.hasPrefix(prefix), inner.hasSuffix(suffix) {
+                    failures += 1
+                    let body = String(inner.dropFirst(prefix.count).dropLast(suffix.count))
+                    if body.contains("\"") || ResultProse.firstUnknown(in: body, labels: [name] + words, context: context, markup: .html) != nil {
+                        problems.append((index + 2, "a failure message in other words than the suite's"))
+                    }
+                } else {
+                    problems.append((index + 2, "not the failure replay writes"))
+                }
+            }
+            index += 3
+        }
+        // The frame's counts, as the writer spells them from the test cases.
+        if lines[1] != #"<testsuites tests="\#(cases)" failures="\#(failures)">"#
+            || lines[2] != #"  <testsuite name="replay.suite" tests="\#(cases)" failures="\#(failures)" errors="0" skipped="\#(skipped)">"# {
+            problems.append((2, "counts that do not match the test cases"))
+        }
+        return problems
+    }
+
+    /// The name of a `replay suite run` test case line, when the line is one its writer writes:
+    /// a job's class, a case id (1 to 32 lowercase letters, digits and `-`) and optionally `:`
+    /// and a language the locale rule keeps.
+    static func suiteCaseName(_ line: String) -> String? {
+        let prefix = #"    <testcase classname="replay.suite."#
+        let closed = line.hasSuffix("\"/>")
+        guard line.hasPrefix(prefix), closed || line.hasSuffix("\">") else { return nil }
+        let rest = line.dropFirst(prefix.count).dropLast(closed ? 3 : 2)
+        guard let close = rest.range(of: #"" name=""#) else { return nil }
+        let job = String(rest[..<close.lowerBound]), name = String(rest[close.upperBound...])
+        guard ResultSchemas.jobNames.contains(job) else { return nil }
+        let parts = name.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let id = parts[0]
+        let isSlug = (1...32).contains(id.utf8.count) && id.utf8.first.map { $0 != UInt8(ascii: "-") } == true
+            && id.utf8.allSatisfy { (0x61...0x7a).contains($0) || ResultText.isDigit($0) || $0 == UInt8(ascii: "-") }
+        guard isSlug, parts.count == 1 || ResultText.isLabel(parts[1], .locale) else { return nil }
+        return name
     }
 
     /// `(tests, failures)` of `prefix N middle M suffix`, nil when the line is otherwise.

@@ -26,6 +26,7 @@ enum ResultVocabulary {
         "Sources/Export",
         "Sources/ReplayKit/Compare/Output",
         "Sources/ReplayKit/Compare/GateVerdict.swift",
+        "Sources/ReplayKit/Suite/Output",
     ]
 
     /// The words, lower case.
@@ -49,6 +50,9 @@ enum ResultVocabulary {
         "score", "scores", "see", "seed", "show", "shown", "shows", "side", "smallest", "so", "space", "standard",
         "stripe", "strong", "summary", "test", "their", "these", "tspan", "upper", "verdict", "white", "wholly",
         "worse",
+        // replay suite run's writers (Suite/Output).
+        "cases", "checked", "decided", "dependent", "deterministic", "expectation", "expectations", "fail", "fails", "judge",
+        "language", "late", "observed", "ones", "pass", "rules", "status", "suite", "watch", "whatever", "writes", "yes",
         // The engine's and the state's reasons for a model that cannot be used.
         "denied", "differs", "loaded", "merges", "off", "permission", "state", "turned",
         // The state's words for two runs that asked with other prompt sets.

@@ -34,6 +34,7 @@ public enum ArgumentParser {
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
                replay verify DIR
+               replay suite run [--out DIR] [--model PATH] [--prompts FILE.json] [--device PROFILE] SUITE.json
                replay prompts show
                replay profiles show
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
@@ -119,6 +120,9 @@ public enum ArgumentParser {
 
         replay profiles show prints the built-in model-version and device profiles, with their
         sources, as a profiles file to start from (--profiles).
+
+        replay suite run checks a prompt suite (docs/suite.md) against the model and the prompts: per
+        case, the app's rules and the model's answers (replay suite run --help; a failed must case exits 1).
 
         replay prompts show prints the built-in prompt set, today's prompts, as a prompt set file
         to start from; the same bytes given to --prompts replay exactly as the built-in set.

@@ -33,6 +33,9 @@ public enum ReplayTool {
         if arguments.first == "compare" {
             return CompareCommand.run(Array(arguments.dropFirst()), sandboxing: Sandboxing(enabled: sandboxed, confine: confinement), diagnostics: diagnostics)
         }
+        if arguments.first == "suite" {
+            return SuiteCommand.run(Array(arguments.dropFirst()), sandboxing: Sandboxing(enabled: sandboxed, confine: confinement), diagnostics: diagnostics)
+        }
         if arguments.first == "bench-model" {
             // For bench/model.sh: the model stage alone, digests and counts only (not in the usage).
             return ModelBenchCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)

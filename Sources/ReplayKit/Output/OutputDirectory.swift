@@ -236,6 +236,11 @@ public struct OutputDirectory: Sendable {
         for (name, text) in zip(Self.comparisonFiles + ["junit.xml"], [json, markdown, html, junit]) { try create(name, text) }
     }
 
+    /// `replay suite run`'s results: report.json (`replay.suite-report/1`), report.md and junit.xml, in that order.
+    public func saveSuite(json: String, markdown: String, junit: String) throws(Failure) {
+        for (name, text) in zip(["report.json", "report.md", "junit.xml"], [json, markdown, junit]) { try create(name, text) }
+    }
+
     /// Every result of `state` but junit.xml: report.json, report.md, the flywheel's files (when
     /// the run counted them) and state.json, in that order.
     public func saveResults(of state: RunState, report: ReportValue) throws(Failure) {
