@@ -17,11 +17,12 @@ import TestSupport
                           buildIndex: Int = 1, extraColumn: String = "", spaced: Bool = false, count: Int = 3) -> String {
         let jobs = #"["chips","route","push","draft"]"#
         let fallbacks = #"["context_exceeded","engine_failure","invalid_output","model_unavailable","time_budget","unsupported_language"]"#
-        var text = #"{"schema":"replay.items/1","count":\#(count),"jobs":\#(jobs),"fallbacks":\#(fallbacks),"#
-        text += #""threads":["00000000000000a1","00000000000000b2"],"builds":["2.3.0","\#(build)"],"models":["26.1"],"#
+        let rules = #"["chips_wrong_language","chips_agent_voice","push_advice","push_greeting","push_speaks_for_agent","draft_expert_question","route_outside_group"]"#
+        var text = #"{"schema":"replay.items/1","count":\#(count),"jobs":\#(jobs),"fallbacks":\#(fallbacks),"never_rules":\#(rules),"#
+        text += #""threads":["00000000000000a1","00000000000000b2"],"builds":["2.3.0","\#(build)"],"models":["26.1"],"locales":["en-GB"],"#
         text += #""columns":{"key":["\#(keys.joined(separator: "\",\""))"],"thread":[0,0,1],"job":[0,0,1],"build":[0,0,\#(buildIndex)],"#
-        text += #""model":[0,0,0],"flags":[\#(answered ? 27 : 1),1,0],"fallback":[0,3,5],"host_us":[\#(hostMicroseconds),200000,0],"#
-        text += #""device_us":[150000,250000,0],"tokens_in":[120,130,0],"tokens_out":[10,12,0],\#(extraColumn)"#
+        text += #""model":[0,0,0],"locale":[0,0,0],"flags":[\#(answered ? 27 : 1),1,0],"fallback":[0,3,5],"host_us":[\#(hostMicroseconds),200000,0],"#
+        text += #""device_us":[150000,250000,0],"tokens_in":[120,130,0],"tokens_out":[10,12,0],"violations":[\#(answered ? 0 : 2),0,0],\#(extraColumn)"#
         text += #""quality":{"best_f1":[500000000,null,null]},"quality_all_answers":{}}}"# + "\n"
         return spaced ? text.replacingOccurrences(of: #""count":"#, with: #""count": "#) : text
     }

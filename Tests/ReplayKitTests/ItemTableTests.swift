@@ -25,14 +25,34 @@ import TestSupport
             return ItemOutcome(
                 key: next(), thread: UInt64(index / 5) &* 0x1234_5678_9abc_def1, job: job,
                 build: ["2.3.0 (512)", "#h:0badf00d", "unknown"][Int(next() % 3)], model: ["26.4", "27.0"][Int(next() % 2)],
-                asked: asked, answered: asked && next() % 2 == 0,
+                locale: ["en-GB", "ja-JP", "unknown"][Int(next() % 3)], asked: asked, answered: asked && next() % 2 == 0,
                 fallback: next() % 4 == 0 ? nil : FallbackReason.allCases[Int(next() % UInt64(FallbackReason.allCases.count))],
                 inputWasCut: next() % 5 == 0, inBudgetHost: asked ? next() % 2 == 0 : nil, inBudgetDevice: asked ? next() % 2 == 0 : nil,
                 hostMicroseconds: asked ? Int(next() % 2_000_000) : nil, deviceMicroseconds: asked ? Int(next() % 900_000) : nil,
                 tokensIn: asked ? Int(next() % 900) : 0, tokensOut: asked ? Int(next() % 60) : 0,
                 quality: asked ? ["exact_match": Int(next() % 2) * 1_000_000_000, "best_f1": Int(next() % 1_000_000_001)] : [:],
-                qualityAllAnswers: asked && next() % 2 == 0 ? ["exact_match": 1_000_000_000] : [:])
+                qualityAllAnswers: asked && next() % 2 == 0 ? ["exact_match": 1_000_000_000] : [:],
+                violations: asked ? Set(NeverRule.rules(of: job).filter { _ in next() % 4 == 0 }) : [])
         }
+    }
+
+    /// A table written before locales and never rules were kept reads as every item's locale
+    /// unknown and no rule broken, so a comparison with an older baseline still pairs its items.
+    @Test func aTableOfBeforeLocalesAndNeverRulesReadsWithNone() throws {
+        let table = ItemTable(Self.items(40))
+        #expect(table.items.contains { !$0.violations.isEmpty } && table.items.contains { $0.locale != "unknown" })
+        var older = try #require(try JSONSerialization.jsonObject(with: Data(table.json().utf8)) as? [String: Any])
+        older["locales"] = nil
+        older["never_rules"] = nil
+        var columns = try #require(older["columns"] as? [String: Any])
+        columns["locale"] = nil
+        columns["violations"] = nil
+        older["columns"] = columns
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: older), as: UTF8.self)
+        let back = try ItemTable(json: text, name: "items.json.zst")
+        #expect(back.items.map(\.key) == table.items.map(\.key))
+        #expect(back.items.allSatisfy { $0.locale == "unknown" && $0.violations.isEmpty })
+        #expect(back.items.map(\.answered) == table.items.map(\.answered))
     }
 
     @Test(arguments: [0, 1, 17, 2_000])

@@ -309,6 +309,7 @@ enum ResultSchemas {
         var keys: Set<String> = ["asked", "answered", "in_budget.host", "in_budget.device", "tokens.in", "tokens.out",
                                  "latency.host.p50", "latency.host.p95", "latency.device.p50", "latency.device.p95"]
         for reason in fallbackReasons { keys.insert("fallback." + reason) }
+        for rule in neverRules { keys.insert("violation." + rule) }
         for name in qualityNames { keys.insert("quality." + name); keys.insert("quality_all_answers." + name) }
         return keys
     }()
@@ -449,6 +450,7 @@ enum ResultSchemas {
             "count": int,
             "jobs": .array(fixed(jobNames)),
             "fallbacks": .array(fixed(fallbackReasons)),
+            "never_rules": .array(fixed(neverRules)),
             "threads": .array(.text(.hex(16))),
             "builds": .array(.text(.label(.build))),
             "models": .array(.text(.label(.model))),
@@ -457,7 +459,7 @@ enum ResultSchemas {
                 "key": .array(.text(.hex(16))),
                 "thread": column, "job": column, "build": column, "model": column, "locale": column, "flags": column,
                 "fallback": column,
-                "host_us": column, "device_us": column, "tokens_in": column, "tokens_out": column,
+                "host_us": column, "device_us": column, "tokens_in": column, "tokens_out": column, "violations": column,
                 "quality": measures, "quality_all_answers": measures,
             ]),
         ])

@@ -147,6 +147,9 @@ extension JobLedger: Codable {
         overall = try container.decode(JobMetrics.self, forKey: .overall)
         for (label, metrics) in try container.decodePairs(JobMetrics.self, forKey: .byBuild) { byBuild[label.stringValue] = metrics }
         for (label, metrics) in try container.decodePairs(JobMetrics.self, forKey: .byModel) { byModel[label.stringValue] = metrics }
-        for (label, metrics) in try container.decodePairs(JobMetrics.self, forKey: .byLocale) { byLocale[label.stringValue] = metrics }
+        // A state written before locales were counted has none.
+        if container.contains(.byLocale) {
+            for (label, metrics) in try container.decodePairs(JobMetrics.self, forKey: .byLocale) { byLocale[label.stringValue] = metrics }
+        }
     }
 }

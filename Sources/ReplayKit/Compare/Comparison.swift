@@ -32,6 +32,7 @@ public struct Comparison: Sendable, Equatable {
             allAnswers.formUnion(item.qualityAllAnswers.keys)
         }
         return MetricDefinition.fixed
+            + MetricDefinition.violations(job)
             + quality.sorted().map { MetricDefinition.quality($0, family: "quality") }
             + allAnswers.sorted().map { MetricDefinition.quality($0, family: "quality_all_answers") }
     }

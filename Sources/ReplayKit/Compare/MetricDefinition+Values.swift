@@ -18,6 +18,9 @@ extension MetricDefinition {
         case "latency.device.p50", "latency.device.p95": return item.asked ? item.deviceMicroseconds.map { Double($0) / 1000 } : nil
         default: break
         }
+        if key.hasPrefix("violation.") {
+            return item.violations.contains { "violation." + $0.rawValue == key } ? 1 : 0
+        }
         if key.hasPrefix("fallback.") {
             return item.fallback.map { "fallback." + $0.rawValue } == key ? 1 : 0
         }

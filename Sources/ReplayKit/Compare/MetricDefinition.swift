@@ -58,6 +58,12 @@ public struct MetricDefinition: Sendable, Hashable {
         return list
     }()
 
+    /// The share of a job's eligible places whose answer broke each of its never rules
+    /// (`violation.<rule>`, lower is better): every decoded answer is checked, late ones too.
+    public static func violations(_ job: JobKind) -> [MetricDefinition] {
+        NeverRule.rules(of: job).map { MetricDefinition(key: "violation." + $0.rawValue, kind: .rate, unit: "fraction", direction: .lowerIsBetter) }
+    }
+
     /// The two families of quality keys: what the person saw, and every valid answer as if shown.
     public static let qualityFamilies = ["quality", "quality_all_answers"]
 
@@ -83,7 +89,7 @@ public struct MetricDefinition: Sendable, Hashable {
     /// quality keys, neutral ones excepted (a size has no "worse").
     public static func gateable(_ job: JobKind) -> [MetricDefinition] {
         let measures = qualityFamilies.flatMap { family in (qualityNames[job] ?? []).map { quality($0, family: family) } }
-        return (fixed + measures).filter { $0.direction != .neutral }
+        return (fixed + violations(job) + measures).filter { $0.direction != .neutral }
     }
 
     /// Whether `difference` (NEW − BASE) is in the better direction.

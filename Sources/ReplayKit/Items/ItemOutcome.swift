@@ -39,12 +39,14 @@ public struct ItemOutcome: Sendable, Equatable {
     public var quality: [String: Int]
     /// The same with every valid answer scored as if shown.
     public var qualityAllAnswers: [String: Int]
+    /// The spec's never rules its answer broke (`NeverRule`, from the job's `never:` counters).
+    public var violations: Set<NeverRule>
 
     public init(key: UInt64, thread: UInt64, job: JobKind, build: String, model: String, locale: String = ReportLabel.unknown.text,
                 asked: Bool, answered: Bool,
                 fallback: FallbackReason?, inputWasCut: Bool, inBudgetHost: Bool?, inBudgetDevice: Bool?,
                 hostMicroseconds: Int?, deviceMicroseconds: Int?, tokensIn: Int, tokensOut: Int,
-                quality: [String: Int] = [:], qualityAllAnswers: [String: Int] = [:]) {
+                quality: [String: Int] = [:], qualityAllAnswers: [String: Int] = [:], violations: Set<NeverRule> = []) {
         self.key = key
         self.thread = thread
         self.job = job
@@ -63,6 +65,7 @@ public struct ItemOutcome: Sendable, Equatable {
         self.tokensOut = tokensOut
         self.quality = quality
         self.qualityAllAnswers = qualityAllAnswers
+        self.violations = violations
     }
 
     /// The outcome of `result` at the place keyed `key` in the thread keyed `thread`, its build,
@@ -75,7 +78,8 @@ public struct ItemOutcome: Sendable, Equatable {
                   deviceMicroseconds: result.deviceMilliseconds.map(Self.microseconds),
                   tokensIn: result.asked ? result.promptTokens : 0, tokensOut: result.asked ? result.outputTokens : 0,
                   quality: result.quality.mapValues(Self.billionths),
-                  qualityAllAnswers: result.qualityAllAnswers.mapValues(Self.billionths))
+                  qualityAllAnswers: result.qualityAllAnswers.mapValues(Self.billionths),
+                  violations: Set(NeverRule.allCases.filter { (result.counters[$0.counter] ?? 0) > 0 }))
     }
 
     /// Milliseconds as whole microseconds (a negative or non-finite time as 0).

@@ -100,6 +100,7 @@ public struct ItemTable: Sendable, Equatable {
         out.raw(",\"count\":"); out.int(items.count)
         out.raw(",\"jobs\":"); out.array(jobs) { $0.string($1.rawValue) }
         out.raw(",\"fallbacks\":"); out.array(fallbacks) { $0.string($1.rawValue) }
+        out.raw(",\"never_rules\":"); out.array(NeverRule.allCases) { $0.string($1.rawValue) }
         out.raw(",\"threads\":"); out.array(threads) { $0.hex16($1) }
         out.raw(",\"builds\":"); out.array(builds) { $0.string($1) }
         out.raw(",\"models\":"); out.array(models) { $0.string($1) }
@@ -117,6 +118,7 @@ public struct ItemTable: Sendable, Equatable {
         out.raw(",\"device_us\":"); out.array(all) { $0.int(items[$1].deviceMicroseconds ?? 0) }
         out.raw(",\"tokens_in\":"); out.array(all) { $0.int(items[$1].tokensIn) }
         out.raw(",\"tokens_out\":"); out.array(all) { $0.int(items[$1].tokensOut) }
+        out.raw(",\"violations\":"); out.array(all) { $0.int(Self.bits(of: items[$1].violations)) }
         out.raw(",\"quality\":"); Self.measures(qualityNames.sorted(), items, \.quality, into: &out)
         out.raw(",\"quality_all_answers\":"); Self.measures(allAnswerNames.sorted(), items, \.qualityAllAnswers, into: &out)
         out.raw("}}\n")
@@ -141,6 +143,11 @@ public struct ItemTable: Sendable, Equatable {
         if item.inBudgetHost == true { bits |= Flag.inBudgetHost.rawValue }
         if item.inBudgetDevice == true { bits |= Flag.inBudgetDevice.rawValue }
         return bits
+    }
+
+    /// The never rules an item broke as bits: rule i of `NeverRule.allCases` is bit i.
+    static func bits(of violations: Set<NeverRule>) -> Int {
+        NeverRule.allCases.enumerated().reduce(0) { bits, rule in violations.contains(rule.element) ? bits | 1 << rule.offset : bits }
     }
 
     static func hex(_ value: UInt64) -> String {
@@ -201,7 +208,9 @@ public struct ItemTable: Sendable, Equatable {
             return hash
         }
         let builds = try Self.names(value, "builds", name), models = try Self.names(value, "models", name)
-        let locales = try Self.names(value, "locales", name)
+        // A table written before locales were kept has none: every item's is unknown.
+        let hasLocales = value["locales"] != nil
+        let locales = hasLocales ? try Self.names(value, "locales", name) : [ReportLabel.unknown.text]
         guard let columns = value["columns"] else { throw failure("it has no columns") }
         func column(_ key: String) throws(StateFormatError) -> [ReportValue] {
             guard case .array(let values)? = columns[key] else { throw failure("columns.\(key) is missing or not an array") }
@@ -221,10 +230,21 @@ public struct ItemTable: Sendable, Equatable {
         let keys = try column("key")
         let thread = try ints("thread", below: threads.count), job = try ints("job", below: jobs.count)
         let build = try ints("build", below: builds.count), model = try ints("model", below: models.count)
-        let locale = try ints("locale", below: locales.count)
+        let locale = hasLocales ? try ints("locale", below: locales.count) : [Int](repeating: 0, count: count)
         let flags = try ints("flags", below: 32), fallback = try ints("fallback", below: fallbacks.count + 1)
         let host = try ints("host_us"), device = try ints("device_us")
         let tokensIn = try ints("tokens_in"), tokensOut = try ints("tokens_out")
+        // The never rules the `violations` column's bits name, in the file's order; a table
+        // written before they were kept has neither, and no item broke one.
+        var rules: [NeverRule] = []
+        var violations = [Int](repeating: 0, count: count)
+        if value["never_rules"] != nil {
+            rules = try Self.names(value, "never_rules", name).map { (text: String) throws(StateFormatError) -> NeverRule in
+                guard let rule = NeverRule(rawValue: text) else { throw failure("never_rules: \(ReportLabel(token: text).text) is not a never rule") }
+                return rule
+            }
+            violations = try ints("violations", below: 1 << rules.count)
+        }
         let quality = try Self.measures(columns, "quality", count: count, name: name)
         let allAnswers = try Self.measures(columns, "quality_all_answers", count: count, name: name)
         var items: [ItemOutcome] = []
@@ -242,7 +262,8 @@ public struct ItemTable: Sendable, Equatable {
                 inBudgetDevice: asked ? bits & Flag.inBudgetDevice.rawValue != 0 : nil,
                 hostMicroseconds: asked ? host[i] : nil, deviceMicroseconds: asked ? device[i] : nil,
                 tokensIn: tokensIn[i], tokensOut: tokensOut[i],
-                quality: quality.compactMapValues { $0[i] }, qualityAllAnswers: allAnswers.compactMapValues { $0[i] }))
+                quality: quality.compactMapValues { $0[i] }, qualityAllAnswers: allAnswers.compactMapValues { $0[i] },
+                violations: Set(rules.indices.filter { violations[i] & 1 << $0 != 0 }.map { rules[$0] })))
         }
         self.items = items
         guard zip(items, items.dropFirst()).allSatisfy({ !Self.precedes($1, $0) }) else { throw failure("its items are not in canonical order (thread, key, job)") }

@@ -105,20 +105,22 @@ extension StateOptions: Codable {
             budgets[kind] = ms
         }
         let profile = try container.nestedContainer(keyedBy: DeviceKeys.self, forKey: .device)
-        self.init(jobs: jobs, budgets: budgets,
-                  device: DeviceProfile(name: try profile.decode(String.self, forKey: .profile),
-                                        prefillMillisecondsPerToken: try profile.decode(Double.self, forKey: .prefillMillisecondsPerToken),
-                                        decodeTokensPerSecond: try profile.decode(Double.self, forKey: .decodeTokensPerSecond),
-                                        source: try profile.decode(String.self, forKey: .source)),
+        let device = DeviceProfile(name: try profile.decode(String.self, forKey: .profile),
+                                   prefillMillisecondsPerToken: try profile.decode(Double.self, forKey: .prefillMillisecondsPerToken),
+                                   decodeTokensPerSecond: try profile.decode(Double.self, forKey: .decodeTokensPerSecond),
+                                   source: try profile.decode(String.self, forKey: .source))
+        self.init(jobs: jobs, budgets: budgets, device: device,
                   threadLimit: try container.decode(Int?.self, forKey: .threadLimit),
                   strict: try container.decode(Bool.self, forKey: .strict), dryRun: try container.decode(Bool.self, forKey: .dryRun),
                   flywheel: try container.decode(Bool.self, forKey: .flywheel), batchSize: try container.decode(Int.self, forKey: .batchSize),
                   labels: decoder.teamLabels.matching(try Self.labelsDigest(container)), prompts: try Self.prompts(container),
-                  profiles: try Self.profiles(container), injection: try Self.injection(container))
+                  profiles: try Self.profiles(container, device: device), injection: try Self.injection(container))
     }
 
-    /// The profiles a state was judged by (name, digest, each version on the run's device).
-    static func profiles(_ container: KeyedDecodingContainer<CodingKeys>) throws -> AppliedProfiles {
+    /// The profiles a state was judged by (name, digest, each version on the run's device); the
+    /// built-in set in a state written before profiles existed, which judged by its numbers.
+    static func profiles(_ container: KeyedDecodingContainer<CodingKeys>, device: DeviceProfile) throws -> AppliedProfiles {
+        guard container.contains(.profiles) else { return AppliedProfiles(.builtIn, device: device) }
         let applied = try container.nestedContainer(keyedBy: ProfilesKeys.self, forKey: .profiles)
         let name = try applied.decode(String.self, forKey: .name)
         let digest = try applied.decode(String.self, forKey: .sha256)
@@ -141,9 +143,9 @@ extension StateOptions: Codable {
                                versions: versions)
     }
 
-    /// The fallbacks a state's run injected, or nil.
+    /// The fallbacks a state's run injected, or nil (none, or a state written before injection existed).
     static func injection(_ container: KeyedDecodingContainer<CodingKeys>) throws -> FallbackInjection? {
-        guard try !container.decodeNil(forKey: .injection) else { return nil }
+        guard container.contains(.injection), try !container.decodeNil(forKey: .injection) else { return nil }
         let injected = try container.nestedContainer(keyedBy: InjectionKeys.self, forKey: .injection)
         var rates: [FallbackInjection.Reason: Double] = [:]
         for (name, rate) in try injected.decodePairs(Double.self, forKey: .rates) {

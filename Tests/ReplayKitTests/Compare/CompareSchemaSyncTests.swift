@@ -11,6 +11,7 @@ import Testing
 @Suite struct CompareSchemaSyncTests {
     @Test func metricKeysVerdictsAndDirectionsAreTheWriters() {
         var keys = Set(MetricDefinition.fixed.map(\.key))
+        for job in JobKind.allCases { keys.formUnion(MetricDefinition.violations(job).map(\.key)) }
         for name in Set(MetricDefinition.qualityNames.values.joined()) {
             for family in MetricDefinition.qualityFamilies { keys.insert(MetricDefinition.quality(name, family: family).key) }
         }
