@@ -10,6 +10,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case profilesFileHasAnotherSchema(file: String)
     /// A value of a profiles file that is missing or wrong: where, and what it must be.
     case profilesFileHasAWrongValue(file: String, path: String, expected: String)
+    /// A device name that is neither one of the profiles' devices nor `custom:`.
+    case deviceIsNotInTheProfiles(name: String, known: [String], profiles: String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(file): its schema is not \(ModelProfiles.schema)"
         case .profilesFileHasAWrongValue(let file, let path, let expected):
             "\(file): \(path) must be \(expected)"
+        case .deviceIsNotInTheProfiles(let name, let known, let profiles):
+            "unknown device profile '\(name)': use \(known.joined(separator: ", ")) (the \(profiles) profiles) or custom:MS_PER_TOKEN,TOKENS_PER_S"
         }
     }
 }

@@ -41,6 +41,16 @@ public struct ModelProfiles: Sendable, Equatable {
         devices.first { $0.name == name.lowercased() } ?? DeviceProfile.custom(name)
     }
 
+    /// The device a run names (`--device`, or a config's `device`), or the first of the set's when
+    /// it names none.
+    public func chosenDevice(_ name: String?) throws(EngineError) -> DeviceProfile {
+        guard let name else { return devices[0] }
+        guard let device = device(named: name) else {
+            throw .deviceIsNotInTheProfiles(name: name, known: devices.map(\.name), profiles: self.name)
+        }
+        return device
+    }
+
     /// `device` as `model`'s version runs on it: the version's own figures for that device when
     /// its profile gives them, else the device's.
     public func device(_ device: DeviceProfile, model: String) -> DeviceProfile {

@@ -113,3 +113,43 @@ final class WordTokenizer: Tokenizer, @unchecked Sendable {
         tokenCount(of: request.instructions) + tokenCount(of: request.prompt) + 10
     }
 }
+
+/// The never rules through a whole run: an answer that breaks a rule is counted in report.json's
+/// `violations`, per job and per slice, and an answer that breaks none counts zeros, every rule
+/// of the job listed.
+@Suite struct ViolationReportTests {
+    /// Answers every request with `output`.
+    final class FixedModel: LanguageModel, @unchecked Sendable {
+        let output: String
+        init(_ output: String) { self.output = output }
+        var info: ModelInfo { ModelInfo(name: "scripted", description: "", path: "scripted", parameters: 0, contextPerSequence: 4096, batchSize: 2) }
+        func tokenCount(of text: SealedText) -> Int { text.withUnsealedText { $0.split(separator: " ").count } }
+        func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { TokenCut(text: text, keptTokens: tokenCount(of: text), wasCut: false) }
+        func promptTokenCount(for request: GenerationRequest) -> Int { 100 }
+        func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
+            requests.map { _ in GenerationOutcome(output: .success(SealedText(output)), promptTokens: 100, outputTokens: 10, hostMilliseconds: 5) }
+        }
+    }
+
+    static func report(answering output: String) throws -> ReportValue {
+        let work = try TemporaryDirectory(prefix: "violations")
+        var options = ReplayOptions()
+        options.corpus = [writeCorpus(CompareFixtures.corpus(threads: 6), in: work.path)]
+        let jobs: [any Job] = [ChipsJob()]
+        let tally = ReplayRunner(options: options, jobs: jobs, model: FixedModel(output), tokenizer: FixedModel(output)).run()
+        return ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date(timeIntervalSince1970: 0)).build()
+    }
+
+    @Test func anAnswerInTheAgentsVoiceAndAnotherLanguageIsCountedUnderEachRule() throws {
+        // The corpus's people write in en-US; this chip is Japanese, and this one coaches.
+        let broken = try Self.report(answering: #"{"replies":["今日はゆっくり休みます","Great job! Keep it up"]}"#)
+        let chips = try #require(broken.at("jobs.chips"))
+        #expect(chips["eligible"] == .int(6) && chips["answered"] == .int(6))
+        #expect(chips["violations"] == .object([("chips_wrong_language", .int(6)), ("chips_agent_voice", .int(6))]))
+        #expect(chips["by_locale"]?["en-US"]?["violations"]?["chips_wrong_language"] == .int(6))
+        #expect(chips["by_model"]?["26.1"]?["violations"]?["chips_agent_voice"] == .int(6))
+
+        let clean = try Self.report(answering: #"{"replies":["Pretty good, thanks","A bit tired"]}"#)
+        #expect(clean.at("jobs.chips.violations") == .object([("chips_wrong_language", .int(0)), ("chips_agent_voice", .int(0))]))
+    }
+}

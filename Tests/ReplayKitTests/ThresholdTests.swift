@@ -60,7 +60,7 @@ import TestSupport
     @Test(arguments: [
         (#"{"colour":1}"#, "unknown key 'colour'"),
         (#"{"budgets_ms":{"chips":-1}}"#, "budgets_ms.chips must name a job"),
-        (#"{"device":"pixel"}"#, "replay.json: 'device' must be one of iphone15pro, iphone16pro, iphone17pro"),
+        (#"{"device":"pixel"}"#, "replay.json: 'device': unknown device profile 'pixel': use iphone15pro, iphone16pro, iphone17pro"),
         (#"{"inject_seed":-1}"#, "'inject_seed' must be a whole number"),
         (#"{"profiles":3}"#, "'profiles' must be the path of a profiles file"),
         ("not json", "not a JSON object"),

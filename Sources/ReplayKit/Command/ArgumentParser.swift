@@ -260,15 +260,10 @@ public enum ArgumentParser {
             options.prompts = try PromptsFile.load(promptsPath)
         }
         if let profilesPath { options.profiles = try ProfilesFile.load(profilesPath) }
-        if let name = flagDevice ?? deviceName {
-            guard let device = options.profiles.device(named: name) else {
-                let known = options.profiles.devices.map(\.name).joined(separator: ", ")
-                let which = flagDevice == nil ? "\(configPath ?? ""): 'device' must be one of" : "unknown device profile '\(name)': use"
-                throw UsageError("\(which) \(known) (the \(options.profiles.name) profiles) or custom:MS_PER_TOKEN,TOKENS_PER_S")
-            }
-            options.device = device
-        } else {
-            options.device = options.profiles.devices[0]
+        do {
+            options.device = try options.profiles.chosenDevice(flagDevice ?? deviceName)
+        } catch {
+            throw UsageError((flagDevice == nil ? "\(configPath ?? ""): 'device': " : "") + error.description)
         }
         if let injectionText {
             do {

@@ -73,14 +73,10 @@ public struct SuiteOptions: Sendable, Equatable {
             default: throw .usage("unknown option '\(argument)' for replay suite run")
             }
         }
-        if let name = deviceName {
-            guard let device = options.profiles.device(named: name) else {
-                let known = options.profiles.devices.map(\.name).joined(separator: ", ")
-                throw .usage("unknown device profile '\(name)': use \(known) (the \(options.profiles.name) profiles) or custom:MS_PER_TOKEN,TOKENS_PER_S")
-            }
-            options.device = device
-        } else {
-            options.device = options.profiles.devices[0]
+        do {
+            options.device = try options.profiles.chosenDevice(deviceName)
+        } catch {
+            throw .usage(error.description)
         }
         guard files.count == 1 else { throw .usage("replay suite run needs one suite file (given \(files.count))") }
         options.suitePath = files[0]
