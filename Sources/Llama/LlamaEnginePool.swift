@@ -22,6 +22,11 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     private let longLane = Mutex<LlamaEngine?>(nil)
     private let laneThreads: Int
     private let laneOptions: LlamaEngine.Options
+    /// At least the tokens the chat template adds around instructions and a prompt: with them, a
+    /// request's bytes bound its tokens (a token of words is at least a byte) without tokenizing
+    /// it. Measured with empty and with one-letter instructions and prompt (a template may frame
+    /// or replace an empty system turn), with a margin for a letter merged into the framing.
+    private let templateTokens: Int
 
     /// Loads the model at `modelPath` once and starts `lanes` engines over it (nil: one per
     /// thread), sharing out `sequences` parallel sessions of `contextPerSequence` tokens and
@@ -52,6 +57,10 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         self.longestContext = longestContext.flatMap { $0 > contextPerSequence ? $0 : nil }
         self.laneThreads = threadCount
         self.laneOptions = options
+        let empty = model.promptTokenCount(for: GenerationRequest(instructions: .empty, prompt: .empty, grammar: nil, maxOutputTokens: 0))
+        let letters = model.promptTokenCount(for: GenerationRequest(instructions: SealedText("x"), prompt: SealedText("x"), grammar: nil,
+                                                                    maxOutputTokens: 0))
+        self.templateTokens = max(empty, letters) + 8
         var info = engines[0].info
         info.batchSize = perLane * laneCount
         self.info = info
@@ -144,8 +153,12 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         let laneContext = info.contextPerSequence
         let long = requests.indices.filter { index in
             let request = requests[index]
-            return request.contextLimit > laneContext
-                && model.promptTokenCount(for: request) + request.maxOutputTokens > laneContext
+            guard request.contextLimit > laneContext else { return false }
+            // A token is at least a byte: words and instructions that fit in bytes fit in tokens.
+            let bytes = request.instructions.withUnsealedText { $0.utf8.count } + request.prompt.withUnsealedText { $0.utf8.count }
+            if bytes + templateTokens + request.maxOutputTokens <= laneContext { return false }
+            let tokens = request.countedPromptTokens ?? model.promptTokenCount(for: request)
+            return tokens + request.maxOutputTokens > laneContext
         }
         guard !long.isEmpty else { return answerInLanes(requests, stop: stop) }
         let longSet = Set(long)

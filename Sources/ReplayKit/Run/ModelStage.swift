@@ -56,6 +56,7 @@ final class ModelStage {
         let requests = zip(queue, places).map { item, place in
             var request = item.request!
             request.place = place.key
+            request.countedPromptTokens = item.promptTokens
             return request
         }
         let answered = stop.map { model.respond(to: requests, unless: $0) } ?? model.respond(to: requests)
