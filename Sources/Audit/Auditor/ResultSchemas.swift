@@ -314,6 +314,12 @@ enum ResultSchemas {
         return keys
     }()
 
+    /// The flags compare.json's `differences.options` names (StateOptions.differences).
+    static let compareOptionFlags: Set<String> = [
+        "--job", "--budget", "--device", "--limit", "--strict", "--dry-run", "--flywheel", "--batch", "--labels", "--prompts",
+        "--profiles", "--inject-fallbacks",
+    ]
+
     static let compareVerdicts: Set<String> = ["better", "worse", "changed", "no detectable change", "no pairs"]
     static let compareDirections: Set<String> = ["higher_is_better", "lower_is_better", "neutral"]
 
@@ -353,8 +359,7 @@ enum ResultSchemas {
         "base": compareSide,
         "new": compareSide,
         "differences": .object([
-            "options": .array(fixed("--job", "--budget", "--device", "--limit", "--strict", "--dry-run", "--flywheel", "--batch", "--labels",
-                                    "--profiles", "--inject-fallbacks")),
+            "options": .array(fixed(compareOptionFlags)),
             "model": bool,
         ]),
         "method": .object([

@@ -22,6 +22,22 @@ import Testing
         #expect(Set(directions.map(\.rawValue)) == ResultSchemas.compareDirections)
     }
 
+    /// Every option two runs can differ in is named in compare.json by a flag the audit knows:
+    /// two states that differ in every option give every name.
+    @Test func everyOptionDifferenceIsAFlagTheAuditKnows() throws {
+        let a = StateOptions(jobs: [.chips], budgets: [.chips: 800], device: .iPhone15Pro, threadLimit: nil, strict: false,
+                             dryRun: false, flywheel: false, batchSize: 8)
+        let profiles = try ModelProfiles(parsing: Array(ModelProfiles.builtInText.replacingOccurrences(of: "8192", with: "4096").utf8), file: "p")
+        let b = StateOptions(jobs: [.route], budgets: [.route: 400], device: try #require(DeviceProfile.named("iphone16pro")), threadLimit: 5,
+                             strict: true, dryRun: true, flywheel: true, batchSize: 4, labels: TeamLabels(agents: ["Coach"]),
+                             prompts: PromptSetIdentity(name: "team", sha256: String(repeating: "a", count: 64)),
+                             profiles: AppliedProfiles(profiles, device: .iPhone15Pro),
+                             injection: try FallbackInjection.parse("refusal=0.1"))
+        let names = a.differences(from: b).map(CompareJSON.flag(of:))
+        #expect(names.count == 12)
+        #expect(Set(names).isSubset(of: ResultSchemas.compareOptionFlags), "\(names)")
+    }
+
     @Test func comparisonAndItemFilesAreAllowed() {
         #expect(Set(OutputDirectory.comparisonFiles + [ItemTable.fileName]).isSubset(of: ResultSchemaCheck.fileNames))
         for sequence in [1, 42, 1_000_000] {

@@ -14,7 +14,7 @@ public enum CompareJSON {
             ("base", side(report.base)),
             ("new", side(report.new)),
             ("differences", .object([
-                ("options", .array(report.optionDifferences.map { .label($0) })),
+                ("options", .array(report.optionDifferences.map { .label(Self.flag(of: $0)) })),
                 ("model", .bool(report.modelDiffers)),
             ])),
             ("method", .object([
@@ -115,5 +115,11 @@ public enum CompareJSON {
             ("passed", .bool(verdict.passed)),
             ("reason", verdict.bound == nil ? .label(verdict.noPairsReason) : .null),
         ])
+    }
+
+    /// The flag a difference names (`--prompts` of "--prompts: one ran with …"): compare.json
+    /// lists flags, compare.md and compare.html the whole sentence.
+    static func flag(of difference: String) -> String {
+        String(difference.prefix { $0 != ":" })
     }
 }
