@@ -51,46 +51,25 @@ public struct ConfigFile: Sendable, Equatable {
         for key in object.keys where !known.contains(key) {
             throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (\(known.joined(separator: ", ")))")
         }
-        if let profiles = object["profiles"] {
-            guard let profiles = profiles as? String, !profiles.isEmpty else {
-                throw ArgumentParser.UsageError("\(path): 'profiles' must be the path of a profiles file (see --profiles)")
-            }
-            config.profiles = profiles
+        /// The non-empty text the file gives `key`, or nil when it gives none; anything else is an
+        /// error saying what the key must be.
+        func text(_ key: String, mustBe what: String) throws(ArgumentParser.UsageError) -> String? {
+            guard let value = object[key] else { return nil }
+            guard let text = value as? String, !text.isEmpty else { throw ArgumentParser.UsageError("\(path): '\(key)' must be \(what)") }
+            return text
         }
-        if let injection = object["inject_fallbacks"] {
-            guard let injection = injection as? String, !injection.isEmpty else {
-                throw ArgumentParser.UsageError("\(path): 'inject_fallbacks' must be REASON=RATE,... as --inject-fallbacks takes it")
-            }
-            config.injectFallbacks = injection
-        }
+        config.profiles = try text("profiles", mustBe: "the path of a profiles file (see --profiles)")
+        config.injectFallbacks = try text("inject_fallbacks", mustBe: "REASON=RATE,... as --inject-fallbacks takes it")
         if let seed = object["inject_seed"] {
             guard let number = seed as? NSNumber, let value = UInt64(exactly: number.doubleValue), value <= UInt64(Int.max) else {
                 throw ArgumentParser.UsageError("\(path): 'inject_seed' must be a whole number of 0 or more")
             }
             config.injectSeed = value
         }
-        if let prompts = object["prompts"] {
-            guard let prompts = prompts as? String, !prompts.isEmpty else {
-                throw ArgumentParser.UsageError("\(path): 'prompts' must be the path of a prompt set file (see --prompts)")
-            }
-            config.prompts = prompts
-        }
-        if let file = object["run_key"] {
-            guard let file = file as? String, !file.isEmpty else { throw ArgumentParser.UsageError("\(path): 'run_key' must be the path of a key file") }
-            config.runKeyPath = file
-        }
-        if let labels = object["labels"] {
-            guard let labels = labels as? String, !labels.isEmpty else {
-                throw ArgumentParser.UsageError("\(path): 'labels' must be the path of a labels file (see --labels)")
-            }
-            config.labels = labels
-        }
-        if let name = object["device"] {
-            guard let name = name as? String, !name.isEmpty else {
-                throw ArgumentParser.UsageError("\(path): 'device' must name a device of the profiles or be custom:MS_PER_TOKEN,TOKENS_PER_S")
-            }
-            config.device = name
-        }
+        config.prompts = try text("prompts", mustBe: "the path of a prompt set file (see --prompts)")
+        config.runKeyPath = try text("run_key", mustBe: "the path of a key file")
+        config.labels = try text("labels", mustBe: "the path of a labels file (see --labels)")
+        config.device = try text("device", mustBe: "the name of a device of the profiles or custom:MS_PER_TOKEN,TOKENS_PER_S")
         if let budgets = object["budgets_ms"] {
             guard let budgets = budgets as? [String: Any] else { throw ArgumentParser.UsageError("\(path): 'budgets_ms' must be an object") }
             for (name, value) in budgets.sorted(by: { $0.key < $1.key }) {
