@@ -17,6 +17,9 @@ import TestSupport
         #expect(Set(FallbackReason.allCases.map(\.rawValue)) == ResultSchemas.fallbackReasons)
         #expect(Set(SettingSource.allCases.map(\.rawValue)) == ResultSchemas.settingSources)
         #expect(Set(NeverRule.allCases.map(\.rawValue)) == ResultSchemas.neverRules)
+        // A run whose answers broke a rule carries its counter: the audit must take it as the job's own.
+        #expect(NeverRule.allCases.allSatisfy { ResultText.isCounter($0.counter) })
+        #expect(!ResultText.isCounter("never:made_up") && !ResultText.isCounter("never:"))
         #expect(Set(ModelProfiles.builtIn.devices.map(\.name)).isSubset(of: ["iphone15pro", "iphone16pro", "iphone17pro"]))
         #expect(Set(FallbackInjection.Reason.allCases.map(\.rawValue)) == ["refusal", "guardrail", "rate_limit"])
         #expect(Set(Metric.allCases.map(\.name)) == ResultSchemas.flywheelMetrics)

@@ -136,10 +136,12 @@ indirect enum ResultText: Sendable {
         return lstat(text, &info) == 0
     }
 
-    /// `counters.<name>`: the jobs' fixed names, `kind:`/`expected:` and a draft kind, or
-    /// routing's `confusion:<actual>-><guessed>` with member names under the name rule.
+    /// `counters.<name>`: the jobs' fixed names, `never:` and a never rule, `kind:`/`expected:`
+    /// and a draft kind, or routing's `confusion:<actual>-><guessed>` with member names under the
+    /// name rule.
     static func isCounter(_ text: String, listed: TeamLabels = .none) -> Bool {
         if counterNames.contains(text) { return true }
+        if text.hasPrefix("never:") { return ResultSchemas.neverRules.contains(String(text.dropFirst("never:".count))) }
         if let kind = text.split(separator: ":", maxSplits: 1).last, text.hasPrefix("kind:") || text.hasPrefix("expected:") {
             return draftKinds.contains(String(kind))
         }
