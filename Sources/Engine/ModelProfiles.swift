@@ -54,11 +54,7 @@ public struct ModelProfiles: Sendable, Equatable {
     /// `device` as `model`'s version runs on it: the version's own figures for that device when
     /// its profile gives them, else the device's.
     public func device(_ device: DeviceProfile, model: String) -> DeviceProfile {
-        guard let timing = profile(forModel: model).timingByDevice[device.name] else { return device }
-        var adjusted = device
-        adjusted.prefillMillisecondsPerToken = timing.prefillMillisecondsPerToken
-        adjusted.decodeTokensPerSecond = timing.decodeTokensPerSecond
-        return adjusted
+        profile(forModel: model).running(on: device)
     }
 
     /// The session's ceiling for a place of `model` on `device`.

@@ -41,6 +41,15 @@ public struct ModelVersionProfile: Sendable, Equatable {
         from <= version && below.map { version < $0 } ?? true
     }
 
+    /// `device` as this version runs on it: the version's own figures for it when it gives them.
+    public func running(on device: DeviceProfile) -> DeviceProfile {
+        guard let timing = timingByDevice[device.name] else { return device }
+        var adjusted = device
+        adjusted.prefillMillisecondsPerToken = timing.prefillMillisecondsPerToken
+        adjusted.decodeTokensPerSecond = timing.decodeTokensPerSecond
+        return adjusted
+    }
+
     /// The session's ceiling on the device named `device`.
     public func contextTokens(on device: String) -> Int {
         contextTokensByDevice[device] ?? contextTokens

@@ -46,12 +46,11 @@ public struct AppliedProfiles: Sendable, Equatable {
     public init(_ profiles: ModelProfiles, device: DeviceProfile) {
         self.init(name: profiles.name, sha256: profiles.sha256, unknownModel: profiles.unknownModel.name,
                   versions: profiles.models.map { model in
-                      let timing = model.timingByDevice[device.name]
+                      let running = model.running(on: device)
                       return Version(name: model.name, from: model.from.description, below: model.below?.description,
                                      contextTokens: model.contextTokens(on: device.name), languages: model.languages.sorted(),
-                                     prefillMillisecondsPerToken: timing?.prefillMillisecondsPerToken ?? device.prefillMillisecondsPerToken,
-                                     decodeTokensPerSecond: timing?.decodeTokensPerSecond ?? device.decodeTokensPerSecond,
-                                     source: model.source)
+                                     prefillMillisecondsPerToken: running.prefillMillisecondsPerToken,
+                                     decodeTokensPerSecond: running.decodeTokensPerSecond, source: model.source)
                   })
     }
 
