@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
-# Runs every benchmark in one go and prints one table: each stage of replay beside what a user
-# would otherwise run (or the floor, `zstd -dc`), as a ratio against the targets issue 19 set.
+# Runs the benchmarks that hold replay to its throughput targets, in one go, and prints one table
+# with a yes/no column against exactly those targets:
 #
-#   bench/reader.sh   the reader: `replay flywheel` vs a Python counting script and `zstd -dc`,
-#                     beside the parse floor (libzstd and simdjson on two threads, nothing decoded)
-#   bench/dryrun.sh   the dry run: `replay --dry-run` per job vs `zstd -dc` and llama.cpp's tokenizer
-#   bench/long-thread.sh  the dry run per job on one thread of 200,000 messages vs the reader
-#   bench/identity.sh the corpus identity (every byte hashed) vs the dry run and `sha256sum`
-#   bench/model.sh    the model stage: `replay bench-model` per job vs llama-cpp-python
-#   bench/audit.sh    `replay audit --limit 9` vs the same replay unaudited (and what each part adds)
-#   bench/sample.sh   what a user waits for: the whole sample replayed with every job, and its peak memory
-#   BENCH_BUSY=2 bench/model.sh   the model stage again with two busy processes beside both sides
+#   the reader (bench/reader.sh)        `replay flywheel` at most 2.0× `zstd -dc` (the floor), and at
+#                                       least 10× faster than a Python script counting the same, with
+#                                       equal counts; kept as regression bars
+#   planning (bench/long-thread.sh)     each job's dry run of one thread of 200,000 messages at most
+#                                       2× the same bytes read with their words (a dry run firing nowhere)
+#   the model stage (bench/model.sh)    each job at least 85% of the kernels' ceiling (the fewest
+#                                       tokens any engine must evaluate, at libllama's best rates, over
+#                                       replay's time), the median of 3 interleaved rounds, with every
+#                                       answer equal to the plain engine's
 #
-# Each script prints its own detailed table to stdout as it goes and appends its summary rows to
-# $BENCH_ROWS; this prints them together at the end. Numbers mean most on a quiet machine: the
-# stages are CPU-bound, and a ratio is only fair when both sides ran under the same load.
+# Each script prints its own detailed table as it goes and appends its rows to $BENCH_ROWS. The
+# other scripts in bench/ (dryrun, identity, audit, sample, shards, sandbox, items) measure what
+# docs/performance.md reports beside these; run them on their own. Numbers mean most on a quiet
+# machine: the stages are CPU-bound, and a ratio is fair only when both sides ran under one load.
 #
 # usage: bench/all.sh [--quick]     (BENCH_MODEL_REQUESTS: requests per job for the model stage, default 50)
-#        --quick: smaller corpora and fewer requests (a smoke run, not a measurement)
+#        --quick: smaller corpora, fewer requests, one round (a smoke run of the scripts, not a measurement)
+# Exit status: 0 every target met, 1 a target not met or a script failed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -29,27 +31,17 @@ trap 'rm -f "$rows"' EXIT
 export BENCH_ROWS="$rows"
 status=0
 if [ "$quick" = 1 ]; then
-  bench/reader.sh 2000 || status=1
-  bench/dryrun.sh 2000 || status=1
+  BENCH_ROUNDS=1 bench/reader.sh 2000 || status=1
   bench/long-thread.sh 20000 || status=1
-  bench/identity.sh 2000 || status=1
-  bench/model.sh 6 || status=1
-  bench/audit.sh 2 || status=1
-  BENCH_NO_BUILD=1 bench/sample.sh 3 || status=1
-  BENCH_BUSY=2 bench/model.sh 3 chips || status=1
+  BENCH_ROUNDS=1 bench/model.sh 6 || status=1
 else
   bench/reader.sh || status=1
-  bench/dryrun.sh || status=1
   bench/long-thread.sh || status=1
-  bench/identity.sh || status=1
-  bench/model.sh "${BENCH_MODEL_REQUESTS:-50}" || status=1
-  BENCH_NO_BUILD=1 bench/audit.sh 9 || status=1
-  BENCH_NO_BUILD=1 bench/sample.sh || status=1
-  BENCH_BUSY=2 bench/model.sh "${BENCH_MODEL_REQUESTS:-50}" || status=1
+  BENCH_ROUNDS=3 bench/model.sh "${BENCH_MODEL_REQUESTS:-50}" || status=1
 fi
 
 echo
-echo "## replay against the alternatives ($(nproc) cores, $(date -u +%Y-%m-%d), load before: $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "## replay against its targets ($(nproc) cores, $(date -u +%Y-%m-%d), load before: $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
 echo "| stage | replay | against | its time | ratio | target | met |"
 echo "|---|---:|---|---:|---:|---|:-:|"
@@ -59,5 +51,6 @@ done < "$rows"
 if grep -q $'\tno$' "$rows"; then
   echo
   echo "bench/all.sh: some targets are not met (rows marked no)" >&2
+  status=1
 fi
 exit "$status"

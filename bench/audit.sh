@@ -13,9 +13,7 @@
 #
 # with the prompt tokens the engine evaluated and the tokens it sampled (REPLAY_ENGINE_STATS).
 # A planted canary changes the prompts, so it changes the outputs too: both counts are shown.
-# BENCH_TRACE_ONLY=1 instead compares the allow-list's expression with the short list of named
-# calls the audit traced before issue 16. Only times, exit codes and counts are printed; the
-# summary row goes to $BENCH_ROWS (bench/all.sh).
+# Only times, exit codes and counts are printed.
 #
 # usage: bench/audit.sh [LIMIT (default 9)]     (BENCH_NO_BUILD=1 uses the release build as it is)
 set -euo pipefail
@@ -37,100 +35,67 @@ allowed = text[text.index("allowed: [String: String] = ["):text.index("public st
 print("trace=!" + ",".join("?" + name for name in sorted(set(re.findall(r'"([a-z0-9_]+)":', allowed)))))
 PY
 )
-named="trace=socket,connect,bind,sendto,sendmsg,sendmmsg,open,openat,openat2,creat,rename,renameat,renameat2,truncate,ftruncate,unlink,unlinkat,rmdir,mkdir,mkdirat,link,linkat,symlink,symlinkat,mknod,mknodat,chdir,fchdir,execve,execveat,?chmod,?chown,?fchmod,?fchmodat,?fchmodat2,?fchown,?fchownat,?fremovexattr,?fsetxattr,?futimesat,?lchown,?lremovexattr,?lsetxattr,?removexattr,?removexattrat,?setxattr,?setxattrat,?utime,?utimensat,?utimes,?add_key,?io_uring_setup,?mq_open,?msgget,?request_key,?semget,?shmget,?kill,?rt_sigqueueinfo,?rt_tgsigqueueinfo,?tgkill,?tkill,?pidfd_send_signal"
 
 CANARY_WORDS="$root/Sources/Audit/Auditor/CanaryWords.swift" \
-python3 - "$replay" "$corpus" "$work" "$limit" "$allowlist" "$named" <<'PY'
+python3 - "$replay" "$corpus" "$work" "$limit" "$allowlist" <<'PY'
 import os, subprocess, sys, time
-replay, corpus, work, limit, allowlist, named = sys.argv[1:7]
+replay, corpus, work, limit, allowlist = sys.argv[1:6]
 quiet = dict(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 strace = "/usr/bin/strace"
 trace_options = ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "16"]
 
-if os.environ.get("BENCH_TRACE_ONLY") != "1":
-    import re, secrets
-    # The canary's words, read from the source (the same list the auditor draws from).
-    text = open(os.environ["CANARY_WORDS"]).read()
-    listed = text[text.index('"""') + 3:text.rindex('"""')].split()
-    assert len(listed) == 2048, len(listed)
+import re, secrets
+# The canary's words, read from the source (the same list the auditor draws from).
+text = open(os.environ["CANARY_WORDS"]).read()
+listed = text[text.index('"""') + 3:text.rindex('"""')].split()
+assert len(listed) == 2048, len(listed)
 
-    def stats(stderr):
-        found = re.search(rb"(\d+) tokens evaluated in [0-9.]+ s; (\d+) tokens sampled", stderr)
-        return (int(found.group(1)), int(found.group(2))) if found else (None, None)
+def stats(stderr):
+    found = re.search(rb"(\d+) tokens evaluated in [0-9.]+ s; (\d+) tokens sampled", stderr)
+    return (int(found.group(1)), int(found.group(2))) if found else (None, None)
 
-    def plain(run):
-        return [replay, "--out", f"{work}/plain-{run}", "--limit", limit, corpus], {}
+def plain(run):
+    return [replay, "--out", f"{work}/plain-{run}", "--limit", limit, corpus], {}
 
-    def canary(run):
-        out = f"{work}/canary-{run}"
-        os.makedirs(out)
-        return [replay, "--out", out, "--force", "--limit", limit, corpus], {
-            "REPLAY_AUDIT_CANARY": " ".join(secrets.choice(listed) for _ in range(8)),
-            "REPLAY_AUDIT_SALT": secrets.token_hex(32),
-            "REPLAY_AUDIT_HASHES": f"{out}/.replay-audit-hashes"}
+def canary(run):
+    out = f"{work}/canary-{run}"
+    os.makedirs(out)
+    return [replay, "--out", out, "--force", "--limit", limit, corpus], {
+        "REPLAY_AUDIT_CANARY": " ".join(secrets.choice(listed) for _ in range(8)),
+        "REPLAY_AUDIT_SALT": secrets.token_hex(32),
+        "REPLAY_AUDIT_HASHES": f"{out}/.replay-audit-hashes"}
 
-    def traced(run):
-        out = f"{work}/trace-{run}"
-        return [strace] + trace_options + ["-e", allowlist, "-o", out + ".log", "--", replay, "--out", out,
-                                           "--limit", limit, corpus], {}
+def traced(run):
+    out = f"{work}/trace-{run}"
+    return [strace] + trace_options + ["-e", allowlist, "-o", out + ".log", "--", replay, "--out", out,
+                                       "--limit", limit, corpus], {}
 
-    def audited(run):
-        return [replay, "audit", "--out", f"{work}/audit-{run}", "--limit", limit, corpus], {}
+def audited(run):
+    return [replay, "audit", "--out", f"{work}/audit-{run}", "--limit", limit, corpus], {}
 
-    variants = {"replay": plain, "replay, canary planted (no trace, no scan)": canary,
-                "replay under strace (no canary, no scan)": traced, "replay audit": audited}
-    times = {name: [] for name in variants}
-    tokens = {}
-    for run in range(3):
-        for name, make in variants.items():
-            command, extra = make(run)
-            environment = dict(os.environ, REPLAY_ENGINE_STATS="1", **extra)
-            start = time.perf_counter()
-            done = subprocess.run(command, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE)
-            times[name].append(time.perf_counter() - start)
-            if done.returncode != 0:
-                print(f"bench/audit.sh: {name}: exit {done.returncode}", file=sys.stderr)
-                sys.exit(1)
-            tokens[name] = stats(done.stderr)
-    best = {name: min(values) for name, values in times.items()}
-    base = best["replay"]
-    print(f"| run (--limit {limit} of the sample, best of 3, interleaved) | seconds | against replay | prompt tokens evaluated | tokens sampled |")
-    print("|---|---:|---:|---:|---:|")
-    for name, seconds in best.items():
-        evaluated, sampled = tokens[name]
-        shown = lambda count: "–" if count is None else f"{count:,}"
-        print(f"| {name} | {seconds:.2f} | {seconds / base:.2f}x | {shown(evaluated)} | {shown(sampled)} |")
-    ratio = best["replay audit"] / base
-    rows_file = os.environ.get("BENCH_ROWS")
-    if rows_file:
-        with open(rows_file, "a") as rows:
-            rows.write("\t".join([f"replay audit, --limit {limit} of the sample", f"{best['replay audit']:.1f} s",
-                                   "the same replay unaudited", f"{base:.1f} s", f"{ratio:.2f}× its time", "≤ 1.5×",
-                                   "yes" if ratio <= 1.5 else "no"]) + "\n")
-    sys.exit(0)
-
-# BENCH_TRACE_ONLY=1: the two expressions, interleaved: run r of each back to back.
-expressions = {"allow-list (every call but the allowed)": allowlist, "named calls (before issue 16)": named}
-times = {name: [] for name in expressions}
-lines_of = {}
+variants = {"replay": plain, "replay, canary planted (no trace, no scan)": canary,
+            "replay under strace (no canary, no scan)": traced, "replay audit": audited}
+times = {name: [] for name in variants}
+tokens = {}
 for run in range(3):
-    for number, (name, expression) in enumerate(expressions.items()):
-        out = f"{work}/trace-{run}-{number}"
+    for name, make in variants.items():
+        command, extra = make(run)
+        environment = dict(os.environ, REPLAY_ENGINE_STATS="1", **extra)
         start = time.perf_counter()
-        code = subprocess.run([strace] + trace_options + ["-e", expression,
-                               "-o", out + ".log", "--", replay, "--out", out, "--limit", limit, corpus], **quiet).returncode
+        done = subprocess.run(command, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
         times[name].append(time.perf_counter() - start)
-        lines = sum(1 for _ in open(out + ".log", "rb"))
-        subprocess.run(["rm", "-rf", out, out + ".log"])
-        if code != 0:
-            print(f"{name}: exit {code}", file=sys.stderr)
+        if done.returncode != 0:
+            print(f"bench/audit.sh: {name}: exit {done.returncode}", file=sys.stderr)
             sys.exit(1)
-        lines_of[name] = lines
-print()
-print(f"| strace over replay (--limit {limit}, best of 3, interleaved) | seconds | trace lines |")
-print("|---|---:|---:|")
-for name in expressions:
-    print(f"| {name} | {min(times[name]):.2f} | {lines_of[name]} |")
+        tokens[name] = stats(done.stderr)
+best = {name: min(values) for name, values in times.items()}
+base = best["replay"]
+print(f"| run (--limit {limit} of the sample, best of 3, interleaved) | seconds | against replay | prompt tokens evaluated | tokens sampled |")
+print("|---|---:|---:|---:|---:|")
+for name, seconds in best.items():
+    evaluated, sampled = tokens[name]
+    shown = lambda count: "–" if count is None else f"{count:,}"
+    print(f"| {name} | {seconds:.2f} | {seconds / base:.2f}x | {shown(evaluated)} | {shown(sampled)} |")
 PY

@@ -109,22 +109,5 @@ for job in ("chips", "push"):
     print(f"{job}: {exact / reader:.1f}× the reader with exact counts, {floor_ / reader:.1f}× with none "
           f"(exact counts are {100 * (exact - floor_) / exact:.0f}% of the dry run)")
 
-import os
-rows_file = os.environ.get("BENCH_ROWS")
-if rows_file:
-    # Rows for bench/all.sh's single table: the dry run against llama.cpp's tokenizer (issue 11's
-    # target), and each job's dry run against the reader's own time (issue 19's: at most 3×).
-    with open(rows_file, "a") as out:
-        out.write(f"dry run, chips ({threads:,} threads)\t{dry:.2f} s\tthe same with llama.cpp's tokenizer\t{slow:.2f} s\t"
-                  f"{slow / dry:.1f}× faster\t≥ 5×\t{'yes' if slow / dry >= 5 and same else 'no'}\n")
-        for job in ("chips", "route", "push", "draft"):
-            seconds = dict(rows)[f"replay --dry-run --job {job}"]
-            ratio = of_reader(f"replay --dry-run --job {job}")
-            out.write(f"dry run, {job}\t{seconds:.2f} s\tthe reader, replay flywheel\t{reader:.2f} s\t{ratio:.2f}× the reader "
-                      f"(median of {len(rounds)} rounds)\t≤ 3×\t{'yes' if ratio <= 3 else 'no'}\n")
-        for job in ("chips", "push"):
-            seconds = dict(rows)[f"same, {job}, no tokenizer (approximate counts)"]
-            out.write(f"dry run, {job}, no tokenizer (the floor under any)\t{seconds:.2f} s\tthe reader, replay flywheel\t{reader:.2f} s\t"
-                      f"{seconds / reader:.1f}× the reader\t(measured)\t—\n")
 sys.exit(0 if same else 1)
 PY

@@ -95,11 +95,4 @@ for corpus in corpora:
     print()
     summary.append((threads, identity, identity_cpu, floor, floor_cpu, dry, dry_cpu))
 
-rows_file = os.environ.get("BENCH_ROWS")
-if rows_file:
-    # Rows for bench/all.sh's single table: the identity against the dry run it is part of.
-    with open(rows_file, "a") as table:
-        for threads, identity, identity_cpu, floor, floor_cpu, dry, dry_cpu in summary:
-            table.write(f"corpus identity, every byte ({threads:,} threads)\t{identity:.2f} s\tthe dry run (chips)\t{dry:.2f} s\t"
-                        f"{100 * identity / dry:.1f}% of it\t≤ 5%\t{'yes' if identity <= 0.05 * dry else 'no'}\n")
 PY

@@ -45,14 +45,4 @@ print()
 print(f"| wall | peak RSS |")
 print(f"|---:|---:|")
 print(f"| {seconds / 60:.1f} min ({seconds:.0f} s) | {peak / 1e9:.2f} GB |")
-rows_file = os.environ.get("BENCH_ROWS")
-if rows_file:
-    # The memory target of issue 19, point 1: a run's peak at or under what it was, 1.34 GB for the
-    # whole sample at 3923fdb measured the same way (the weights, two lanes of four 4,096-cell KV
-    # buffers, the pipeline), with 2% for noise.
-    with open(rows_file, "a") as rows:
-        what = "the sample's first threads" if report["run"].get("stopped_at_limit") else "the whole sample"
-        rows.write("\t".join([f"what a user waits for: {what}, every job ({corpus['threads_replayed']} threads, {asked_all} requests)",
-                              f"{seconds / 60:.1f} min", "its peak memory", f"{peak / 1e9:.2f} GB", "–", "≤ 1.34 GB (3923fdb's) + 2%",
-                              "yes" if peak <= 1.37e9 else "no"]) + "\n")
 PY
