@@ -23,6 +23,12 @@ public struct ThreadSnapshot: Sendable {
         message.lang ?? thread.locale
     }
 
+    /// Where a person's own message is counted: under its own build and model, in its language.
+    /// (An agent's message is counted under the person's nearest message: `attributions()`.)
+    func attribution(ofPersonMessage message: MessageRecord) -> Attribution {
+        Attribution(build: message.meta.build, model: message.meta.model, locale: language(of: message), message: message.id)
+    }
+
     /// Where each message is counted (`ThreadAttributions`), found for the whole thread in two
     /// passes: build it once per job, not once per message.
     public func attributions() -> ThreadAttributions {
