@@ -40,7 +40,7 @@ import Foundation
 ///
 /// One lock serialises use of the context, which llama.cpp does not allow from two threads at once
 /// (`answer(_:_:handout:lane:stop:)` takes it for a whole call).
-public final class LlamaEngine: LanguageModel, @unchecked Sendable {
+public final class LlamaEngine: LanguageModel, ModelTokenizer, @unchecked Sendable {
     private let lock = NSLock()
     let model: LlamaModel
     /// The model's vocabulary by first byte (see `LlamaModel.ByteIndex`), held by the engine so
@@ -115,24 +115,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             contextPerSequence: contextPerSequence, batchSize: sequences)
     }
 
-    public func tokenCount(of text: SealedText) -> Int { model.tokenCount(of: text) }
-    public func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
-        model.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
-    }
-
-    public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { model.suffix(of: text, maxTokens: maxTokens) }
-
-    public func promptTokenCount(for request: GenerationRequest) -> Int { model.promptTokenCount(for: request) }
-
-    public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
-                                 knownCounts: [Int?]) -> Int {
-        model.promptTokenCount(for: request, promptParts: parts, separator: separator, knownCounts: knownCounts)
-    }
-
     func promptTokens(for request: GenerationRequest) -> [Int32] { model.promptTokens(for: request) }
-
-    /// HMAC-SHA-256 under `key` of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
-    public func promptDigest(for request: GenerationRequest, key: RunKey) -> String { model.promptDigest(for: request, key: key) }
 
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         if options.legacy {
