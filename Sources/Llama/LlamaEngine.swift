@@ -40,7 +40,7 @@ import Foundation
 ///
 /// One lock serialises use of the context, which llama.cpp does not allow from two threads at once
 /// (`answer(_:_:handout:lane:stop:)` takes it for a whole call).
-public final class LlamaEngine: LanguageModel, ModelTokenizer, @unchecked Sendable {
+public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked Sendable {
     private let lock = NSLock()
     let model: LlamaModel
     /// The model's vocabulary by first byte (see `LlamaModel.ByteIndex`), held by the engine so
@@ -114,6 +114,9 @@ public final class LlamaEngine: LanguageModel, ModelTokenizer, @unchecked Sendab
             description: model.summary, path: modelPath, parameters: model.parameterCount,
             contextPerSequence: contextPerSequence, batchSize: sequences)
     }
+
+    /// The tokenizer is the loaded model's.
+    public var underlyingTokenizer: any Tokenizer { model }
 
     func promptTokens(for request: GenerationRequest) -> [Int32] { model.promptTokens(for: request) }
 

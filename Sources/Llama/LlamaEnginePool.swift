@@ -10,10 +10,10 @@ import Synchronization
 /// on its own core with no waiting, and when the machine is shared a descheduled thread stalls
 /// only its own lane. Answers do not depend on which lane answers (each engine's evaluation is
 /// batch-independent, see `LlamaEngine`), so the pool answers exactly as one engine would.
-public final class LlamaEnginePool: LanguageModel, ModelTokenizer, @unchecked Sendable {
+public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @unchecked Sendable {
     /// The engines, each with its own context and threads; they share the weights.
     let lanes: [LlamaEngine]
-    let model: LlamaModel
+    private let model: LlamaModel
     public let info: ModelInfo
     /// The ceiling of the longest session a request may ask for (`longestContext`), when it is
     /// longer than the lanes' sequences.
@@ -83,6 +83,9 @@ public final class LlamaEnginePool: LanguageModel, ModelTokenizer, @unchecked Se
 
     /// Prompts of thread words kept in any lane's cache now (0 between calls).
     var keptPromptCount: Int { lanes.map(\.keptPromptCount).reduce(0, +) }
+
+    /// The tokenizer is the loaded model's.
+    public var underlyingTokenizer: any Tokenizer { model }
 
     /// HMAC-SHA-256 under `key` of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
     public func promptDigest(for request: GenerationRequest, key: RunKey) -> String { model.promptDigest(for: request, key: key) }
