@@ -61,12 +61,7 @@ public struct DraftJob: Job, CountedPlanning {
         var items: [JobItem] = []
         var writer = RequestWriter(prompts: prompts, tokenizer: tokenizer)
         for index in range {
-            work.messagesRead += 1
-            // Only a person's message is copied out of the thread.
-            guard snapshot.messages[index].from == .person else { continue }
-            let message = snapshot.messages[index]
-            let attribution = snapshot.attribution(ofPersonMessage: message)
-            ledger.scanned(attribution)
+            guard let (message, attribution) = snapshot.personMessage(at: index, work: &work, ledger: &ledger) else { continue }
             guard message.meta.offline, let text = message.text, !text.isEmpty else { continue }
             let language = snapshot.language(of: message)
             guard supportedLanguages.supports(language) else {

@@ -90,12 +90,7 @@ public struct RouteJob: Job, CountedPlanning {
         var items: [JobItem] = []
         var writer = RequestWriter(prompts: prompts, tokenizer: tokenizer)
         for index in range {
-            work.messagesRead += 1
-            // Only a person's message is copied out of the thread.
-            guard snapshot.messages[index].from == .person else { continue }
-            let message = snapshot.messages[index]
-            let attribution = snapshot.attribution(ofPersonMessage: message)
-            ledger.scanned(attribution)
+            guard let (message, attribution) = snapshot.personMessage(at: index, work: &work, ledger: &ledger) else { continue }
             guard let text = message.text, !text.isEmpty else { continue }
             if Mention.namesMember(text, members: names) {
                 ledger.count("named", attribution)
