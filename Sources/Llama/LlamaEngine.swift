@@ -101,11 +101,11 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         if options.legacy {
             context = try LlamaContext(model: model, sequences: sequences, contextPerSequence: contextPerSequence,
                                        batchTokens: max(512, min(2048, sequences * contextPerSequence)),
-                                       threads: threadCount, batchThreads: threadCount, flashAttention: nil, cacheType: options.cacheType)
+                                       threads: threadCount, batchThreads: threadCount, flashAttention: nil)
         } else {
             context = try LlamaContext(model: model, sequences: sequences + 1, contextPerSequence: contextPerSequence,
                                        batchTokens: Options.maximumChunk, threads: threadCount, batchThreads: threadCount,
-                                       flashAttention: options.attention == .flash, cacheType: options.cacheType)
+                                       flashAttention: options.attention == .flash)
         }
         self.batch = LlamaBatch(capacity: context.batchCapacity)
         self.instructionPrefixes = instructionPrefixes ?? KeptPrefixes(limit: Self.instructionPrefixLimit)
