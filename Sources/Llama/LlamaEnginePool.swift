@@ -66,10 +66,6 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         self.info = info
     }
 
-    /// The fewest sequences a lane passes one of at a call's end (`SequenceHandoff`); tests lower
-    /// it to make passes frequent.
-    var fewestToPass = 3
-
     /// The number of engines answering side by side.
     public var laneCount: Int { lanes.count }
 
@@ -186,7 +182,7 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         let handout = RequestHandout(ranges: Self.split(work, into: lanes.count), work: work)
         let prepared = lanes[0].prepare(requests)
         let handsOff = options.continuousBatching && options.handsOffSequences
-        let handoff = handsOff ? SequenceHandoff(lanes: lanes.count, fewestToPass: fewestToPass) : nil
+        let handoff = handsOff ? SequenceHandoff(lanes: lanes.count) : nil
         let results = Mutex<[[GenerationOutcome?]?]>(Array(repeating: nil, count: lanes.count))
         let engines = self.lanes
         DispatchQueue.concurrentPerform(iterations: engines.count) { index in
