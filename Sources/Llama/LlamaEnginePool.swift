@@ -242,15 +242,8 @@ extension EngineStatistics {
         draftTokensProposed += other.draftTokensProposed
         draftTokensAccepted += other.draftTokensAccepted
         endStepsSkipped += other.endStepsSkipped
-        sequenceMoves += other.sequenceMoves
-        stateNanoseconds += other.stateNanoseconds
-        prefillWaits += other.prefillWaits
-        vocabularyMasks += other.vocabularyMasks
         allowedSetsReused += other.allowedSetsReused
-        prefillNanoseconds += other.prefillNanoseconds
         prefillTokens += other.prefillTokens
-        prefillCalls += other.prefillCalls
-        answerNanoseconds += other.answerNanoseconds
         sequencesPassed += other.sequencesPassed
         sequencesReceived += other.sequencesReceived
     }

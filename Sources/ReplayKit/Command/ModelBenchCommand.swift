@@ -181,14 +181,10 @@ enum ModelBenchCommand {
         let statistics = [
             "decodes=\(stats.decodeCalls)", "evaluated=\(stats.tokensEvaluated)", "sampled=\(stats.tokensSampled)",
             "shared=\(stats.promptTokensShared)", "draft=\(stats.draftTokensAccepted)/\(stats.draftTokensProposed)",
-            "ends-skipped=\(stats.endStepsSkipped)", "moves=\(stats.sequenceMoves)", "waits=\(stats.prefillWaits)",
-            "masks=\(stats.vocabularyMasks)", "masks-reused=\(stats.allowedSetsReused)",
-            String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9),
-            String(format: "prefill-s=%.2f", stats.prefillNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)",
-            "prefill-calls=\(stats.prefillCalls)", String(format: "answer-s=%.2f", stats.answerNanoseconds / 1e9),
+            "ends-skipped=\(stats.endStepsSkipped)", "masks-reused=\(stats.allowedSetsReused)",
+            String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)",
             "passed=\(stats.sequencesPassed)",
             "fewest-prompt-tokens=\(engine.fewestPromptTokens(for: requests))",
-            String(format: "state-s=%.2f", stats.stateNanoseconds / 1e9),
             String(format: "sampling-s=%.2f", stats.samplingNanoseconds / 1e9), String(format: "grammar-s=%.2f", stats.grammarNanoseconds / 1e9),
         ].joined(separator: ",")
         let promptTokens = outcomes.reduce(0) { $0 + $1.promptTokens }
