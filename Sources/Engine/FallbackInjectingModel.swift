@@ -6,7 +6,7 @@ import Privacy
 /// An injected request is not sent to the wrapped model: the phone's framework fails before any
 /// output, so the outcome carries the request's prompt size (what was prefilled before the
 /// refusal) and no output. Everything else passes through untouched, in order.
-public final class FallbackInjectingModel: LanguageModel {
+public final class FallbackInjectingModel: LanguageModel, ForwardingTokenizer {
     public let wrapped: any LanguageModel
     public let injection: FallbackInjection
 
@@ -39,19 +39,6 @@ public final class FallbackInjectingModel: LanguageModel {
         }
     }
 
-    // The tokenizer is the wrapped model's.
-    public func tokenCount(of text: SealedText) -> Int { wrapped.tokenCount(of: text) }
-
-    public func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
-        wrapped.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
-    }
-
-    public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { wrapped.suffix(of: text, maxTokens: maxTokens) }
-
-    public func promptTokenCount(for request: GenerationRequest) -> Int { wrapped.promptTokenCount(for: request) }
-
-    public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
-                                 knownCounts: [Int?]) -> Int {
-        wrapped.promptTokenCount(for: request, promptParts: parts, separator: separator, knownCounts: knownCounts)
-    }
+    /// The tokenizer is the wrapped model's.
+    public var underlyingTokenizer: any Tokenizer { wrapped }
 }

@@ -167,22 +167,7 @@ private struct Page {
     // MARK: - Head
 
     private func head() -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-        <meta name="color-scheme" content="light dark">
-        <title>Flywheel: on-device features, real usage</title>
-        <style>
-        \(Page.css)
-        </style>
-        </head>
-        <body>
-
-        """
+        HTMLText.pageHead(title: "Flywheel: on-device features, real usage", css: Page.css)
     }
 
     static let css = """
@@ -193,11 +178,7 @@ private struct Page {
       :root { --bg: #101317; --fg: #e6e9ed; --muted: #a0aab6; --grid: #313842; --panel: #181d23; --line: #3a424d;
         --s1: #78acff; --s2: #ffa05a; --s3: #52d18e; --s4: #c796ff; --s5: #ff7d98; --s6: #5cd3e3; }
     }
-    * { box-sizing: border-box; }
-    body { margin: 0 auto; max-width: 1000px; padding: 24px; background: var(--bg); color: var(--fg);
-      font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; }
-    h1 { font-size: 1.6rem; margin: 0 0 .4rem; }
-    h2 { font-size: 1.25rem; margin: 2.2rem 0 .4rem; padding-top: .8rem; border-top: 1px solid var(--line); }
+    \(HTMLText.frameCSS(maxWidth: 1000))
     a { color: var(--s1); }
     nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; }
     .population { color: var(--muted); margin: .2rem 0; }

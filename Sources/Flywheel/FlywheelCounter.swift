@@ -46,26 +46,15 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// Counts every record of the reader's outline mode (`CorpusReader.nextOutline()`): the
     /// same counts as the full events of the same corpus.
     public mutating func add(_ event: OutlineEvent) {
-        switch event {
-        case .record(.message(let message), _): add(message)
-        case .record(.thread(let thread), _): add(thread)
-        case .record(.header, _), .badLine, .fileFailed: break
-        }
+        if case .record(let record, _) = event { add(record) }
     }
 
-    /// Counts one record: a thread line opens a thread, a message is counted in the open thread.
+    /// Counts one record as its outline: the flywheel reads no words.
     public mutating func add(_ record: ExportRecord) {
-        switch record {
-        case .header:
-            break
-        case .thread(let thread):
-            add(thread)
-        case .message(let message):
-            add(MessageOutline(message))
-        }
+        add(RecordOutline(record))
     }
 
-    /// Counts one outlined record, as `add(_: ExportRecord)` counts the full one.
+    /// Counts one outlined record: a thread line opens a thread, a message is counted in the open thread.
     public mutating func add(_ record: RecordOutline) {
         switch record {
         case .header:

@@ -40,7 +40,7 @@ import Foundation
 ///
 /// One lock serialises use of the context, which llama.cpp does not allow from two threads at once
 /// (`answer(_:_:handout:lane:stop:)` takes it for a whole call).
-public final class LlamaEngine: LanguageModel, @unchecked Sendable {
+public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked Sendable {
     private let lock = NSLock()
     let model: LlamaModel
     /// The model's vocabulary by first byte (see `LlamaModel.ByteIndex`), held by the engine so
@@ -101,11 +101,11 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         if options.legacy {
             context = try LlamaContext(model: model, sequences: sequences, contextPerSequence: contextPerSequence,
                                        batchTokens: max(512, min(2048, sequences * contextPerSequence)),
-                                       threads: threadCount, batchThreads: threadCount, flashAttention: nil, cacheType: options.cacheType)
+                                       threads: threadCount, batchThreads: threadCount, flashAttention: nil)
         } else {
             context = try LlamaContext(model: model, sequences: sequences + 1, contextPerSequence: contextPerSequence,
                                        batchTokens: Options.maximumChunk, threads: threadCount, batchThreads: threadCount,
-                                       flashAttention: options.attention == .flash, cacheType: options.cacheType)
+                                       flashAttention: options.attention == .flash)
         }
         self.batch = LlamaBatch(capacity: context.batchCapacity)
         self.instructionPrefixes = instructionPrefixes ?? KeptPrefixes(limit: Self.instructionPrefixLimit)
@@ -115,24 +115,10 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             contextPerSequence: contextPerSequence, batchSize: sequences)
     }
 
-    public func tokenCount(of text: SealedText) -> Int { model.tokenCount(of: text) }
-    public func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
-        model.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
-    }
-
-    public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { model.suffix(of: text, maxTokens: maxTokens) }
-
-    public func promptTokenCount(for request: GenerationRequest) -> Int { model.promptTokenCount(for: request) }
-
-    public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
-                                 knownCounts: [Int?]) -> Int {
-        model.promptTokenCount(for: request, promptParts: parts, separator: separator, knownCounts: knownCounts)
-    }
+    /// The tokenizer is the loaded model's.
+    public var underlyingTokenizer: any Tokenizer { model }
 
     func promptTokens(for request: GenerationRequest) -> [Int32] { model.promptTokens(for: request) }
-
-    /// HMAC-SHA-256 under `key` of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
-    public func promptDigest(for request: GenerationRequest, key: RunKey) -> String { model.promptDigest(for: request, key: key) }
 
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         if options.legacy {
@@ -255,8 +241,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if stop?.isRaised == true { return nil }
-        let answering = ContinuousClock.now
-        defer { statistics.answerNanoseconds += answering.nanosecondsSince }
         var results = [GenerationOutcome?](repeating: nil, count: requests.count)
         var run = Run(slots: [Slot?](repeating: nil, count: context.sequences))
         var handedOut = false
@@ -303,7 +287,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             guard let id = run.slots.indices.dropFirst().first(where: { run.slots[$0] == nil }) else {
                 preconditionFailure("a lane was given a sequence it has no room for")
             }
-            let started = ContinuousClock.now
             run.slots[id] = parcel.slot
             if !parcel.state.isEmpty && !context.restore(parcel.state, into: id) {
                 // Cannot happen with a buffer per sequence of the same size; fail rather than answer wrong.
@@ -311,7 +294,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
                 run.slots[id]!.finished = true
             }
             statistics.sequencesReceived += 1
-            statistics.stateNanoseconds += started.nanosecondsSince
         }
         let active = run.slots.indices.dropFirst().filter { run.slots[$0] != nil }
         guard let taker = handoff.report(lane: lane, active: active.count) else { return !received.isEmpty }
@@ -322,14 +304,12 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             return slot.isPrefilling ? (0, slot.cursor) : (1, slot.outputTokens)
         }
         let id = active.min { ahead($0) < ahead($1) }!
-        let started = ContinuousClock.now
         let slot = run.slots[id]!
         let state = slot.position > 0 ? context.save(sequence: id) : []
         context.remove(sequence: id)
         run.slots[id] = nil
         handoff.give(SequenceHandoff.Parcel(slot: slot, state: state), to: taker)
         statistics.sequencesPassed += 1
-        statistics.stateNanoseconds += started.nanosecondsSince
         return true
     }
 
@@ -380,7 +360,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         // At least two prompt tokens are evaluated: one chunk of two or more, ending in the logits.
         let shared = min(best, tokens.count - 2)
         guard shared >= slot.cursor + 2 else { return }
-        let started = ContinuousClock.now
         let state = source.state ?? context.save(sequence: source.id!)
         guard context.restore(state, into: id) else {
             // Cannot happen with a buffer per sequence; start the prompt over rather than answer wrong.
@@ -390,7 +369,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             return
         }
         context.remove(sequence: id, from: shared)
-        statistics.stateNanoseconds += started.nanosecondsSince
         statistics.promptTokensShared += shared - slot.cursor
         slot.cursor = shared
         slot.position = shared
@@ -428,10 +406,7 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         for id in run.slots.indices.dropFirst() where run.slots[id]?.isPrefilling == true {
             if options.prefixCache {
                 share(into: &run.slots[id]!, id: id, run: run)
-                if waits(run.slots[id]!, id: id, run: run) {
-                    statistics.prefillWaits += 1
-                    continue
-                }
+                if waits(run.slots[id]!, id: id, run: run) { continue }
             }
             prefill(&run.slots[id]!, id: id)
         }
@@ -498,20 +473,15 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
         }
         slot.cursor = end
         var single: [Slot?] = [slot]
-        let evaluated = statistics.decodeNanoseconds
         let status = evaluate(shares: [(0, end - start + draft.count)], slots: &single)
-        statistics.prefillNanoseconds += statistics.decodeNanoseconds - evaluated
         statistics.prefillTokens += batch.count
-        statistics.prefillCalls += 1
         slot = single[0]!
         guard status == 0 else { return }
         if options.prefixCache && !slot.offeredPrefix && slot.cursor >= boundary {
             slot.offeredPrefix = true
             let prefix = Array(slot.prompt.prefix(boundary))
             if slot.cursor == boundary && boundary > 0 && !instructionPrefixes.contains(prefix) {
-                let started = ContinuousClock.now
                 instructionPrefixes.keep(prefix, state: context.save(sequence: id))
-                statistics.stateNanoseconds += started.nanosecondsSince
             }
         }
         if isLast {
@@ -583,10 +553,8 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
                 openers[text, default: Opener()].observe(slot.outputIDs, bytes: slot.bytes, ended: slot.failure == nil)
             }
             if options.prefixCache, slot.cursor == slot.prompt.count, worthKeeping(slot, upcoming: upcoming) {
-                let started = ContinuousClock.now
                 context.remove(sequence: id, from: slot.prompt.count)
                 recentPrompts.keep(slot.prompt, state: context.save(sequence: id))
-                statistics.stateNanoseconds += started.nanosecondsSince
             }
             context.remove(sequence: id)
             run.slots[id] = nil
@@ -609,7 +577,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
 
     /// Exchanges sequences `a` and `b` (either may be empty), buffers and all.
     private func move(_ a: Int, _ b: Int, slots: inout [Slot?]) {
-        let started = ContinuousClock.now
         let stateA = slots[a] == nil ? nil : context.save(sequence: a)
         let stateB = slots[b] == nil ? nil : context.save(sequence: b)
         context.remove(sequence: a)
@@ -621,8 +588,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
             slots[id]!.failure = .decodeFailed(status: -2)
             slots[id]!.finished = true
         }
-        statistics.sequenceMoves += 1
-        statistics.stateNanoseconds += started.nanosecondsSince
     }
 
     /// Whether `grammar` allows an end token and nothing else.
@@ -763,7 +728,6 @@ public final class LlamaEngine: LanguageModel, @unchecked Sendable {
     /// Only the tokens whose first byte the grammar allows are asked about (with the end tokens),
     /// which is a few hundred where a grammar expects a quote or a name.
     private func allowedTokens(_ grammar: LlamaGrammar) -> [Int32] {
-        statistics.vocabularyMasks += 1
         var asked: [Int32]
         if let index = byteIndex {
             let firstAllowed = grammar.allowed(among: index.firstByteTokens)
@@ -813,27 +777,13 @@ public struct EngineStatistics: Sendable, Equatable {
     public var draftTokensAccepted = 0
     /// Sequences ended without evaluating their last token (the grammar allowed only the end).
     public var endStepsSkipped = 0
-    /// Sequences moved to another buffer so the generating ones stay together.
-    public var sequenceMoves = 0
-    /// Time spent saving and restoring sequences' cells (prefix cache and moves).
-    public var stateNanoseconds = 0.0
-    /// Steps a waiting prompt skipped so that another evaluates the part they share once.
-    public var prefillWaits = 0
-    /// Whole-vocabulary grammar masks computed, and allowed sets reused instead of one.
-    public var vocabularyMasks = 0
+    /// Allowed sets reused instead of masking the vocabulary again.
     public var allowedSetsReused = 0
-    /// Evaluation time and tokens of prompt chunks (the rest of `decodeNanoseconds` and
-    /// `tokensEvaluated` is generation).
-    public var prefillNanoseconds = 0.0
+    /// Tokens of prompt chunks (the rest of `tokensEvaluated` is generation).
     public var prefillTokens = 0
-    /// Evaluations of prompt chunks (the rest of `decodeCalls` are generation steps).
-    public var prefillCalls = 0
     /// Sequences in flight passed to another lane at a call's end, and taken from one.
     public var sequencesPassed = 0
     public var sequencesReceived = 0
-    /// Time from a call's start to this engine's last answer (summed over a pool's lanes, it
-    /// shows how long lanes sat idle while another finished).
-    public var answerNanoseconds = 0.0
 }
 
 extension ContinuousClock.Instant {

@@ -5,12 +5,6 @@ extension LlamaEngine {
     /// not change with any of them: the engine's arithmetic for a token never depends on which
     /// other tokens share its evaluation (`LlamaEngine`). `legacy` is the engine before all this.
     public struct Options: Sendable, Equatable {
-        /// The KV cache's element type.
-        public enum CacheType: String, Sendable, CaseIterable {
-            case f16
-            case q8_0
-        }
-
         /// How attention is computed.
         public enum Attention: String, Sendable, CaseIterable {
             /// llama.cpp's flash attention: a row at a time below 64 rows, tiled from 64, so a
@@ -50,9 +44,6 @@ extension LlamaEngine {
         public var attention: Attention
         /// Threads for evaluation; nil means one per active processor.
         public var threads: Int?
-        /// The KV cache's element type: f16 (the default) or q8_0, which halves the cache but
-        /// rounds keys and values, so answers can differ from f16's.
-        public var cacheType: CacheType
         /// The engine before batch-independent evaluation: rounds of `sequences` requests whose
         /// prompts and tokens are mixed into 2,048-token evaluations. Its answers depend on which
         /// requests share a round (llama.cpp picks kernels by the shape of each evaluation); the
@@ -68,7 +59,7 @@ extension LlamaEngine {
         }
 
         public init(prefixCache: Bool = true, forcedTokenJump: Bool = false, continuousBatching: Bool = true,
-                    handsOffSequences: Bool = false, chunkTokens: Int = maximumChunk, threads: Int? = nil, cacheType: CacheType = .f16,
+                    handsOffSequences: Bool = false, chunkTokens: Int = maximumChunk, threads: Int? = nil,
                     attention: Attention = .matmul, legacy: Bool = false) {
             precondition(Self.chunkRange(attention).contains(chunkTokens),
                          "chunks of 4 to 63 tokens keep flash attention's arithmetic batch-independent")
@@ -79,7 +70,6 @@ extension LlamaEngine {
             self.handsOffSequences = handsOffSequences
             self.chunkTokens = chunkTokens
             self.threads = threads
-            self.cacheType = cacheType
             self.attention = attention
             self.legacy = legacy
         }
@@ -105,7 +95,7 @@ extension LlamaEngine {
 
         /// Options from `key=value` pairs separated by commas, over `standard` (or over `flash`,
         /// `plain` or `legacy` when the list starts with that word): `prefix`, `jump`, `continuous`,
-        /// `handoff` (on/off), `chunk`, `threads` (numbers), `cache` (f16/q8_0), `attention` (flash/matmul).
+        /// `handoff` (on/off), `chunk`, `threads` (numbers), `attention` (flash/matmul).
         /// For benchmarks and tests; nil when a pair is not understood, or the options would not
         /// be exact (a chunk over 63 with flash attention, or the jump without it). Choosing flash
         /// attention without a chunk caps the chunk at 63.
@@ -134,7 +124,6 @@ extension LlamaEngine {
                     chunkGiven = true
                 case "attention": guard let kind = Attention(rawValue: value) else { return nil }; options.attention = kind
                 case "threads": guard let number, number > 0 else { return nil }; options.threads = number
-                case "cache": guard let type = CacheType(rawValue: value) else { return nil }; options.cacheType = type
                 default: return nil
                 }
             }
@@ -152,7 +141,6 @@ extension LlamaEngine {
                          "continuous=\(onOff(continuousBatching))", "handoff=\(onOff(handsOffSequences))",
                          "chunk=\(chunkTokens)"]
             if let threads { parts.append("threads=\(threads)") }
-            parts.append("cache=\(cacheType.rawValue)")
             parts.append("attention=\(attention.rawValue)")
             return parts.joined(separator: ",")
         }

@@ -10,7 +10,7 @@ import Synchronization
 /// on its own core with no waiting, and when the machine is shared a descheduled thread stalls
 /// only its own lane. Answers do not depend on which lane answers (each engine's evaluation is
 /// batch-independent, see `LlamaEngine`), so the pool answers exactly as one engine would.
-public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
+public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @unchecked Sendable {
     /// The engines, each with its own context and threads; they share the weights.
     let lanes: [LlamaEngine]
     private let model: LlamaModel
@@ -66,10 +66,6 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         self.info = info
     }
 
-    /// The fewest sequences a lane passes one of at a call's end (`SequenceHandoff`); tests lower
-    /// it to make passes frequent.
-    var fewestToPass = 3
-
     /// The number of engines answering side by side.
     public var laneCount: Int { lanes.count }
 
@@ -84,19 +80,8 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
     /// Prompts of thread words kept in any lane's cache now (0 between calls).
     var keptPromptCount: Int { lanes.map(\.keptPromptCount).reduce(0, +) }
 
-    public func tokenCount(of text: SealedText) -> Int { model.tokenCount(of: text) }
-    public func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
-        model.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
-    }
-
-    public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { model.suffix(of: text, maxTokens: maxTokens) }
-
-    public func promptTokenCount(for request: GenerationRequest) -> Int { model.promptTokenCount(for: request) }
-
-    public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
-                                 knownCounts: [Int?]) -> Int {
-        model.promptTokenCount(for: request, promptParts: parts, separator: separator, knownCounts: knownCounts)
-    }
+    /// The tokenizer is the loaded model's.
+    public var underlyingTokenizer: any Tokenizer { model }
 
     /// HMAC-SHA-256 under `key` of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
     public func promptDigest(for request: GenerationRequest, key: RunKey) -> String { model.promptDigest(for: request, key: key) }
@@ -197,7 +182,7 @@ public final class LlamaEnginePool: LanguageModel, @unchecked Sendable {
         let handout = RequestHandout(ranges: Self.split(work, into: lanes.count), work: work)
         let prepared = lanes[0].prepare(requests)
         let handsOff = options.continuousBatching && options.handsOffSequences
-        let handoff = handsOff ? SequenceHandoff(lanes: lanes.count, fewestToPass: fewestToPass) : nil
+        let handoff = handsOff ? SequenceHandoff(lanes: lanes.count) : nil
         let results = Mutex<[[GenerationOutcome?]?]>(Array(repeating: nil, count: lanes.count))
         let engines = self.lanes
         DispatchQueue.concurrentPerform(iterations: engines.count) { index in
@@ -257,15 +242,8 @@ extension EngineStatistics {
         draftTokensProposed += other.draftTokensProposed
         draftTokensAccepted += other.draftTokensAccepted
         endStepsSkipped += other.endStepsSkipped
-        sequenceMoves += other.sequenceMoves
-        stateNanoseconds += other.stateNanoseconds
-        prefillWaits += other.prefillWaits
-        vocabularyMasks += other.vocabularyMasks
         allowedSetsReused += other.allowedSetsReused
-        prefillNanoseconds += other.prefillNanoseconds
         prefillTokens += other.prefillTokens
-        prefillCalls += other.prefillCalls
-        answerNanoseconds += other.answerNanoseconds
         sequencesPassed += other.sequencesPassed
         sequencesReceived += other.sequencesReceived
     }

@@ -14,38 +14,8 @@ extension ReportValue {
     /// Pretty-printed JSON, two-space indented, keys in the order given, numbers exact.
     public func exactJSON() -> String {
         var out = ""
-        writeExact(to: &out, indent: 0)
+        write(to: &out, indent: 0, exact: true)
         return out + "\n"
-    }
-
-    private func writeExact(to out: inout String, indent: Int) {
-        let pad = String(repeating: "  ", count: indent + 1)
-        let closing = String(repeating: "  ", count: indent)
-        switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .number(let d): out += d.isFinite ? Self.exactText(d) : "null"
-        case .label(let s): out += Self.quoted(s)
-        case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "[\n"
-            for (i, item) in items.enumerated() {
-                out += pad
-                item.writeExact(to: &out, indent: indent + 1)
-                out += i == items.count - 1 ? "\n" : ",\n"
-            }
-            out += closing + "]"
-        case .object(let fields):
-            if fields.isEmpty { out += "{}"; return }
-            out += "{\n"
-            for (i, (key, value)) in fields.enumerated() {
-                out += pad + Self.quoted(key) + ": "
-                value.writeExact(to: &out, indent: indent + 1)
-                out += i == fields.count - 1 ? "\n" : ",\n"
-            }
-            out += closing + "}"
-        }
     }
 
     /// The shortest text that parses back to `d`, always with a `.` or an exponent.

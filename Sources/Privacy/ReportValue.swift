@@ -61,11 +61,13 @@ public indirect enum ReportValue: Sendable, Equatable {
     /// Pretty-printed JSON, two-space indented, keys in the order given.
     public func json() -> String {
         var out = ""
-        write(to: &out, indent: 0)
+        write(to: &out, indent: 0, exact: false)
         return out + "\n"
     }
 
-    private func write(to out: inout String, indent: Int) {
+    /// Writes the value as pretty-printed JSON: its fractions rounded to six digits for a person
+    /// (`json()`), or, `exact`, as text that parses back to the same `Double` (`exactJSON()`).
+    func write(to out: inout String, indent: Int, exact: Bool) {
         let pad = String(repeating: "  ", count: indent + 1)
         let closing = String(repeating: "  ", count: indent)
         switch self {
@@ -74,6 +76,7 @@ public indirect enum ReportValue: Sendable, Equatable {
         case .int(let i): out += String(i)
         case .number(let d):
             if !d.isFinite { out += "null" }
+            else if exact { out += Self.exactText(d) }
             else if d == d.rounded(), abs(d) < 1e15 { out += String(Int(d)) }
             else { out += String(format: "%.6g", d) }
         case .label(let s): out += Self.quoted(s)
@@ -82,7 +85,7 @@ public indirect enum ReportValue: Sendable, Equatable {
             out += "[\n"
             for (i, item) in items.enumerated() {
                 out += pad
-                item.write(to: &out, indent: indent + 1)
+                item.write(to: &out, indent: indent + 1, exact: exact)
                 out += i == items.count - 1 ? "\n" : ",\n"
             }
             out += closing + "]"
@@ -91,7 +94,7 @@ public indirect enum ReportValue: Sendable, Equatable {
             out += "{\n"
             for (i, (key, value)) in fields.enumerated() {
                 out += pad + Self.quoted(key) + ": "
-                value.write(to: &out, indent: indent + 1)
+                value.write(to: &out, indent: indent + 1, exact: exact)
                 out += i == fields.count - 1 ? "\n" : ",\n"
             }
             out += closing + "}"

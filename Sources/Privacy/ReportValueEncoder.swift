@@ -145,11 +145,11 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode(_ value: Int16, forKey key: Key) throws { put(.int(Int(value)), key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { put(.int(Int(value)), key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { put(.int(Int(value)), key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { put(try SingleNodeContainer.int(value, codingPath + [key]), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { put(try unsignedValue(value, at: codingPath + [key]), key) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { put(.int(Int(value)), key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { put(.int(Int(value)), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { put(.int(Int(value)), key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(try SingleNodeContainer.int(value, codingPath + [key]), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(try unsignedValue(value, at: codingPath + [key]), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         _ = node.child(key.stringValue, replacingWith: try encoder.encoding(value, at: codingPath + [key]))
@@ -172,30 +172,15 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 }
 
-private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
+private struct UnkeyedNodeContainer: UnkeyedEncodingContainer, ScalarPutting {
     let encoder: NodeEncoder
     let node: EncodingNode
     let codingPath: [any CodingKey]
     var count: Int { node.arrayCount }
 
     private var nextPath: [any CodingKey] { codingPath + [IndexKey(count)] }
-    private func put(_ value: ReportValue) { node.append(EncodingNode(.single(value))) }
-
-    mutating func encodeNil() throws { put(.null) }
-    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
-    mutating func encode(_ value: String) throws { put(.label(value)) }
-    mutating func encode(_ value: Double) throws { put(.number(value)) }
-    mutating func encode(_ value: Float) throws { put(.number(Double(value))) }
-    mutating func encode(_ value: Int) throws { put(.int(value)) }
-    mutating func encode(_ value: Int8) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: Int16) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: Int32) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: Int64) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt) throws { put(try SingleNodeContainer.int(value, nextPath)) }
-    mutating func encode(_ value: UInt8) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt16) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt32) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt64) throws { put(try SingleNodeContainer.int(value, nextPath)) }
+    var scalarPath: [any CodingKey] { nextPath }
+    func put(_ value: ReportValue) { node.append(EncodingNode(.single(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws { node.append(try encoder.encoding(value, at: nextPath)) }
 
@@ -221,20 +206,28 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     }
 }
 
-private struct SingleNodeContainer: SingleValueEncodingContainer {
+private struct SingleNodeContainer: SingleValueEncodingContainer, ScalarPutting {
     let encoder: NodeEncoder
     let codingPath: [any CodingKey]
 
-    private func put(_ value: ReportValue) { encoder.node.content = .single(value) }
+    var scalarPath: [any CodingKey] { codingPath }
+    func put(_ value: ReportValue) { encoder.node.content = .single(value) }
 
-    /// An unsigned integer as `.int`, an error past `Int.max`.
-    static func int<U: UnsignedInteger>(_ value: U, _ path: [any CodingKey]) throws -> ReportValue {
-        guard let i = Int(exactly: value) else {
-            throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "an integer too large to write"))
-        }
-        return .int(i)
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        encoder.node.content = try encoder.encoding(value, at: codingPath).content
     }
+}
 
+/// A container that takes each scalar as one `ReportValue` where it stands: the unkeyed and the
+/// single-value containers alike (the keyed one puts each under its key).
+private protocol ScalarPutting {
+    /// Where the next scalar goes, for an error about it.
+    var scalarPath: [any CodingKey] { get }
+    /// Puts `value` where the next scalar goes.
+    func put(_ value: ReportValue)
+}
+
+extension ScalarPutting {
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(.bool(value)) }
     mutating func encode(_ value: String) throws { put(.label(value)) }
@@ -245,13 +238,17 @@ private struct SingleNodeContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: Int16) throws { put(.int(Int(value))) }
     mutating func encode(_ value: Int32) throws { put(.int(Int(value))) }
     mutating func encode(_ value: Int64) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt) throws { put(try Self.int(value, codingPath)) }
+    mutating func encode(_ value: UInt) throws { put(try unsignedValue(value, at: scalarPath)) }
     mutating func encode(_ value: UInt8) throws { put(.int(Int(value))) }
     mutating func encode(_ value: UInt16) throws { put(.int(Int(value))) }
     mutating func encode(_ value: UInt32) throws { put(.int(Int(value))) }
-    mutating func encode(_ value: UInt64) throws { put(try Self.int(value, codingPath)) }
+    mutating func encode(_ value: UInt64) throws { put(try unsignedValue(value, at: scalarPath)) }
+}
 
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.node.content = try encoder.encoding(value, at: codingPath).content
+/// An unsigned integer as `.int`, an error at `path` past `Int.max`.
+private func unsignedValue<U: UnsignedInteger>(_ value: U, at path: [any CodingKey]) throws -> ReportValue {
+    guard let i = Int(exactly: value) else {
+        throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "an integer too large to write"))
     }
+    return .int(i)
 }

@@ -75,38 +75,22 @@ func trace(_ paths: [String], outline: Bool, readAhead: Bool, screens: ScreenDet
     let reader = try CorpusReader(paths: paths, readAhead: readAhead, screens: screens)
     var events: [TracedEvent] = []
     if outline {
-        while let event = reader.nextOutline() {
-            switch event {
-            case .record(.header(let header), let location):
-                events.append(TracedEvent(content: .header(version: header.version), location: location, stats: reader.stats))
-            case .record(.thread(let thread), let location):
-                events.append(TracedEvent(content: .thread(id: thread.id, members: thread.group?.members.map(\.name) ?? []),
-                                          location: location, stats: reader.stats))
-            case .record(.message(let message), let location):
-                events.append(TracedEvent(content: .message(message, text: nil, screenWords: nil), location: location, stats: reader.stats))
-            case .badLine(let bad):
-                events.append(TracedEvent(content: .badLine(bad.comparable), location: bad.location, stats: reader.stats))
-            case .fileFailed(let error):
-                events.append(TracedEvent(content: .failed(error), location: nil, stats: reader.stats))
-            }
-        }
+        while let event = reader.nextOutline() { events.append(traced(event, stats: reader.stats)) }
     } else {
         while let event = reader.next() {
             switch event {
-            case .record(.header(let header), let location):
-                events.append(TracedEvent(content: .header(version: header.version), location: location, stats: reader.stats))
-            case .record(.thread(let thread), let location):
-                events.append(TracedEvent(content: .thread(id: thread.id, members: thread.group?.members.map(\.name) ?? []),
-                                          location: location, stats: reader.stats))
             case .record(.message(let message), let location):
+                // A message with its words, which only a full read has.
                 #expect(message.screen.map { $0.hasNodes == (screens == .nodes) && $0.hasWords == (screens != .facts) } ?? true)
                 let screenWords = message.screen.flatMap { $0.hasWords ? $0.words : nil }
                 events.append(TracedEvent(content: .message(MessageOutline(message), text: message.text, screenWords: screenWords),
                                           location: location, stats: reader.stats))
+            case .record(let record, let location):
+                events.append(traced(.record(RecordOutline(record), location), stats: reader.stats))
             case .badLine(let bad):
-                events.append(TracedEvent(content: .badLine(bad.comparable), location: bad.location, stats: reader.stats))
+                events.append(traced(.badLine(bad), stats: reader.stats))
             case .fileFailed(let error):
-                events.append(TracedEvent(content: .failed(error), location: nil, stats: reader.stats))
+                events.append(traced(.fileFailed(error), stats: reader.stats))
             }
         }
     }

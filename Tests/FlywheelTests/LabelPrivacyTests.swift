@@ -7,18 +7,6 @@ import TestSupport
 /// Free text in any labelled field of the export never reaches metrics.csv, metrics.json or the
 /// dashboard, and each dimension shows at most `ReportLabel.maximumDistinct` labels.
 @Suite struct LabelPrivacyTests {
-    /// Made-up sentences and, for each, a word that only it holds. Shown in test output by index only.
-    static let sentences: [(text: String, word: String)] = [
-        ("the quick brown fox jumps over", "quick"),
-        ("pipework | splits\nthe table", "pipework"),
-        (#"=HYPERLINK("cmd") formula"#, "hyperlink"),
-        ("[clickbait](http://lure.invalid/x)", "clickbait"),
-        ("<script>exfiltrate()</script>", "exfiltrate"),
-        ("`backtick` and ! bang", "backtick"),
-    ]
-    /// Pieces of markup and formulas that must not appear either.
-    static let fragments = ["<script", "=HYPERLINK", "](http", "lure.invalid"]
-
     /// A field of the export that carries a label.
     enum Field: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case build, model, threadLocale, messageLang, agent, groupLead, memberName, groupTo, nodeKind, lineType
@@ -27,7 +15,7 @@ import TestSupport
 
     /// A small corpus with `text` in `field` and ordinary values everywhere else.
     static func corpus(_ field: Field?, _ text: String) -> String {
-        func value(_ f: Field, _ ordinary: String) -> String { json(f == field ? text : ordinary) }
+        func value(_ f: Field, _ ordinary: String) -> String { LabelFreeText.json(f == field ? text : ordinary) }
         let agent = value(.agent, "Coach"), lead = value(.groupLead, "Coach"), member = value(.memberName, "Penny")
         let build = value(.build, "2.3.0 (512)"), model = value(.model, "26.4")
         return [
@@ -42,24 +30,9 @@ import TestSupport
         ].joined(separator: "\n") + "\n"
     }
 
-    /// `text` as a JSON string literal.
-    static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
     @Test(arguments: Field.allCases)
     func noSentenceInAnyFieldReachesAnyFile(_ field: Field) throws {
-        for (index, sentence) in Self.sentences.enumerated() {
+        for (index, sentence) in LabelFreeText.sentences.enumerated() {
             let directory = try TemporaryDirectory()
             let counter = try HandCorpus.count(Self.corpus(field, sentence.text), in: directory)
             #expect(counter.threads == 2 && counter.messages == 4, "\(field) with sentence #\(index)")
@@ -68,8 +41,7 @@ import TestSupport
             for name in FlywheelFiles.names {
                 let text = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
                 // Booleans only, so a failure cannot show the sentence.
-                let leaked = text.localizedCaseInsensitiveContains(sentence.word)
-                    || Self.fragments.contains { text.localizedCaseInsensitiveContains($0) }
+                let leaked = LabelFreeText.leaked(sentence.word, into: text)
                 #expect(!leaked, "\(name) holds words of sentence #\(index) put in \(field)")
             }
         }
@@ -121,7 +93,7 @@ import TestSupport
                       (.messageLang, .locale), (.agent, .agent), (.groupLead, .agent), (.memberName, .agent)])
     func aSentenceIsCountedUnderItsHash(_ field: Field, _ dimension: MetricDimension) throws {
         let directory = try TemporaryDirectory()
-        let sentence = Self.sentences[0].text
+        let sentence = LabelFreeText.sentences[0].text
         let counter = try HandCorpus.count(Self.corpus(field, sentence), in: directory)
         let hash = ReportLabel(hashing: sentence).text
         // Booleans only, so a failure cannot show the sentence.

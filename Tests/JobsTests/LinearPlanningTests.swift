@@ -33,37 +33,35 @@ import TestSupport
 
     static let tokenizers: [any Tokenizer] = [ApproximateTokenizer(), ScriptedModel(output: "")]
 
-    @Test(arguments: [0, 1, 3, 5], [false, true])
-    func pushPlansWhatTheQuadraticPlanningPlanned(newestReplies: Int, group: Bool) {
-        let job = PushJob(newestReplies: newestReplies)
+    /// `job` plans exactly what `reference` (the quadratic planning of the same job) planned, items
+    /// and ledger, over three varied threads and with each tokenizer.
+    static func expectPlansAsReference<J: Job>(_ job: J, group: Bool,
+                                               _ reference: (J, ThreadSnapshot, any Tokenizer, inout JobLedger, inout Int) -> [JobItem]) {
         for seed in 1...3 {
             let snapshot = VariedThread.make(messages: 1500, seed: UInt64(seed), group: group)
             for tokenizer in Self.tokenizers {
                 var ledger = JobLedger(), referenceLedger = JobLedger()
                 var work = 0
                 let items = job.plan(snapshot, tokenizer: tokenizer, ledger: &ledger)
-                let reference = QuadraticPlanning.push(job, snapshot, tokenizer: tokenizer, ledger: &referenceLedger, reads: &work)
-                #expect(!reference.isEmpty)
-                #expect(Self.differences(items, reference) == 0)
+                let planned = reference(job, snapshot, tokenizer, &referenceLedger, &work)
+                #expect(!planned.isEmpty)
+                #expect(Self.differences(items, planned) == 0)
                 #expect(ledger == referenceLedger)
             }
         }
     }
 
+    @Test(arguments: [0, 1, 3, 5], [false, true])
+    func pushPlansWhatTheQuadraticPlanningPlanned(newestReplies: Int, group: Bool) {
+        Self.expectPlansAsReference(PushJob(newestReplies: newestReplies), group: group) { job, snapshot, tokenizer, ledger, work in
+            QuadraticPlanning.push(job, snapshot, tokenizer: tokenizer, ledger: &ledger, reads: &work)
+        }
+    }
+
     @Test(arguments: [false, true])
     func chipsPlansWhatTheQuadraticPlanningPlanned(group: Bool) {
-        let job = ChipsJob()
-        for seed in 1...3 {
-            let snapshot = VariedThread.make(messages: 1500, seed: UInt64(seed), group: group)
-            for tokenizer in Self.tokenizers {
-                var ledger = JobLedger(), referenceLedger = JobLedger()
-                var work = 0
-                let items = job.plan(snapshot, tokenizer: tokenizer, ledger: &ledger)
-                let reference = QuadraticPlanning.chips(job, snapshot, tokenizer: tokenizer, ledger: &referenceLedger, reads: &work)
-                #expect(!reference.isEmpty)
-                #expect(Self.differences(items, reference) == 0)
-                #expect(ledger == referenceLedger)
-            }
+        Self.expectPlansAsReference(ChipsJob(), group: group) { job, snapshot, tokenizer, ledger, work in
+            QuadraticPlanning.chips(job, snapshot, tokenizer: tokenizer, ledger: &ledger, reads: &work)
         }
     }
 

@@ -12,18 +12,6 @@ import TestSupport
 /// report.json, report.md, junit.xml, metrics.csv, metrics.json, dashboard.html, state.json and
 /// its checkpoints.
 @Suite struct ReportLabelTests {
-    /// Made-up sentences and, for each, a word that only it holds. Shown in test output by index only.
-    static let sentences: [(text: String, word: String)] = [
-        ("the quick brown fox jumps over", "quick"),
-        ("pipework | splits\nthe table", "pipework"),
-        (#"=HYPERLINK("cmd") formula"#, "hyperlink"),
-        ("[clickbait](http://lure.invalid/x)", "clickbait"),
-        ("<script>exfiltrate()</script>", "exfiltrate"),
-        ("`backtick` and ! bang", "backtick"),
-    ]
-    /// Pieces of markup and formulas that must not appear either.
-    static let fragments = ["<script", "=HYPERLINK", "](http", "lure.invalid"]
-
     /// A field of the export that carries a label.
     enum Field: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case build, model, threadLocale, messageLang, agent, groupLead, memberName, groupTo, nodeKind, lineType, threadID
@@ -34,7 +22,7 @@ import TestSupport
     /// chip screen and its reply, a group whose messages the route job asks about (one chosen,
     /// one to the lead), an unknown kind and line type, and a message before its thread line.
     static func corpus(_ texts: [Field: String]) -> String {
-        func value(_ field: Field, _ ordinary: String) -> String { json(texts[field] ?? ordinary) }
+        func value(_ field: Field, _ ordinary: String) -> String { LabelFreeText.json(texts[field] ?? ordinary) }
         let agent = value(.agent, "Coach"), lead = value(.groupLead, "Coach"), member = value(.memberName, "Penny")
         let build = value(.build, "2.3.0 (512)"), model = value(.model, "26.4")
         let meta = #""build":\#(build),"model":\#(model)"#
@@ -50,21 +38,6 @@ import TestSupport
             #"{"type":"message","thread":"g1","id":"n3","at":"2026-09-02T07:02:00Z","from":\#(member),"screen":[{"say":"Done."}],"push":{"kind":"reply","batch":2}}"#,
             #"{"type":"message","thread":\#(value(.threadID, "t_orphan")),"id":"o1","at":"2026-09-03T07:00:00Z","from":"person","text":"x"}"#,
         ].joined(separator: "\n") + "\n"
-    }
-
-    /// `text` as a JSON string literal.
-    static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// Runs every job over `corpus` with a model that routes to `routeTo`, writes the files into a
@@ -104,13 +77,13 @@ import TestSupport
             // The item tables are zstd: their JSON is what is searched.
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out + "/" + name)))
             let text = String(decoding: name.hasSuffix(".zst") ? try ZstdBytes.decompress(bytes) : bytes, as: UTF8.self)
-            return (name, text.localizedCaseInsensitiveContains(word) || fragments.contains { text.localizedCaseInsensitiveContains($0) })
+            return (name, LabelFreeText.leaked(word, into: text))
         }
     }
 
     @Test(arguments: Field.allCases)
     func noSentenceInAnyFieldReachesAnyFile(_ field: Field) throws {
-        for (index, sentence) in Self.sentences.enumerated() {
+        for (index, sentence) in LabelFreeText.sentences.enumerated() {
             // The model routes to the member, so a member's name also reaches the confusion counters.
             let routeTo = field == .memberName ? sentence.text : "Penny"
             let (directory, report) = try Self.replay(Self.corpus([field: sentence.text]), routeTo: routeTo)
@@ -133,7 +106,7 @@ import TestSupport
         defer { withExtendedLifetime(directoryOwner) {} }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var texts: [Field: String] = [:]
-        for (index, field) in Field.allCases.enumerated() { texts[field] = Self.sentences[index % Self.sentences.count].text }
+        for (index, field) in Field.allCases.enumerated() { texts[field] = LabelFreeText.sentences[index % LabelFreeText.sentences.count].text }
         let corpus = writeCorpus(Self.corpus(texts), in: directory)
         var said = ""
         let code = ReplayTool.main(["--model", "/nonexistent/model.gguf", "--flywheel", "--fail-under", "route.accuracy=0.9",
@@ -143,7 +116,7 @@ import TestSupport
         // Checkpoints and state.json are scanned like every other file.
         let written = try FileManager.default.contentsOfDirectory(atPath: directory + "/out")
         #expect(written.contains("state.json") && written.contains("checkpoint-000001.json"))
-        for (index, sentence) in Self.sentences.enumerated() {
+        for (index, sentence) in LabelFreeText.sentences.enumerated() {
             for (file, leaked) in try Self.leaks(in: directory, word: sentence.word) {
                 #expect(!leaked, "\(file) holds words of sentence #\(index)")
             }
@@ -154,7 +127,7 @@ import TestSupport
 
     /// Where a label is shown, a sentence is shown as its hash, so counts still group by it.
     @Test func sentencesAreCountedUnderTheirHashes() throws {
-        let sentence = Self.sentences[0].text
+        let sentence = LabelFreeText.sentences[0].text
         let hash = ReportLabel(hashing: sentence).text
         let texts: [Field: String] = [.build: sentence, .model: sentence, .memberName: sentence, .groupTo: sentence, .threadID: sentence]
         let (directory, report) = try Self.replay(Self.corpus(texts), routeTo: sentence)
@@ -295,7 +268,7 @@ final class LabelScriptedModel: LanguageModel, @unchecked Sendable {
     func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         requests.map { request in
             let routing = request.instructions.withUnsealedText { $0.hasPrefix("You route") }
-            let output = routing ? #"{"to":\#(ReportLabelTests.json(routeTo))}"# : #"{"replies":["Sure","Later"]}"#
+            let output = routing ? #"{"to":\#(LabelFreeText.json(routeTo))}"# : #"{"replies":["Sure","Later"]}"#
             return GenerationOutcome(output: .success(SealedText(output)), promptTokens: 100, outputTokens: 5,
                                      hostMilliseconds: 10, minimumTokenProbability: 0.9)
         }

@@ -110,4 +110,13 @@ public enum RecordOutline: Sendable {
     case thread(ThreadRecord)
     /// A `message` line of the currently open thread, without its words.
     case message(MessageOutline)
+
+    /// The outline of a full record: what the outline mode delivers for the same line.
+    public init(_ record: ExportRecord) {
+        switch record {
+        case .header(let header): self = .header(header)
+        case .thread(let thread): self = .thread(thread)
+        case .message(let message): self = .message(MessageOutline(message))
+        }
+    }
 }

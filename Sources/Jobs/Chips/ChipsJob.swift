@@ -14,7 +14,7 @@ import Export
 /// the reply, folded) and `best_f1` (the best chip's token F1 with it); no chips shown scores 0.
 /// Counters: the spec's never rules, `never:chips_wrong_language` and `never:chips_agent_voice`
 /// (`check`; docs/never-rules.md).
-public struct ChipsJob: Job {
+public struct ChipsJob: Job, CountedPlanning {
     public var kind: JobKind { .chips }
     /// Planning reads the words of the screen that asks.
     public var readsScreenWords: Bool { true }
@@ -45,19 +45,13 @@ public struct ChipsJob: Job {
         self.prompts = prompts
     }
 
-    public func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
-        var work = PlanningWork()
-        return plan(snapshot, messages: range, tokenizer: tokenizer, ledger: &ledger, work: &work)
-    }
-
     /// `plan`, counting what it read into `work`: one pass, each screen's attribution looked up
     /// in `ThreadAttributions`, and (for a range that starts partway) one pass back to the
     /// person's last words before it.
     func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        var partsMemo: JobPrompts.PromptPartsMemo? = nil   // the fixed parts' counts, and the last place's parts
-        var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
+        var writer = RequestWriter(prompts: prompts, tokenizer: tokenizer)
         // Messages are read in place, by index: a copy of a whole record retains each of its
         // strings, and a dry run plans hundreds of thousands of screens on two threads.
         let messages = snapshot.messages
@@ -94,19 +88,13 @@ public struct ChipsJob: Job {
             let cut = tokenizer.suffix(of: screen.words, maxTokens: inputCap)
             let reference = next.flatMap { messages[$0].from == .person ? messages[$0].text : nil }
             let values = Self.values(agent: agent, cut: cut, lastFromPerson: lastFromPerson, language: language)
-            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
-            let request = GenerationRequest(
-                instructions: prompts.instructions(values, memo: &instructionsMemo),
-                promptParts: parts, separator: "\n",
-                grammar: Replies.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             // The words were counted for the cut: the prompt's size reuses that count.
-            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
-                                                          knownCounts: knownCounts)
+            let written = writer.request(values, grammar: Replies.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             // The person's language as a subtag, for the language rule at check (`ChipLanguageRule`).
             var labels: [String: String] = [:]
             labels["language"] = Language.code(of: language)
-            items.append(JobItem(job: .chips, attribution: attribution, request: request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: promptTokens,
+            items.append(JobItem(job: .chips, attribution: attribution, request: written.request,
+                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens,
                                  reference: reference, labels: labels))
         }
         return items

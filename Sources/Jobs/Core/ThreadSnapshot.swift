@@ -23,6 +23,20 @@ public struct ThreadSnapshot: Sendable {
         message.lang ?? thread.locale
     }
 
+    /// For a job that fires on the person's messages (route, draft): the message at `index`, read
+    /// into `work`, and, when it is the person's, the message and where it is counted (its own
+    /// build and model, in its language), scanned into `ledger`; nil for an agent's message.
+    /// Only a person's message is copied out of the thread. (An agent's message is counted under
+    /// the person's nearest message: `attributions()`.)
+    func personMessage(at index: Int, work: inout PlanningWork, ledger: inout JobLedger) -> (MessageRecord, Attribution)? {
+        work.messagesRead += 1
+        guard messages[index].from == .person else { return nil }
+        let message = messages[index]
+        let attribution = Attribution(build: message.meta.build, model: message.meta.model, locale: language(of: message), message: message.id)
+        ledger.scanned(attribution)
+        return (message, attribution)
+    }
+
     /// Where each message is counted (`ThreadAttributions`), found for the whole thread in two
     /// passes: build it once per job, not once per message.
     public func attributions() -> ThreadAttributions {

@@ -26,7 +26,7 @@ import Export
 /// - `checklist_when_used`: over messages whose draft the person ticked (so a checklist was
 ///   wanted and used), whether this model also drafts a checklist: the draft that matters most
 ///   should not be lost.
-public struct DraftJob: Job {
+public struct DraftJob: Job, CountedPlanning {
     public var kind: JobKind { .draft }
     /// Planning reads the message alone.
     public var readsScreenWords: Bool { false }
@@ -55,25 +55,13 @@ public struct DraftJob: Job {
         self.supportedLanguages = supportedLanguages
     }
 
-    public func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
-        var work = PlanningWork()
-        return plan(snapshot, messages: range, tokenizer: tokenizer, ledger: &ledger, work: &work)
-    }
-
     /// `plan`, counting what it read into `work`: one pass, each message on its own.
     func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        var partsMemo: JobPrompts.PromptPartsMemo? = nil   // the fixed parts' counts, and the last place's parts
-        var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
+        var writer = RequestWriter(prompts: prompts, tokenizer: tokenizer)
         for index in range {
-            work.messagesRead += 1
-            // Only a person's message is copied out of the thread.
-            guard snapshot.messages[index].from == .person else { continue }
-            let message = snapshot.messages[index]
-            let attribution = Attribution(build: message.meta.build, model: message.meta.model,
-                                          locale: snapshot.language(of: message), message: message.id)
-            ledger.scanned(attribution)
+            guard let (message, attribution) = snapshot.personMessage(at: index, work: &work, ledger: &ledger) else { continue }
             guard message.meta.offline, let text = message.text, !text.isEmpty else { continue }
             let language = snapshot.language(of: message)
             guard supportedLanguages.supports(language) else {
@@ -86,13 +74,7 @@ public struct DraftJob: Job {
             var values = PromptValues(language: language)
             values.set("agent", SealedText(agent))
             values.set("message", text, tokens: inputTokens)
-            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
-            let request = GenerationRequest(
-                instructions: prompts.instructions(values, memo: &instructionsMemo),
-                promptParts: parts, separator: "\n",
-                grammar: Draft.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
-            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
-                                                          knownCounts: knownCounts)
+            let written = writer.request(values, grammar: Draft.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             let expected = text.withUnsealedText { Self.expectedKind(of: $0) }
             var labels = [
                 "expected": expected,
@@ -103,8 +85,8 @@ public struct DraftJob: Job {
             if expected == Draft.none.kind {
                 labels["expert_topic"] = text.withUnsealedText { ExpertTopic.named(in: $0, language: Language.code(of: language)) }?.rawValue
             }
-            items.append(JobItem(job: .draft, attribution: attribution, request: request,
-                                 inputTokens: inputTokens, inputWasCut: false, promptTokens: promptTokens, labels: labels))
+            items.append(JobItem(job: .draft, attribution: attribution, request: written.request,
+                                 inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
         }
         return items
     }

@@ -24,7 +24,7 @@ import Export
 /// is not scored `well_formed` at all (never counted as passed); and the spec's never rules,
 /// `never:push_advice`, `never:push_greeting`, `never:push_speaks_for_agent` (`check`;
 /// docs/never-rules.md).
-public struct PushJob: Job {
+public struct PushJob: Job, CountedPlanning {
     public var kind: JobKind { .push }
     /// Planning reads the newest replies' words.
     public var readsScreenWords: Bool { true }
@@ -60,11 +60,6 @@ public struct PushJob: Job {
         self.supportedLanguages = supportedLanguages
     }
 
-    public func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
-        var work = PlanningWork()
-        return plan(snapshot, messages: range, tokenizer: tokenizer, ledger: &ledger, work: &work)
-    }
-
     /// `plan`, counting what it read into `work`.
     ///
     /// One pass in time order: each agent's newest replies (`NewestReplies`) and every message's
@@ -73,8 +68,7 @@ public struct PushJob: Job {
     func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
               work: inout PlanningWork) -> [JobItem] {
         var items: [JobItem] = []
-        var partsMemo: JobPrompts.PromptPartsMemo? = nil   // the fixed parts' counts, and the last place's parts
-        var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
+        var writer = RequestWriter(prompts: prompts, tokenizer: tokenizer)
         // Messages are read in place, by index, and copied only when they carry a push.
         let messages = snapshot.messages
         let attributions = snapshot.attributions()
@@ -118,18 +112,12 @@ public struct PushJob: Job {
             values.set("words", cut.text, tokens: cut.textTokens)
             values.set("replies", SealedText(String(replies.count)))
             if replies.count > 1 { values.hold("batched") }
-            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
-            let request = GenerationRequest(
-                instructions: prompts.instructions(values, memo: &instructionsMemo),
-                promptParts: parts, separator: "\n",
-                grammar: PushLine.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             // The words were counted for the cut: the prompt's size reuses that count.
-            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
-                                                          knownCounts: knownCounts)
+            let written = writer.request(values, grammar: PushLine.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
             var labels = ["agent": agent]
             labels["language"] = Language.code(of: snapshot.language(of: message))
-            items.append(JobItem(job: .push, attribution: attribution, request: request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: promptTokens, labels: labels))
+            items.append(JobItem(job: .push, attribution: attribution, request: written.request,
+                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens, labels: labels))
         }
         return items
     }

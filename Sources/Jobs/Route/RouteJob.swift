@@ -30,7 +30,7 @@ import Export
 /// person saw, as the quality keys), the lead written as "lead" and every other name as its `ReportLabel(member:)` (kept when the
 /// team listed it in `labels`, else a salted hash): a counter's key is written into the report,
 /// and a member's name is free text.
-public struct RouteJob: Job {
+public struct RouteJob: Job, CountedPlanning {
     public var kind: JobKind { .route }
     /// Planning reads the message and the members, never a screen.
     public var readsScreenWords: Bool { false }
@@ -75,11 +75,6 @@ public struct RouteJob: Job {
     /// Separates the members' names in `JobItem.labels` (a name that could hold it is never a choice).
     static let nameSeparator: Character = "\n"
 
-    public func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
-        var work = PlanningWork()
-        return plan(snapshot, messages: range, tokenizer: tokenizer, ledger: &ledger, work: &work)
-    }
-
     /// `plan`, counting what it read into `work`: one pass, each message on its own.
     func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
               work: inout PlanningWork) -> [JobItem] {
@@ -93,16 +88,9 @@ public struct RouteJob: Job {
         var memberTokens: [Int]? = nil
         let members = choices.joined(separator: String(Self.nameSeparator))
         var items: [JobItem] = []
-        var partsMemo: JobPrompts.PromptPartsMemo? = nil   // the fixed parts' counts, and the last place's parts
-        var instructionsMemo: JobPrompts.InstructionsMemo? = nil   // the last place's instructions
+        var writer = RequestWriter(prompts: prompts, tokenizer: tokenizer)
         for index in range {
-            work.messagesRead += 1
-            // Only a person's message is copied out of the thread.
-            guard snapshot.messages[index].from == .person else { continue }
-            let message = snapshot.messages[index]
-            let attribution = Attribution(build: message.meta.build, model: message.meta.model,
-                                          locale: snapshot.language(of: message), message: message.id)
-            ledger.scanned(attribution)
+            guard let (message, attribution) = snapshot.personMessage(at: index, work: &work, ledger: &ledger) else { continue }
             guard let text = message.text, !text.isEmpty else { continue }
             if Mention.namesMember(text, members: names) {
                 ledger.count("named", attribution)
@@ -118,20 +106,15 @@ public struct RouteJob: Job {
             values.set("message", text, tokens: tokenizer.tokenCount(of: text))
             if memberTokens == nil { memberTokens = memberLines.map(tokenizer.tokenCount(of:)) }
             values.set("members", lines: memberLines, tokens: memberTokens)
-            let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
-            let request = GenerationRequest(
-                instructions: prompts.instructions(values, memo: &instructionsMemo), promptParts: parts, separator: "\n",
-                grammar: grammar,
-                maxOutputTokens: maxOutputTokens, contextLimit: contextLimit, measuresConfidence: true)
+            let written = writer.request(values, grammar: grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit,
+                                         measuresConfidence: true)
             var labels = ["lead": group.lead, "members": members]
             labels["to"] = message.meta.groupTo
             labels["routed"] = message.meta.groupRouted
             // The prompt is the input.
-            let inputTokens = tokenizer.tokenCount(joining: parts, separator: "\n", knownCounts: knownCounts)
-            let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
-                                                          knownCounts: knownCounts)
-            items.append(JobItem(job: .route, attribution: attribution, request: request,
-                                 inputTokens: inputTokens, inputWasCut: false, promptTokens: promptTokens, labels: labels))
+            let inputTokens = tokenizer.tokenCount(joining: written.parts, separator: RequestWriter.separator, knownCounts: written.knownCounts)
+            items.append(JobItem(job: .route, attribution: attribution, request: written.request,
+                                 inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
         }
         return items
     }

@@ -16,7 +16,7 @@ final class LlamaContext {
     /// A context of `sequences` sequences of `contextPerSequence` cells each. `batchTokens` is both
     /// `n_batch` and `n_ubatch`: the engine submits batches that are already one micro-batch.
     init(model: LlamaModel, sequences: Int, contextPerSequence: Int, batchTokens: Int, threads: Int, batchThreads: Int,
-         flashAttention: Bool?, cacheType: LlamaEngine.Options.CacheType) throws(LlamaError) {
+         flashAttention: Bool?) throws(LlamaError) {
         var params = llama_context_default_params()
         params.n_ctx = UInt32(sequences * contextPerSequence)
         params.n_seq_max = UInt32(sequences)
@@ -28,10 +28,6 @@ final class LlamaContext {
         params.no_perf = true
         if let flashAttention {
             params.flash_attn_type = flashAttention ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED
-        }
-        if cacheType == .q8_0 {
-            params.type_k = GGML_TYPE_Q8_0
-            params.type_v = GGML_TYPE_Q8_0
         }
         guard let context = llama_init_from_model(model.pointer, params) else {
             throw .contextFailedToStart(contextSize: sequences * contextPerSequence, sequences: sequences)

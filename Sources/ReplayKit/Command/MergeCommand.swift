@@ -32,20 +32,15 @@ enum MergeCommand {
         // The run key, before confinement: every shard's state is checked under it, and the merged
         // state is sealed with it.
         let key: RunKey
-        do {
-            key = try RunKeyFile.load(explicit: options.runKeyPath, environment: ProcessInfo.processInfo.environment, creating: false)
+        let confined: CommandStart.Confined
+        do throws(CommandStart.Stop) {
+            key = try CommandStart.runKey(options.runKeyPath, creating: false, command: "replay merge", diagnostics: diagnostics)
+            confined = try CommandStart.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
+                                                force: options.force, diagnostics: diagnostics)
         } catch {
-            diagnostics("replay merge: \(error.description)")
-            return .usage
+            return error.exitCode
         }
-        let sandbox: SandboxReport
-        let claim: OutClaim?
-        switch ReplayTool.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                                  force: options.force, diagnostics: diagnostics) {
-        case .success(let confined): (sandbox, claim) = (confined.sandbox, confined.claim)
-        case .failure(let failure): return failure.exitCode
-        }
-        defer { claim?.release() }
+        defer { confined.claim?.release() }
         var merged: RunState
         do {
             merged = try merge(try options.shardDirectories.map { directory throws(Problem) in (directory, try read(directory, key: key, labels: options.labels)) })
@@ -57,7 +52,7 @@ enum MergeCommand {
             diagnostics("replay merge: \(problem)")
             return .usage
         }
-        merged.sandbox = sandbox.reportValue
+        merged.sandbox = confined.sandbox.reportValue
         merged.audit = .null
         diagnostics("replay merge: \(options.shardDirectories.count) states, shards 0-\(merged.shard.count - 1) of \(merged.shard.count) by \(merged.shard.by.rawValue)")
         return ReplayTool.finish(merged, thresholds: options.thresholds, output: OutputDirectory(options.outputDirectory, key: key), tap: nil,

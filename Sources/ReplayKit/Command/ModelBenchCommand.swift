@@ -8,7 +8,7 @@ import Privacy
 
 /// `replay bench-model`: the model stage alone, for `bench/model.sh`. Not in the usage.
 ///
-///     replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--chunk N] [--engine OPTIONS]
+///     replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--chunk N] [--engine OPTIONS]
 ///                        [--model PATH] [--prompts FILE] [--digests KEY_FILE] [--plan-only] CORPUS...
 ///
 /// Plans the first N threads (or as many as give `--requests` requests, which are then the first
@@ -22,9 +22,9 @@ import Privacy
 ///     summary JOB  REQUESTS  SECONDS  PROMPT_TOKENS  OUTPUT_TOKENS  ENGINE_STATISTICS  OPTIONS
 ///
 /// (`prompt` and `output` lines with `--digests` only; `--plan-only` stops after the prompts).
-/// `--batch` sets the sequences answered at once (shared out among `--lanes` lanes) and
-/// `--context` each sequence's KV buffer in tokens (4,096, the phone's session ceiling, by
-/// default): a request that does not fit fails as it would on a phone with that ceiling.
+/// `--batch` sets the sequences answered at once (shared out among `--lanes` lanes), each with a
+/// KV buffer of 4,096 tokens (the phone's session ceiling): a request that does not fit fails as
+/// it would on the phone.
 /// A peer that rebuilds the prompts from the same corpus compares the prompt digests to prove it
 /// asks the same thing, and the output digests to compare answers, without either side showing a
 /// word. Each digest is HMAC-SHA-256 under the key in KEY_FILE (a run key file: 32 random bytes
@@ -34,7 +34,7 @@ import Privacy
 /// anyone without the key. Confined like a replay, with nowhere to write.
 enum ModelBenchCommand {
     static let usage = """
-        usage: replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--context N] [--chunk N]
+        usage: replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--chunk N]
                                   [--engine OPTIONS] [--model PATH] [--prompts FILE] [--digests KEY_FILE] [--plan-only] CORPUS...
         """
 
@@ -44,7 +44,6 @@ enum ModelBenchCommand {
         var wanted: Int? = nil
         var batch = 8
         var lanes: Int? = nil
-        var contextPerSequence = 4096
         var chunk: Int? = nil
         var engineOptions = LlamaEngine.Options.standard
         var modelPath: String? = nil
@@ -66,7 +65,6 @@ enum ModelBenchCommand {
             case "--requests": guard let value = number(argument) else { return usageError(diagnostics) }; wanted = value
             case "--batch": guard let value = number(argument) else { return usageError(diagnostics) }; batch = value
             case "--lanes": guard let value = number(argument) else { return usageError(diagnostics) }; lanes = value
-            case "--context": guard let value = number(argument) else { return usageError(diagnostics) }; contextPerSequence = value
             case "--chunk": guard let value = number(argument) else { return usageError(diagnostics) }; chunk = value
             case "--engine":
                 guard let text = rest.popFirst(), let parsed = LlamaEngine.Options(parsing: text) else { return usageError(diagnostics) }
@@ -125,7 +123,7 @@ enum ModelBenchCommand {
         do {
             // The legacy engine's answers depend on its batches: one lane, as it always ran.
             engine = try LlamaEnginePool(modelPath: path, lanes: engineOptions.legacy ? 1 : lanes, sequences: batch,
-                                         contextPerSequence: contextPerSequence, options: engineOptions)
+                                         contextPerSequence: 4096, options: engineOptions)
         } catch {
             diagnostics("replay bench-model: \(error.description)")
             return .model
@@ -183,14 +181,10 @@ enum ModelBenchCommand {
         let statistics = [
             "decodes=\(stats.decodeCalls)", "evaluated=\(stats.tokensEvaluated)", "sampled=\(stats.tokensSampled)",
             "shared=\(stats.promptTokensShared)", "draft=\(stats.draftTokensAccepted)/\(stats.draftTokensProposed)",
-            "ends-skipped=\(stats.endStepsSkipped)", "moves=\(stats.sequenceMoves)", "waits=\(stats.prefillWaits)",
-            "masks=\(stats.vocabularyMasks)", "masks-reused=\(stats.allowedSetsReused)",
-            String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9),
-            String(format: "prefill-s=%.2f", stats.prefillNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)",
-            "prefill-calls=\(stats.prefillCalls)", String(format: "answer-s=%.2f", stats.answerNanoseconds / 1e9),
+            "ends-skipped=\(stats.endStepsSkipped)", "masks-reused=\(stats.allowedSetsReused)",
+            String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)",
             "passed=\(stats.sequencesPassed)",
             "fewest-prompt-tokens=\(engine.fewestPromptTokens(for: requests))",
-            String(format: "state-s=%.2f", stats.stateNanoseconds / 1e9),
             String(format: "sampling-s=%.2f", stats.samplingNanoseconds / 1e9), String(format: "grammar-s=%.2f", stats.grammarNanoseconds / 1e9),
         ].joined(separator: ",")
         let promptTokens = outcomes.reduce(0) { $0 + $1.promptTokens }

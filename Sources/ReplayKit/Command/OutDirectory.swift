@@ -88,7 +88,7 @@ enum OutDirectory {
     }
 }
 
-/// Why `ReplayTool.confine` stopped a run before it read a record; the user has been told why.
+/// Why `CommandStart.confine` stopped a run before it read a record, in the words it prints.
 enum ConfineFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// `--out` is too broad: a usage error.
     case outDirectoryRefused(OutDirectory.Refusal)
@@ -132,7 +132,9 @@ enum ConfineFailure: Error, Sendable, Equatable, CustomStringConvertible {
             "nothing can be written in the output directory \(directory) (\(reason)), so neither a checkpoint nor a report"
                 + " could be: nothing was replayed. Free space there, or give --out another directory."
         case .sandbox(let error):
-            error.description
+            "refusing to run: "
+                + (error.isAboutHowTheProcessWasStarted ? "it was started holding what the sandbox cannot confine" : "the kernel cannot confine this run")
+                + ": \(error.description) Pass --allow-unsandboxed to run anyway (the report and the audit will say so)."
         case .outDirectoryClaimed(let refusal):
             refusal.description
         }

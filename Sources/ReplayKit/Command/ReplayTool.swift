@@ -42,11 +42,12 @@ public enum ReplayTool {
         }
         let sandboxing = Sandboxing(enabled: sandboxed, confine: confinement)
         let command: ReplayCommand
-        do {
-            command = try ArgumentParser.parse(arguments)
+        do throws(CommandStart.Stop) {
+            command = try CommandStart.options(arguments, command: "replay", usage: ArgumentParser.usage, diagnostics: diagnostics) {
+                arguments throws(ArgumentParser.UsageError) in try ArgumentParser.parse(arguments)
+            }
         } catch {
-            diagnostics("replay: \(error.description)\n\n\(ArgumentParser.usage)")
-            return .usage
+            return error.exitCode
         }
         switch command {
         case .help:
@@ -64,10 +65,12 @@ public enum ReplayTool {
             print(ModelProfiles.builtInText, terminator: "")
             return .success
         case let .flywheel(corpus, outputDirectory, allowUnsandboxed, labels, force):
-            let confined: Confined
-            switch confine(outputDirectory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed, force: force, diagnostics: diagnostics) {
-            case .success(let done): confined = done
-            case .failure(let failure): return failure.exitCode
+            let confined: CommandStart.Confined
+            do throws(CommandStart.Stop) {
+                confined = try CommandStart.confine(outputDirectory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed, force: force,
+                                                    diagnostics: diagnostics)
+            } catch {
+                return error.exitCode
             }
             defer { confined.claim?.release() }
             return flywheel(corpus: corpus, outputDirectory: outputDirectory, labels: labels, diagnostics: diagnostics)
@@ -100,79 +103,6 @@ public enum ReplayTool {
         var confine: Confinement
     }
 
-    /// A confined process: how, and its claim on `--out`, which the command holds to its end.
-    struct Confined {
-        let sandbox: SandboxReport
-        let claim: OutClaim?
-    }
-
-    /// Creates `directory`, takes it for this process and confines the process to writing there,
-    /// with no network.
-    ///
-    /// A directory as broad as `/`, the home, a temporary or the working directory (or one holding
-    /// any of them) is refused first, whether or not the run is sandboxed: beneath `--out` the run
-    /// may write, and the audit scans everything there. A directory another process holds, or one
-    /// holding a finished run (without `force`), is refused next (exit 2, `OutClaim`). A
-    /// directory that cannot be created, cleared or written in is a result that cannot be written
-    /// (exit 5), found before anything is replayed, not a kernel without a sandbox.
-    static func confine(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool, keepingCheckpoints: Bool = false,
-                        force: Bool = false, diagnostics: (String) -> Void) -> Result<Confined, ConfineFailure> {
-        if let refusal = OutDirectory.refusal(for: directory) {
-            diagnostics("replay: \(refusal.description)")
-            return .failure(.outDirectoryRefused(refusal))
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            let failure = ConfineFailure.outDirectoryUnusable(directory: directory, problem: .cannotBeCreated(reason: systemReason(error)))
-            diagnostics("replay: \(failure.description)")
-            return .failure(failure)
-        }
-        let claim: OutClaim?
-        do {
-            claim = try OutClaim.take(directory, force: force, warn: diagnostics)
-        } catch {
-            diagnostics("replay: \(error.description)")
-            return .failure(.outDirectoryClaimed(error))
-        }
-        // Once confined, the run can create files beneath `directory` but never remove or
-        // replace one (so nothing written can be taken back before an audit scans it): an
-        // earlier run's results are cleared now (its checkpoints too, unless this run resumes).
-        do {
-            try OutputDirectory(directory).prepare(keepingCheckpoints: keepingCheckpoints)
-        } catch {
-            let failure = ConfineFailure.outDirectoryUnusable(directory: directory, problem: .cannotBeCleared(reason: error.message))
-            diagnostics("replay: \(failure.description)")
-            return .failure(failure)
-        }
-        // A read-only or full file system is found now, not after the whole corpus was replayed.
-        do {
-            try OutputDirectory(directory).checkWritable()
-        } catch {
-            let failure = ConfineFailure.outDirectoryUnusable(directory: directory, problem: .cannotBeWritten(reason: error.message))
-            diagnostics("replay: \(failure.description)")
-            return .failure(failure)
-        }
-        guard sandboxing.enabled else {
-            return .success(Confined(sandbox: .unsandboxed(because: .landlockUnavailable(reason: "confinement skipped by the caller (in-process test)")),
-                                     claim: claim))
-        }
-        do {
-            let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
-            return .success(Confined(sandbox: try sandboxing.confine(SandboxPolicy(writableDirectories: [absolute])), claim: claim))
-        } catch {
-            if allowUnsandboxed {
-                diagnostics("replay: running unsandboxed (--allow-unsandboxed): \(error.description)")
-                return .success(Confined(sandbox: .unsandboxed(because: error), claim: claim))
-            }
-            let why = error.isAboutHowTheProcessWasStarted
-                ? "it was started holding what the sandbox cannot confine" : "the kernel cannot confine this run"
-            diagnostics("replay: refusing to run: \(why): \(error.description) "
-                        + "Pass --allow-unsandboxed to run anyway (the report and the audit will say so).")
-            return .failure(.sandbox(error))
-        }
-    }
-
     /// The C library's message for the errno beneath a Foundation file error ("Not a directory"),
     /// else the error as Foundation words it.
     static func systemReason(_ error: any Error) -> String {
@@ -198,23 +128,19 @@ public enum ReplayTool {
             diagnostics("replay: --resume cannot continue over standard input (-), which cannot be read again: give the corpus as files")
             return .usage
         }
-        // The run key, before confinement (the per-user key may have to be made outside --out).
+        // The run key, before confinement (the per-user key may have to be made outside --out);
+        // then confined before the model starts any thread and before any record is read.
         let key: RunKey
-        do {
-            key = try RunKeyFile.load(explicit: options.runKeyPath, environment: ProcessInfo.processInfo.environment)
+        let confined: CommandStart.Confined
+        do throws(CommandStart.Stop) {
+            key = try CommandStart.runKey(options.runKeyPath, creating: true, command: "replay", diagnostics: diagnostics)
+            confined = try CommandStart.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
+                                                keepingCheckpoints: options.resume, force: options.force, diagnostics: diagnostics)
         } catch {
-            diagnostics("replay: \(error.description)")
-            return .usage
+            return error.exitCode
         }
-        // Confined before the model starts any thread and before any record is read.
-        let sandbox: SandboxReport
-        let claim: OutClaim?
-        switch confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                       keepingCheckpoints: options.resume, force: options.force, diagnostics: diagnostics) {
-        case .success(let confined): (sandbox, claim) = (confined.sandbox, confined.claim)
-        case .failure(let failure): return failure.exitCode
-        }
-        defer { claim?.release() }
+        let sandbox = confined.sandbox
+        defer { confined.claim?.release() }
         let output = OutputDirectory(options.outputDirectory, key: key)
         let started = Date()
         let clock = ContinuousClock.now

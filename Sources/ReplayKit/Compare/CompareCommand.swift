@@ -41,15 +41,11 @@ public enum CompareCommand {
     /// Runs `arguments` (after `compare`).
     static func run(_ arguments: [String], sandboxing: ReplayTool.Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
         let options: CompareOptions
-        do {
-            guard let parsed = try CompareOptions.parse(arguments) else {
-                diagnostics(usage)
-                return .success
-            }
-            options = parsed
+        do throws(CommandStart.Stop) {
+            options = try CommandStart.options(arguments, command: "replay compare", usage: usage, diagnostics: diagnostics,
+                                               parse: CompareOptions.parse)
         } catch {
-            diagnostics("replay compare: \(error.description)\n\n\(usage)")
-            return .usage
+            return error.exitCode
         }
         let workingDirectory = FileManager.default.currentDirectoryPath
         let out = OutDirectory.resolve(options.outputDirectory, from: workingDirectory)
@@ -63,20 +59,15 @@ public enum CompareCommand {
         }
         // The runs' key, before confinement: each run's state.json is checked under it.
         let key: RunKey
-        do {
-            key = try RunKeyFile.load(explicit: options.runKeyPath, environment: ProcessInfo.processInfo.environment, creating: false)
+        let confined: CommandStart.Confined
+        do throws(CommandStart.Stop) {
+            key = try CommandStart.runKey(options.runKeyPath, creating: false, command: "replay compare", diagnostics: diagnostics)
+            confined = try CommandStart.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
+                                                force: options.force, diagnostics: diagnostics)
         } catch {
-            diagnostics("replay compare: \(error.description)")
-            return .usage
+            return error.exitCode
         }
-        let sandbox: SandboxReport
-        let claim: OutClaim?
-        switch ReplayTool.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                                  force: options.force, diagnostics: diagnostics) {
-        case .success(let confined): (sandbox, claim) = (confined.sandbox, confined.claim)
-        case .failure(let failure): return failure.exitCode
-        }
-        defer { claim?.release() }
+        defer { confined.claim?.release() }
         let base: RunDirectory, new: RunDirectory
         do throws(CompareError) {
             base = try RunDirectory.read(options.baseDirectory, key: key)
@@ -90,7 +81,7 @@ public enum CompareCommand {
         }
         let comparison = Comparison(base: base.items, new: new.items, bootstrap: PairedBootstrap(seed: options.seed))
         let verdicts = options.gates.map { $0.judge(comparison) }
-        let report = CompareReport(base: base, new: new, comparison: comparison, gates: verdicts, sandbox: sandbox.reportValue)
+        let report = CompareReport(base: base, new: new, comparison: comparison, gates: verdicts, sandbox: confined.sandbox.reportValue)
         let output = OutputDirectory(options.outputDirectory)
         do throws(OutputDirectory.Failure) {
             try output.saveComparison(json: CompareJSON.render(report).json(), markdown: CompareMarkdown.render(report),

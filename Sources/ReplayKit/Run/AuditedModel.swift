@@ -10,7 +10,7 @@ import Privacy
 /// output only names a member chosen from the thread, so it is fingerprinted as a label; a
 /// request that measures its answer's confidence is routing's (the only job whose choice is
 /// kept only above a confidence).
-final class AuditedModel: LanguageModel {
+final class AuditedModel: LanguageModel, ForwardingTokenizer {
     let model: any LanguageModel
     let tap: AuditTap
 
@@ -40,14 +40,6 @@ final class AuditedModel: LanguageModel {
         return outcomes
     }
 
-    func tokenCount(of text: SealedText) -> Int { model.tokenCount(of: text) }
-    func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
-        model.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
-    }
-    func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { model.suffix(of: text, maxTokens: maxTokens) }
-    func promptTokenCount(for request: GenerationRequest) -> Int { model.promptTokenCount(for: request) }
-    func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
-                          knownCounts: [Int?]) -> Int {
-        model.promptTokenCount(for: request, promptParts: parts, separator: separator, knownCounts: knownCounts)
-    }
+    /// The tokenizer is the model's.
+    var underlyingTokenizer: any Tokenizer { model }
 }

@@ -9,7 +9,7 @@ import Privacy
 /// long as reading a long thread, and planning is the first stage that needs it: started together,
 /// the two overlap. A load that fails leaves the approximate tokenizer and says why (`problem`),
 /// as a missing model does.
-final class DeferredTokenizer: Tokenizer, @unchecked Sendable {
+final class DeferredTokenizer: ForwardingTokenizer, @unchecked Sendable {
     /// The tokenizer and why the model's could not be had (nil when it was).
     struct Loaded: Sendable {
         var tokenizer: any Tokenizer
@@ -44,17 +44,6 @@ final class DeferredTokenizer: Tokenizer, @unchecked Sendable {
         return value!
     }
 
-    func tokenCount(of text: SealedText) -> Int { loaded.tokenizer.tokenCount(of: text) }
-    func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
-        loaded.tokenizer.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
-    }
-
-    func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { loaded.tokenizer.suffix(of: text, maxTokens: maxTokens) }
-
-    func promptTokenCount(for request: GenerationRequest) -> Int { loaded.tokenizer.promptTokenCount(for: request) }
-
-    func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
-                          knownCounts: [Int?]) -> Int {
-        loaded.tokenizer.promptTokenCount(for: request, promptParts: parts, separator: separator, knownCounts: knownCounts)
-    }
+    /// The loaded tokenizer, waiting for it.
+    var underlyingTokenizer: any Tokenizer { loaded.tokenizer }
 }

@@ -51,15 +51,11 @@ public enum SuiteCommand {
     static func run(_ arguments: [String], sandboxing: ReplayTool.Sandboxing, diagnostics: (String) -> Void,
                     model injected: (any LanguageModel)? = nil) -> ExitCode {
         let options: SuiteOptions
-        do {
-            guard let parsed = try SuiteOptions.parse(arguments) else {
-                diagnostics(usage)
-                return .success
-            }
-            options = parsed
+        do throws(CommandStart.Stop) {
+            options = try CommandStart.options(arguments, command: "replay suite", usage: usage, diagnostics: diagnostics,
+                                               parse: SuiteOptions.parse)
         } catch {
-            diagnostics("replay suite: \(error.description)\n\n\(usage)")
-            return .usage
+            return error.exitCode
         }
         let suite: SuiteFile
         do {
@@ -80,14 +76,14 @@ public enum SuiteCommand {
         let started = Date()
         let clock = ContinuousClock.now
         // Confined before the model starts any thread, as a run is.
-        let sandbox: SandboxReport
-        let claim: OutClaim?
-        switch ReplayTool.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                                  force: options.force, diagnostics: diagnostics) {
-        case .success(let confined): (sandbox, claim) = (confined.sandbox, confined.claim)
-        case .failure(let failure): return failure.exitCode
+        let confined: CommandStart.Confined
+        do throws(CommandStart.Stop) {
+            confined = try CommandStart.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
+                                                force: options.force, diagnostics: diagnostics)
+        } catch {
+            return error.exitCode
         }
-        defer { claim?.release() }
+        defer { confined.claim?.release() }
         let model: any LanguageModel
         let description: ModelDescription
         if let injected {
@@ -113,7 +109,7 @@ public enum SuiteCommand {
                                   modelVersion: options.modelVersion, profiles: options.profiles).run()
         let report = SuiteReport(file: options.suitePath, suite: suite, results: results, model: description,
                                  modelVersion: options.modelVersion, prompts: prompts.identity, device: options.device,
-                                 sandbox: sandbox.reportValue, started: ISO8601DateFormatter().string(from: started),
+                                 sandbox: confined.sandbox.reportValue, started: ISO8601DateFormatter().string(from: started),
                                  seconds: clock.millisecondsSince / 1000)
         let output = OutputDirectory(options.outputDirectory)
         do throws(OutputDirectory.Failure) {

@@ -1,3 +1,4 @@
+import Flywheel
 import Privacy
 
 /// compare.html: the comparison as one self-contained page, a forest plot per job and slice
@@ -117,22 +118,7 @@ private struct Page {
     }
 
     func head() -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-        <meta name="color-scheme" content="light dark">
-        <title>replay compare: NEW − BASE, item by item</title>
-        <style>
-        \(Page.css)
-        </style>
-        </head>
-        <body>
-
-        """
+        HTMLText.pageHead(title: "replay compare: NEW − BASE, item by item", css: Page.css)
     }
 
     static let css = """
@@ -143,11 +129,7 @@ private struct Page {
       :root { --bg: #101317; --fg: #e6e9ed; --muted: #a0aab6; --grid: #313842; --panel: #181d23; --line: #3a424d; --stripe: #20262e;
         --better: #52d18e; --worse: #ff7d98; --changed: #c796ff; --none: #b4bec9; --accent: #78acff; }
     }
-    * { box-sizing: border-box; }
-    body { margin: 0 auto; max-width: 1260px; padding: 24px; background: var(--bg); color: var(--fg);
-      font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; }
-    h1 { font-size: 1.6rem; margin: 0 0 .4rem; }
-    h2 { font-size: 1.25rem; margin: 2.2rem 0 .4rem; padding-top: .8rem; border-top: 1px solid var(--line); }
+    \(HTMLText.frameCSS(maxWidth: 1260))
     h3 { font-size: 1.05rem; margin: 1.6rem 0 .2rem; }
     a { color: var(--accent); }
     dl.runs { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; margin: .4rem 0; }

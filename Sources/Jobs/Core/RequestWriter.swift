@@ -1,0 +1,46 @@
+import Engine
+import Privacy
+
+/// The requests of one plan call: each place's prompt values written in the job's words
+/// (`JobPrompts`) into a request, and the request's size counted from its prompt's parts.
+///
+/// Every job writes its requests this one way. The writer keeps what a plan call's places share
+/// (the last place's instructions, the prompt's fixed parts and their counts: `JobPrompts`'
+/// memos), so most places render and count only their own words, and the size sums the parts'
+/// known counts wherever the seams allow (`Tokenizer.promptTokenCount(for:promptParts:…)`): the
+/// prompt is never joined to be counted. One writer per plan call.
+struct RequestWriter {
+    /// A prompt's parts are joined by a newline.
+    static let separator = "\n"
+
+    /// One place's request, and what its size was counted from.
+    struct Written {
+        let request: GenerationRequest
+        /// The request's tokens as the model counts them: chat framing, instructions and prompt.
+        let promptTokens: Int
+        /// The prompt's parts and the token counts known for them (`JobPrompts.promptParts`).
+        let parts: [SealedText]
+        let knownCounts: [Int?]
+    }
+
+    let prompts: JobPrompts
+    let tokenizer: any Tokenizer
+    private var partsMemo: JobPrompts.PromptPartsMemo? = nil
+    private var instructionsMemo: JobPrompts.InstructionsMemo? = nil
+
+    init(prompts: JobPrompts, tokenizer: any Tokenizer) {
+        self.prompts = prompts
+        self.tokenizer = tokenizer
+    }
+
+    /// The request for the place `values` describe, answered under `grammar`.
+    mutating func request(_ values: PromptValues, grammar: String?, maxOutputTokens: Int, contextLimit: Int,
+                          measuresConfidence: Bool = false) -> Written {
+        let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
+        let request = GenerationRequest(
+            instructions: prompts.instructions(values, memo: &instructionsMemo), promptParts: parts, separator: Self.separator,
+            grammar: grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit, measuresConfidence: measuresConfidence)
+        let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: Self.separator, knownCounts: knownCounts)
+        return Written(request: request, promptTokens: promptTokens, parts: parts, knownCounts: knownCounts)
+    }
+}

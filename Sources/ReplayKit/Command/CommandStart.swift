@@ -1,0 +1,120 @@
+import Audit
+import Foundation
+import Privacy
+
+/// The steps a command that writes results takes before it reads anything: its arguments parsed
+/// (or its usage printed), its run key loaded, the process confined to writing under `--out`.
+///
+/// `replay`, `replay merge`, `replay compare` and `replay suite run` take them through here, so
+/// each step's diagnostics and exit codes are written once. A step that cannot be taken has
+/// said why and throws `Stop` with the code the command ends with.
+enum CommandStart {
+    /// A command ended by one of its opening steps, which has already told the user why (or, for
+    /// `--help`, printed the usage).
+    struct Stop: Error {
+        let exitCode: ExitCode
+    }
+
+    /// A confined process: how, and its claim on `--out`, which the command holds to its end.
+    struct Confined {
+        let sandbox: SandboxReport
+        let claim: OutClaim?
+    }
+
+    /// The options `parse` reads from `arguments`. When it returns nil (`--help`) the usage is
+    /// printed and the command ends with 0; when it refuses them, the reason and the usage are
+    /// printed after `command` ("replay compare") and the command ends with 2.
+    static func options<Options, Failure: Error & CustomStringConvertible>(
+        _ arguments: [String], command: String, usage: String, diagnostics: (String) -> Void,
+        parse: ([String]) throws(Failure) -> Options?
+    ) throws(Stop) -> Options {
+        let parsed: Options?
+        do {
+            parsed = try parse(arguments)
+        } catch {
+            diagnostics("\(command): \(error.description)\n\n\(usage)")
+            throw Stop(exitCode: .usage)
+        }
+        guard let parsed else {
+            diagnostics(usage)
+            throw Stop(exitCode: .success)
+        }
+        return parsed
+    }
+
+    /// The run key (`RunKeyFile.load`), read before confinement: `explicit` (`--run-key`), else
+    /// `REPLAY_RUN_KEY`'s file, else the per-user key, which only a run (`creating`) may make. A
+    /// key that cannot be had is named after `command` and ends the command with 2.
+    static func runKey(_ explicit: String?, creating: Bool, command: String, diagnostics: (String) -> Void) throws(Stop) -> RunKey {
+        do {
+            return try RunKeyFile.load(explicit: explicit, environment: ProcessInfo.processInfo.environment, creating: creating)
+        } catch {
+            diagnostics("\(command): \(error.description)")
+            throw Stop(exitCode: .usage)
+        }
+    }
+
+    /// Creates `directory`, takes it for this process and confines the process to writing there,
+    /// with no network.
+    ///
+    /// A directory as broad as `/`, the home, a temporary or the working directory (or one holding
+    /// any of them) is refused first, whether or not the run is sandboxed: beneath `--out` the run
+    /// may write, and the audit scans everything there. A directory another process holds, or one
+    /// holding a finished run (without `force`), is refused next (exit 2, `OutClaim`). A
+    /// directory that cannot be created, cleared or written in is a result that cannot be written
+    /// (exit 5), found before anything is replayed, not a kernel without a sandbox (exit 8).
+    static func confine(_ directory: String, sandboxing: ReplayTool.Sandboxing, allowUnsandboxed: Bool,
+                        keepingCheckpoints: Bool = false, force: Bool, diagnostics: (String) -> Void) throws(Stop) -> Confined {
+        do {
+            return try confined(directory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed,
+                                keepingCheckpoints: keepingCheckpoints, force: force, diagnostics: diagnostics)
+        } catch {
+            diagnostics("replay: \(error.description)")
+            throw Stop(exitCode: error.exitCode)
+        }
+    }
+
+    /// `confine`'s steps, each failure thrown for `confine` to print; warnings (an unlockable
+    /// directory, `--allow-unsandboxed`) are printed as they come.
+    private static func confined(_ directory: String, sandboxing: ReplayTool.Sandboxing, allowUnsandboxed: Bool,
+                                 keepingCheckpoints: Bool, force: Bool, diagnostics: (String) -> Void) throws(ConfineFailure) -> Confined {
+        if let refusal = OutDirectory.refusal(for: directory) { throw .outDirectoryRefused(refusal) }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .outDirectoryUnusable(directory: directory, problem: .cannotBeCreated(reason: ReplayTool.systemReason(error)))
+        }
+        let claim: OutClaim?
+        do {
+            claim = try OutClaim.take(directory, force: force, warn: diagnostics)
+        } catch {
+            throw .outDirectoryClaimed(error)
+        }
+        // Once confined, the run can create files beneath `directory` but never remove or
+        // replace one (so nothing written can be taken back before an audit scans it): an
+        // earlier run's results are cleared now (its checkpoints too, unless this run resumes).
+        do {
+            try OutputDirectory(directory).prepare(keepingCheckpoints: keepingCheckpoints)
+        } catch {
+            throw .outDirectoryUnusable(directory: directory, problem: .cannotBeCleared(reason: error.message))
+        }
+        // A read-only or full file system is found now, not after the whole corpus was replayed.
+        do {
+            try OutputDirectory(directory).checkWritable()
+        } catch {
+            throw .outDirectoryUnusable(directory: directory, problem: .cannotBeWritten(reason: error.message))
+        }
+        guard sandboxing.enabled else {
+            return Confined(sandbox: .unsandboxed(because: .landlockUnavailable(reason: "confinement skipped by the caller (in-process test)")),
+                            claim: claim)
+        }
+        do {
+            let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
+            return Confined(sandbox: try sandboxing.confine(SandboxPolicy(writableDirectories: [absolute])), claim: claim)
+        } catch {
+            guard allowUnsandboxed else { throw .sandbox(error) }
+            diagnostics("replay: running unsandboxed (--allow-unsandboxed): \(error.description)")
+            return Confined(sandbox: .unsandboxed(because: error), claim: claim)
+        }
+    }
+}
