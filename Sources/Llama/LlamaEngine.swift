@@ -98,15 +98,9 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         self.byteIndex = model.byteIndex
         self.options = options
         let threadCount = options.threads ?? threads
-        if options.legacy {
-            context = try LlamaContext(model: model, sequences: sequences, contextPerSequence: contextPerSequence,
-                                       batchTokens: max(512, min(2048, sequences * contextPerSequence)),
-                                       threads: threadCount, batchThreads: threadCount, flashAttention: nil)
-        } else {
-            context = try LlamaContext(model: model, sequences: sequences + 1, contextPerSequence: contextPerSequence,
-                                       batchTokens: Options.maximumChunk, threads: threadCount, batchThreads: threadCount,
-                                       flashAttention: options.attention == .flash)
-        }
+        context = try LlamaContext(model: model, sequences: sequences + 1, contextPerSequence: contextPerSequence,
+                                   batchTokens: Options.maximumChunk, threads: threadCount, batchThreads: threadCount,
+                                   flashAttention: options.attention == .flash)
         self.batch = LlamaBatch(capacity: context.batchCapacity)
         self.instructionPrefixes = instructionPrefixes ?? KeptPrefixes(limit: Self.instructionPrefixLimit)
         self.info = ModelInfo(
@@ -121,24 +115,13 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     func promptTokens(for request: GenerationRequest) -> [Int32] { model.promptTokens(for: request) }
 
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
-        if options.legacy {
-            lock.lock()
-            defer { lock.unlock() }
-            return respondLegacy(to: requests)
-        }
-        return respondInvariant(to: requests, stop: nil)!
+        respondInvariant(to: requests, stop: nil)!
     }
 
     /// Answers unless `stop` is raised first, which is read before every step: the call then
-    /// ends within one evaluation, its sequences are cleared and nothing is returned. The legacy
-    /// engine answers whole calls only.
+    /// ends within one evaluation, its sequences are cleared and nothing is returned.
     public func respond(to requests: [GenerationRequest], unless stop: StopRequest) -> [GenerationOutcome]? {
-        if options.legacy {
-            lock.lock()
-            defer { lock.unlock() }
-            return stop.isRaised ? nil : respondLegacy(to: requests)
-        }
-        return respondInvariant(to: requests, stop: stop)
+        respondInvariant(to: requests, stop: stop)
     }
 
     // MARK: - Sequences
@@ -158,7 +141,6 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         var next: Int32? = nil         // picked token still to be evaluated
         var draft: [Int32] = []        // the grammar's usual opening, to go in with the prompt's end
         var offeredPrefix = false      // its framing and instructions were considered for keeping
-        var logitsIndex: Int32 = -1    // (legacy) where this slot's logits are in the current batch
         var bytes: [UInt8] = []
         var outputIDs: [Int32] = []    // the output tokens so far (the grammar's state, with its text)
         var outputTokens = 0

@@ -3,7 +3,7 @@ import Foundation
 extension LlamaEngine {
     /// How the engine evaluates. Each speed-up can be turned off, and a test shows the answers do
     /// not change with any of them: the engine's arithmetic for a token never depends on which
-    /// other tokens share its evaluation (`LlamaEngine`). `legacy` is the engine before all this.
+    /// other tokens share its evaluation (`LlamaEngine`).
     public struct Options: Sendable, Equatable {
         /// How attention is computed.
         public enum Attention: String, Sendable, CaseIterable {
@@ -44,11 +44,6 @@ extension LlamaEngine {
         public var attention: Attention
         /// Threads for evaluation; nil means one per active processor.
         public var threads: Int?
-        /// The engine before batch-independent evaluation: rounds of `sequences` requests whose
-        /// prompts and tokens are mixed into 2,048-token evaluations. Its answers depend on which
-        /// requests share a round (llama.cpp picks kernels by the shape of each evaluation); the
-        /// other options do not apply. For comparison only.
-        public var legacy: Bool
 
         /// The largest chunk: one evaluation's batch.
         public static let maximumChunk = 512
@@ -60,10 +55,10 @@ extension LlamaEngine {
 
         public init(prefixCache: Bool = true, forcedTokenJump: Bool = false, continuousBatching: Bool = true,
                     handsOffSequences: Bool = false, chunkTokens: Int = maximumChunk, threads: Int? = nil,
-                    attention: Attention = .matmul, legacy: Bool = false) {
+                    attention: Attention = .matmul) {
             precondition(Self.chunkRange(attention).contains(chunkTokens),
                          "chunks of 4 to 63 tokens keep flash attention's arithmetic batch-independent")
-            precondition(legacy || !forcedTokenJump || attention == .flash, "the forced-token jump is exact with flash attention only")
+            precondition(!forcedTokenJump || attention == .flash, "the forced-token jump is exact with flash attention only")
             self.prefixCache = prefixCache
             self.forcedTokenJump = forcedTokenJump
             self.continuousBatching = continuousBatching
@@ -71,7 +66,6 @@ extension LlamaEngine {
             self.chunkTokens = chunkTokens
             self.threads = threads
             self.attention = attention
-            self.legacy = legacy
         }
 
         /// The shipped settings: matrix-product attention, llama.cpp's own default, so answers
@@ -90,11 +84,8 @@ extension LlamaEngine {
         /// speed-ups to (`attention=flash` after it for the flash engine's).
         public static let plain = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false)
 
-        /// The engine before issue 11 (see `legacy`).
-        public static let legacyEngine = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false, legacy: true)
-
-        /// Options from `key=value` pairs separated by commas, over `standard` (or over `flash`,
-        /// `plain` or `legacy` when the list starts with that word): `prefix`, `jump`, `continuous`,
+        /// Options from `key=value` pairs separated by commas, over `standard` (or over `flash` or
+        /// `plain` when the list starts with that word): `prefix`, `jump`, `continuous`,
         /// `handoff` (on/off), `chunk`, `threads` (numbers), `attention` (flash/matmul).
         /// For benchmarks and tests; nil when a pair is not understood, or the options would not
         /// be exact (a chunk over 63 with flash attention, or the jump without it). Choosing flash
@@ -105,7 +96,7 @@ extension LlamaEngine {
             for (index, item) in text.split(separator: ",").enumerated() {
                 let pair = item.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
                 if index == 0 && pair.count == 1,
-                   let preset = ["standard": Options.standard, "flash": .flash, "plain": .plain, "legacy": .legacyEngine][pair[0]] {
+                   let preset = ["standard": Options.standard, "flash": .flash, "plain": .plain][pair[0]] {
                     options = preset
                     continue
                 }
@@ -128,15 +119,14 @@ extension LlamaEngine {
                 }
             }
             if !chunkGiven && options.attention == .flash { options.chunkTokens = min(options.chunkTokens, 63) }
-            guard options.legacy || Self.chunkRange(options.attention).contains(options.chunkTokens),
-                  options.legacy || !options.forcedTokenJump || options.attention == .flash else { return nil }
+            guard Self.chunkRange(options.attention).contains(options.chunkTokens),
+                  !options.forcedTokenJump || options.attention == .flash else { return nil }
             self = options
         }
 
         /// The options as `init(parsing:)` reads them, for a benchmark's log.
         public var summary: String {
             func onOff(_ flag: Bool) -> String { flag ? "on" : "off" }
-            if legacy { return "legacy" + (threads.map { ",threads=\($0)" } ?? "") }
             var parts = ["prefix=\(onOff(prefixCache))", "jump=\(onOff(forcedTokenJump))",
                          "continuous=\(onOff(continuousBatching))", "handoff=\(onOff(handsOffSequences))",
                          "chunk=\(chunkTokens)"]

@@ -131,7 +131,7 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
 
     /// The requests answered side by side by the lanes, each starting on its own run of neighbours
     /// and then taking from the back of the run with the most left (`RequestHandout`); nil if
-    /// `stop` was raised. The legacy engine answers whole calls in one lane.
+    /// `stop` was raised.
     private func answer(_ requests: [GenerationRequest], stop: StopRequest?) -> [GenerationOutcome]? {
         guard let longestContext else { return answerInLanes(requests, stop: stop) }
         // Only a request allowed more than a lane holds is counted again; the rest go as they came.
@@ -174,7 +174,7 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
 
     /// The requests answered by the lanes alone.
     private func answerInLanes(_ requests: [GenerationRequest], stop: StopRequest?) -> [GenerationOutcome]? {
-        guard lanes.count > 1, requests.count > 1, !options.legacy else {
+        guard lanes.count > 1, requests.count > 1 else {
             if let stop { return lanes[0].respond(to: requests, unless: stop) }
             return lanes[0].respond(to: requests)
         }

@@ -234,7 +234,7 @@ import Engine
         #expect(LlamaEngine.Options(parsing: "chunk=513") == nil, "one evaluation holds 512 tokens")
         #expect(LlamaEngine.Options(parsing: "jump=on") == nil, "the jump is exact with flash attention only")
         #expect(LlamaEngine.Options(parsing: "prefix=maybe") == nil)
-        #expect(LlamaEngine.Options(parsing: "legacy")?.legacy == true)
+        #expect(LlamaEngine.Options(parsing: "legacy") == nil, "the engine before issue 11 is gone")
     }
 }
 

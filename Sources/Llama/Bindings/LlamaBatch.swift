@@ -13,7 +13,6 @@ final class LlamaBatch {
     deinit { llama_batch_free(raw) }
 
     var count: Int { Int(raw.n_tokens) }
-    var isFull: Bool { count >= capacity }
 
     func reset() { raw.n_tokens = 0 }
 

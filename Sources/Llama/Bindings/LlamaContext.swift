@@ -16,7 +16,7 @@ final class LlamaContext {
     /// A context of `sequences` sequences of `contextPerSequence` cells each. `batchTokens` is both
     /// `n_batch` and `n_ubatch`: the engine submits batches that are already one micro-batch.
     init(model: LlamaModel, sequences: Int, contextPerSequence: Int, batchTokens: Int, threads: Int, batchThreads: Int,
-         flashAttention: Bool?) throws(LlamaError) {
+         flashAttention: Bool) throws(LlamaError) {
         var params = llama_context_default_params()
         params.n_ctx = UInt32(sequences * contextPerSequence)
         params.n_seq_max = UInt32(sequences)
@@ -26,9 +26,7 @@ final class LlamaContext {
         params.n_threads_batch = Int32(batchThreads)
         params.kv_unified = false
         params.no_perf = true
-        if let flashAttention {
-            params.flash_attn_type = flashAttention ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED
-        }
+        params.flash_attn_type = flashAttention ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED
         guard let context = llama_init_from_model(model.pointer, params) else {
             throw .contextFailedToStart(contextSize: sequences * contextPerSequence, sequences: sequences)
         }
@@ -42,11 +40,6 @@ final class LlamaContext {
     deinit { llama_free(pointer) }
 
     private var memory: llama_memory_t { llama_get_memory(pointer) }
-
-    /// Forgets every sequence and zeroes the cache, so the next requests start fresh sessions.
-    func clear() {
-        llama_memory_clear(memory, true)
-    }
 
     /// Forgets the positions from `start` on of `sequence` (all of it for 0).
     func remove(sequence: Int, from start: Int = 0) {

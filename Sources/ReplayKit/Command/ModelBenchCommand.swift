@@ -121,8 +121,7 @@ enum ModelBenchCommand {
         }
         let engine: LlamaEnginePool
         do {
-            // The legacy engine's answers depend on its batches: one lane, as it always ran.
-            engine = try LlamaEnginePool(modelPath: path, lanes: engineOptions.legacy ? 1 : lanes, sequences: batch,
+            engine = try LlamaEnginePool(modelPath: path, lanes: lanes, sequences: batch,
                                          contextPerSequence: 4096, options: engineOptions)
         } catch {
             diagnostics("replay bench-model: \(error.description)")
