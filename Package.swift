@@ -26,7 +26,13 @@ let llamaHeaders: [SwiftSetting] = [
 let llamaLibraries: [LinkerSetting] = [
     .unsafeFlags(["-L" + llamaPrefix + "/lib", "-Xlinker", "-rpath", "-Xlinker", llamaPrefix + "/lib"]),
 ]
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// Swift 6, and optimized code in the libraries and the command even in a debug build: the tests
+/// read corpora of megabytes, tokenize, plan and run the built binary over the sample hundreds of
+/// times, which unoptimized code takes several times longer to do, while the test targets
+/// themselves (and `@testable import`, which `-enable-testing` keeps working) stay as debug builds are.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-O"], .when(configuration: .debug))]
+/// The test targets: Swift 6, unoptimized.
+let tests6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "replay",
@@ -70,23 +76,23 @@ let package = Package(
 
         // Test-only: temporary directories, subprocesses and built products, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Spawn", "Export", "Engine", "Jobs", "Privacy"], path: "Tests/TestSupport", swiftSettings: swift6),
-        .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Privacy", "SandboxProbe", "LeakyFixtures", "Replay"], swiftSettings: swift6),
+        .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: tests6),
+        .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: tests6),
+        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Privacy", "SandboxProbe", "LeakyFixtures", "Replay"], swiftSettings: tests6),
         .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
-                    exclude: ["FuzzCorpus"], swiftSettings: swift6),  // inputs the tests read by path
-        .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: swift6),
-        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: swift6),
+                    exclude: ["FuzzCorpus"], swiftSettings: tests6),  // inputs the tests read by path
+        .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: tests6),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: tests6),
         .testTarget(name: "LlamaTests", dependencies: ["TestSupport", "CLlama", "Llama", "Engine", "Export", "Corpus", "Privacy"],
-                    swiftSettings: swift6 + llamaHeaders),
+                    swiftSettings: tests6 + llamaHeaders),
         // Llama only for the suites that ask the real model; the Jobs library itself never sees llama.h.
         .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Llama", "Export", "Privacy"],
-                    exclude: ["NeverRuleLabelled"], swiftSettings: swift6 + llamaHeaders),  // the never rules' labelled sets, read by path
-        .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: swift6),
+                    exclude: ["NeverRuleLabelled"], swiftSettings: tests6 + llamaHeaders),  // the never rules' labelled sets, read by path
+        .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: tests6),
         .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Corpus", "Llama", "Replay", "LeakyFixtures", "Privacy"],
-                    exclude: ["Adversary", "Statistics/reference.py"], swiftSettings: swift6 + llamaHeaders),  // a C library the tests compile and preload; the statistics tests' reference values
+                    exclude: ["Adversary", "Statistics/reference.py"], swiftSettings: tests6 + llamaHeaders),  // a C library the tests compile and preload; the statistics tests' reference values
         // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests;
         // ReplayKit to read a shard's checkpoints as replay does.
-        .testTarget(name: "ClusterTests", dependencies: ["TestSupport", "Privacy", "ReplayKit"], swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "ClusterTests", dependencies: ["TestSupport", "Privacy", "ReplayKit"], swiftSettings: tests6 + llamaHeaders),
     ]
 )
