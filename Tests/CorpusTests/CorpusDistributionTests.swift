@@ -5,9 +5,16 @@ import Testing
 struct CorpusDistributionTests {
     static let seeds: [UInt64] = [11, 2026]
 
+    /// The facts of each seed's 400-thread corpus, generated once for every test that reads them.
+    static let factsBySeed: [UInt64: CorpusFacts] = Dictionary(uniqueKeysWithValues: seeds.map { seed in
+        (seed, CorpusFacts(lines: corpusLines(threads: 400, seed: seed)))
+    })
+
+    static func facts(_ seed: UInt64) -> CorpusFacts { factsBySeed[seed]! }
+
     @Test("every node kind, some unknown kinds and unknown line types appear", arguments: seeds)
     func nodeKinds(seed: UInt64) {
-        let facts = CorpusFacts(lines: corpusLines(threads: 400, seed: seed))
+        let facts = Self.facts(seed)
         for kind in CorpusFacts.knownKinds.sorted() {
             #expect(facts.nodeKinds[kind, default: 0] > 0, "no \(kind) node")
         }
@@ -19,7 +26,7 @@ struct CorpusDistributionTests {
 
     @Test("about 30% group threads and 40% chip-eligible screens", arguments: seeds)
     func shares(seed: UInt64) {
-        let facts = CorpusFacts(lines: corpusLines(threads: 400, seed: seed))
+        let facts = Self.facts(seed)
         #expect((0.2 ... 0.4).contains(facts.groupShare))
         #expect((0.3 ... 0.5).contains(facts.eligibleShare))
         #expect(facts.questionsWithTrailingSpace > 0)
@@ -29,7 +36,7 @@ struct CorpusDistributionTests {
 
     @Test("chip replies: suggested only right after eligible screens, about 35% of those replies, short", arguments: seeds)
     func suggested(seed: UInt64) {
-        let facts = CorpusFacts(lines: corpusLines(threads: 400, seed: seed))
+        let facts = Self.facts(seed)
         #expect(facts.suggestedElsewhere == 0)
         #expect((0.2 ... 0.5).contains(facts.suggestedShare))
         #expect(facts.longestSuggested <= 40)
@@ -38,7 +45,7 @@ struct CorpusDistributionTests {
 
     @Test("offline messages, draft ticks, pushes of every kind and batches", arguments: seeds)
     func offlineAndPush(seed: UInt64) {
-        let facts = CorpusFacts(lines: corpusLines(threads: 400, seed: seed))
+        let facts = Self.facts(seed)
         #expect((0.04 ... 0.13).contains(facts.offlineShare))
         #expect(facts.draftTicks > 0)
         #expect((0.35 ... 0.65).contains(facts.pushShare))
@@ -49,7 +56,7 @@ struct CorpusDistributionTests {
 
     @Test("all builds, model versions and locales; some message-level lang", arguments: seeds)
     func versionsAndLocales(seed: UInt64) {
-        let facts = CorpusFacts(lines: corpusLines(threads: 400, seed: seed))
+        let facts = Self.facts(seed)
         #expect(facts.builds == CorpusFacts.builds)
         #expect(facts.models == CorpusFacts.models)
         #expect(facts.locales == CorpusFacts.locales)
@@ -62,7 +69,7 @@ struct CorpusDistributionTests {
 
     @Test("group messages are routed in all four ways", arguments: seeds)
     func routing(seed: UInt64) {
-        let facts = CorpusFacts(lines: corpusLines(threads: 400, seed: seed))
+        let facts = Self.facts(seed)
         for way in ["named", "routed", "chosen", "lead"] { #expect(facts.routing[way, default: 0] > 0, "no \(way) routing") }
     }
 

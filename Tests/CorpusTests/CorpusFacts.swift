@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `problems` names line numbers and rules only, never the generated words, so a failing test
 /// prints no corpus text.
-struct CorpusFacts {
+struct CorpusFacts: Sendable {
     static let header = #"{"type":"export","version":1,"created":"2026-10-02T00:00:00Z","anonymised":true}"#
     static let knownKinds: Set<String> = ["say", "card", "stat", "list", "picture", "choose", "pick", "ask", "form", "slide"]
     static let tappableKinds: Set<String> = ["choose", "pick", "ask", "form", "slide"]
