@@ -127,7 +127,7 @@ let allowed: [Allowance] = {
     allow("Sources/ReplayKit/Command/ReplayTool.swift", ["print"], "usage, the version, and the built-in prompt set (`replay prompts show`: the jobs' fixed words, no corpus text)")
     allow("Sources/ReplayKit/Command/ReplayTool.swift", ["FileHandle"],
           "diagnostics on stderr (labels, paths, counts), and reading the config file")
-    allow("Sources/ReplayKit/Command/ReplayTool.swift", ["createDirectory"], "makes --out before the report is written")
+    allow("Sources/ReplayKit/Command/CommandStart.swift", ["createDirectory"], "makes --out before the report is written")
     allow("Sources/ReplayKit/Command/ReplayTool.swift", [".write", ".write(to:)"],
           "the diagnostics' FileHandle.write, and calls to the report and corpus writers (ReplayTool.write, FlywheelFiles.write, CorpusGenerator.write); POSIX write is not allowed here")
     allow("Sources/ReplayKit/Run/ProgressLine.swift", ["FileHandle", ".write"], "the progress line on stderr: counts, rates and an ETA")
