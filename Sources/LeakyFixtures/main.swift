@@ -384,8 +384,10 @@ case "affinity":
     }
     expectWorked("sched_setaffinity", pinned)
 case "process-vm-writev":
-    var target = [UInt8](repeating: 0, count: 32)
+    // The target holds the whole canary: process_vm_writev writes as many bytes as the local
+    // vector has, past the end of a shorter buffer.
     var source = Array(tap.canary.utf8)
+    var target = [UInt8](repeating: 0, count: source.count)
     let written = target.withUnsafeMutableBytes { remote in
         source.withUnsafeMutableBytes { local in
             var localVector = iovec(iov_base: local.baseAddress, iov_len: local.count)
