@@ -248,8 +248,10 @@ import TestSupport
         #expect(name == file && atOpen == Self.big.utf8.count)
         #expect(failure.description.hasPrefix("\(file): the file changed while it was read: it was \(atOpen) bytes when opened and "))
         #expect(failure.description.hasSuffix(" and \(bytesRead) bytes were read; what was read may mix two versions"))
-        // What was read is of both corpora, which is why the file fails.
-        #expect(read.ids.contains("a0") && read.ids.contains { $0.hasPrefix("b") })
+        // What was read began with the first corpus; how much of the second it holds depends on how
+        // far ahead the reader was when the copy landed (a read-ahead may have all of the first),
+        // which is why the file fails whatever was read.
+        #expect(read.ids.contains("a0"))
     }
 
     /// Another file renamed over the path mid-read (`mv`): the open descriptor still reads the
