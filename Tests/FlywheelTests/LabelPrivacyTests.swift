@@ -53,7 +53,10 @@ import TestSupport
     @Test(arguments: Field.allCases)
     func noSpelledSentenceInAnyFieldReachesAnyFile(_ field: Field) throws {
         let scan = ThreeWordScan()
-        for spelled in SpelledSentence.all {
+        // Every sentence, whole and cut to three words, with half the joiners, and the other half
+        // in the next field: each joiner is tried in five of the ten fields, alternating.
+        let parity = Field.allCases.firstIndex(of: field)! % 2
+        for spelled in SpelledSentence.all where spelled.spelling % 2 == parity {
             let directory = try TemporaryDirectory()
             let counter = try HandCorpus.count(Self.corpus(field, spelled.text), in: directory)
             #expect(counter.threads == 2 && counter.messages == 4, "\(field) with \(spelled)")

@@ -109,7 +109,7 @@ import Engine
         }
     }
 
-    @Test(arguments: [(1, 8), (3, 5), (8, 24)])
+    @Test(arguments: [(3, 5), (8, 24)])
     func anyBatchGivesTheSameAnswers(sequences: Int, perCall: Int) throws {
         try Self.expectSame(try Self.answers(.standard, sequences: sequences, perCall: perCall).0, "\(sequences) sequences")
     }
@@ -352,9 +352,7 @@ enum JobShapes {
         chips("English", agent: "Coach", words: 70, seed: 9),
         draft("English", agent: "Coach", message: "Timer for twenty minutes of stretching please"),
         push("French", words: 60, seed: 10),
-        chips("French", agent: "Chef", words: 33, seed: 11),
+        route(message: 9, seed: 11),
         draft("English", agent: "Chef", message: "Note: buy flour, lemon and salt"),
-        chips("English", agent: "Coach", words: 15, seed: 12),
-        push("English", words: 90, seed: 13),
     ]
 }
