@@ -5,7 +5,7 @@ import TestSupport
 @testable import Audit
 import Privacy
 
-/// The red team: one deliberately leaky program per channel of the README's privacy table, run
+/// The red team: one deliberately leaky program per channel of docs/privacy.md's channel table, run
 /// unconfined, so that what the sandbox would have blocked is left to the audit to see. Each is
 /// caught with its named rule; the clean program is not.
 @Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct RedTeamTests {

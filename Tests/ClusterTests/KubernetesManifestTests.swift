@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// deploy/kubernetes, read with a small YAML parser (MiniYAML; no kubectl here): the Indexed Job
-/// and the merge Job are what the README says, agree on N and the volumes, run the Slurm scripts'
+/// and the merge Job are what deploy/kubernetes/README.md says, agree on N and the volumes, run the Slurm scripts'
 /// command lines, and use only flags the built replay accepts.
 @Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct KubernetesManifestTests {
     static let folder = "deploy/kubernetes"
