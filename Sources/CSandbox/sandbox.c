@@ -182,7 +182,7 @@ static const int replay_allowed_calls[] = {
     __NR_futex, __NR_futex_waitv, __NR_set_robust_list, __NR_set_tid_address, __NR_rseq, __NR_sched_yield,
     __NR_exit, __NR_exit_group, __NR_restart_syscall, __NR_wait4, __NR_waitid,
     // Signal dispositions and masks. Their bits show in /proc/PID/status to every user and no
-    // filter can stop that without stopping threads; README's threat model names the channel.
+    // filter can stop that without stopping threads; docs/privacy.md's threat model names the channel.
     __NR_rt_sigaction, __NR_rt_sigprocmask, __NR_rt_sigreturn, __NR_rt_sigpending, __NR_rt_sigtimedwait,
     __NR_rt_sigsuspend, __NR_sigaltstack, __NR_signalfd4,
     // Waiting and waking within the process.

@@ -14,7 +14,7 @@
 //   confined-attempts PORT PATH confines itself, then tries to write PATH and connect to PORT (both refused)
 //   clean                       confines itself, plants, fingerprints, writes only counts
 //
-// One mode per channel of the README's privacy table, each unconfined so the audit must see it:
+// One mode per channel of docs/privacy.md's channel table, each unconfined so the audit must see it:
 //   unix-dgram PATH             sends the canary in a datagram to the named AF_UNIX socket PATH
 //   unix-abstract NAME          connects to the abstract AF_UNIX socket NAME
 //   netlink                     opens a netlink socket

@@ -34,7 +34,7 @@ extension LlamaEngine {
         /// lane holding several to a lane holding fewer (`SequenceHandoff`), so that no lane
         /// waits idle for another to finish. With continuous batching only. Off by default: where
         /// a lane running alone steps faster than two side by side, the idle time it removes
-        /// comes back as slower steps (see the README's performance section).
+        /// comes back as slower steps (see docs/performance.md).
         public var handsOffSequences: Bool
         /// Prompt tokens of one sequence per evaluation: 4 to 63 with flash attention (at 64 it
         /// switches to a tiled kernel whose rounding depends on the batch, see `LlamaEngine`), 4 to

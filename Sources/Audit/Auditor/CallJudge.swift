@@ -46,7 +46,7 @@ enum CallJudge {
             if option == "PR_CAP_AMBIENT", argument(1) == "PR_CAP_AMBIENT_IS_SET" { return nil }
             // The sandbox empties the argument and environment areas /proc shows. Where they point
             // is plain memory a program writes without any call, which no trace sees either way
-            // (README: what the audit cannot see of a program that is not replay).
+            // (docs/privacy.md: what the audit cannot see of a program that is not replay).
             if option == "PR_SET_MM", argument(1) == "PR_SET_MM_MAP" { return nil }
             return name(option)
         case "prlimit64":

@@ -61,7 +61,7 @@ public enum ArgumentParser {
         --fail-under K=MIN  a CI gate on a report number, e.g. chips.in_budget.device=0.9 or
                       route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
                       are written to junit.xml, one test case each
-        --config F    budgets, device, gates, labels and prompts from a JSON file (see README); flags win
+        --config F    budgets, device, gates, labels and prompts from a JSON file (see docs/usage.md); flags win
         --labels F    the names the results may show as written, from a JSON file
                       {"agents": [...], "members": [...], "builds": [...], "models": [...], "kinds": [...]}
                       (docs/report-schema.md); every other agent or member name, and every build or
