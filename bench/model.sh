@@ -222,7 +222,7 @@ if rows_file and rates:
             met = r["share"] >= 0.85 and r["plain_ran"] and r["identical"] == f"{r['n'] * rounds}/{r['n'] * rounds}"
             out.write(f"model stage, {r['job']} ({r['n']} requests, median of {rounds} rounds)\t{r['replay']:.1f} s\t"
                       f"the kernels' floor (llama-cpp-python: {r['peer']:.1f} s, {r['ratio']:.2f}× slower)\t{r['floor']:.1f} s\t"
-                      f"{r['share']:.0%} of the ceiling, answers = plain {r['identical']}\t≥ 85%, all answers equal\t"
+                      f"{r['share']:.1%} of the ceiling, answers = plain {r['identical']}\t≥ 85%, all answers equal\t"
                       f"{'yes' if met else 'no'}\n")
 sys.exit(1 if failed else 0)
 PY
