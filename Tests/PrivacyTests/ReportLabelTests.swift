@@ -249,4 +249,19 @@ struct MadeUpSentence: Sendable, CustomTestStringConvertible {
         // Words of different fields are not glued together by the report's own structure.
         #expect(scan.hits(in: #""tell": "mum", "the": 1"#) == 0)
     }
+
+    /// Beyond ASCII: a letter whose lowercase is ASCII (KELVIN SIGN, U+212A) still spells its
+    /// word, a combining mark after a word's last letter does not hide the letter, and digits and
+    /// joiners of other scripts glue a run as ASCII ones do; a letter of another script breaks
+    /// no run but is not a word's letter.
+    @Test(arguments: [
+        ("Pic\u{212A}UpJamie", 1),
+        ("pickupjamie\u{301}", 1),
+        ("pick\u{0663}up\u{0663}jamie", 1),
+        ("pick\u{3042}upjamie", 0),
+        ("pick up jamie", 0),
+    ])
+    func charactersBeyondASCII(text: String, hits: Int) {
+        #expect(ThreeWordScan().hits(in: text) == hits)
+    }
 }
