@@ -33,6 +33,7 @@ let llamaLibraries: [LinkerSetting] = [
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-O"], .when(configuration: .debug))]
 /// The test targets: Swift 6, unoptimized.
 let tests6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+let tests6O: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "replay",
@@ -84,10 +85,10 @@ let package = Package(
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: tests6),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: tests6),
         .testTarget(name: "LlamaTests", dependencies: ["TestSupport", "CLlama", "Llama", "Engine", "Export", "Corpus", "Privacy"],
-                    swiftSettings: tests6 + llamaHeaders),
+                    swiftSettings: tests6O + llamaHeaders),
         // Llama only for the suites that ask the real model; the Jobs library itself never sees llama.h.
         .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Llama", "Export", "Privacy"],
-                    exclude: ["NeverRuleLabelled"], swiftSettings: tests6 + llamaHeaders),  // the never rules' labelled sets, read by path
+                    exclude: ["NeverRuleLabelled"], swiftSettings: tests6O + llamaHeaders),  // the never rules' labelled sets, read by path
         .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: tests6),
         .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Corpus", "Llama", "Replay", "LeakyFixtures", "Privacy"],
                     exclude: ["Adversary", "Statistics/reference.py"], swiftSettings: tests6 + llamaHeaders),  // a C library the tests compile and preload; the statistics tests' reference values
