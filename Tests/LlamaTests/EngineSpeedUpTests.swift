@@ -109,20 +109,22 @@ import Engine
         }
     }
 
-    @Test(arguments: [(3, 5), (8, 24)])
-    func anyBatchGivesTheSameAnswers(sequences: Int, perCall: Int) throws {
-        try Self.expectSame(try Self.answers(.standard, sequences: sequences, perCall: perCall).0, "\(sequences) sequences")
+    /// Eight sequences in calls of 24: every request in one call, more sequences than a lane
+    /// keeps. (Three sequences in calls of five: `smallerChunksGiveTheSameAnswers`.)
+    @Test func aLargerBatchGivesTheSameAnswers() throws {
+        try Self.expectSame(try Self.answers(.standard, sequences: 8, perCall: 24).0, "8 sequences")
     }
 
     @Test func oneRequestAtATimeGivesTheSameAnswers() throws {
         try Self.expectSame(try Self.answers(.standard, sequences: 2, perCall: 1).0, "one at a time")
     }
 
+    /// Chunks of nine tokens, three sequences at a time, in calls of five requests.
     @Test func smallerChunksGiveTheSameAnswers() throws {
         let options = try #require(LlamaEngine.Options(parsing: "standard,chunk=9"))
         #expect(options.attention == .matmul)
-        let (answers, statistics) = try Self.answers(options, sequences: 3)
-        try Self.expectSame(answers, "chunks of 9")
+        let (answers, statistics) = try Self.answers(options, sequences: 3, perCall: 5)
+        try Self.expectSame(answers, "chunks of 9, 3 sequences")
         // The same prompt tokens in more, smaller evaluations: the shipped chunks are large.
         let (_, shipped) = try Self.standardRun.get()
         #expect(statistics.decodeCalls > shipped.decodeCalls)
