@@ -15,12 +15,13 @@ import TestSupport
     static let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
     static let oneReply = BuiltProducts.packageRoot + "/examples/prompts/chips-one-reply.json"
 
-    /// Chips over the first 100 threads of the sample with the real model, in process: on the
-    /// whole sample (300 threads) the change is 17 points of `answered` against a minimum
-    /// detectable difference of 6, which grows as the square root of the screens' shrinking
-    /// count: about 10 points over a third of them, still below the change.
+    /// Chips over the first 40 threads of the sample (68 screens that ask) with the real model,
+    /// in process. The one-reply prompt takes about 16 output tokens off a screen's answer, which
+    /// 40 threads detect after Holm's adjustment (p about 0.007); 25 threads do not (p about 0.1).
+    /// The 18 points more answered within the budget that follow are below what 40 threads can
+    /// detect (about 20): the test holds their direction only.
     static func run(_ out: String, _ extra: [String] = []) -> ExitCode {
-        ReplayTool.main(["--job", "chips", "--limit", "100", "--out", out] + extra + [corpus], diagnostics: { _ in }, sandboxed: false)
+        ReplayTool.main(["--job", "chips", "--limit", "40", "--out", out] + extra + [corpus], diagnostics: { _ in }, sandboxed: false)
     }
 
     @Test func askingForOneReplyIsADetectableChangeInChips() throws {
@@ -34,15 +35,16 @@ import TestSupport
         let key = try StateFixtures.processKey()
         let base = try RunDirectory.read(work.path("base"), key: key), new = try RunDirectory.read(work.path("new"), key: key)
         let comparison = Comparison(base: base.items, new: new.items)
-        #expect(comparison.join.paired > 100 && comparison.join.baseOnly == 0 && comparison.join.newOnly == 0)
+        #expect(comparison.join.paired > 60 && comparison.join.baseOnly == 0 && comparison.join.newOnly == 0)
         let chips = try #require(comparison.job(.chips)?.overall)
-        // The prompt asks for fewer replies: the model writes fewer tokens, so more chips are
-        // ready within the budget on the device, beyond what chance explains after Holm's
-        // adjustment across chips's metrics.
-        let answered = try #require(chips.metric("answered"))
-        #expect(answered.verdict == .better, "answered: \(answered.verdict) \(answered.difference ?? .nan)")
+        // The prompt asks for fewer replies: the model writes fewer tokens, beyond what chance
+        // explains after Holm's adjustment across chips's metrics, so more chips are ready within
+        // the budget on the device.
         let tokensOut = try #require(chips.metric("tokens.out"))
-        #expect((tokensOut.difference ?? 0) < 0, "tokens.out: \(tokensOut.difference ?? .nan)")
+        #expect(tokensOut.verdict == .better, "tokens.out: \(tokensOut.verdict) \(tokensOut.difference ?? .nan)")
+        #expect((tokensOut.difference ?? 0) < -5, "tokens.out: \(tokensOut.difference ?? .nan)")
+        let answered = try #require(chips.metric("answered"))
+        #expect((answered.difference ?? 0) > 0, "answered: \(answered.difference ?? .nan)")
         // What the prompt cannot change does not: the same screens were eligible and asked, with
         // the same prompt sizes but for the instructions' own tokens.
         let asked = try #require(chips.metric("asked"))
