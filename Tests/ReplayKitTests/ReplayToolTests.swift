@@ -1,5 +1,6 @@
 import Audit
 import Engine
+import Llama
 import Foundation
 import Testing
 @testable import ReplayKit
@@ -27,7 +28,11 @@ import TestSupport
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(report["schema"] as? String == "replay.report/1")
         let model = try #require(report["model"] as? [String: Any])
-        #expect((model["sha256"] as? String)?.count == 64)
+        // The model file's SHA-256, every byte of it, as coreutils' sha256sum computes it.
+        let modelPath = try #require(DefaultModel.path())
+        let sum = try Subprocess.run(tool: "sha256sum", [modelPath])
+        let expected = try #require(sum.output.split(separator: " ").first.map(String.init))
+        #expect(model["sha256"] as? String == expected)
         let chips = try #require((report["jobs"] as? [String: Any])?["chips"] as? [String: Any])
         let eligible = try #require(chips["eligible"] as? Int)
         let asked = try #require(chips["asked"] as? Int)

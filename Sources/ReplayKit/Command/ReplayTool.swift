@@ -184,7 +184,7 @@ public enum ReplayTool {
         // The model's digest identifies it for a merge or a resume: the whole file's SHA-256 with
         // the model (the report's model.sha256), its first and last MiB in a dry run, whose
         // tokenizer decides token sizes too (hashing 100 MB would cost more than the dry run).
-        let modelDigest = engine == nil ? nil : modelPath.flatMap(sha256(ofFile:))
+        let modelDigest = engine == nil ? nil : modelPath.flatMap(CorpusIdentity.sha256(ofFile:))
         let modelFile = engine == nil ? modelPath.flatMap(CorpusIdentity.file) : nil
         let description = engine.map { ModelDescription(info: $0.info, fileBytes: fileSize(modelPath ?? ""), sha256: modelDigest) }
         /// The model as a state names it, once the tokenizer is loaded; its problem is said once.
@@ -445,16 +445,6 @@ public enum ReplayTool {
     static func fileSize(_ path: String) -> Int {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
-    }
-
-    static func sha256(ofFile path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { hasher.update($0) }
-        }
-        return hasher.finalizeHex()
     }
 
     public static func standardError(_ text: String) {

@@ -139,6 +139,12 @@ public struct CorpusIdentity: Sendable, Equatable {
         identify(path, key: nil, whole: false).flatMap { $0.0.digest == nil ? nil : $0.0 }
     }
 
+    /// The plain SHA-256 of every byte of a file, as lowercase hex: a model run's model file (the
+    /// report's `model.sha256`). Nil when it cannot be read, or changed while it was hashed.
+    public static func sha256(ofFile path: String) -> String? {
+        identify(path, key: nil, whole: true)?.0.digest
+    }
+
     /// A file's identity, keyed under `key` (or plain SHA-256 without one) over every byte
     /// (`whole`) or over its ends when it is larger than 2 MiB; its ends (the label salt's
     /// material, the same either way); and its version when hashing began. A file whose version

@@ -99,7 +99,7 @@ public enum SuiteCommand {
                 let engine = try LlamaEnginePool(modelPath: path, sequences: options.batchSize,
                                                  contextPerSequence: min(4096, largest), longestContext: largest)
                 model = engine
-                description = ModelDescription(info: engine.info, fileBytes: ReplayTool.fileSize(path), sha256: ReplayTool.sha256(ofFile: path))
+                description = ModelDescription(info: engine.info, fileBytes: ReplayTool.fileSize(path), sha256: CorpusIdentity.sha256(ofFile: path))
             } catch {
                 diagnostics("replay suite: \(error.description)")
                 return .model
