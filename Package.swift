@@ -33,6 +33,8 @@ let llamaLibraries: [LinkerSetting] = [
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-O"], .when(configuration: .debug))]
 /// The test targets: Swift 6, unoptimized.
 let tests6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// Test targets whose own code does the heavy work (the tokenizer's and the planners' quadratic
+/// references): optimized as the libraries are. Small targets, so the build pays little for it.
 let tests6O: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
