@@ -7,6 +7,9 @@
 /// (`tellmumthe`). Quotes, spaces, commas and markup end a run, so a report's own structure does
 /// not glue words from different fields together. A count, never the words.
 public struct ThreeWordScan: Sendable {
+    /// What a label's joiners could glue a run with, besides digits: a run goes on across them.
+    private static let joiners: Set<Character> = ["-", "_", ".", "/", "+", ":", "\\", "#"]
+
     /// Three consecutive words of a sentence, lowercased and written together, as UTF-8.
     let triples: [[UInt8]]
 
@@ -34,19 +37,18 @@ public struct ThreeWordScan: Sendable {
             if !letters.isEmpty, triples.contains(where: { Self.holds(letters, $0) }) { hits += 1 }
             letters.removeAll(keepingCapacity: true)
         }
-        let joiners: Set<Character> = ["-", "_", ".", "/", "+", ":", "\\", "#"]
         for character in text {
             if let ascii = character.asciiValue {
                 switch ascii {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"): letters.append(ascii)
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"): letters.append(ascii + 32)
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): continue
-                case _ where joiners.contains(character): continue
+                case _ where Self.joiners.contains(character): continue
                 default: endRun()
                 }
             } else if character.isLetter {
                 letters += character.lowercased().utf8
-            } else if character.isNumber || joiners.contains(character) {
+            } else if character.isNumber || Self.joiners.contains(character) {
                 continue
             } else {
                 endRun()
