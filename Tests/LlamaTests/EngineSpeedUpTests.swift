@@ -56,9 +56,11 @@ import Engine
     /// The same with flash attention, the reference for the flash engine's speed-ups.
     static let flashReference = Result { try answers(LlamaEngine.Options(parsing: "plain,attention=flash")!) }
 
-    static func expectSame(_ answers: [Answer], _ label: String, flash: Bool = false) throws {
-        let expected = Array(try (flash ? flashReference : reference).get().0.prefix(answers.count))
-        #expect(answers.count == expected.count)
+    /// `answers` are the reference's answers to the first `count` requests, one each.
+    static func expectSame(_ answers: [Answer], _ label: String, flash: Bool = false,
+                           count: Int = JobShapes.requests.count) throws {
+        let expected = Array(try (flash ? flashReference : reference).get().0.prefix(count))
+        #expect(answers.count == count && expected.count == count, "\(label): \(answers.count) answers to \(count) requests")
         let differing = zip(answers, expected).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
         #expect(differing.isEmpty, "\(label): answers differ at requests \(differing)")
     }
@@ -120,8 +122,7 @@ import Engine
     @Test func oneRequestAtATimeGivesTheSameAnswers() throws {
         let requests = Array(JobShapes.requests.prefix(7))
         let (answers, statistics) = try Self.answers(.standard, sequences: 2, perCall: 1, requests: requests)
-        #expect(answers.count == 7)
-        try Self.expectSame(answers, "one at a time")
+        try Self.expectSame(answers, "one at a time", count: 7)
         #expect(statistics.promptTokensShared > 0)
     }
 
