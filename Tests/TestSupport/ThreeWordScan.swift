@@ -58,7 +58,8 @@ public struct ThreeWordScan: Sendable {
         return hits
     }
 
-    /// Whether `haystack` holds `needle` at some offset, byte for byte.
+    /// Whether `haystack` holds `needle` at some offset, byte for byte. (The standard library's
+    /// `Collection.contains(_:)` for a subsequence made the leak suites about 20 times slower.)
     private static func holds(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, haystack.count >= needle.count else { return needle.isEmpty }
         let first = needle[0]
