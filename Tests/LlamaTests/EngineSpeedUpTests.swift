@@ -56,10 +56,13 @@ import Engine
     /// The flash engine (a `bench-model --engine` option, not the shipped one) is held over the
     /// first seven requests (every job, long prompts of many 63-token chunks, a second language)
     /// in calls of four: the forced-token jump proposes the openings of answers an earlier call gave.
-    static let flashRequests = Array(JobShapes.requests.prefix(7)), flashPerCall = 4
-    /// The plain engine with flash attention over `flashRequests`, the reference for the flash
-    /// engine's speed-ups.
-    static let flashReference = Result { try answers(LlamaEngine.Options(parsing: "plain,attention=flash")!, requests: flashRequests) }
+    static let flashRequests = Array(JobShapes.requests.prefix(7))
+    /// Answers to `flashRequests` by an engine with `options` (flash attention), in calls of four.
+    static func flashAnswers(_ options: LlamaEngine.Options) throws -> ([Answer], EngineStatistics) {
+        try answers(options, perCall: 4, requests: flashRequests)
+    }
+    /// The plain engine with flash attention, the reference for the flash engine's speed-ups.
+    static let flashReference = Result { try flashAnswers(LlamaEngine.Options(parsing: "plain,attention=flash")!) }
 
     /// `answers` are the reference's answers to the first `count` requests, one each.
     static func expectSame(_ answers: [Answer], _ label: String, flash: Bool = false,
@@ -96,7 +99,7 @@ import Engine
 
     /// The flash engine's speed-ups, the forced-token jump among them, against flash's own plain run.
     @Test func everyFlashSpeedUpOnGivesTheSameAnswers() throws {
-        let (answers, statistics) = try Self.answers(.flash, perCall: Self.flashPerCall, requests: Self.flashRequests)
+        let (answers, statistics) = try Self.flashAnswers(.flash)
         try Self.expectSame(answers, "flash", flash: true)
         try Self.nameTheSpeedUpsThatDiffer(answers, ["attention=flash,jump=on", "attention=flash,chunk=17"], flash: true)
         #expect(statistics.promptTokensShared > 0)
@@ -113,7 +116,7 @@ import Engine
         guard answers != expected else { return }
         for flag in flags {
             let options = try #require(LlamaEngine.Options(parsing: "plain," + flag))
-            try expectSame((flash ? Self.answers(options, perCall: flashPerCall, requests: flashRequests) : Self.answers(options)).0, "\(flag) alone", flash: flash)
+            try expectSame(try (flash ? flashAnswers(options) : Self.answers(options)).0, "\(flag) alone", flash: flash)
         }
     }
 
