@@ -42,6 +42,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "replay", targets: ["Replay"]),
+        // bench/: the model stage alone, timed, beside its peers. Not part of `replay`.
+        .executable(name: "replay-bench", targets: ["ReplayBench"]),
     ],
     targets: [
         // C modules: headers only, plus the few shims Swift cannot import.
@@ -53,7 +55,8 @@ let package = Package(
         .target(name: "CSHA256"),
 
         // Libraries, lowest first. Privacy is the floor every module that touches words stands on;
-        // Audit (the sandbox and the auditor) sits above the pipeline it judges, used by the command layer.
+        // Confinement is what a run needs to confine and account for itself (below the pipeline);
+        // Audit, the auditor, sits above the pipeline it judges, used by `replay audit` only.
         .target(name: "Privacy", dependencies: ["CSHA256"], swiftSettings: swift6),
         // Child programs with their own waits and time limits (the auditor's trace, the tests' tools).
         .target(name: "Spawn", dependencies: ["CSpawn", "Privacy"], swiftSettings: swift6),
@@ -66,22 +69,30 @@ let package = Package(
                 swiftSettings: swift6 + llamaHeaders, linkerSettings: llamaLibraries),
         .target(name: "Jobs", dependencies: ["Export", "Engine", "Privacy"], swiftSettings: swift6),
         .target(name: "Flywheel", dependencies: ["Export", "Privacy"], swiftSettings: swift6),
-        .target(name: "Audit", dependencies: ["CSandbox", "CXattr", "Privacy", "Spawn"], swiftSettings: swift6),
-        .target(name: "ReplayKit", dependencies: ["CZstd", "Export", "Corpus", "Engine", "Llama", "Jobs", "Flywheel", "Audit", "Privacy"],
+        // The sandbox (Landlock and seccomp), the manifest of what a run wrote, and the audit tap.
+        .target(name: "Confinement", dependencies: ["CSandbox", "Privacy"], swiftSettings: swift6),
+        .target(name: "ReplayKit", dependencies: ["CZstd", "Export", "Corpus", "Engine", "Llama", "Jobs", "Flywheel", "Confinement", "Privacy"],
+                swiftSettings: swift6 + llamaHeaders),
+        // The auditor: strace, canaries, output fingerprints, the result files' checks, SARIF.
+        .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "ReplayKit"],
                 swiftSettings: swift6 + llamaHeaders),
 
-        // The command: argument parsing and exit codes over ReplayKit.
-        .executableTarget(name: "Replay", dependencies: ["ReplayKit"], swiftSettings: swift6 + llamaHeaders),
+        // The command: a thin `main.swift` over the dispatcher, and `replay audit` over Audit.
+        .executableTarget(name: "Replay", dependencies: ["ReplayKit", "Audit", "Confinement", "Engine"], swiftSettings: swift6 + llamaHeaders),
+        // The benchmarks' own measurements (bench/model.sh), kept out of the shipped command.
+        .executableTarget(name: "ReplayBench", dependencies: ["ReplayKit", "Llama", "Jobs", "Engine", "Confinement", "Privacy"],
+                          swiftSettings: swift6 + llamaHeaders),
         // Test-only: confines itself and reports which writes and sockets the kernel still allows.
-        .executableTarget(name: "SandboxProbe", dependencies: ["Audit", "Privacy"], swiftSettings: swift6),
+        .executableTarget(name: "SandboxProbe", dependencies: ["Confinement", "Privacy"], swiftSettings: swift6),
         // Test-only: deliberately leaky programs, one per audit rule, that `replay audit` must catch.
-        .executableTarget(name: "LeakyFixtures", dependencies: ["Audit", "CXattr", "Privacy"], swiftSettings: swift6),
+        .executableTarget(name: "LeakyFixtures", dependencies: ["Confinement", "CXattr", "Privacy"], swiftSettings: swift6),
 
         // Test-only: temporary directories, subprocesses and built products, shared by the test targets.
         .target(name: "TestSupport", dependencies: ["Spawn", "Export", "Engine", "Jobs", "Privacy"], path: "Tests/TestSupport", swiftSettings: swift6),
         .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: tests6),
         .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: tests6),
-        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Privacy", "SandboxProbe", "LeakyFixtures", "Replay"], swiftSettings: tests6),
+        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Confinement", "Privacy", "SandboxProbe", "LeakyFixtures", "Replay"],
+                    swiftSettings: tests6 + llamaHeaders),
         .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
                     exclude: ["FuzzCorpus"], swiftSettings: tests6),  // inputs the tests read by path
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: tests6),
@@ -92,7 +103,8 @@ let package = Package(
         .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Llama", "Export", "Privacy"],
                     exclude: ["NeverRuleLabelled"], swiftSettings: tests6O + llamaHeaders),  // the never rules' labelled sets, read by path
         .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: tests6),
-        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Corpus", "Llama", "Replay", "LeakyFixtures", "Privacy"],
+        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Confinement", "Audit", "Corpus", "Llama", "Replay", "ReplayBench",
+                                                     "LeakyFixtures", "Privacy"],
                     exclude: ["Adversary", "Statistics/reference.py"], swiftSettings: tests6 + llamaHeaders),  // a C library the tests compile and preload; the statistics tests' reference values
         // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests;
         // ReplayKit to read a shard's checkpoints as replay does.

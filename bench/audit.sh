@@ -11,7 +11,7 @@
 #                               every call but the allowed ones), no canary: the trace's cost
 #   replay audit                all of it, and the scan of what the run wrote
 #
-# with the prompt tokens the engine evaluated and the tokens it sampled (REPLAY_ENGINE_STATS).
+# with the prompt and output tokens each run's report counts (every job's tokens.in and tokens.out).
 # A planted canary changes the prompts, so it changes the outputs too: both counts are shown.
 # Only times, exit codes and counts are printed.
 #
@@ -36,7 +36,7 @@ print("trace=!" + ",".join("?" + name for name in sorted(set(re.findall(r'"([a-z
 PY
 )
 
-CANARY_WORDS="$root/Sources/Audit/Auditor/CanaryWords.swift" \
+CANARY_WORDS="$root/Sources/Confinement/Tap/CanaryWords.swift" \
 python3 - "$replay" "$corpus" "$work" "$limit" "$allowlist" <<'PY'
 import os, subprocess, sys, time
 replay, corpus, work, limit, allowlist = sys.argv[1:6]
@@ -45,18 +45,22 @@ quiet = dict(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subproc
 strace = "/usr/bin/strace"
 trace_options = ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "16"]
 
-import re, secrets
+import json, re, secrets
 # The canary's words, read from the source (the same list the auditor draws from).
 text = open(os.environ["CANARY_WORDS"]).read()
 listed = text[text.index('"""') + 3:text.rindex('"""')].split()
 assert len(listed) == 2048, len(listed)
 
-def stats(stderr):
-    found = re.search(rb"(\d+) tokens evaluated in [0-9.]+ s; (\d+) tokens sampled", stderr)
-    return (int(found.group(1)), int(found.group(2))) if found else (None, None)
+def stats(out):
+    """The prompt and output tokens of every job, from the run's report.json."""
+    try:
+        jobs = json.load(open(out + "/report.json"))["jobs"].values()
+    except (OSError, KeyError, ValueError):
+        return (None, None)
+    return (sum(job["tokens"]["in"] for job in jobs), sum(job["tokens"]["out"] for job in jobs))
 
 def plain(run):
-    return [replay, "--out", f"{work}/plain-{run}", "--limit", limit, corpus], {}
+    return [replay, "--out", f"{work}/plain-{run}", "--limit", limit, corpus], {}, f"{work}/plain-{run}"
 
 def canary(run):
     out = f"{work}/canary-{run}"
@@ -64,15 +68,15 @@ def canary(run):
     return [replay, "--out", out, "--force", "--limit", limit, corpus], {
         "REPLAY_AUDIT_CANARY": " ".join(secrets.choice(listed) for _ in range(8)),
         "REPLAY_AUDIT_SALT": secrets.token_hex(32),
-        "REPLAY_AUDIT_HASHES": f"{out}/.replay-audit-hashes"}
+        "REPLAY_AUDIT_HASHES": f"{out}/.replay-audit-hashes"}, out
 
 def traced(run):
     out = f"{work}/trace-{run}"
     return [strace] + trace_options + ["-e", allowlist, "-o", out + ".log", "--", replay, "--out", out,
-                                       "--limit", limit, corpus], {}
+                                       "--limit", limit, corpus], {}, out
 
 def audited(run):
-    return [replay, "audit", "--out", f"{work}/audit-{run}", "--limit", limit, corpus], {}
+    return [replay, "audit", "--out", f"{work}/audit-{run}", "--limit", limit, corpus], {}, f"{work}/audit-{run}/run"
 
 variants = {"replay": plain, "replay, canary planted (no trace, no scan)": canary,
             "replay under strace (no canary, no scan)": traced, "replay audit": audited}
@@ -80,8 +84,8 @@ times = {name: [] for name in variants}
 tokens = {}
 for run in range(3):
     for name, make in variants.items():
-        command, extra = make(run)
-        environment = dict(os.environ, REPLAY_ENGINE_STATS="1", **extra)
+        command, extra, out = make(run)
+        environment = dict(os.environ, **extra)
         start = time.perf_counter()
         done = subprocess.run(command, env=environment, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE)
@@ -89,13 +93,13 @@ for run in range(3):
         if done.returncode != 0:
             print(f"bench/audit.sh: {name}: exit {done.returncode}", file=sys.stderr)
             sys.exit(1)
-        tokens[name] = stats(done.stderr)
+        tokens[name] = stats(out)
 best = {name: min(values) for name, values in times.items()}
 base = best["replay"]
-print(f"| run (--limit {limit} of the sample, best of 3, interleaved) | seconds | against replay | prompt tokens evaluated | tokens sampled |")
+print(f"| run (--limit {limit} of the sample, best of 3, interleaved) | seconds | against replay | prompt tokens | output tokens |")
 print("|---|---:|---:|---:|---:|")
 for name, seconds in best.items():
-    evaluated, sampled = tokens[name]
+    prompt, output = tokens[name]
     shown = lambda count: "–" if count is None else f"{count:,}"
-    print(f"| {name} | {seconds:.2f} | {seconds / base:.2f}x | {shown(evaluated)} | {shown(sampled)} |")
+    print(f"| {name} | {seconds:.2f} | {seconds / base:.2f}x | {shown(prompt)} | {shown(output)} |")
 PY

@@ -6,7 +6,7 @@
 #   replay --dry-run --job J, J in chips route push draft
 #                                              the reader, each job's planning and exact prompt
 #                                              sizes with the model's tokenizer (native BPE)
-#   REPLAY_TOKENIZER=llama replay --dry-run --job chips
+#   replay-bench dry-run --job chips
 #                                              the same dry run with every text through
 #                                              llama_tokenize, as before the native tokenizer
 #   replay --dry-run --job J --model (none), J in chips push
@@ -34,7 +34,9 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/replay-dryrun-bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 cd "$root"
 swift build -c release --product replay >&2
+swift build -c release --product replay-bench >&2
 replay="$(swift build -c release --show-bin-path)/replay"
+replay_bench="$(swift build -c release --show-bin-path)/replay-bench"
 source "$root/bench/lib.sh"
 corpus=$(bench_corpus "$threads")
 
@@ -52,7 +54,7 @@ for round in $(seq "$rounds"); do
     echo "$round|replay --dry-run --job $job|$(seconds "$replay" --dry-run --job "$job" --out "$dir" "$corpus")" >> "$out/rounds"
   done
 done
-rows+=("same, chips, llama.cpp tokenizer|$(seconds env REPLAY_TOKENIZER=llama "$replay" --dry-run --job chips --out "$out/llama-chips" "$corpus")")
+rows+=("same, chips, llama.cpp tokenizer|$(seconds "$replay_bench" dry-run --job chips --out "$out/llama-chips" "$corpus")")
 # No model file: every count is the approximate one, and the run says so with exit 4 (expected here).
 for job in chips push; do
   rows+=("same, $job, no tokenizer (approximate counts)|$(seconds sh -c '"$1" --dry-run --job "$2" --model "$3/none.gguf" --out "$3/approx-$2" "$4"; [ $? -eq 4 ]' \

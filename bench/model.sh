@@ -2,7 +2,7 @@
 # Benchmarks replay's model stage against llama-cpp-python answering the same screens one after the
 # other, per job, in one run, and prints the ratios.
 #
-#   replay:  `replay bench-model` — each job's first N requests of the sample, planned exactly as
+#   replay:  `replay-bench model` — each job's first N requests of the sample, planned exactly as
 #            a replay plans them, answered by the engine with every speed-up on, at the runner's
 #            call size (`ReplayRunner.requestsPerCall`); only answering is timed.
 #   plain:   the same with every speed-up off (`--engine plain`): its answers must be identical.
@@ -69,8 +69,8 @@ if [ ! -f "$peer/llama_cpp/llama.py" ]; then
 fi
 python3 -c 'import numpy, jinja2, diskcache' 2>/dev/null || python3 -m pip install --quiet numpy jinja2 diskcache >&2
 
-swift build -c release --product replay >&2
-replay="$(swift build -c release --show-bin-path)/replay"
+swift build -c release --product replay-bench >&2
+replay="$(swift build -c release --show-bin-path)/replay-bench"
 peer_threads=${BENCH_PEER_THREADS:-$(nproc)}
 load() { cut -d' ' -f1 /proc/loadavg; }
 
@@ -97,9 +97,9 @@ for round in $(seq "$rounds"); do
     echo "bench/model.sh: round $round of $rounds, $job (load $(load))" >&2
     at="$work/$job.$round"
     load > "$at.load"
-    "$replay" bench-model --job "$job" --requests "$requests" --digests "$work/digest-key" "$corpus" 2> "$at.replay"
+    "$replay" model --job "$job" --requests "$requests" --digests "$work/digest-key" "$corpus" 2> "$at.replay"
     if [ "${BENCH_PLAIN:-1}" != 0 ]; then
-      "$replay" bench-model --job "$job" --requests "$requests" --digests "$work/digest-key" --engine plain "$corpus" 2> "$at.plain"
+      "$replay" model --job "$job" --requests "$requests" --digests "$work/digest-key" --engine plain "$corpus" 2> "$at.plain"
     fi
     PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/peer_llama_cpp_python.py" \
       --job "$job" --requests "$requests" --threads "$peer_threads" --model "$model" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The peer of replay's model stage: llama-cpp-python, one request after the other, greedy.
 
-Reads the same corpus as `replay bench-model`, rebuilds each job's requests with the same
+Reads the same corpus as `replay-bench model`, rebuilds each job's requests with the same
 instructions, prompt layout, token cuts and GBNF grammars as the Swift jobs (Sources/Jobs), and
 answers them with llama-cpp-python's ordinary API (`Llama.create_completion`, temperature 0, the
 grammar as a `LlamaGrammar`) on the same libllama.so and model. Like replay it prints digests
@@ -21,7 +21,7 @@ requests. The corpus must have no bad lines (the sample has none); a difference 
 usage: peer_llama_cpp_python.py --job JOB [--limit N] [--requests N] [--threads N] [--plan-only] --model PATH --digest-key FILE CORPUS
 
 With --requests N, threads are read until they give N requests, and the first N are answered (as
-`replay bench-model --requests N` does).
+`replay-bench model --requests N` does).
 """
 import argparse
 import ctypes
@@ -37,7 +37,7 @@ LIST_SEPARATOR = "\n"
 
 
 # Digests are HMAC-SHA-256 under the benchmark's key, after this domain and a NUL, exactly as
-# replay bench-model computes them (LlamaModel.benchDigestDomain): comparable by the two sides,
+# replay-bench model computes them (LlamaModel.benchDigestDomain): comparable by the two sides,
 # and no guess oracle for anyone without the key.
 DIGEST_DOMAIN = b"replay.bench-digest/1\x00"
 DIGEST_KEY = None

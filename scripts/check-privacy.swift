@@ -124,12 +124,12 @@ let allowed: [Allowance] = {
     }
     allow("Sources/Privacy/ReportFile.swift", ["open", "write"],
           "the one writer of result files (report.json, report.md, junit.xml, the flywheel's files): counts, rates and fixed labels")
-    allow("Sources/ReplayKit/Command/ReplayTool.swift", ["print"], "usage, the version, and the built-in prompt set (`replay prompts show`: the jobs' fixed words, no corpus text)")
-    allow("Sources/ReplayKit/Command/ReplayTool.swift", ["FileHandle"],
+    allow("Sources/ReplayKit/Command/RunCommand.swift", ["print"], "usage, the version, and the built-in prompt set (`replay prompts show`: the jobs' fixed words, no corpus text)")
+    allow("Sources/ReplayKit/Command/RunCommand.swift", ["FileHandle"],
           "diagnostics on stderr (labels, paths, counts), and reading the config file")
     allow("Sources/ReplayKit/Command/CommandStart.swift", ["createDirectory"], "makes --out before the report is written")
-    allow("Sources/ReplayKit/Command/ReplayTool.swift", [".write", ".write(to:)"],
-          "the diagnostics' FileHandle.write, and calls to the report and corpus writers (ReplayTool.write, FlywheelFiles.write, CorpusGenerator.write); POSIX write is not allowed here")
+    allow("Sources/ReplayKit/Command/RunCommand.swift", [".write", ".write(to:)"],
+          "the diagnostics' FileHandle.write, and calls to the corpus writer (CorpusGenerator.write); POSIX write is not allowed here")
     allow("Sources/ReplayKit/Run/ProgressLine.swift", ["FileHandle", ".write"], "the progress line on stderr: counts, rates and an ETA")
     allow("Sources/ReplayKit/Run/StopSignals.swift", ["write"],
           "the signal handler's one notice on stderr (write(2) is what a handler may call): fixed bytes made before any signal, naming SIGTERM or SIGINT")
@@ -145,7 +145,7 @@ let allowed: [Allowance] = {
           "opens a run's directories and files read-only (O_RDONLY, never O_CREAT) by the bytes of each name, to check and scan them")
     allow("Sources/ReplayKit/Command/RunKeyFile.swift", ["mkdir", "open", "write"],
           "makes the per-user run key once (its directory 0700, the file 0600, O_EXCL): 32 bytes of /dev/urandom, never words")
-    allow("Sources/Audit/Manifest/RunManifest.swift", ["openat"],
+    allow("Sources/Confinement/Manifest/RunManifest.swift", ["openat"],
           "opens the entries beneath a run's directory read-only (O_RDONLY, no O_CREAT) to walk and hash them for its manifest; writes nothing")
     allow("Sources/Audit/Auditor/CompressedStream.swift", ["ChildProcess"],
           "runs zstd, gzip, xz, bzip2 or unzip on a file the run left, to scan it decompressed; the bytes go to the tool and back, nowhere else")

@@ -52,7 +52,7 @@
 //                               strace cannot follow (CLONE_UNTRACED), which sleeps, then appends
 //                               the canary to it
 //   write-stdin                 writes the canary to its standard input; exits 3 if it could
-import Audit
+import Confinement
 import CXattr
 import Foundation
 import Privacy

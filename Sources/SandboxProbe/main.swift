@@ -20,7 +20,7 @@
 // Before confining, the probe starts a child (itself with --child) that it later tries to signal;
 // the child ignores SIGUSR1, and once the probe has exited it removes the System V objects the probe
 // made for its attempts, which a confined probe cannot remove itself.
-import Audit
+import Confinement
 import CSandbox
 import Foundation
 import Privacy

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Audit
+@testable import Confinement
 import Privacy
 
 /// `replay audit` against deliberately leaky programs: each leak is caught and named, the clean

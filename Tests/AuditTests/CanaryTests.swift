@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Audit
+@testable import Confinement
 import Privacy
 
 /// The audit's canary: eight words of BIP-39's English list, drawn from 88 random bits, found

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Audit
+@testable import Confinement
 import Privacy
 import TestSupport
 

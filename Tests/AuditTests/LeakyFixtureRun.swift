@@ -1,7 +1,8 @@
-import Foundation
-import Testing
 import Audit
+import Confinement
+import Foundation
 import Privacy
+import Testing
 import TestSupport
 
 /// One audit of a LeakyFixtures mode in fresh directories, with what the auditor concluded.

@@ -3,6 +3,7 @@ import Spawn
 import Testing
 import TestSupport
 @testable import Audit
+@testable import Confinement
 import Privacy
 
 /// The red team: one deliberately leaky program per channel of docs/privacy.md's channel table, run

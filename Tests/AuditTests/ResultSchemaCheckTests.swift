@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import Audit
+@testable import Confinement
 import Privacy
 import TestSupport
 

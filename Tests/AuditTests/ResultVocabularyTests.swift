@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Audit
+@testable import Confinement
 import TestSupport
 
 /// `ResultVocabulary` is the writers' words: every run of letters in a string literal of a

@@ -1,4 +1,5 @@
 @testable import Audit
+@testable import Confinement
 import Foundation
 import Glibc
 import Privacy
@@ -136,11 +137,11 @@ import TestSupport
         #expect(try Self.changes(directory, after: edited).map(\.shown) == ["report.json"])
         let text = recorded.value.json()
         let cut = try directory.write("cut.json", text: String(text.prefix(text.count / 2)))
-        #expect(throws: AuditError.self) { try RunManifest.read(manifestAt: cut) }
+        #expect(throws: ConfinementError.self) { try RunManifest.read(manifestAt: cut) }
         let incomplete = try directory.write("incomplete.json", text: text.replacingOccurrences(of: #""complete": true"#, with: #""complete": false"#))
-        #expect(throws: AuditError.self) { try RunManifest.read(manifestAt: incomplete) }
+        #expect(throws: ConfinementError.self) { try RunManifest.read(manifestAt: incomplete) }
         let short = try directory.write("short.json", text: text.replacingOccurrences(of: recorded.entries[1].sha256!, with: "abc"))
-        #expect(throws: AuditError.self) { try RunManifest.read(manifestAt: short) }
+        #expect(throws: ConfinementError.self) { try RunManifest.read(manifestAt: short) }
     }
 
     /// An entry the audit found words in keeps no digest (and, when its name is not a plain token,

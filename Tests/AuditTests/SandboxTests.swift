@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Audit
+@testable import Confinement
 import Privacy
 
 /// One probe attempt and how a confined probe must fail it, on the main thread and on a thread

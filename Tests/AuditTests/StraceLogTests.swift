@@ -3,6 +3,7 @@ import Spawn
 import Testing
 import TestSupport
 @testable import Audit
+@testable import Confinement
 import Privacy
 
 /// Reading strace's output (`-f -qq -xx -yy -s 16`) into the events the audit judges.

@@ -2,6 +2,7 @@ import Engine
 import Jobs
 import Testing
 @testable import ReplayKit
+@testable import Replay
 
 @Suite struct ArgumentParserTests {
     @Test func theCommandPeopleType() throws {

@@ -1,8 +1,10 @@
 import Audit
+import Confinement
 import Foundation
 import Llama
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import Privacy
 import TestSupport
 

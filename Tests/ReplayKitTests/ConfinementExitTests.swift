@@ -1,7 +1,9 @@
 import Audit
+import Confinement
 import Foundation
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// Where `--out` and the sandbox stop a run: an `--out` that cannot be created is a report that
@@ -9,7 +11,7 @@ import TestSupport
 /// confinement that fails as such a kernel would.
 @Suite(.serialized) struct ConfinementExitTests {
     /// A confinement that fails as it would on a kernel without Landlock ABI 4.
-    static let kernelWithoutLandlock: ReplayTool.Confinement = { _ throws(SandboxError) in
+    static let kernelWithoutLandlock: Sandboxing.Confine = { _ throws(SandboxError) in
         throw SandboxError.landlockTooOld(abi: 3, needed: 4)
     }
 

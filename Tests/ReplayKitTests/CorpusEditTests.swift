@@ -1,4 +1,5 @@
 import Audit
+import Confinement
 import Foundation
 import Privacy
 @testable import ReplayKit

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// Files of a corpus refused whole, through the command: another export version, a `.zst` name

@@ -2,6 +2,7 @@
 @preconcurrency import Glibc
 #endif
 import Audit
+import Confinement
 import Engine
 import Export
 import Foundation
@@ -45,7 +46,7 @@ import TestSupport
         guard case .replay(let options) = try ArgumentParser.parse(arguments) else { throw POSIXError(.EINVAL) }
         var said = ""
         var editFailure: (any Error)? = nil
-        let code = ReplayTool.replay(options, sandboxing: ReplayTool.Sandboxing(enabled: false, confine: Sandbox.confine), stop: StopRequest(),
+        let code = RunCommand.replay(options, sandboxing: Sandboxing(enabled: false, confine: Sandbox.confine), stop: StopRequest(),
                                      diagnostics: { said += $0 + "\n" }, afterIdentity: {
                                          do { try edit() } catch { editFailure = error }
                                      })
@@ -137,7 +138,7 @@ import TestSupport
         let opened = try Self.version(edited)
 
         func run(_ expected: ExpectedCorpus?) -> ReplayTally {
-            let jobs = options.jobs.map { ReplayTool.job($0, budget: nil) }
+            let jobs = options.jobs.map { RunCommand.job($0, budget: nil) }
             let model = LabelScriptedModel(routeTo: "Penny")
             let runner = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: model, planningWorkers: 2,
                                       itemKeys: ItemKeys(key: StateFixtures.key, fileDigests: identity.files.map(\.digest)))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// Input that ends inside a record, through the built binary: a plain file, standard input from

@@ -1,8 +1,10 @@
 import Audit
+import Confinement
 import Engine
 import Foundation
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// One `ExitCode` owns every exit status: each code has a run that ends with it, and `--help`,
@@ -27,7 +29,7 @@ import TestSupport
         let out = directory.path("out")
         var said = ""
         func replay(_ arguments: [String], sandboxed: Bool = false,
-                    confinement: @escaping ReplayTool.Confinement = Sandbox.confine) -> ExitCode {
+                    confinement: @escaping Sandboxing.Confine = Sandbox.confine) -> ExitCode {
             ReplayTool.main(arguments, diagnostics: { said += $0 + "\n" }, sandboxed: sandboxed, confinement: confinement)
         }
         let got: ExitCode

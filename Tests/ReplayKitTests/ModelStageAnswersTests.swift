@@ -8,7 +8,7 @@ import TestSupport
 /// as it ships (matrix-product attention with 512-token chunks, prefix cache, continuous
 /// batching, lanes side by side) and by
 /// the plain engine (each of those off, one lane), and every answer's digest and token count is
-/// the same. `replay bench-model --digests` prints digests and counts only, so nothing of a
+/// the same. `replay-bench model --digests` prints digests and counts only, so nothing of a
 /// thread's words passes through the test; a mismatch is reported by request index.
 @Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ModelStageAnswersTests {
     /// Threads of the sample read per job: enough for three to five requests of each (one real-model
@@ -17,10 +17,10 @@ import TestSupport
     func shippedEngineAnswersAsThePlainOne(job: String, threads: Int) throws {
         #expect(DefaultModel.path() != nil, "the default model is missing: run scripts/setup")
         let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
-        let replay = BuiltProducts.executable("replay")
+        let replay = BuiltProducts.executable("replay-bench")
         let directory = try TemporaryDirectory(prefix: "bench-key")
         let key = try Self.keyFile(in: directory, byte: 0x42)
-        let common = ["bench-model", "--job", job, "--limit", String(threads), "--digests", key]
+        let common = ["model", "--job", job, "--limit", String(threads), "--digests", key]
         let shipped = try Subprocess.run(replay, common + ["--lanes", "2", corpus])
         let plain = try Subprocess.run(replay, common + ["--engine", "plain", "--lanes", "1", corpus])
         #expect(shipped.status == 0 && plain.status == 0)
@@ -43,10 +43,10 @@ import TestSupport
     @Test func digestsAreKeyedByTheBenchmarksKey() throws {
         #expect(DefaultModel.path() != nil, "the default model is missing: run scripts/setup")
         let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
-        let replay = BuiltProducts.executable("replay")
+        let replay = BuiltProducts.executable("replay-bench")
         let directory = try TemporaryDirectory(prefix: "bench-key")
         func prompts(_ key: String) throws -> [[Substring]] {
-            let run = try Subprocess.run(replay, ["bench-model", "--job", "route", "--limit", "12", "--plan-only", "--digests", key, corpus])
+            let run = try Subprocess.run(replay, ["model", "--job", "route", "--limit", "12", "--plan-only", "--digests", key, corpus])
             #expect(run.status == 0)
             return Self.lines(run.errors).prompts.map { $0.split(separator: "\t") }
         }
@@ -57,7 +57,7 @@ import TestSupport
             #expect(a[6] == b[6], "the same token count")
             #expect((2...5).allSatisfy { a[$0] != b[$0] }, "every digest keyed")
         }
-        let noKey = try Subprocess.run(replay, ["bench-model", "--job", "route", "--plan-only", "--digests", corpus])
+        let noKey = try Subprocess.run(replay, ["model", "--job", "route", "--plan-only", "--digests", corpus])
         #expect(noKey.status == 2)
     }
 
@@ -67,11 +67,11 @@ import TestSupport
     @Test func requestsAreTheFirstOfTheThreadsRead() throws {
         #expect(DefaultModel.path() != nil, "the default model is missing: run scripts/setup")
         let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
-        let replay = BuiltProducts.executable("replay")
+        let replay = BuiltProducts.executable("replay-bench")
         let directory = try TemporaryDirectory(prefix: "bench-key")
         let key = try Self.keyFile(in: directory, byte: 7)
         func planned(_ flags: [String]) throws -> [Substring] {
-            let run = try Subprocess.run(replay, ["bench-model", "--job", "route", "--plan-only", "--digests", key] + flags + [corpus])
+            let run = try Subprocess.run(replay, ["model", "--job", "route", "--plan-only", "--digests", key] + flags + [corpus])
             #expect(run.status == 0)
             return Self.lines(run.errors).prompts
         }
@@ -88,7 +88,7 @@ import TestSupport
         return path
     }
 
-    /// The `prompt` and `output` lines of a bench-model run: digests and counts, by request.
+    /// The `prompt` and `output` lines of a replay-bench model run: digests and counts, by request.
     static func lines(_ diagnostics: String) -> (prompts: [Substring], answers: [Substring]) {
         let lines = diagnostics.split(separator: "\n")
         return (lines.filter { $0.hasPrefix("prompt\t") }, lines.filter { $0.hasPrefix("output\t") })

@@ -1,6 +1,7 @@
 import Corpus
 import Foundation
 @testable import ReplayKit
+@testable import Replay
 import Spawn
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// `--out` must be a directory of the run's own: never a shared one, nor one that holds it.

@@ -74,7 +74,7 @@ struct ReadmeExampleTests {
     static let dryReplay = """
         replay() {
           case "${1:-}" in
-            merge|compare|flywheel|verify|suite|prompts|profiles|corpus|bench-model|--help|-h|--version) command replay "$@" ;;
+            merge|compare|flywheel|verify|suite|prompts|profiles|corpus|--help|-h|--version) command replay "$@" ;;
             audit) shift; case " $* " in *" -- "*) command replay audit "$@" ;; *) command replay audit --dry-run "$@" ;; esac ;;
             *) command replay --dry-run "$@" ;;
           esac

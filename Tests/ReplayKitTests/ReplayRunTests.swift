@@ -1,4 +1,5 @@
 import Audit
+import Confinement
 import Engine
 import Export
 import Foundation

@@ -1,9 +1,11 @@
 import Audit
+import Confinement
 import Engine
-import Llama
 import Foundation
+import Llama
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import Privacy
 import TestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ReplayKit
+@testable import Replay
 import Testing
 import TestSupport
 

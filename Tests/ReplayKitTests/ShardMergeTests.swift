@@ -3,6 +3,7 @@ import Foundation
 import Jobs
 import Privacy
 @testable import ReplayKit
+@testable import Replay
 import Testing
 import TestSupport
 

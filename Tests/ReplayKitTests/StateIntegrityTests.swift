@@ -1,7 +1,9 @@
 import Audit
+import Confinement
 import Foundation
 import Privacy
 @testable import ReplayKit
+@testable import Replay
 import Testing
 import TestSupport
 

@@ -1,9 +1,11 @@
 @testable import Audit
+@testable import Confinement
 import Engine
 import Foundation
 import Jobs
 import Privacy
 @testable import ReplayKit
+@testable import Replay
 import Testing
 import TestSupport
 
@@ -14,7 +16,7 @@ import TestSupport
     /// Runs `replay suite run` over `cases` written to a suite file in `directory`, into
     /// `directory/out`: the exit code, the out directory and what was said on stderr.
     static func run(_ cases: [String], in directory: TemporaryDirectory, model: (any LanguageModel)? = ScriptedLanguageModel.valid(),
-                    extra: [String] = [], sandboxing: ReplayTool.Sandboxing = ReplayTool.Sandboxing(enabled: false, confine: Sandbox.confine))
+                    extra: [String] = [], sandboxing: Sandboxing = Sandboxing(enabled: false, confine: Sandbox.confine))
         throws -> (code: ExitCode, out: String, said: [String]) {
         let suite = try directory.write("suite.json", text: SuiteText.file(cases))
         let out = directory.path("out")
@@ -90,13 +92,13 @@ import TestSupport
         let model = ScriptedLanguageModel.valid()
         model.info = ModelInfo(name: "SmolLM2 135M Instruct", description: "llama 135M Q4_1", path: modelFile, parameters: 134_515_008,
                                contextPerSequence: 4096, batchSize: 8)
-        let standIn: ReplayTool.Confinement = { policy throws(SandboxError) in
+        let standIn: Sandboxing.Confine = { policy throws(SandboxError) in
             SandboxReport(landlockABI: 4, writableDirectories: policy.writableDirectories, writableFiles: [],
                           handledFilesystemAccess: LandlockRight.writes.map(\.name), withheldInWritableDirectories: Array(LandlockRight.takeBack),
                           networkRestricted: true, abstractUnixSocketsScoped: false, signalsScoped: false, seccompInstalled: true,
                           coreDumpsDisabled: true, argumentAreaHidden: true, threadsAtConfinement: 1, allThreadsConfined: true)
         }
-        let (_, out, _) = try Self.run(cases, in: directory, model: model, sandboxing: ReplayTool.Sandboxing(enabled: true, confine: standIn))
+        let (_, out, _) = try Self.run(cases, in: directory, model: model, sandboxing: Sandboxing(enabled: true, confine: standIn))
         let findings = ResultSchemaCheck.check(directory: out, knownPaths: [directory.path("suite.json"), modelFile])
         #expect(findings.isEmpty, "\(findings.map(\.message))")
         // And a changed byte is caught: the check reads these files, it does not wave them through.

@@ -4,6 +4,7 @@ import Foundation
 import Jobs
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// `--limit N` counts what was replayed: N threads, their messages, and the lines read up to
@@ -54,7 +55,7 @@ import TestSupport
         #expect(report.at("corpus.messages") == .int(tally.corpus.messages))
     }
 
-    /// A consumer that stops after the kth thread (`bench-model --requests`) is handed the
+    /// A consumer that stops after the kth thread (`replay-bench model --requests`) is handed the
     /// threads `--limit k` hands on and the read counts the same, but it was no stop at the limit.
     @Test(arguments: [1, 2, 7, 39, 40])
     func aConsumerStopsWhereTheLimitWould(after k: Int) throws {

@@ -1,7 +1,9 @@
 import Audit
+import Confinement
 import Foundation
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import Privacy
 import TestSupport
 

@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 /// Why an audit could not run or complete (exit 7), or why the audited side could not do its part.
 ///
@@ -27,18 +28,13 @@ public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
     case commandTimedOut(seconds: Double)
     /// A `replay` run must leave the hashes file; without it outputs cannot be recognised.
     case hashesMissing(path: String)
-    /// The audited run could not write its hashes file.
-    case hashesNotWritten(path: String, reason: String)
     /// The verdict files could not be written.
     case verdictNotWritten(path: String, reason: String)
-    /// A manifest (`audit.sarif`'s artifacts or `manifest.json`), or the directory it is of,
-    /// could not be read.
-    case manifestUnreadable(path: String, reason: String)
-    /// A manifest that is not a `replay.manifest/1` manifest, saying what is wrong.
-    case manifestMalformed(path: String, reason: String)
     /// The command's process tree could not be contained or emptied (no subreaper, or processes
     /// beneath it would not die), so something of it may still act after the verdict.
     case treeNotContained
+    /// The run's directory could not be read into a manifest (`ConfinementError`, which says why).
+    case manifest(ConfinementError)
 
     public var description: String {
         switch self {
@@ -66,14 +62,10 @@ public enum AuditError: Error, Sendable, Equatable, CustomStringConvertible {
             "The audited command was still running after \(Int(seconds)) s, the audit's time limit, and was killed, so its run proves nothing."
         case .hashesMissing(let path):
             "The run left no output fingerprints at \(path): the audit cannot recognise model outputs (is this replay built with the audit tap?)."
-        case .hashesNotWritten(let path, let reason):
-            "The output fingerprints could not be written to \(path): \(reason)."
         case .verdictNotWritten(let path, let reason):
             "The verdict could not be written to \(path): \(reason)."
-        case .manifestUnreadable(let path, let reason):
-            "The manifest at \(path) could not be read: \(reason)."
-        case .manifestMalformed(let path, let reason):
-            "\(path) is not a usable manifest: \(reason)."
+        case .manifest(let error):
+            error.description
         case .treeNotContained:
             "The command's process tree could not be contained or emptied, so part of it may still act after the verdict."
         }

@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 /// One thing the audit found: a rule, what happened (never content), and where.
 public struct AuditFinding: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 /// What an audit concluded: its verdict, the findings behind it and what was scanned.
 ///

@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 /// What the audit checks: one SARIF rule and one JUnit test case each.
 public enum AuditRule: String, Sendable, CaseIterable, Comparable {

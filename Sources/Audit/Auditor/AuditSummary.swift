@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 /// The one-screen summary `replay audit` prints on stderr: counts, the verdict, and the first
 /// findings by rule and place. Never anything the audited run wrote.

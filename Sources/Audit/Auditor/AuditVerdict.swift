@@ -1,3 +1,4 @@
+import Confinement
 import Foundation
 import Privacy
 
@@ -7,7 +8,7 @@ import Privacy
 /// `artifacts`, the manifest of the run's directory at the verdict (names as the findings show
 /// them, sizes, and SHA-256 of files the scan found no words in).
 public enum AuditVerdict {
-    public static let sarifName = "audit.sarif"
+    public static let sarifName = RunManifest.sarifFileName
     public static let junitName = "audit-junit.xml"
     public static let toolVersion = "1.0.0"
 

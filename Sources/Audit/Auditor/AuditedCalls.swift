@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 
 /// The reviewed list of system calls, each with why it is where it is: what the audit lets pass

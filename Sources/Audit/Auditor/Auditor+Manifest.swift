@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 
 extension Auditor {
@@ -48,7 +49,7 @@ extension Auditor {
                 }
             }
         } catch {
-            result.problems.append(error)
+            result.problems.append(.manifest(error))
         }
     }
 }

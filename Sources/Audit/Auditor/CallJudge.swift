@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 
 /// Judges a traced call of `AuditedCalls.judged` by its arguments as strace decoded them: nil

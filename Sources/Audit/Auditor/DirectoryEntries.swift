@@ -1,3 +1,4 @@
+import Confinement
 import Glibc
 
 /// Every entry beneath a directory, each name kept as the bytes the kernel holds.

@@ -1,3 +1,4 @@
+import Confinement
 import CXattr
 import Foundation
 

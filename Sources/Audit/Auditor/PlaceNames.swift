@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 
 /// How the verdict names a place the audited run chose: never in its own words.

@@ -1,3 +1,4 @@
+import Confinement
 import Foundation
 import Privacy
 

@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 
 /// Text a writer of `replay` composed: its own words (`ResultVocabulary`), numbers and

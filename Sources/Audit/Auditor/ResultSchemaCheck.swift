@@ -1,3 +1,4 @@
+import Confinement
 import Glibc
 import Privacy
 

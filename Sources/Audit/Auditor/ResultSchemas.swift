@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 
 /// The shapes of the JSON files a `replay` run writes under `--out`, as docs/report-schema.md
@@ -54,7 +55,7 @@ enum ResultSchemas {
 
     /// `sandbox` (SandboxReport.reportValue).
     static let sandbox: ResultShape = {
-        let rights = ResultShape.array(.text(.fixed(Set(LandlockRight.writes.map(\.name)))))
+        let rights = ResultShape.array(.text(.fixed(Set(SandboxReport.writeRightNames))))
         var keys: [String: ResultShape] = [
             "landlock_abi": int,
             "writable_directories": .array(path),

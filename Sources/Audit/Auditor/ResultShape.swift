@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 
 /// The shape a JSON result file of `replay` must have: which keys, which value at each, which

@@ -1,3 +1,4 @@
+import Confinement
 /// The line-shaped result files checked line by line: metrics.csv, junit.xml and the audit's
 /// hashes file. Each check returns `(line, what)` problems, never the text of the line.
 enum ResultTables {

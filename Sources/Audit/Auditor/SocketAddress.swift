@@ -1,3 +1,4 @@
+import Confinement
 import Privacy
 
 /// A socket address as strace decoded it (`-xx`), read by its family's structure rather than by

@@ -1,3 +1,4 @@
+import Confinement
 import Foundation
 
 /// The leak scan over a stream of any length, a buffer at a time: memory stays bounded however

@@ -28,14 +28,10 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     /// Why there is no native tokenizer (nil when there is one): a vocabulary fact, never words.
     private(set) var nativeTokenizerUnavailable: String?
 
-    /// Set to `llama` to tokenize everything with `llama_tokenize` (to compare the two side by side).
-    public static let tokenizerEnvironmentKey = "REPLAY_TOKENIZER"
-
     /// Loads the model at `path`; `vocabularyOnly` skips the weights (for sizing, not generating).
     /// `nativeTokenizer` lets the native tokenizer stand in for llama.cpp's where it is exact
-    /// (unless `REPLAY_TOKENIZER=llama`).
-    public init(path: String, vocabularyOnly: Bool = false,
-                nativeTokenizer: Bool = ProcessInfo.processInfo.environment[LlamaModel.tokenizerEnvironmentKey] != "llama") throws(LlamaError) {
+    /// (false only to compare the two).
+    public init(path: String, vocabularyOnly: Bool = false, nativeTokenizer: Bool = true) throws(LlamaError) {
         try Self.checkFile(path)
         LlamaBackend.start()
         var params = llama_model_default_params()

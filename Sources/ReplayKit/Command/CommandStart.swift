@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Foundation
 import Privacy
 
@@ -63,7 +63,7 @@ enum CommandStart {
     /// holding a finished run (without `force`), is refused next (exit 2, `OutClaim`). A
     /// directory that cannot be created, cleared or written in is a result that cannot be written
     /// (exit 5), found before anything is replayed, not a kernel without a sandbox (exit 8).
-    static func confine(_ directory: String, sandboxing: ReplayTool.Sandboxing, allowUnsandboxed: Bool,
+    static func confine(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool,
                         keepingCheckpoints: Bool = false, force: Bool, diagnostics: (String) -> Void) throws(Stop) -> Confined {
         do {
             return try confined(directory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed,
@@ -76,13 +76,13 @@ enum CommandStart {
 
     /// `confine`'s steps, each failure thrown for `confine` to print; warnings (an unlockable
     /// directory, `--allow-unsandboxed`) are printed as they come.
-    private static func confined(_ directory: String, sandboxing: ReplayTool.Sandboxing, allowUnsandboxed: Bool,
+    private static func confined(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool,
                                  keepingCheckpoints: Bool, force: Bool, diagnostics: (String) -> Void) throws(ConfineFailure) -> Confined {
         if let refusal = OutDirectory.refusal(for: directory) { throw .outDirectoryRefused(refusal) }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw .outDirectoryUnusable(directory: directory, problem: .cannotBeCreated(reason: ReplayTool.systemReason(error)))
+            throw .outDirectoryUnusable(directory: directory, problem: .cannotBeCreated(reason: RunCommand.systemReason(error)))
         }
         let claim: OutClaim?
         do {

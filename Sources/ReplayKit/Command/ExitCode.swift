@@ -1,9 +1,9 @@
-import Audit
+import Confinement
 
 /// What `replay`'s exit status means: the one list of codes, each with its meaning.
 ///
-/// Every command ends with one of these, `replay audit` included (its verdict is mapped here, so
-/// the Audit module needs no code of its own). `replay --help` and `replay audit --help` print
+/// Every command ends with one of these, `replay audit` included (its verdict is mapped by the
+/// command that runs it, `AuditCommand`). `replay --help` and `replay audit --help` print
 /// the meanings from here, and the tests hold the README's two exit tables to them.
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// The run finished and the report is written.
@@ -75,25 +75,6 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// The codes `replay audit` ends with, in the order its usage and the README list them.
-    public static let auditCodes: [ExitCode] = [.success, .auditFindings, .auditCouldNotRun, .usage]
-
-    /// What the code means after `replay audit`; nil for a code the audit never ends with.
-    public var auditMeaning: String? {
-        switch self {
-        case .success:
-            "clean: no finding"
-        case .auditFindings:
-            "findings: " + AuditRule.allCases.filter(\.isError).map(\.rawValue).joined(separator: ", ") + " (see audit.sarif)"
-        case .auditCouldNotRun:
-            "the audit could not run (strace missing, the command failed or left no fingerprints, its process tree could not be emptied, …); never a pass"
-        case .usage:
-            "usage error"
-        default:
-            nil
-        }
-    }
-
     /// The codes `replay verify` ends with, in the order its usage lists them.
     public static let verifyCodes: [ExitCode] = [.success, .verifyMismatch, .input, .usage]
 
@@ -143,18 +124,9 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// The exit status for an audit's verdict.
-    public init(_ verdict: AuditResult.Verdict) {
-        switch verdict {
-        case .clean: self = .success
-        case .findings: self = .auditFindings
-        case .couldNotRun: self = .auditCouldNotRun
-        }
-    }
-
     /// "Exit status:" and a line per code with its meaning, wrapped under a hanging indent: the
     /// end of a usage text.
-    static func usageSection(_ codes: [ExitCode], meaning: (ExitCode) -> String?, width: Int = 96) -> String {
+    public static func usageSection(_ codes: [ExitCode], meaning: (ExitCode) -> String?, width: Int = 96) -> String {
         var lines = ["Exit status:"]
         for code in codes {
             guard let text = meaning(code) else { continue }

@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Foundation
 import Privacy
 
@@ -22,7 +22,7 @@ enum MergeCommand {
         let description: String
     }
 
-    static func run(_ options: MergeOptions, sandboxing: ReplayTool.Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
+    static func run(_ options: MergeOptions, sandboxing: Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
         let out = OutDirectory.resolve(options.outputDirectory, from: FileManager.default.currentDirectoryPath)
         for directory in options.shardDirectories where OutDirectory.resolve(directory, from: FileManager.default.currentDirectoryPath) == out {
             diagnostics("replay merge: --out \(options.outputDirectory) is also a shard directory (\(directory)), whose state.json it would clear: "
@@ -55,7 +55,7 @@ enum MergeCommand {
         merged.sandbox = confined.sandbox.reportValue
         merged.audit = .null
         diagnostics("replay merge: \(options.shardDirectories.count) states, shards 0-\(merged.shard.count - 1) of \(merged.shard.count) by \(merged.shard.by.rawValue)")
-        return ReplayTool.finish(merged, thresholds: options.thresholds, output: OutputDirectory(options.outputDirectory, key: key), tap: nil,
+        return RunCommand.finish(merged, thresholds: options.thresholds, output: OutputDirectory(options.outputDirectory, key: key), tap: nil,
                                  diagnostics: diagnostics)
     }
 

@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Foundation
 import Privacy
 

@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Foundation
 
 /// The rule for `--out`: a directory of the run's own, never one that other programs and people

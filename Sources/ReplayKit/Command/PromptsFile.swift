@@ -7,12 +7,12 @@ import Jobs
 /// Read by the argument parser, before the run confines itself, so a file that cannot be read or
 /// checked is a usage error (exit 2) before anything ran. `/dev/stdin` reads a set piped in
 /// (`replay prompts show | replay --prompts /dev/stdin …`).
-enum PromptsFile {
+public enum PromptsFile {
     /// The largest prompt set file read: words for four jobs, not a corpus.
     static let maximumBytes = 1 << 20
 
     /// Reads and checks the file; the error names the file and the key path of what is wrong.
-    static func load(_ path: String) throws(ArgumentParser.UsageError) -> PromptSet {
+    public static func load(_ path: String) throws(ArgumentParser.UsageError) -> PromptSet {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ArgumentParser.UsageError("cannot read the prompts file \(path)")
         }
@@ -25,7 +25,7 @@ enum PromptsFile {
             do {
                 piece = try handle.read(upToCount: 1 << 16)
             } catch {
-                throw ArgumentParser.UsageError("cannot read the prompts file \(path): \(ReplayTool.systemReason(error))")
+                throw ArgumentParser.UsageError("cannot read the prompts file \(path): \(RunCommand.systemReason(error))")
             }
             guard let piece, !piece.isEmpty else { break }
             data += piece

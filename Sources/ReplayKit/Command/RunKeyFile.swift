@@ -15,13 +15,13 @@ import Privacy
 /// newline; one that others can write to is refused, since whoever can replace the key can make
 /// two runs look like one. The cluster scripts make one key file per run beside it
 /// (scripts/slurm/submit, the Kubernetes Secret), so every shard and the merge share it.
-enum RunKeyFile {
+public enum RunKeyFile {
     /// Why no key could be had, naming the file: a usage error (exit 2), nothing ran.
-    struct Problem: Error, CustomStringConvertible {
-        let description: String
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static let environmentVariable = "REPLAY_RUN_KEY"
+    public static let environmentVariable = "REPLAY_RUN_KEY"
 
     /// The per-user key's path; nil without a home or state directory.
     static func defaultPath(_ environment: [String: String]) -> String? {
@@ -33,7 +33,7 @@ enum RunKeyFile {
     /// The key a run uses: `explicit`, else `REPLAY_RUN_KEY`'s file, else the per-user key.
     /// A reader of states that were written before (`replay merge`, `replay compare`) passes
     /// `creating: false`: a per-user key made now could check nothing.
-    static func load(explicit: String?, environment: [String: String], creating: Bool = true) throws(Problem) -> RunKey {
+    public static func load(explicit: String?, environment: [String: String], creating: Bool = true) throws(Problem) -> RunKey {
         if let explicit { return try read(explicit, from: "--run-key") }
         if let named = environment[environmentVariable], !named.isEmpty { return try read(named, from: environmentVariable) }
         guard let path = defaultPath(environment) else {
@@ -47,7 +47,7 @@ enum RunKeyFile {
     }
 
     /// Reads the key file at `path`; `source` says where the path came from.
-    static func read(_ path: String, from source: String) throws(Problem) -> RunKey {
+    public static func read(_ path: String, from source: String) throws(Problem) -> RunKey {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw Problem(description: "the run key file \(path) (from \(source)) cannot be read: \(SystemError.current.message)")

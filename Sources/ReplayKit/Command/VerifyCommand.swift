@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Foundation
 import Privacy
 
@@ -27,7 +27,7 @@ public enum VerifyCommand {
         """
 
     /// Runs `arguments` (after `verify`).
-    public static func run(_ arguments: [String], diagnostics: (String) -> Void = ReplayTool.standardError) -> ExitCode {
+    public static func run(_ arguments: [String], diagnostics: (String) -> Void = RunCommand.standardError) -> ExitCode {
         if arguments.contains("-h") || arguments.contains("--help") {
             diagnostics(usage)
             return .success
@@ -36,11 +36,11 @@ public enum VerifyCommand {
             diagnostics("replay verify: give one directory\n\n" + usage)
             return .usage
         }
-        let sarif = directory + "/" + AuditVerdict.sarifName
+        let sarif = directory + "/" + RunManifest.sarifFileName
         let recorded: RunManifest
         let root: String
         let excluded: Set<String>
-        do throws(AuditError) {
+        do throws(ConfinementError) {
             if FileManager.default.fileExists(atPath: sarif) {
                 recorded = try RunManifest.read(sarifAt: sarif)
                 root = directory + "/run"
@@ -50,7 +50,7 @@ public enum VerifyCommand {
                 root = directory
                 excluded = [RunManifest.fileName]
             } else {
-                diagnostics("replay verify: \(directory) holds neither \(AuditVerdict.sarifName) nor \(RunManifest.fileName): nothing to verify against")
+                diagnostics("replay verify: \(directory) holds neither \(RunManifest.sarifFileName) nor \(RunManifest.fileName): nothing to verify against")
                 return .input
             }
         } catch {
@@ -58,7 +58,7 @@ public enum VerifyCommand {
             return .input
         }
         let now: RunManifest
-        do throws(AuditError) {
+        do throws(ConfinementError) {
             now = try RunManifest.take(root, excluding: excluded)
         } catch {
             diagnostics("replay verify: \(error.description)")

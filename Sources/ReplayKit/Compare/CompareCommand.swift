@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Foundation
 import Privacy
 
@@ -39,7 +39,7 @@ public enum CompareCommand {
         """
 
     /// Runs `arguments` (after `compare`).
-    static func run(_ arguments: [String], sandboxing: ReplayTool.Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
+    static func run(_ arguments: [String], sandboxing: Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
         let options: CompareOptions
         do throws(CommandStart.Stop) {
             options = try CommandStart.options(arguments, command: "replay compare", usage: usage, diagnostics: diagnostics,

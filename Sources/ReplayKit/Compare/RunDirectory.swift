@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Foundation
 import Privacy
 
@@ -33,12 +33,12 @@ public struct RunDirectory: Sendable {
             throw refuse("there is no such directory")
         }
         let manifestPath = directory + "/" + RunManifest.fileName
-        if !FileManager.default.fileExists(atPath: manifestPath), FileManager.default.fileExists(atPath: directory + "/" + AuditVerdict.sarifName) {
+        if !FileManager.default.fileExists(atPath: manifestPath), FileManager.default.fileExists(atPath: directory + "/" + RunManifest.sarifFileName) {
             throw refuse("it is an audit's directory; compare the run inside it, \(directory)/run")
         }
         if let problem = FinishedRun.problem(in: directory) { throw refuse(problem) }
         let recorded: RunManifest
-        do throws(AuditError) {
+        do throws(ConfinementError) {
             recorded = try RunManifest.read(manifestAt: manifestPath)
         } catch {
             throw refuse("its \(RunManifest.fileName) cannot be checked: \(error.description)")

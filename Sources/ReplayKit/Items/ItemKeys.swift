@@ -34,7 +34,7 @@ public struct ItemKeys: Sendable {
     }
 
     /// Keys under a key of zeros, files named by their place: for what plans items and never
-    /// reports their keys (`replay bench-model`, tests that ignore the keys).
+    /// reports their keys (`replay-bench model`, tests that ignore the keys).
     static func unkeyed(fileCount: Int) -> ItemKeys {
         ItemKeys(key: RunKey(bytes: [UInt8](repeating: 0, count: RunKey.length))!, fileDigests: Array(repeating: nil, count: fileCount))
     }

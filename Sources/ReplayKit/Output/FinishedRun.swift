@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Foundation
 
 /// What makes a directory a finished run: its `manifest.json`, which a run writes last, there
@@ -14,7 +14,7 @@ enum FinishedRun {
         }
         let recorded: RunManifest
         let now: RunManifest
-        do throws(AuditError) {
+        do throws(ConfinementError) {
             recorded = try RunManifest.read(manifestAt: manifestPath)
             now = try RunManifest.take(directory, excluding: [RunManifest.fileName])
         } catch {

@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Flywheel
 import Foundation
 import Jobs

@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Engine
 import Export
 import Jobs

@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Privacy
 
 /// A CI gate: a report number that must be at least a given value (`--fail-under chips.in_budget.device=0.9`).

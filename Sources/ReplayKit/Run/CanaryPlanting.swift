@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Export
 import Jobs
 import Privacy

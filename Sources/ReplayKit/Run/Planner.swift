@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Dispatch
 import Foundation
 import Engine

@@ -59,8 +59,8 @@ final class ThreadSource {
     ///
     /// `thread` returns whether to go on: false stops the read right after that thread, as the
     /// limit does (the record that ended it is read but not counted, and the read does not go
-    /// on to another thread), for a consumer that has what it needs before the limit (`replay
-    /// bench-model --requests`). A run returns true, and reads to the limit or the end.
+    /// on to another thread), for a consumer that has what it needs before the limit
+    /// (`replay-bench model --requests`). A run returns true, and reads to the limit or the end.
     ///
     /// With `pieces`, a thread of this shard longer than `first` messages is also handed to
     /// `piece` in pieces while it is read (`ThreadAssembler.piece()`); `thread` then gets its

@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Engine
 import Foundation
 import Jobs
@@ -48,7 +48,7 @@ public enum SuiteCommand {
 
     /// Runs `arguments` (after `suite`). `model`, when given, answers instead of the llama.cpp
     /// engine (tests pass a scripted model); otherwise `--model` or the default model is loaded.
-    static func run(_ arguments: [String], sandboxing: ReplayTool.Sandboxing, diagnostics: (String) -> Void,
+    static func run(_ arguments: [String], sandboxing: Sandboxing, diagnostics: (String) -> Void,
                     model injected: (any LanguageModel)? = nil) -> ExitCode {
         let options: SuiteOptions
         do throws(CommandStart.Stop) {
@@ -99,7 +99,7 @@ public enum SuiteCommand {
                 let engine = try LlamaEnginePool(modelPath: path, sequences: options.batchSize,
                                                  contextPerSequence: min(4096, largest), longestContext: largest)
                 model = engine
-                description = ModelDescription(info: engine.info, fileBytes: ReplayTool.fileSize(path), sha256: CorpusIdentity.sha256(ofFile: path))
+                description = ModelDescription(info: engine.info, fileBytes: RunCommand.fileSize(path), sha256: CorpusIdentity.sha256(ofFile: path))
             } catch {
                 diagnostics("replay suite: \(error.description)")
                 return .model
@@ -138,7 +138,7 @@ public enum SuiteCommand {
             do {
                 piece = try handle.read(upToCount: 1 << 16)
             } catch {
-                throw .unreadable(file: path, reason: ReplayTool.systemReason(error))
+                throw .unreadable(file: path, reason: RunCommand.systemReason(error))
             }
             guard let piece, !piece.isEmpty else { break }
             data += piece

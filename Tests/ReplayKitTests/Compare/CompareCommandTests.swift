@@ -2,6 +2,7 @@ import Foundation
 import Privacy
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// `replay compare` end to end in process, over real dry runs of tiny corpora given item tables

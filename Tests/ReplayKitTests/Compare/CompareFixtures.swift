@@ -2,6 +2,7 @@ import Foundation
 import Jobs
 import Privacy
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// Item outcomes, tables and finished run directories for the tests of `replay compare`.

@@ -3,6 +3,7 @@ import Jobs
 import Privacy
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// `replay compare` over real dry runs of the bundled sample: a run against itself, against

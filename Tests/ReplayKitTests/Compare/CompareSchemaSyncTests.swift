@@ -1,4 +1,5 @@
 @testable import Audit
+@testable import Confinement
 import Engine
 import Jobs
 import Privacy

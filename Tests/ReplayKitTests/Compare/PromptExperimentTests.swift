@@ -4,6 +4,7 @@ import Llama
 import Privacy
 import Testing
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// A prompt experiment with the real model, as a team runs one: the built-in chips prompt

@@ -22,6 +22,8 @@ public struct RunManifest: Sendable, Equatable {
     public static let schema = "replay.manifest/1"
     /// The name a finished run's manifest has beneath its directory (never listed in itself).
     public static let fileName = "manifest.json"
+    /// The audit's verdict file, which records the manifest of the run it audited (`read(sarifAt:)`).
+    public static let sarifFileName = "audit.sarif"
 
     /// What an entry is, by `lstat`.
     public enum Kind: String, Sendable, CaseIterable {
@@ -61,7 +63,7 @@ public struct RunManifest: Sendable, Equatable {
     /// Walks `directory` now. `excluding` names top-level entries not to list (the manifest's own
     /// file); `withholding` says, for a path, whether the audit found words in that entry.
     public static func take(_ directory: String, excluding: Set<String> = [],
-                            withholding: ([UInt8]) -> Bool = { _ in false }) throws(AuditError) -> RunManifest {
+                            withholding: ([UInt8]) -> Bool = { _ in false }) throws(ConfinementError) -> RunManifest {
         let root = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard root >= 0 else { throw .manifestUnreadable(path: directory, reason: SystemError.current.message) }
         var entries: [Entry] = []

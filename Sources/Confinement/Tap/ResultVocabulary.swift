@@ -9,12 +9,12 @@ import Privacy
 /// when a literal there holds a word missing here, so a writer that adds a word fails the test
 /// until the word is added (and reviewed) here; and a clean run's files must pass with zero
 /// findings. Corpus words are not here: the corpus generator's phrasebooks are no writer.
-/// Besides, `systemWords`: the C library's messages for every errno (`SystemError`), which
-/// input errors and a model's unavailability quote.
-enum ResultVocabulary {
+/// The auditor adds `systemWords`: the C library's messages for every errno (`SystemError`),
+/// which input errors and a model's unavailability quote.
+public enum ResultVocabulary {
     /// Source files and folders (relative to the package root) whose string literals are the
     /// writers' words.
-    static let writerSources = [
+    public static let writerSources = [
         "Sources/ReplayKit/Report",
         "Sources/Flywheel",
         "Sources/Engine/DeviceProfile.swift",
@@ -30,7 +30,7 @@ enum ResultVocabulary {
     ]
 
     /// The words, lower case.
-    static let words: Set<String> = [
+    public static let words: Set<String> = [
         // Literals inside the writers' interpolations.
         "ok", "values",
         // A file cut short or changed while it was read (ExportError).
@@ -122,15 +122,8 @@ enum ResultVocabulary {
         "wrap", "written", "x", "xminymin", "xml", "xz", "y", "z", "zero", "zip", "zst", "zstd",
     ]
 
-    /// The words of `strerror` for every errno the C library names: system words, never data.
-    static let systemWords: Set<String> = {
-        var words: Set<String> = []
-        for code in Int32(1)..<Int32(200) { words.formUnion(ResultProse.words(of: SystemError(code).message)) }
-        return words
-    }()
-
     /// Characters beyond printable ASCII the writers use.
-    static let symbols: Set<Unicode.Scalar> = [
+    public static let symbols: Set<Unicode.Scalar> = [
         "\u{2013}", "\u{2014}", "\u{201c}", "\u{201d}", "\u{2026}", "\u{2212}",
     ]
 }

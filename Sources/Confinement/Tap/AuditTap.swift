@@ -97,7 +97,7 @@ public final class AuditTap: @unchecked Sendable {
 
     /// Writes the hashes file: header, counts and digests, never a word. Call once, at the end
     /// of the run: the file is created new, never replaced.
-    public func finish() throws(AuditError) {
+    public func finish() throws(ConfinementError) {
         lock.lock()
         var text = Self.header + "\n"
         text += "prompts \(prompts)\nprompts_with_canary \(promptsWithCanary)\noutputs \(outputs)\n"

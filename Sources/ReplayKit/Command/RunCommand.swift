@@ -1,4 +1,4 @@
-import Audit
+import Confinement
 import Corpus
 import Engine
 import Export
@@ -8,39 +8,29 @@ import Jobs
 import Llama
 import Privacy
 
-/// `replay` as a library: runs a parsed command and says which exit code it ends with.
+/// `replay` and the subcommands the run pipeline holds (merge, verify, compare, suite, flywheel,
+/// corpus, prompts, profiles): runs a parsed command and says which exit code it ends with.
 ///
-/// The executable is a thin `@main` over this, so tests drive the same code a user does.
-public enum ReplayTool {
+/// The executable's dispatcher (`ReplayTool` in the `Replay` target) hands every command but
+/// `replay audit` here, so tests drive the same code a user does.
+public enum RunCommand {
     /// Runs `arguments` (without the program name); diagnostics go to `diagnostics` (stderr).
     ///
-    /// `sandboxed` confines the process (Landlock and seccomp) to writing under `--out` before any
-    /// record is read. It must be the only thread then, so in-process tests pass `false`, which
-    /// the report records as unsandboxed. `confinement` is what confines it: the kernel's
-    /// sandbox, or in a test one that fails as a kernel without Landlock would (exit 8).
-    /// `stopRequest` gives a run the request that stops it early (exit 10): the executable
-    /// passes `StopSignals.install`, so SIGTERM and SIGINT raise it; nil leaves signals alone.
-    public static func main(_ arguments: [String], diagnostics: (String) -> Void = ReplayTool.standardError,
-                            sandboxed: Bool = true, confinement: @escaping Confinement = Sandbox.confine,
+    /// `sandboxing` confines the process (Landlock and seccomp) to writing under `--out` before
+    /// any record is read. `stopRequest` gives a run the request that stops it early (exit 10):
+    /// the executable passes `StopSignals.install`, so SIGTERM and SIGINT raise it; nil leaves
+    /// signals alone.
+    public static func main(_ arguments: [String], sandboxing: Sandboxing, diagnostics: (String) -> Void = RunCommand.standardError,
                             stopRequest: (() -> StopRequest)? = nil) -> ExitCode {
-        if arguments.first == "audit" {
-            // The auditor runs this same executable as its child, under strace.
-            return AuditCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
-        }
         if arguments.first == "verify" {
             return VerifyCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
         }
         if arguments.first == "compare" {
-            return CompareCommand.run(Array(arguments.dropFirst()), sandboxing: Sandboxing(enabled: sandboxed, confine: confinement), diagnostics: diagnostics)
+            return CompareCommand.run(Array(arguments.dropFirst()), sandboxing: sandboxing, diagnostics: diagnostics)
         }
         if arguments.first == "suite" {
-            return SuiteCommand.run(Array(arguments.dropFirst()), sandboxing: Sandboxing(enabled: sandboxed, confine: confinement), diagnostics: diagnostics)
+            return SuiteCommand.run(Array(arguments.dropFirst()), sandboxing: sandboxing, diagnostics: diagnostics)
         }
-        if arguments.first == "bench-model" {
-            // For bench/model.sh: the model stage alone, digests and counts only (not in the usage).
-            return ModelBenchCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
-        }
-        let sandboxing = Sandboxing(enabled: sandboxed, confine: confinement)
         let command: ReplayCommand
         do throws(CommandStart.Stop) {
             command = try CommandStart.options(arguments, command: "replay", usage: ArgumentParser.usage, diagnostics: diagnostics) {
@@ -90,19 +80,6 @@ public enum ReplayTool {
         }
     }
 
-    /// The files a run may write beneath `--out`, cleared before confinement.
-    public static var resultFiles: [String] { OutputDirectory.resultFiles }
-
-    /// What confines the process: `Sandbox.confine`, or a stand-in in tests.
-    public typealias Confinement = @Sendable (SandboxPolicy) throws(SandboxError) -> SandboxReport
-
-    /// Whether and how a command confines itself before it reads a record.
-    struct Sandboxing {
-        /// False in in-process tests, which have other threads: the report says unsandboxed.
-        var enabled: Bool
-        var confine: Confinement
-    }
-
     /// The C library's message for the errno beneath a Foundation file error ("Not a directory"),
     /// else the error as Foundation words it.
     static func systemReason(_ error: any Error) -> String {
@@ -114,7 +91,7 @@ public enum ReplayTool {
 
     /// Runs a parsed replay. `afterIdentity` is called once the corpus's identity is taken and
     /// before the model loads (tests edit the corpus there; a run passes nothing).
-    static func replay(_ options: ReplayOptions, sandboxing: Sandboxing, stop: StopRequest, diagnostics: (String) -> Void,
+    public static func replay(_ options: ReplayOptions, sandboxing: Sandboxing, stop: StopRequest, diagnostics: (String) -> Void,
                        afterIdentity: () -> Void = {}) -> ExitCode {
         // A missing corpus is known at once: say so before spending seconds on the model.
         let files: [String]
@@ -163,7 +140,9 @@ public enum ReplayTool {
         let tokenizer: DeferredTokenizer
         if let modelPath {
             if options.dryRun {
-                tokenizer = DeferredTokenizer { try LlamaModel(path: modelPath, vocabularyOnly: true) }
+                tokenizer = DeferredTokenizer { [native = options.nativeTokenizer] in
+                    try LlamaModel(path: modelPath, vocabularyOnly: true, nativeTokenizer: native)
+                }
             } else {
                 do {
                     // Each lane's sequences hold a 4,096-token session (26.x's); a request that a
@@ -269,11 +248,6 @@ public enum ReplayTool {
         let tally = runner.run(
             resume: base.map { ReplayRunner.ResumePoint(eventsRead: eventsBefore, threadsReplayed: $0.corpus.threadsReplayed) },
             checkpoint: saveCheckpoint)
-        if let stats = engine?.statistics, ProcessInfo.processInfo.environment["REPLAY_ENGINE_STATS"] != nil {
-            diagnostics(String(format: "replay: engine: %d decodes, %d tokens evaluated in %.1f s; %d tokens sampled in %.1f s (grammar %.1f s)",
-                               stats.decodeCalls, stats.tokensEvaluated, stats.decodeNanoseconds / 1e9,
-                               stats.tokensSampled, stats.samplingNanoseconds / 1e9, stats.grammarNanoseconds / 1e9))
-        }
         if case .stopped(let kept) = tally.end {
             // Stopped before the end: a checkpoint of what was kept, never a report.
             if kept, checkpointFailure == nil, options.checkpointEvery != nil { saveCheckpoint(tally) }
@@ -406,11 +380,6 @@ public enum ReplayTool {
                     profiles: ModelProfiles = .builtIn, device: DeviceProfile = .iPhone15Pro) -> any Job {
         kind.job(budgetMilliseconds: budget, labels: labels, prompts: prompts, languages: SupportedLanguages(codes: profiles.anyLanguage),
                  contextLimit: profiles.unknownModel.contextTokens(on: device.name))
-    }
-
-    /// Writes report.json and report.md into `directory` (which must exist), through `OutputDirectory`.
-    public static func write(_ report: ReportValue, to directory: String) throws {
-        try OutputDirectory(directory).saveReport(report)
     }
 
     /// The few lines printed at the end: counts and rates only.

@@ -1,14 +1,14 @@
-import Audit
+import Confinement
 import Engine
-import Export
 import Foundation
 import Jobs
 import Llama
 import Privacy
+import ReplayKit
 
-/// `replay bench-model`: the model stage alone, for `bench/model.sh`. Not in the usage.
+/// `replay-bench model`: the model stage alone, for `bench/model.sh`.
 ///
-///     replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--chunk N] [--engine OPTIONS]
+///     replay-bench model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--chunk N] [--engine OPTIONS]
 ///                        [--model PATH] [--prompts FILE] [--digests KEY_FILE] [--plan-only] CORPUS...
 ///
 /// Plans the first N threads (or as many as give `--requests` requests, which are then the first
@@ -32,9 +32,9 @@ import Privacy
 /// fresh key per benchmark in its private directory and gives it to both sides, so the two can be
 /// compared while a digest checked against a guessed output or route answer says nothing to
 /// anyone without the key. Confined like a replay, with nowhere to write.
-enum ModelBenchCommand {
+enum ModelBench {
     static let usage = """
-        usage: replay bench-model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--chunk N]
+        usage: replay-bench model --job JOB [--limit N] [--requests N] [--batch N] [--lanes N] [--chunk N]
                                   [--engine OPTIONS] [--model PATH] [--prompts FILE] [--digests KEY_FILE] [--plan-only] CORPUS...
         """
 
@@ -76,7 +76,7 @@ enum ModelBenchCommand {
                 do {
                     prompts = try PromptsFile.load(path)
                 } catch {
-                    diagnostics("replay bench-model: \(error.description)")
+                    diagnostics("replay-bench model: \(error.description)")
                     return .usage
                 }
             case "--plan-only": planOnly = true
@@ -87,7 +87,7 @@ enum ModelBenchCommand {
         }
         guard let job, !corpus.isEmpty else { return usageError(diagnostics) }
         guard let path = modelPath ?? DefaultModel.path() else {
-            diagnostics("replay bench-model: no model: pass --model PATH, or run scripts/setup")
+            diagnostics("replay-bench model: no model: pass --model PATH, or run scripts/setup")
             return .model
         }
         var digestKey: RunKey? = nil
@@ -95,28 +95,14 @@ enum ModelBenchCommand {
             do {
                 digestKey = try RunKeyFile.read(digestKeyPath, from: "--digests")
             } catch {
-                diagnostics("replay bench-model: \(error.description)")
+                diagnostics("replay-bench model: \(error.description)")
                 return .usage
             }
-        }
-        // The corpus read as a replay reads it, and the threads planned as a replay plans them.
-        var options = ReplayOptions()
-        options.jobs = [job]
-        options.corpus = corpus
-        options.threadLimit = limit
-        options.batchSize = batch
-        options.modelPath = path
-        options.prompts = prompts
-        let benchedJob = ReplayTool.job(job, budget: nil, prompts: prompts)
-        let source = ThreadSource(options: options, screens: ThreadSource.screenDetail(for: [benchedJob], plantsCanary: false))
-        if let failure = source.failure {
-            diagnostics("replay bench-model: \(failure)")
-            return .input
         }
         do {
             _ = try Sandbox.confine(SandboxPolicy(writableDirectories: []))
         } catch {
-            diagnostics("replay bench-model: refusing to run: the kernel cannot confine this run: \(error.description)")
+            diagnostics("replay-bench model: refusing to run: the kernel cannot confine this run: \(error.description)")
             return .sandboxUnavailable
         }
         let engine: LlamaEnginePool
@@ -124,26 +110,18 @@ enum ModelBenchCommand {
             engine = try LlamaEnginePool(modelPath: path, lanes: lanes, sequences: batch,
                                          contextPerSequence: 4096, options: engineOptions)
         } catch {
-            diagnostics("replay bench-model: \(error.description)")
+            diagnostics("replay-bench model: \(error.description)")
             return .model
         }
-
-        let planner = Planner(options: options, jobs: [benchedJob], tokenizer: engine,
-                              canary: nil, modelUnavailable: false, dryRun: false,
-                              itemKeys: .unkeyed(fileCount: source.allFiles.count))
-        var requests: [GenerationRequest] = []
-        let read = source.read(
-            resume: nil,
-            thread: { input in
-                requests += planner.plan(input).queued.compactMap(\.request)
-                return wanted.map { requests.count < $0 } ?? true
-            },
-            boundary: { _, _ in true }, progress: { _, _ in })
-        if case .input(let failure) = read.fatal {
-            diagnostics("replay bench-model: \(failure)")
+        // The corpus read as a replay reads it, and the threads planned as a replay plans them.
+        let requests: [GenerationRequest]
+        do {
+            requests = try PlannedRequests.of(job, corpus: corpus, threads: limit, requests: wanted, batchSize: batch,
+                                              prompts: prompts, tokenizer: engine)
+        } catch {
+            diagnostics("replay-bench model: \(error.description)")
             return .input
         }
-        if let wanted, requests.count > wanted { requests.removeLast(requests.count - wanted) }
 
         if let key = digestKey {
             for (index, request) in requests.enumerated() {
@@ -182,7 +160,6 @@ enum ModelBenchCommand {
             "shared=\(stats.promptTokensShared)", "draft=\(stats.draftTokensAccepted)/\(stats.draftTokensProposed)",
             "ends-skipped=\(stats.endStepsSkipped)", "masks-reused=\(stats.allowedSetsReused)",
             String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)",
-            "passed=\(stats.sequencesPassed)",
             "fewest-prompt-tokens=\(engine.fewestPromptTokens(for: requests))",
             String(format: "sampling-s=%.2f", stats.samplingNanoseconds / 1e9), String(format: "grammar-s=%.2f", stats.grammarNanoseconds / 1e9),
         ].joined(separator: ",")
@@ -194,7 +171,7 @@ enum ModelBenchCommand {
     }
 
     private static func usageError(_ diagnostics: (String) -> Void) -> ExitCode {
-        diagnostics("replay bench-model: " + usage)
+        diagnostics("replay-bench model: " + usage)
         return .usage
     }
 }

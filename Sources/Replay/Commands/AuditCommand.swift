@@ -1,6 +1,8 @@
 import Audit
+import Confinement
 import Foundation
 import Privacy
+import ReplayKit
 
 /// `replay audit`: runs a replay (or any command) under the auditor and turns its verdict into an
 /// exit status (`ExitCode.auditCodes`): success when clean, findings, could-not-run, or usage.
@@ -37,7 +39,7 @@ public enum AuditCommand {
     /// (default: this process's own executable).
     public static func run(_ arguments: [String], replayExecutable: String? = nil,
                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                           diagnostics: (String) -> Void = ReplayTool.standardError) -> ExitCode {
+                           diagnostics: (String) -> Void = RunCommand.standardError) -> ExitCode {
         var auditDirectory = "replay-audit"
         var passed: [String] = []
         var command: [String]? = nil

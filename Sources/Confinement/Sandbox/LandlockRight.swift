@@ -49,3 +49,9 @@ struct LandlockRight: Sendable {
     /// The union of the rights' bits.
     static func mask(_ rights: [LandlockRight]) -> UInt64 { rights.reduce(0) { $0 | $1.bit } }
 }
+
+extension SandboxReport {
+    /// The names of the Landlock rights that change the filesystem, as a report lists them
+    /// (`denied_filesystem_access`, `withheld_in_writable_directories`).
+    public static var writeRightNames: [String] { LandlockRight.writes.map(\.name) }
+}

@@ -46,7 +46,7 @@ extension RunManifest {
 
     /// Reads a `replay.manifest/1` file; the error names the file and what is wrong, with the
     /// byte offset when the JSON itself is broken.
-    public static func read(manifestAt path: String) throws(AuditError) -> RunManifest {
+    public static func read(manifestAt path: String) throws(ConfinementError) -> RunManifest {
         let object = try jsonObject(at: path)
         guard object["schema"] as? String == schema else {
             throw .manifestMalformed(path: path, reason: "its schema is not \(schema)")
@@ -68,7 +68,7 @@ extension RunManifest {
 
     /// Reads the manifest an audit recorded in its SARIF (`runs[0].artifacts`); an error when the
     /// SARIF holds none (an audit made before manifests, or one that could not run).
-    public static func read(sarifAt path: String) throws(AuditError) -> RunManifest {
+    public static func read(sarifAt path: String) throws(ConfinementError) -> RunManifest {
         let object = try jsonObject(at: path)
         guard let run = (object["runs"] as? [[String: Any]])?.first else {
             throw .manifestMalformed(path: path, reason: "it has no runs")
@@ -93,7 +93,7 @@ extension RunManifest {
     }
 
     private static func entry(_ item: [String: Any], path: String, index: Int, uri: String?, bytes: Any?, digest: Any?,
-                              kind: String?, withheld: String?) throws(AuditError) -> Entry {
+                              kind: String?, withheld: String?) throws(ConfinementError) -> Entry {
         guard let kind = kind.flatMap(Kind.init(rawValue:)) else {
             throw .manifestMalformed(path: path, reason: "entry \(index) has no kind of \(Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -120,7 +120,7 @@ extension RunManifest {
         return Entry(path: decoded, kind: kind, bytes: kind == .file || kind == .symlink ? size : nil, sha256: hex?.lowercased(), withheld: withheld)
     }
 
-    private static func jsonObject(at path: String) throws(AuditError) -> [String: Any] {
+    private static func jsonObject(at path: String) throws(ConfinementError) -> [String: Any] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .manifestUnreadable(path: path, reason: "it is missing or cannot be read")
         }

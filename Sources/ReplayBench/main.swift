@@ -1,0 +1,21 @@
+import Foundation
+import ReplayKit
+
+// `replay-bench`: measurements that are not part of `replay` (bench/). Diagnostics and results to
+// stderr, as digests and counts only.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let code: ExitCode
+switch arguments.first {
+case "model":
+    code = ModelBench.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
+case "dry-run":
+    code = LlamaTokenizerDryRun.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
+default:
+    RunCommand.standardError("""
+        usage: replay-bench model [OPTIONS] CORPUS...      the model stage alone (bench/model.sh)
+               replay-bench dry-run [REPLAY OPTIONS] CORPUS...
+                                                   replay --dry-run with llama.cpp's tokenizer for every text (bench/dryrun.sh)
+        """)
+    code = .usage
+}
+exit(code.rawValue)

@@ -1,0 +1,41 @@
+import Engine
+import Jobs
+
+/// The requests a replay would send for one job: the corpus read, and each thread planned, exactly
+/// as a run reads and plans it (`ThreadSource`, `Planner`), with nothing asked. For measuring the
+/// model stage on its own (`replay-bench model`), where the requests must be a run's.
+public enum PlannedRequests {
+    /// The reason the corpus could not be read or planned, in a sentence naming the file.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The first requests of `job` over `corpus`: those of the first `threads` threads (all when
+    /// nil), cut to the first `requests` when given. `tokenizer` sizes the prompts as the run's
+    /// model does; `batchSize` is the run's `--batch`.
+    public static func of(_ job: JobKind, corpus: [String], threads: Int?, requests wanted: Int?, batchSize: Int,
+                          prompts: PromptSet, tokenizer: any Tokenizer) throws(Failure) -> [GenerationRequest] {
+        var options = ReplayOptions()
+        options.jobs = [job]
+        options.corpus = corpus
+        options.threadLimit = threads
+        options.batchSize = batchSize
+        options.prompts = prompts
+        let planned = RunCommand.job(job, budget: nil, prompts: prompts)
+        let source = ThreadSource(options: options, screens: ThreadSource.screenDetail(for: [planned], plantsCanary: false))
+        if let failure = source.failure { throw Failure(description: failure) }
+        let planner = Planner(options: options, jobs: [planned], tokenizer: tokenizer, canary: nil, modelUnavailable: false, dryRun: false,
+                              itemKeys: .unkeyed(fileCount: source.allFiles.count))
+        var requests: [GenerationRequest] = []
+        let read = source.read(
+            resume: nil,
+            thread: { input in
+                requests += planner.plan(input).queued.compactMap(\.request)
+                return wanted.map { requests.count < $0 } ?? true
+            },
+            boundary: { _, _ in true }, progress: { _, _ in })
+        if case .input(let failure) = read.fatal { throw Failure(description: "\(failure)") }
+        if let wanted, requests.count > wanted { requests.removeLast(requests.count - wanted) }
+        return requests
+    }
+}
