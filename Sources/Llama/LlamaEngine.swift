@@ -215,11 +215,10 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     }
 
     /// Answers the requests `handout` gives lane `lane` until it has none left (the pool's lanes
-    /// share one hand-out), then passes sequences to and takes them from other lanes through
-    /// `handoff` so that none sits idle while another holds several; under the engine's lock.
-    /// The outcomes at the indices answered here, nil elsewhere. Nil if `stop` was raised first.
+    /// share one hand-out); under the engine's lock. The outcomes at the indices answered here,
+    /// nil elsewhere. Nil if `stop` was raised first.
     func answer(_ requests: [GenerationRequest], _ prepared: [Prepared], handout: RequestHandout, lane: Int,
-                handoff: SequenceHandoff? = nil, stop: StopRequest?) -> [GenerationOutcome?]? {
+                stop: StopRequest?) -> [GenerationOutcome?]? {
         lock.lock()
         defer { lock.unlock() }
         if stop?.isRaised == true { return nil }
@@ -229,7 +228,6 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         defer {
             for id in run.slots.indices { context.remove(sequence: id) }
             recentPrompts.removeAll()
-            handoff?.finish(lane: lane)
         }
         while true {
             if stop?.isRaised == true { return nil }
@@ -241,58 +239,13 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
                     }
                 }
             }
-            if handoff != nil, !handedOut, handout.isExhausted(for: lane) {
-                // Every sequence busy and nothing left to take: from now on this lane may pass one.
-                handedOut = true
-            }
-            if handedOut, let handoff, exchange(through: handoff, lane: lane, run: &run) {
-                settle(&run, &results, upcoming: prepared[handout.upcoming(lane: lane, limit: Self.lookahead)])
-            }
             if run.isIdle {
                 if !handedOut { continue }
-                guard let handoff, handoff.mayReceive(lane: lane) else { break }
-                // Another lane may pass a sequence here soon: look again after a moment.
-                usleep(200)
-                continue
+                break
             }
             step(&run, &results, upcoming: prepared[handout.upcoming(lane: lane, limit: Self.lookahead)])
         }
         return results
-    }
-
-    /// Takes in the sequences other lanes passed here, and passes one on when a lane with
-    /// nothing to take holds at least two fewer (`SequenceHandoff`). True if the run changed:
-    /// its generating sequences must then close ranks (`settle`) before the next evaluation.
-    private func exchange(through handoff: SequenceHandoff, lane: Int, run: inout Run) -> Bool {
-        let received = handoff.receive(lane: lane)
-        for parcel in received {
-            guard let id = run.slots.indices.dropFirst().first(where: { run.slots[$0] == nil }) else {
-                preconditionFailure("a lane was given a sequence it has no room for")
-            }
-            run.slots[id] = parcel.slot
-            if !parcel.state.isEmpty && !context.restore(parcel.state, into: id) {
-                // Cannot happen with a buffer per sequence of the same size; fail rather than answer wrong.
-                run.slots[id]!.failure = .decodeFailed(status: -2)
-                run.slots[id]!.finished = true
-            }
-            statistics.sequencesReceived += 1
-        }
-        let active = run.slots.indices.dropFirst().filter { run.slots[$0] != nil }
-        guard let taker = handoff.report(lane: lane, active: active.count) else { return !received.isEmpty }
-        // The sequence with the most ahead of it, as far as can be told: one still reading its
-        // prompt (least read first), else the one that has written least.
-        func ahead(_ id: Int) -> (Int, Int) {
-            let slot = run.slots[id]!
-            return slot.isPrefilling ? (0, slot.cursor) : (1, slot.outputTokens)
-        }
-        let id = active.min { ahead($0) < ahead($1) }!
-        let slot = run.slots[id]!
-        let state = slot.position > 0 ? context.save(sequence: id) : []
-        context.remove(sequence: id)
-        run.slots[id] = nil
-        handoff.give(SequenceHandoff.Parcel(slot: slot, state: state), to: taker)
-        statistics.sequencesPassed += 1
-        return true
     }
 
     /// Takes a request into sequence `id`, or records why it cannot be asked.
@@ -764,8 +717,6 @@ public struct EngineStatistics: Sendable, Equatable {
     /// Tokens of prompt chunks (the rest of `tokensEvaluated` is generation).
     public var prefillTokens = 0
     /// Sequences in flight passed to another lane at a call's end, and taken from one.
-    public var sequencesPassed = 0
-    public var sequencesReceived = 0
 }
 
 extension ContinuousClock.Instant {

@@ -30,12 +30,6 @@ extension LlamaEngine {
         /// Give a finished sequence's place to the next request at once, instead of waiting for
         /// the whole round of `sequences` requests to finish.
         public var continuousBatching: Bool
-        /// In a pool, once a call's requests are all handed out, pass a sequence in flight from a
-        /// lane holding several to a lane holding fewer (`SequenceHandoff`), so that no lane
-        /// waits idle for another to finish. With continuous batching only. Off by default: where
-        /// a lane running alone steps faster than two side by side, the idle time it removes
-        /// comes back as slower steps (see docs/performance.md).
-        public var handsOffSequences: Bool
         /// Prompt tokens of one sequence per evaluation: 4 to 63 with flash attention (at 64 it
         /// switches to a tiled kernel whose rounding depends on the batch, see `LlamaEngine`), 4 to
         /// `maximumChunk` with matrix-product attention.
@@ -54,7 +48,7 @@ extension LlamaEngine {
         }
 
         public init(prefixCache: Bool = true, forcedTokenJump: Bool = false, continuousBatching: Bool = true,
-                    handsOffSequences: Bool = false, chunkTokens: Int = maximumChunk, threads: Int? = nil,
+                    chunkTokens: Int = maximumChunk, threads: Int? = nil,
                     attention: Attention = .matmul) {
             precondition(Self.chunkRange(attention).contains(chunkTokens),
                          "chunks of 4 to 63 tokens keep flash attention's arithmetic batch-independent")
@@ -62,7 +56,6 @@ extension LlamaEngine {
             self.prefixCache = prefixCache
             self.forcedTokenJump = forcedTokenJump
             self.continuousBatching = continuousBatching
-            self.handsOffSequences = handsOffSequences
             self.chunkTokens = chunkTokens
             self.threads = threads
             self.attention = attention
@@ -86,7 +79,7 @@ extension LlamaEngine {
 
         /// Options from `key=value` pairs separated by commas, over `standard` (or over `flash` or
         /// `plain` when the list starts with that word): `prefix`, `jump`, `continuous`,
-        /// `handoff` (on/off), `chunk`, `threads` (numbers), `attention` (flash/matmul).
+        /// `chunk`, `threads` (numbers), `attention` (flash/matmul).
         /// For benchmarks and tests; nil when a pair is not understood, or the options would not
         /// be exact (a chunk over 63 with flash attention, or the jump without it). Choosing flash
         /// attention without a chunk caps the chunk at 63.
@@ -108,7 +101,6 @@ extension LlamaEngine {
                 case "prefix": guard let flag else { return nil }; options.prefixCache = flag
                 case "jump": guard let flag else { return nil }; options.forcedTokenJump = flag
                 case "continuous": guard let flag else { return nil }; options.continuousBatching = flag
-                case "handoff": guard let flag else { return nil }; options.handsOffSequences = flag
                 case "chunk":
                     guard let number, (4...Self.maximumChunk).contains(number) else { return nil }
                     options.chunkTokens = number
@@ -128,7 +120,7 @@ extension LlamaEngine {
         public var summary: String {
             func onOff(_ flag: Bool) -> String { flag ? "on" : "off" }
             var parts = ["prefix=\(onOff(prefixCache))", "jump=\(onOff(forcedTokenJump))",
-                         "continuous=\(onOff(continuousBatching))", "handoff=\(onOff(handsOffSequences))",
+                         "continuous=\(onOff(continuousBatching))",
                          "chunk=\(chunkTokens)"]
             if let threads { parts.append("threads=\(threads)") }
             parts.append("attention=\(attention.rawValue)")

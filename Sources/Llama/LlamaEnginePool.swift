@@ -181,13 +181,10 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         let work = requests.map(Self.estimatedWork)
         let handout = RequestHandout(ranges: Self.split(work, into: lanes.count), work: work)
         let prepared = lanes[0].prepare(requests)
-        let handsOff = options.continuousBatching && options.handsOffSequences
-        let handoff = handsOff ? SequenceHandoff(lanes: lanes.count) : nil
         let results = Mutex<[[GenerationOutcome?]?]>(Array(repeating: nil, count: lanes.count))
         let engines = self.lanes
         DispatchQueue.concurrentPerform(iterations: engines.count) { index in
-            let answers = engines[index].answer(requests, prepared, handout: handout, lane: index, handoff: handoff,
-                                                stop: stop)
+            let answers = engines[index].answer(requests, prepared, handout: handout, lane: index, stop: stop)
             results.withLock { $0[index] = answers }
         }
         let answers = results.withLock { $0 }
@@ -244,7 +241,5 @@ extension EngineStatistics {
         endStepsSkipped += other.endStepsSkipped
         allowedSetsReused += other.allowedSetsReused
         prefillTokens += other.prefillTokens
-        sequencesPassed += other.sequencesPassed
-        sequencesReceived += other.sequencesReceived
     }
 }

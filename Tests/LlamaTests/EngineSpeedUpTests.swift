@@ -53,7 +53,7 @@ import Engine
 
     /// The reference: batch-independent evaluation with every speed-up off.
     static let reference = Result { try answers(.plain) }
-    /// The flash engine (a `bench-model --engine` option, not the shipped one) is held over the
+    /// The flash engine (a `replay-bench model --engine` option, not the shipped one) is held over the
     /// first seven requests (every job, long prompts of many 63-token chunks, a second language)
     /// in calls of four: the forced-token jump proposes the openings of answers an earlier call gave.
     static let flashRequests = Array(JobShapes.requests.prefix(7))
@@ -163,41 +163,6 @@ import Engine
         try Self.expectSame(answers, "two lanes")
         #expect(pool.lanes.allSatisfy { $0.statistics.decodeCalls > 0 }, "both lanes answered")
         #expect(pool.statistics.decodeCalls == pool.lanes.map(\.statistics.decodeCalls).reduce(0, +))
-        #expect(pool.statistics.sequencesPassed == pool.statistics.sequencesReceived)
-    }
-
-    /// Sequences in flight passed between lanes go on to the same answers: their cells move with
-    /// them. Lane 0 takes four requests with long answers; lane 1 starts only once nothing is left
-    /// to take, idle, so lane 0 passes it sequences (4 against 0, then 3 against 1).
-    @Test func sequencesPassedBetweenLanesKeepTheirAnswers() throws {
-        let path = try #require(DefaultModel.path(), "run scripts/setup first")
-        let pool = try LlamaEnginePool(modelPath: path, lanes: 2, sequences: 8, contextPerSequence: 1536, threads: 2)
-        let (expected, _) = try Self.reference.get()
-        let chosen = Array(expected.indices.filter { expected[$0].outputTokens > 12 }.prefix(4))
-        try #require(chosen.count == 4)
-        let requests = chosen.map { JobShapes.requests[$0] }
-        let prepared = pool.lanes[0].prepare(requests)
-        let handout = RequestHandout(ranges: [0..<4, 4..<4], work: [1, 1, 1, 1])
-        let handoff = SequenceHandoff(lanes: 2)
-        let results = Mutex<[[GenerationOutcome?]?]>([nil, nil])
-        let lanes = pool.lanes
-        DispatchQueue.concurrentPerform(iterations: 2) { lane in
-            if lane == 1 {
-                while !handout.isExhausted(for: 1) { usleep(100) }
-            }
-            let answers = lanes[lane].answer(requests, prepared, handout: handout, lane: lane, handoff: handoff, stop: nil)
-            results.withLock { $0[lane] = answers }
-        }
-        let both = results.withLock { $0 }
-        let answers = (0..<4).map { index in both.compactMap { $0?[index] }.map(Answer.init) }
-        #expect(answers.allSatisfy { $0.count == 1 }, "each request answered by one lane")
-        #expect(answers.map(\.first) == chosen.map { expected[$0] }, "the same answers as one engine alone")
-        let statistics = pool.statistics
-        #expect(statistics.sequencesPassed >= 1, "lane 0 held four beside an idle lane")
-        #expect(statistics.sequencesPassed == statistics.sequencesReceived)
-        #expect(lanes[1].statistics.sequencesReceived == statistics.sequencesPassed, "all passed to lane 1")
-        let on = try #require(LlamaEngine.Options(parsing: "standard,handoff=on"))
-        #expect(on.handsOffSequences && !LlamaEngine.Options.standard.handsOffSequences)
     }
 
     /// Lanes share kept framing and instructions: a lane that never evaluated a job's

@@ -7,7 +7,7 @@ import Privacy
 /// A job says what it is once (`described`: its kind, budget and where that budget comes from,
 /// caps, output schema and report settings), so the report and the command iterate over jobs
 /// instead of naming them; `JobKind.job(budgetMilliseconds:)` is the one place that maps a kind to
-/// its type. Judging is shared (`judged`): a job only decodes and checks an output (`check`) and
+/// its type. Judging is shared (`evaluate`): a job only decodes and checks an output (`check`) and
 /// scores what the person saw (`score`), so every job gates on the same clock and reports quality
 /// the same two ways.
 public protocol Job: Sendable {
@@ -100,11 +100,6 @@ extension Job {
                    hostMilliseconds: nil, deviceMilliseconds: nil, inBudgetHost: nil, inBudgetDevice: nil)
     }
 
-    /// Judges the model's answer to `item` (`judged`).
-    public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
-        judged(item, outcome: outcome, device: device)
-    }
-
     /// The result of an asked item, judged the same way for every job: the engine's failures by
     /// reason, then the job's `check`, then the time budget, then `score` twice.
     ///
@@ -117,7 +112,7 @@ extension Job {
     /// answer as if it had been shown, late ones too: the model's quality apart from its speed.
     ///
     /// A prompt over the context ceiling was never evaluated: not asked, and not scored.
-    public func judged(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
+    public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile) -> ItemResult {
         let deviceMs = device.estimatedMilliseconds(promptTokens: outcome.promptTokens, outputTokens: outcome.outputTokens)
         var fallback: FallbackReason? = nil
         var checked: Checked<Answer>? = nil
