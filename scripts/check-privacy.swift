@@ -124,12 +124,15 @@ let allowed: [Allowance] = {
     }
     allow("Sources/Privacy/ReportFile.swift", ["open", "write"],
           "the one writer of result files (report.json, report.md, junit.xml, the flywheel's files): counts, rates and fixed labels")
-    allow("Sources/ReplayKit/Command/RunCommand.swift", ["print"], "usage, the version, and the built-in prompt set (`replay prompts show`: the jobs' fixed words, no corpus text)")
+    allow("Sources/ReplayKit/Command/RunCommand.swift", ["print"], "the usage and the version (fixed text)")
     allow("Sources/ReplayKit/Command/RunCommand.swift", ["FileHandle"],
           "diagnostics on stderr (labels, paths, counts), and reading the config file")
     allow("Sources/ReplayKit/Command/CommandStart.swift", ["createDirectory"], "makes --out before the report is written")
-    allow("Sources/ReplayKit/Command/RunCommand.swift", [".write", ".write(to:)"],
-          "the diagnostics' FileHandle.write, and calls to the corpus writer (CorpusGenerator.write); POSIX write is not allowed here")
+    allow("Sources/ReplayKit/Command/RunCommand.swift", [".write"], "the diagnostics' FileHandle.write; POSIX write is not allowed here")
+    allow("Sources/ReplayKit/Command/CommandStart.swift", ["print"], "the usage, for --help (fixed text)")
+    allow("Sources/ReplayKit/Command/PromptsCommand.swift", ["print"], "the built-in prompt set (`replay prompts show`: the jobs' fixed words, no corpus text)")
+    allow("Sources/ReplayKit/Command/ProfilesCommand.swift", ["print"], "the built-in model and device profiles (`replay profiles show`: fixed text)")
+    allow("Sources/ReplayKit/Command/CorpusCommand.swift", [".write(to:)"], "calls the synthetic corpus's writer (CorpusGenerator.write): invented words, never an export's")
     allow("Sources/ReplayKit/Run/ProgressLine.swift", ["FileHandle", ".write"], "the progress line on stderr: counts, rates and an ETA")
     allow("Sources/ReplayKit/Run/StopSignals.swift", ["write"],
           "the signal handler's one notice on stderr (write(2) is what a handler may call): fixed bytes made before any signal, naming SIGTERM or SIGINT")

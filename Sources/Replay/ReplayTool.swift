@@ -5,10 +5,16 @@ import ReplayKit
 
 /// `replay`: the subcommand a command line names, and the exit code it ends with.
 ///
-/// `main.swift` is one line over this, so tests drive the same code a user does. `replay audit`
-/// is the one subcommand above the run pipeline (it runs this same executable as its child,
-/// under strace); every other command is the pipeline's own (`RunCommand`).
+/// `main.swift` is one line over this, so tests drive the same code a user does. The table is the
+/// one list of subcommands; a line whose first word names none of them is a run (`RunCommand`).
 public enum ReplayTool {
+    /// Every subcommand, by the word that names it. `replay audit` is the one above the run
+    /// pipeline: it runs this same executable as its child, under strace.
+    public static let subcommands: [any Subcommand.Type] = [
+        MergeCommand.self, CompareCommand.self, FlywheelCommand.self, AuditCommand.self, VerifyCommand.self,
+        SuiteCommand.self, PromptsCommand.self, ProfilesCommand.self, CorpusCommand.self,
+    ]
+
     /// Runs `arguments` (without the program name); diagnostics go to `diagnostics` (stderr).
     ///
     /// `sandboxed` confines the process (Landlock and seccomp) to writing under `--out` before any
@@ -19,10 +25,13 @@ public enum ReplayTool {
     public static func main(_ arguments: [String], diagnostics: (String) -> Void = RunCommand.standardError,
                             sandboxed: Bool = true, confinement: @escaping Sandboxing.Confine = Sandbox.confine,
                             stopRequest: (() -> StopRequest)? = nil) -> ExitCode {
-        if arguments.first == "audit" {
-            return AuditCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
+        withoutActuallyEscaping(diagnostics) { diagnostics in
+            let context = CommandContext(sandboxing: Sandboxing(enabled: sandboxed, confine: confinement), diagnostics: diagnostics,
+                                         stopRequest: stopRequest)
+            if let name = arguments.first, let command = subcommands.first(where: { $0.name == name }) {
+                return command.run(Array(arguments.dropFirst()), context)
+            }
+            return RunCommand.run(arguments, context)
         }
-        return RunCommand.main(arguments, sandboxing: Sandboxing(enabled: sandboxed, confine: confinement), diagnostics: diagnostics,
-                               stopRequest: stopRequest)
     }
 }

@@ -40,10 +40,15 @@ import Testing
         (["--profiles", "/nonexistent/profiles.json", "c"], "cannot read the profiles file /nonexistent/profiles.json"),
         (["--frobnicate", "c"], "unknown option '--frobnicate'"),
         (["--out"], "--out needs a value"),
-        (["corpus", "generate", "x.zst"], "corpus generate needs --threads N"),
     ])
     func usageErrorsSayWhatIsWrong(arguments: [String], message: String) {
         #expect(throws: ArgumentParser.UsageError(message)) { try ArgumentParser.parse(arguments) }
+    }
+
+    @Test func aSubcommandsUsageErrorIsSaidWithTheUsage() {
+        var said = ""
+        #expect(ReplayTool.main(["corpus", "generate", "x.zst"], diagnostics: { said += $0 }, sandboxed: false) == .usage)
+        #expect(said.hasPrefix("replay: corpus generate needs --threads N") && said.contains("usage: replay"))
     }
 
     @Test(arguments: [("all", [JobKind.chips, .route, .push, .draft]), ("draft,chips", [.chips, .draft]), ("route", [.route])])
@@ -53,11 +58,15 @@ import Testing
     }
 
     @Test func generateAndInformationalCommands() throws {
-        #expect(try ArgumentParser.parse(["corpus", "generate", "--threads", "3", "--seed", "9", "o.zst"])
-                == .generateCorpus(threads: 3, seed: 9, maxExchanges: nil, output: "o.zst"))
-        #expect(try ArgumentParser.parse(["flywheel", "--out", "d", "a.zst", "b"]) == .flywheel(corpus: ["a.zst", "b"], outputDirectory: "d", allowUnsandboxed: false, labels: .none, force: false))
-        #expect(try ArgumentParser.parse(["flywheel", "--force", "a.zst"]) == .flywheel(corpus: ["a.zst"], outputDirectory: "replay-report", allowUnsandboxed: false, labels: .none, force: true))
-        #expect(try ArgumentParser.parse(["corpus", "generate", "--threads", "3", "--max-exchanges", "4", "o"]) == .generateCorpus(threads: 3, seed: 1, maxExchanges: 4, output: "o"))
+        #expect(try CorpusCommand.parse(["generate", "--threads", "3", "--seed", "9", "o.zst"])
+                == CorpusCommand.Options(threads: 3, seed: 9, maxExchanges: nil, output: "o.zst"))
+        #expect(try FlywheelCommand.parse(["--out", "d", "a.zst", "b"])
+                == FlywheelCommand.Options(corpus: ["a.zst", "b"], outputDirectory: "d", allowUnsandboxed: false, labels: .none, force: false))
+        #expect(try FlywheelCommand.parse(["--force", "a.zst"])
+                == FlywheelCommand.Options(corpus: ["a.zst"], outputDirectory: "replay-report", allowUnsandboxed: false, labels: .none, force: true))
+        #expect(try CorpusCommand.parse(["generate", "--threads", "3", "--max-exchanges", "4", "o"])
+                == CorpusCommand.Options(threads: 3, seed: 1, maxExchanges: 4, output: "o"))
+        #expect(try FlywheelCommand.parse(["--help"]) == nil && MergeCommand.parse(["-h"]) == nil)
         #expect(try ArgumentParser.parse(["--help"]) == .help)
         #expect(try ArgumentParser.parse(["--version"]) == .version)
     }

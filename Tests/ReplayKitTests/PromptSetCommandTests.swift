@@ -1,6 +1,7 @@
 import Foundation
 import Jobs
 import Privacy
+@testable import Replay
 @testable import ReplayKit
 import Testing
 import TestSupport
@@ -32,9 +33,11 @@ import TestSupport
     }
 
     @Test func promptsShowPrintsTheBuiltInSetWhoseDigestIsItsBytes() throws {
-        #expect(try ArgumentParser.parse(["prompts", "show"]) == .showPrompts)
-        #expect(throws: ArgumentParser.UsageError.self) { try ArgumentParser.parse(["prompts"]) }
-        #expect(throws: ArgumentParser.UsageError.self) { try ArgumentParser.parse(["prompts", "show", "extra"]) }
+        for refused in [["prompts"], ["prompts", "show", "extra"]] {
+            var said = ""
+            #expect(ReplayTool.main(refused, diagnostics: { said += $0 }, sandboxed: false) == .usage)
+            #expect(said.contains("'replay prompts' takes 'show'"))
+        }
         let shown = try Subprocess.run(Self.replay, ["prompts", "show"])
         #expect(shown.status == 0 && shown.errors.isEmpty)
         #expect(shown.output == PromptSet.builtIn.json)

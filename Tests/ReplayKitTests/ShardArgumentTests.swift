@@ -31,15 +31,12 @@ import Testing
     }
 
     @Test func merge() throws {
-        guard case .merge(let merge) = try ArgumentParser.parse(["merge", "--out", "m", "--fail-under", "chips.scanned=1", "a", "b"]) else {
-            Issue.record("not a merge")
-            return
-        }
+        let merge = try #require(try MergeCommand.parse(["--out", "m", "--fail-under", "chips.scanned=1", "a", "b"]))
         #expect(merge.outputDirectory == "m")
         #expect(merge.shardDirectories == ["a", "b"])
         #expect(merge.thresholds == [Threshold(key: "chips.scanned", minimum: 1)])
-        #expect(throws: ArgumentParser.UsageError.self) { try ArgumentParser.parse(["merge", "--out", "m"]) }
-        #expect(throws: ArgumentParser.UsageError.self) { try ArgumentParser.parse(["merge", "--limit", "3", "a"]) }
+        #expect(throws: ArgumentParser.UsageError.self) { try MergeCommand.parse(["--out", "m"]) }
+        #expect(throws: ArgumentParser.UsageError.self) { try MergeCommand.parse(["--limit", "3", "a"]) }
     }
 
     @Test func helpListsTheShardingOptionsAndMerge() {

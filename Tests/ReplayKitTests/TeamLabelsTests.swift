@@ -21,9 +21,9 @@ import TestSupport
         let expected = TeamLabels(agents: ["Coach", "Sage"], members: ["Penny", "Sage"], builds: ["2.5.0-beta"], kinds: ["chart"])
         guard case .replay(let options) = try ArgumentParser.parse(["--labels", path, "c.jsonl"]) else { Issue.record("not a replay"); return }
         #expect(options.labels == expected)
-        #expect(try ArgumentParser.parse(["flywheel", "--labels", path, "c.jsonl"])
-                == .flywheel(corpus: ["c.jsonl"], outputDirectory: "replay-report", allowUnsandboxed: false, labels: expected, force: false))
-        guard case .merge(let merge) = try ArgumentParser.parse(["merge", "--labels", path, "s0", "s1"]) else { Issue.record("not a merge"); return }
+        #expect(try FlywheelCommand.parse(["--labels", path, "c.jsonl"])
+                == FlywheelCommand.Options(corpus: ["c.jsonl"], outputDirectory: "replay-report", allowUnsandboxed: false, labels: expected, force: false))
+        let merge = try #require(try MergeCommand.parse(["--labels", path, "s0", "s1"]))
         #expect(merge.labels == expected && merge.shardDirectories == ["s0", "s1"])
         guard case .replay(let plain) = try ArgumentParser.parse(["c.jsonl"]) else { return }
         #expect(plain.labels == .none)

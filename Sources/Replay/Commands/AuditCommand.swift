@@ -14,7 +14,9 @@ import ReplayKit
 /// (options are passed through as given, `--out` excepted); the second audits any command, which
 /// finds its directory in `REPLAY_AUDIT_OUT` (also set for replay). The verdict (`audit.sarif`,
 /// `audit-junit.xml`) goes to DIR (default ./replay-audit); the summary to `diagnostics`.
-public enum AuditCommand {
+public enum AuditCommand: Subcommand {
+    public static let name = "audit"
+
     public static let usage = """
         usage: replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
@@ -34,6 +36,10 @@ public enum AuditCommand {
 
         \(ExitCode.usageSection(ExitCode.auditCodes) { $0.auditMeaning })
         """
+
+    public static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode {
+        run(arguments, diagnostics: context.diagnostics)
+    }
 
     /// Runs `arguments` (after `audit`). `replayExecutable` is the replay to run for a corpus
     /// (default: this process's own executable).

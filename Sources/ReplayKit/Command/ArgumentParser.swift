@@ -8,7 +8,7 @@ public enum ArgumentParser {
     /// A command line that cannot be run, with the reason for the user.
     public struct UsageError: Error, Equatable, CustomStringConvertible {
         public let description: String
-        init(_ description: String) { self.description = description }
+        public init(_ description: String) { self.description = description }
     }
 
     public static let version = ReplayVersion.current
@@ -135,16 +135,11 @@ public enum ArgumentParser {
         \(ExitCode.usageSection(ExitCode.allCases) { $0.meaning })
         """
 
-    /// The command `arguments` (without the program name) ask for. `environment` is read for a
+    /// The run `arguments` (without the program name, and without a subcommand's name) ask for. `environment` is read for a
     /// scheduler's shard index (`SLURM_ARRAY_TASK_ID`, `JOB_COMPLETION_INDEX`) when no `--shard`
     /// is given.
     public static func parse(_ arguments: [String],
                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) -> ReplayCommand {
-        if arguments.first == "corpus" { return try parseCorpus(Array(arguments.dropFirst())) }
-        if arguments.first == "flywheel" { return try parseFlywheel(Array(arguments.dropFirst())) }
-        if arguments.first == "merge" { return try parseMerge(Array(arguments.dropFirst())) }
-        if arguments.first == "prompts" { return try parsePrompts(Array(arguments.dropFirst())) }
-        if arguments.first == "profiles" { return try parseProfiles(Array(arguments.dropFirst())) }
         var options = ReplayOptions()
         var shardText: String? = nil
         var shardCount: Int? = nil
@@ -320,106 +315,5 @@ public enum ArgumentParser {
             throw UsageError("\(source.from) gives shard \(source.index), which is not within 0..\(source.count - 1) of \(source.count) shards")
         }
         return ShardSpec(index: source.index, count: source.count, by: by)
-    }
-
-    private static func parseMerge(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
-        var options = MergeOptions()
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "-h", "--help": return .help
-            case "--allow-unsandboxed": options.allowUnsandboxed = true
-            case "--force": options.force = true
-            case "--out":
-                guard let value = rest.popFirst() else { throw UsageError("--out needs a value") }
-                options.outputDirectory = value
-            case "--run-key":
-                guard let value = rest.popFirst() else { throw UsageError("--run-key needs a value") }
-                options.runKeyPath = value
-            case "--labels":
-                guard let value = rest.popFirst() else { throw UsageError("--labels needs a value") }
-                options.labels = try LabelsFile.load(value)
-            case "--fail-under":
-                guard let text = rest.popFirst() else { throw UsageError("--fail-under needs a value") }
-                guard let threshold = Threshold(parsing: text) else {
-                    throw UsageError("--fail-under takes JOB.KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)'")
-                }
-                options.thresholds.append(threshold)
-            case "--":
-                options.shardDirectories += rest
-                rest = []
-            default:
-                if argument.hasPrefix("-") { throw UsageError("unknown option '\(argument)' for replay merge") }
-                options.shardDirectories.append(argument)
-            }
-        }
-        guard !options.shardDirectories.isEmpty else { throw UsageError("replay merge needs the shards' directories") }
-        return .merge(options)
-    }
-
-    private static func parseProfiles(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
-        guard arguments == ["show"] else { throw UsageError("'replay profiles' takes 'show' (it prints the built-in model and device profiles)") }
-        return .showProfiles
-    }
-
-    private static func parsePrompts(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
-        guard arguments == ["show"] else { throw UsageError("'replay prompts' takes 'show' (it prints the built-in prompt set)") }
-        return .showPrompts
-    }
-
-    private static func parseCorpus(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
-        guard arguments.first == "generate" else { throw UsageError("'replay corpus' takes 'generate'") }
-        var threads: Int? = nil
-        var seed: UInt64 = 1
-        var maxExchanges: Int? = nil
-        var output: String? = nil
-        var rest = arguments.dropFirst()
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--threads":
-                guard let text = rest.popFirst(), let n = Int(text), n > 0 else { throw UsageError("--threads takes a whole number above 0") }
-                threads = n
-            case "--seed":
-                guard let text = rest.popFirst(), let s = UInt64(text) else { throw UsageError("--seed takes a whole number") }
-                seed = s
-            case "--max-exchanges":
-                guard let text = rest.popFirst(), let n = Int(text), n > 0 else { throw UsageError("--max-exchanges takes a whole number above 0") }
-                maxExchanges = n
-            default:
-                if argument.hasPrefix("-") && argument != "-" { throw UsageError("unknown option '\(argument)'") }
-                guard output == nil else { throw UsageError("one output file only") }
-                output = argument
-            }
-        }
-        guard let threads else { throw UsageError("corpus generate needs --threads N") }
-        guard let output else { throw UsageError("corpus generate needs an output file") }
-        return .generateCorpus(threads: threads, seed: seed, maxExchanges: maxExchanges, output: output)
-    }
-
-    private static func parseFlywheel(_ arguments: [String]) throws(UsageError) -> ReplayCommand {
-        var output = "replay-report"
-        var corpus: [String] = []
-        var allowUnsandboxed = false
-        var force = false
-        var labels = TeamLabels.none
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--allow-unsandboxed": allowUnsandboxed = true
-            case "--force": force = true
-            case "--out":
-                guard let value = rest.popFirst() else { throw UsageError("--out needs a value") }
-                output = value
-            case "--labels":
-                guard let value = rest.popFirst() else { throw UsageError("--labels needs a value") }
-                labels = try LabelsFile.load(value)
-            case "-h", "--help": return .help
-            default:
-                if argument.hasPrefix("-") && argument != "-" { throw UsageError("unknown option '\(argument)'") }
-                corpus.append(argument)
-            }
-        }
-        guard !corpus.isEmpty else { throw UsageError("no corpus given") }
-        return .flywheel(corpus: corpus, outputDirectory: output, allowUnsandboxed: allowUnsandboxed, labels: labels, force: force)
     }
 }

@@ -42,6 +42,25 @@ enum CommandStart {
         return parsed
     }
 
+    /// The options of a subcommand documented in `replay --help` (merge, flywheel, corpus,
+    /// prompts, profiles): a refusal is printed with that usage (exit 2); `--help` (nil from
+    /// `parse`) prints it to stdout, as `replay --help` does, and ends the command with 0.
+    static func mainOptions<Options>(_ arguments: [String], diagnostics: (String) -> Void,
+                                     parse: ([String]) throws(ArgumentParser.UsageError) -> Options?) throws(Stop) -> Options {
+        let parsed: Options?
+        do {
+            parsed = try parse(arguments)
+        } catch {
+            diagnostics("replay: \(error.description)\n\n\(ArgumentParser.usage)")
+            throw Stop(exitCode: .usage)
+        }
+        guard let parsed else {
+            print(ArgumentParser.usage)
+            throw Stop(exitCode: .success)
+        }
+        return parsed
+    }
+
     /// The run key (`RunKeyFile.load`), read before confinement: `explicit` (`--run-key`), else
     /// `REPLAY_RUN_KEY`'s file, else the per-user key, which only a run (`creating`) may make. A
     /// key that cannot be had is named after `command` and ends the command with 2.

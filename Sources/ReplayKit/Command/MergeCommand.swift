@@ -16,11 +16,59 @@ import Privacy
 /// its digest under the run key (`StateDigest`) before a count of it is taken: one changed since
 /// its shard wrote it, or made under another key, is such a shard. The key is read as a run reads
 /// it, but never made: a per-user key made now could check nothing.
-enum MergeCommand {
+public enum MergeCommand: Subcommand {
+    public static let name = "merge"
+
     /// A merge that cannot be made, in a sentence naming the shard directory.
     struct Problem: Error, CustomStringConvertible {
         let description: String
     }
+
+    public static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode {
+        do throws(CommandStart.Stop) {
+            let options = try CommandStart.mainOptions(arguments, diagnostics: context.diagnostics, parse: parse)
+            return run(options, sandboxing: context.sandboxing, diagnostics: context.diagnostics)
+        } catch {
+            return error.exitCode
+        }
+    }
+
+    /// The options `arguments` (after `merge`) give; nil for `--help`.
+    static func parse(_ arguments: [String]) throws(ArgumentParser.UsageError) -> MergeOptions? {
+        var options = MergeOptions()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-h", "--help": return nil
+            case "--allow-unsandboxed": options.allowUnsandboxed = true
+            case "--force": options.force = true
+            case "--out":
+                guard let value = rest.popFirst() else { throw ArgumentParser.UsageError("--out needs a value") }
+                options.outputDirectory = value
+            case "--run-key":
+                guard let value = rest.popFirst() else { throw ArgumentParser.UsageError("--run-key needs a value") }
+                options.runKeyPath = value
+            case "--labels":
+                guard let value = rest.popFirst() else { throw ArgumentParser.UsageError("--labels needs a value") }
+                options.labels = try LabelsFile.load(value)
+            case "--fail-under":
+                guard let text = rest.popFirst() else { throw ArgumentParser.UsageError("--fail-under needs a value") }
+                guard let threshold = Threshold(parsing: text) else {
+                    throw ArgumentParser.UsageError("--fail-under takes JOB.KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)'")
+                }
+                options.thresholds.append(threshold)
+            case "--":
+                options.shardDirectories += rest
+                rest = []
+            default:
+                if argument.hasPrefix("-") { throw ArgumentParser.UsageError("unknown option '\(argument)' for replay merge") }
+                options.shardDirectories.append(argument)
+            }
+        }
+        guard !options.shardDirectories.isEmpty else { throw ArgumentParser.UsageError("replay merge needs the shards' directories") }
+        return options
+    }
+
 
     static func run(_ options: MergeOptions, sandboxing: Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
         let out = OutDirectory.resolve(options.outputDirectory, from: FileManager.default.currentDirectoryPath)
@@ -161,4 +209,25 @@ enum MergeCommand {
         return states.map(\.state).sorted { $0.shard.lowestIndex < $1.shard.lowestIndex }.dropFirst().reduce(
             states.map(\.state).min { $0.shard.lowestIndex < $1.shard.lowestIndex }!) { $0.merged(with: $1) }
     }
+}
+
+/// What `replay merge` is told: the shards' directories and where the merged report goes.
+public struct MergeOptions: Sendable, Equatable {
+    public var outputDirectory = "replay-report"
+    /// The shards' `--out` directories, each holding its `state.json`.
+    public var shardDirectories: [String] = []
+    /// CI gates on the merged report.
+    public var thresholds: [Threshold] = []
+    public var allowUnsandboxed = false
+    /// `--force`: replace a finished run in `outputDirectory`.
+    public var force = false
+    /// The team's labels (`--labels FILE`): the same list as the shards', whose states name it by
+    /// its digest, so names are kept and hashed as the shards did.
+    public var labels = TeamLabels.none
+    /// The run's key file; nil for `REPLAY_RUN_KEY`'s, else the per-user key (the merge never
+    /// makes one: it could check nothing). Each shard's state carries its digest under the run
+    /// key, which the merge checks, and the merged state carries its own.
+    public var runKeyPath: String?
+
+    public init() {}
 }

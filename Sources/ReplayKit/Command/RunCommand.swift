@@ -8,29 +8,12 @@ import Jobs
 import Llama
 import Privacy
 
-/// `replay` and the subcommands the run pipeline holds (merge, verify, compare, suite, flywheel,
-/// corpus, prompts, profiles): runs a parsed command and says which exit code it ends with.
-///
-/// The executable's dispatcher (`ReplayTool` in the `Replay` target) hands every command but
-/// `replay audit` here, so tests drive the same code a user does.
+/// `replay [OPTIONS] CORPUS...`: a run, the command a line names when its first word names no
+/// subcommand (`Subcommand`); also `--help` and `--version`.
 public enum RunCommand {
-    /// Runs `arguments` (without the program name); diagnostics go to `diagnostics` (stderr).
-    ///
-    /// `sandboxing` confines the process (Landlock and seccomp) to writing under `--out` before
-    /// any record is read. `stopRequest` gives a run the request that stops it early (exit 10):
-    /// the executable passes `StopSignals.install`, so SIGTERM and SIGINT raise it; nil leaves
-    /// signals alone.
-    public static func main(_ arguments: [String], sandboxing: Sandboxing, diagnostics: (String) -> Void = RunCommand.standardError,
-                            stopRequest: (() -> StopRequest)? = nil) -> ExitCode {
-        if arguments.first == "verify" {
-            return VerifyCommand.run(Array(arguments.dropFirst()), diagnostics: diagnostics)
-        }
-        if arguments.first == "compare" {
-            return CompareCommand.run(Array(arguments.dropFirst()), sandboxing: sandboxing, diagnostics: diagnostics)
-        }
-        if arguments.first == "suite" {
-            return SuiteCommand.run(Array(arguments.dropFirst()), sandboxing: sandboxing, diagnostics: diagnostics)
-        }
+    /// Runs `arguments` (without the program name) and says which exit code it ends with.
+    public static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode {
+        let diagnostics = context.diagnostics
         let command: ReplayCommand
         do throws(CommandStart.Stop) {
             command = try CommandStart.options(arguments, command: "replay", usage: ArgumentParser.usage, diagnostics: diagnostics) {
@@ -46,37 +29,8 @@ public enum RunCommand {
         case .version:
             print("replay \(ArgumentParser.version)")
             return .success
-        case .showPrompts:
-            // The built-in set's file, byte for byte: its SHA-256 is the set's (`PromptSet.sha256`).
-            print(PromptSet.builtIn.json, terminator: "")
-            return .success
-        case .showProfiles:
-            // The built-in profiles' file, byte for byte: its SHA-256 is theirs (`ModelProfiles.sha256`).
-            print(ModelProfiles.builtInText, terminator: "")
-            return .success
-        case let .flywheel(corpus, outputDirectory, allowUnsandboxed, labels, force):
-            let confined: CommandStart.Confined
-            do throws(CommandStart.Stop) {
-                confined = try CommandStart.confine(outputDirectory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed, force: force,
-                                                    diagnostics: diagnostics)
-            } catch {
-                return error.exitCode
-            }
-            defer { confined.claim?.release() }
-            return flywheel(corpus: corpus, outputDirectory: outputDirectory, labels: labels, diagnostics: diagnostics)
-        case let .generateCorpus(threads, seed, maxExchanges, output):
-            do {
-                let summary = try CorpusGenerator(threads: threads, seed: seed, maxExchanges: maxExchanges).write(to: output)
-                diagnostics("replay: wrote \(summary.threads) threads, \(summary.messages) messages to \(output)")
-                return .success
-            } catch {
-                diagnostics("replay: \(error)")
-                return .output
-            }
         case .replay(let options):
-            return replay(options, sandboxing: sandboxing, stop: stopRequest?() ?? StopRequest(), diagnostics: diagnostics)
-        case .merge(let options):
-            return MergeCommand.run(options, sandboxing: sandboxing, diagnostics: diagnostics)
+            return replay(options, sandboxing: context.sandboxing, stop: context.stopRequest?() ?? StopRequest(), diagnostics: diagnostics)
         }
     }
 
@@ -338,39 +292,6 @@ public enum RunCommand {
                 : "replay: verdict: \(unmet.count) of \(verdicts.count) gates not met" + (code == .thresholdsNotMet ? " (exit 1)" : " (exit \(code.rawValue): an error comes first)"))
         }
         return code
-    }
-
-    /// `replay flywheel`: metadata metrics and the dashboard, no model; names the team listed in
-    /// `labels` shown as written, others hashed.
-    static func flywheel(corpus: [String], outputDirectory: String, labels: TeamLabels = .none, diagnostics: (String) -> Void) -> ExitCode {
-        let reader: CorpusReader
-        do {
-            // Read ahead: reading, decompressing, splitting and parsing on the second core while
-            // this one decodes and counts.
-            reader = try CorpusReader(paths: corpus, readAhead: true)
-        } catch {
-            diagnostics("replay: \(error.description)")
-            return .input
-        }
-        var counter = FlywheelCounter(listed: labels)
-        var failures: [ExportError] = []
-        // Outlines: the flywheel reads metadata, never words, so none are built.
-        reader.forEachOutline { event in
-            if case .fileFailed(let error) = event { failures.append(error) }
-            counter.add(event)
-        }
-        do {
-            try OutputDirectory(outputDirectory).saveFlywheel(counter)
-            try OutputDirectory(outputDirectory).saveManifest()
-        } catch {
-            diagnostics("replay: \(error.description)")
-            return .output
-        }
-        let stats = reader.stats
-        diagnostics("replay: flywheel over \(stats.threads) threads, \(stats.messages) messages, \(stats.badLines) bad lines: "
-                    + FlywheelFiles.names.map { outputDirectory + "/" + $0 }.joined(separator: ", "))
-        for error in failures { diagnostics("replay: \(error.description)") }
-        return failures.isEmpty ? .success : .input
     }
 
     /// The job of `kind`, its budget replaced by `--budget`/`--config` when given, asking with

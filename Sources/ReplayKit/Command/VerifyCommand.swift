@@ -14,7 +14,9 @@ import Privacy
 /// and SHA-256. Exit 0 when all match; `verifyMismatch` naming each entry that changed, is
 /// missing, is extra or cannot be vouched for; `input` when there is no usable manifest.
 /// Contents are never printed, and an extra entry's name is not either (nothing checked it).
-public enum VerifyCommand {
+public enum VerifyCommand: Subcommand {
+    public static let name = "verify"
+
     public static let usage = """
         usage: replay verify DIR
 
@@ -25,6 +27,10 @@ public enum VerifyCommand {
 
         \(ExitCode.usageSection(ExitCode.verifyCodes) { $0.verifyMeaning })
         """
+
+    public static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode {
+        run(arguments, diagnostics: context.diagnostics)
+    }
 
     /// Runs `arguments` (after `verify`).
     public static func run(_ arguments: [String], diagnostics: (String) -> Void = RunCommand.standardError) -> ExitCode {

@@ -12,7 +12,9 @@ import Privacy
 /// never made: a per-user key made now could check nothing. The process is confined to writing under
 /// DIR, as a merge is, and writes compare.json, compare.md, compare.html, junit.xml and, last,
 /// manifest.json. Unmet gates exit 1.
-public enum CompareCommand {
+public enum CompareCommand: Subcommand {
+    public static let name = "compare"
+
     public static let usage = """
         usage: replay compare [--out DIR] [--fail-if-worse JOB.KEY=MARGIN]... [--seed N] [--run-key FILE]
                               [--allow-unsandboxed] BASE_DIR NEW_DIR
@@ -37,6 +39,10 @@ public enum CompareCommand {
 
         \(ExitCode.usageSection(ExitCode.compareCodes) { $0.compareMeaning })
         """
+
+    public static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode {
+        run(arguments, sandboxing: context.sandboxing, diagnostics: context.diagnostics)
+    }
 
     /// Runs `arguments` (after `compare`).
     static func run(_ arguments: [String], sandboxing: Sandboxing, diagnostics: (String) -> Void) -> ExitCode {

@@ -14,7 +14,9 @@ import Privacy
 /// and key; a bad prompt set is a usage error, exit 2); then the process is confined to writing
 /// under `--out` with no network, as a run is, before the model loads (exit 4 when it cannot).
 /// Exit 0 when every must case passed, 1 when one failed.
-public enum SuiteCommand {
+public enum SuiteCommand: Subcommand {
+    public static let name = "suite"
+
     public static let usage = """
         usage: replay suite run [--out DIR] [--model PATH] [--prompts FILE.json] [--device PROFILE]
                                 [--profiles FILE.json] [--model-version V] [--batch N] [--allow-unsandboxed]
@@ -45,6 +47,10 @@ public enum SuiteCommand {
 
         \(ExitCode.usageSection(ExitCode.suiteCodes) { $0.suiteMeaning })
         """
+
+    public static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode {
+        run(arguments, sandboxing: context.sandboxing, diagnostics: context.diagnostics)
+    }
 
     /// Runs `arguments` (after `suite`). `model`, when given, answers instead of the llama.cpp
     /// engine (tests pass a scripted model); otherwise `--model` or the default model is loaded.

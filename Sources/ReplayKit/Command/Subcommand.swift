@@ -1,0 +1,29 @@
+import Engine
+
+/// One of `replay`'s subcommands: the word that names it and how it runs. `replay`'s dispatcher
+/// (`ReplayTool`, in the Replay target) holds them in one table; a command line whose first word
+/// names none is a run (`RunCommand`).
+public protocol Subcommand {
+    /// The word after `replay` that names it: "merge", "compare".
+    static var name: String { get }
+    /// Runs `arguments` (after the name) and says how the command ends.
+    static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode
+}
+
+/// What every command is handed besides its arguments.
+public struct CommandContext {
+    /// How the command confines itself before it reads a record.
+    public var sandboxing: Sandboxing
+    /// Where diagnostics go (stderr; a test's list).
+    public var diagnostics: (String) -> Void
+    /// The request that stops a run early (exit 10): the executable's is raised by SIGTERM and
+    /// SIGINT (`StopSignals.install`); nil leaves signals alone.
+    public var stopRequest: (() -> StopRequest)?
+
+    public init(sandboxing: Sandboxing, diagnostics: @escaping (String) -> Void = RunCommand.standardError,
+                stopRequest: (() -> StopRequest)? = nil) {
+        self.sandboxing = sandboxing
+        self.diagnostics = diagnostics
+        self.stopRequest = stopRequest
+    }
+}
