@@ -73,12 +73,17 @@ let package = Package(
         .target(name: "Confinement", dependencies: ["CSandbox", "Privacy"], swiftSettings: swift6),
         .target(name: "ReplayKit", dependencies: ["CZstd", "Export", "Corpus", "Engine", "Llama", "Jobs", "Flywheel", "Confinement", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
+        // Features over the run pipeline, each calling down into it: `replay compare` (two runs
+        // paired item by item, with their statistics) and `replay suite run` (a prompt suite).
+        .target(name: "Compare", dependencies: ["ReplayKit", "Confinement", "Corpus", "Flywheel", "Jobs", "Engine", "Privacy"], swiftSettings: swift6),
+        .target(name: "Suite", dependencies: ["ReplayKit", "Confinement", "Jobs", "Engine", "Llama", "Export", "Privacy"],
+                swiftSettings: swift6 + llamaHeaders),
         // The auditor: strace, canaries, output fingerprints, the result files' checks, SARIF.
         .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "ReplayKit"],
                 swiftSettings: swift6 + llamaHeaders),
 
         // The command: a thin `main.swift` over the dispatcher, and `replay audit` over Audit.
-        .executableTarget(name: "Replay", dependencies: ["ReplayKit", "Audit", "Confinement", "Engine"], swiftSettings: swift6 + llamaHeaders),
+        .executableTarget(name: "Replay", dependencies: ["ReplayKit", "Compare", "Suite", "Audit", "Confinement", "Engine"], swiftSettings: swift6 + llamaHeaders),
         // The benchmarks' own measurements (bench/model.sh), kept out of the shipped command.
         .executableTarget(name: "ReplayBench", dependencies: ["ReplayKit", "Llama", "Jobs", "Engine", "Confinement", "Privacy"],
                           swiftSettings: swift6 + llamaHeaders),
@@ -88,24 +93,31 @@ let package = Package(
         .executableTarget(name: "LeakyFixtures", dependencies: ["Confinement", "CXattr", "Privacy"], swiftSettings: swift6),
 
         // Test-only: temporary directories, subprocesses and built products, shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["Spawn", "Export", "Engine", "Jobs", "Privacy"], path: "Tests/TestSupport", swiftSettings: swift6),
-        .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: tests6),
-        .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: tests6),
+        // It sees ReplayKit, and so Llama's llama.h: every test target over it is given llama.h's directory.
+        .target(name: "TestSupport", dependencies: ["Spawn", "Export", "Corpus", "Engine", "Jobs", "ReplayKit", "Privacy"], path: "Tests/TestSupport",
+                swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: tests6 + llamaHeaders),
+        .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: tests6 + llamaHeaders),
         .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Confinement", "Privacy", "SandboxProbe", "LeakyFixtures", "Replay"],
                     swiftSettings: tests6 + llamaHeaders),
         .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
-                    exclude: ["FuzzCorpus"], swiftSettings: tests6),  // inputs the tests read by path
-        .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: tests6),
-        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: tests6),
+                    exclude: ["FuzzCorpus"], swiftSettings: tests6 + llamaHeaders),  // inputs the tests read by path
+        .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: tests6 + llamaHeaders),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: tests6 + llamaHeaders),
         .testTarget(name: "LlamaTests", dependencies: ["TestSupport", "CLlama", "Llama", "Engine", "Export", "Corpus", "Privacy"],
                     swiftSettings: tests6O + llamaHeaders),
         // Llama only for the suites that ask the real model; the Jobs library itself never sees llama.h.
         .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Llama", "Export", "Privacy"],
                     exclude: ["NeverRuleLabelled"], swiftSettings: tests6O + llamaHeaders),  // the never rules' labelled sets, read by path
-        .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: tests6),
+        .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: tests6 + llamaHeaders),
         .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Confinement", "Audit", "Corpus", "Llama", "Replay", "ReplayBench",
                                                      "LeakyFixtures", "Privacy"],
-                    exclude: ["Adversary", "Statistics/reference.py"], swiftSettings: tests6 + llamaHeaders),  // a C library the tests compile and preload; the statistics tests' reference values
+                    exclude: ["Adversary"], swiftSettings: tests6 + llamaHeaders),  // a C library the tests compile and preload
+        .testTarget(name: "CompareTests", dependencies: ["TestSupport", "Spawn", "Compare", "ReplayKit", "Confinement", "Audit", "Corpus", "Llama", "Replay",
+                                                   "Privacy"],
+                    exclude: ["Statistics/reference.py"], swiftSettings: tests6 + llamaHeaders),  // the statistics tests' reference values
+        .testTarget(name: "SuiteTests", dependencies: ["TestSupport", "Spawn", "Suite", "ReplayKit", "Confinement", "Audit", "Llama", "Replay", "Privacy"],
+                    swiftSettings: tests6 + llamaHeaders),
         // The Slurm scripts on a one-node cluster started by the test, and the Kubernetes manifests;
         // ReplayKit to read a shard's checkpoints as replay does.
         .testTarget(name: "ClusterTests", dependencies: ["TestSupport", "Privacy", "ReplayKit"], swiftSettings: tests6 + llamaHeaders),

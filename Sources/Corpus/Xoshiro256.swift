@@ -7,7 +7,7 @@
 /// multiply-high: `below(_:)` as the corpus has always drawn (its tiny bias is part of the
 /// corpora's bytes), `unbiased(below:)` with rejection for statistics. The whole state is four
 /// SplitMix64 outputs of the seed, in order, so a reference implementation can replay it
-/// (Tests/ReplayKitTests/Statistics/reference.py does).
+/// (Tests/CompareTests/Statistics/reference.py does).
 public struct Xoshiro256: Sendable {
     private var s0: UInt64
     private var s1: UInt64

@@ -1,7 +1,9 @@
 import Audit
+import Compare
 import Confinement
 import Engine
 import ReplayKit
+import Suite
 
 /// `replay`: the subcommand a command line names, and the exit code it ends with.
 ///

@@ -76,24 +76,6 @@ import TestSupport
 
     // MARK: - What the usage texts and the README say
 
-    /// The exit-status lines of a usage text, continuation lines joined: code and meaning.
-    static func usageEntries(_ usage: String) -> [(Int32, String)] {
-        guard let start = usage.range(of: "\nExit status:\n") else { return [] }
-        var entries: [(Int32, String)] = []
-        for line in usage[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
-            let text = line.drop { $0 == " " }
-            let indent = line.count - text.count
-            if indent == 2, let space = text.firstIndex(of: " "), let code = Int32(text[..<space]) {
-                entries.append((code, String(text[space...].drop { $0 == " " })))
-            } else if indent > 2, !entries.isEmpty {
-                entries[entries.count - 1].1 += " " + text
-            } else {
-                break
-            }
-        }
-        return entries
-    }
-
     /// The rows of the markdown table whose header line is `header`, as (first cell, second cell),
     /// with code spans' backticks removed.
     static func tableRows(in markdown: String, header: String) -> [(String, String)] {
@@ -114,14 +96,14 @@ import TestSupport
     }
 
     @Test func replayUsageListsEveryCodeWithItsMeaning() {
-        let entries = Self.usageEntries(ArgumentParser.usage)
+        let entries = UsageText.exitEntries(ArgumentParser.usage)
         #expect(entries.map(\.0) == ExitCode.allCases.map(\.rawValue))
         #expect(entries.map(\.1) == ExitCode.allCases.map(\.meaning))
         #expect(ArgumentParser.usage.split(separator: "\n").allSatisfy { $0.count <= 110 })
     }
 
     @Test func auditUsageListsEveryCodeTheAuditEndsWith() {
-        let entries = Self.usageEntries(AuditCommand.usage)
+        let entries = UsageText.exitEntries(AuditCommand.usage)
         #expect(entries.map(\.0) == ExitCode.auditCodes.map(\.rawValue))
         #expect(entries.map(\.1) == ExitCode.auditCodes.map { $0.auditMeaning ?? "" })
         #expect(ExitCode.auditCodes.allSatisfy { $0.auditMeaning != nil })
@@ -132,7 +114,7 @@ import TestSupport
     }
 
     @Test func verifyUsageListsEveryCodeVerifyEndsWith() {
-        let entries = Self.usageEntries(VerifyCommand.usage)
+        let entries = UsageText.exitEntries(VerifyCommand.usage)
         #expect(entries.map(\.0) == ExitCode.verifyCodes.map(\.rawValue))
         #expect(entries.map(\.1) == ExitCode.verifyCodes.map { $0.verifyMeaning ?? "" })
         #expect(ExitCode.allCases.filter { $0.verifyMeaning != nil }.count == ExitCode.verifyCodes.count)

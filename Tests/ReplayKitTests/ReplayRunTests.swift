@@ -38,11 +38,6 @@ let tinyCorpus = """
     """
 
 
-func writeCorpus(_ text: String, in directory: String, name: String = "tiny.jsonl") -> String {
-    let path = directory + "/" + name
-    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-    return path
-}
 
 @Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ReplayRunTests {
     func run(_ corpus: String, strict: Bool = false, model: ScriptedReplayModel? = ScriptedReplayModel()) -> (ReplayTally, ReportValue) {
@@ -126,23 +121,6 @@ func writeCorpus(_ text: String, in directory: String, name: String = "tiny.json
     }
 }
 
-/// A scripted model whose chip is always "Bit sore but fine".
-final class ScriptedReplayModel: LanguageModel, @unchecked Sendable {
-    let promptTokens: Int
-    init(promptTokens: Int = 100) { self.promptTokens = promptTokens }
-    var info: ModelInfo { ModelInfo(name: "scripted", description: "", path: "scripted", parameters: 0, contextPerSequence: 4096, batchSize: 2) }
-    func tokenCount(of text: SealedText) -> Int { text.withUnsealedText { $0.split(separator: " ").count } }
-    func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
-        TokenCut(text: text, keptTokens: tokenCount(of: text), wasCut: false)
-    }
-    func promptTokenCount(for request: GenerationRequest) -> Int { promptTokens }
-    func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
-        requests.map { _ in
-            GenerationOutcome(output: .success(SealedText(#"{"replies":["Bit sore but fine","Great"]}"#)),
-                              promptTokens: promptTokens, outputTokens: 10, hostMilliseconds: 50)
-        }
-    }
-}
 
 /// A dry run plans threads on several workers; the counts must not depend on how many.
 @Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ParallelPlanningTests {

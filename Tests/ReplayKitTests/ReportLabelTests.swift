@@ -255,23 +255,3 @@ import TestSupport
         #expect(markdown.contains(#"x \| y \| z \| \[a\]\(b\) \`c\` \<d\>"#))
     }
 }
-
-/// A scripted model: routes every group message to one name and answers anything else with chips.
-final class LabelScriptedModel: LanguageModel, @unchecked Sendable {
-    let routeTo: String
-    init(routeTo: String) { self.routeTo = routeTo }
-    var info: ModelInfo { ModelInfo(name: "scripted", description: "", path: "scripted", parameters: 0, contextPerSequence: 4096, batchSize: 4) }
-    func tokenCount(of text: SealedText) -> Int { text.utf8Count / 4 + 1 }
-    func suffix(of text: SealedText, maxTokens: Int) -> TokenCut {
-        TokenCut(text: text, keptTokens: tokenCount(of: text), wasCut: false)
-    }
-    func promptTokenCount(for request: GenerationRequest) -> Int { 100 }
-    func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
-        requests.map { request in
-            let routing = request.instructions.withUnsealedText { $0.hasPrefix("You route") }
-            let output = routing ? #"{"to":\#(LabelFreeText.json(routeTo))}"# : #"{"replies":["Sure","Later"]}"#
-            return GenerationOutcome(output: .success(SealedText(output)), promptTokens: 100, outputTokens: 5,
-                                     hostMilliseconds: 10, minimumTokenProbability: 0.9)
-        }
-    }
-}

@@ -42,3 +42,10 @@ public final class TemporaryDirectory: @unchecked Sendable {
         return directory
     }
 }
+
+/// Writes `text` to `directory/name` and returns its path.
+public func writeCorpus(_ text: String, in directory: String, name: String = "tiny.jsonl") -> String {
+    let path = directory + "/" + name
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    return path
+}

@@ -24,9 +24,9 @@ public enum ResultVocabulary {
         "Sources/Llama/Bindings/LlamaModel.swift",
         "Sources/ReplayKit/State/RunState.swift",
         "Sources/Export",
-        "Sources/ReplayKit/Compare/Output",
-        "Sources/ReplayKit/Compare/GateVerdict.swift",
-        "Sources/ReplayKit/Suite/Output",
+        "Sources/Compare/Output",
+        "Sources/Compare/GateVerdict.swift",
+        "Sources/Suite/Output",
     ]
 
     /// The words, lower case.

@@ -8,23 +8,23 @@ import Privacy
 /// `replay`, `replay merge`, `replay compare` and `replay suite run` take them through here, so
 /// each step's diagnostics and exit codes are written once. A step that cannot be taken has
 /// said why and throws `Stop` with the code the command ends with.
-enum CommandStart {
+package enum CommandStart {
     /// A command ended by one of its opening steps, which has already told the user why (or, for
     /// `--help`, printed the usage).
-    struct Stop: Error {
-        let exitCode: ExitCode
+    package struct Stop: Error {
+        package let exitCode: ExitCode
     }
 
     /// A confined process: how, and its claim on `--out`, which the command holds to its end.
-    struct Confined {
-        let sandbox: SandboxReport
-        let claim: OutClaim?
+    package struct Confined {
+        package let sandbox: SandboxReport
+        package let claim: OutClaim?
     }
 
     /// The options `parse` reads from `arguments`. When it returns nil (`--help`) the usage is
     /// printed and the command ends with 0; when it refuses them, the reason and the usage are
     /// printed after `command` ("replay compare") and the command ends with 2.
-    static func options<Options, Failure: Error & CustomStringConvertible>(
+    package static func options<Options, Failure: Error & CustomStringConvertible>(
         _ arguments: [String], command: String, usage: String, diagnostics: (String) -> Void,
         parse: ([String]) throws(Failure) -> Options?
     ) throws(Stop) -> Options {
@@ -45,7 +45,7 @@ enum CommandStart {
     /// The options of a subcommand documented in `replay --help` (merge, flywheel, corpus,
     /// prompts, profiles): a refusal is printed with that usage (exit 2); `--help` (nil from
     /// `parse`) prints it to stdout, as `replay --help` does, and ends the command with 0.
-    static func mainOptions<Options>(_ arguments: [String], diagnostics: (String) -> Void,
+    package static func mainOptions<Options>(_ arguments: [String], diagnostics: (String) -> Void,
                                      parse: ([String]) throws(ArgumentParser.UsageError) -> Options?) throws(Stop) -> Options {
         let parsed: Options?
         do {
@@ -64,7 +64,7 @@ enum CommandStart {
     /// The run key (`RunKeyFile.load`), read before confinement: `explicit` (`--run-key`), else
     /// `REPLAY_RUN_KEY`'s file, else the per-user key, which only a run (`creating`) may make. A
     /// key that cannot be had is named after `command` and ends the command with 2.
-    static func runKey(_ explicit: String?, creating: Bool, command: String, diagnostics: (String) -> Void) throws(Stop) -> RunKey {
+    package static func runKey(_ explicit: String?, creating: Bool, command: String, diagnostics: (String) -> Void) throws(Stop) -> RunKey {
         do {
             return try RunKeyFile.load(explicit: explicit, environment: ProcessInfo.processInfo.environment, creating: creating)
         } catch {
@@ -82,7 +82,7 @@ enum CommandStart {
     /// holding a finished run (without `force`), is refused next (exit 2, `OutClaim`). A
     /// directory that cannot be created, cleared or written in is a result that cannot be written
     /// (exit 5), found before anything is replayed, not a kernel without a sandbox (exit 8).
-    static func confine(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool,
+    package static func confine(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool,
                         keepingCheckpoints: Bool = false, force: Bool, diagnostics: (String) -> Void) throws(Stop) -> Confined {
         do {
             return try confined(directory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed,

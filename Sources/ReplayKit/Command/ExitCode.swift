@@ -89,41 +89,6 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         }
     }
 
-    /// The codes `replay compare` ends with, in the order its usage lists them.
-    public static let compareCodes: [ExitCode] = [.success, .thresholdsNotMet, .usage, .input, .output, .sandboxUnavailable]
-
-    /// What the code means after `replay compare`; nil for a code it never ends with.
-    public var compareMeaning: String? {
-        switch self {
-        case .success: "compared: compare.json, compare.md, compare.html, junit.xml and manifest.json are written; every gate passed"
-        case .thresholdsNotMet: "a --fail-if-worse gate failed: the data do not show NEW is not worse by its margin, or it had no pairs"
-        case .usage: "usage error (an unknown gate key is named with the valid ones; --out is or is inside a run directory): nothing ran"
-        case .input:
-            "a run directory is not a finished run (no manifest.json, one it no longer matches, no state.json or items.json.zst),"
-                + " or the two runs are not over the same corpus under one run key (both named)"
-        case .output: "a result could not be written, or --out could not be created"
-        case .sandboxUnavailable: "the kernel cannot sandbox the comparison and --allow-unsandboxed was not given"
-        default: nil
-        }
-    }
-
-    /// The codes `replay suite run` ends with, in the order its usage and docs/suite.md list them.
-    public static let suiteCodes: [ExitCode] = [.success, .thresholdsNotMet, .usage, .input, .model, .output, .sandboxUnavailable]
-
-    /// What the code means after `replay suite run`; nil for a code it never ends with.
-    public var suiteMeaning: String? {
-        switch self {
-        case .success: "every must case passed: report.json, report.md, junit.xml and manifest.json are written"
-        case .thresholdsNotMet: "a must case failed (named on stderr and in junit.xml); the results are written"
-        case .usage: "usage error, a prompt set file that cannot be used, or an --out that is refused: nothing ran"
-        case .input: "the suite file cannot be read or is not a suite (the error names the file, the case and the key): nothing ran"
-        case .model: "the model could not be loaded (no model, or a file llama.cpp cannot load): nothing ran"
-        case .output: "a result could not be written, or --out could not be created"
-        case .sandboxUnavailable: "the kernel cannot sandbox the run and --allow-unsandboxed was not given"
-        default: nil
-        }
-    }
-
     /// "Exit status:" and a line per code with its meaning, wrapped under a hanging indent: the
     /// end of a usage text.
     public static func usageSection(_ codes: [ExitCode], meaning: (ExitCode) -> String?, width: Int = 96) -> String {

@@ -11,7 +11,7 @@ import Privacy
 /// again. It is taken before confinement (the sandbox refuses locks) and held by its descriptor,
 /// which `release()` (or the end of the process) closes. A file system that cannot lock
 /// directories (some network mounts) is named in a warning and the run goes on unclaimed.
-final class OutClaim {
+package final class OutClaim {
     private var descriptor: Int32
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
@@ -19,7 +19,7 @@ final class OutClaim {
     deinit { release() }
 
     /// Drops the claim (at the end of a command run in process; a process that ends drops it anyway).
-    func release() {
+    package func release() {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1

@@ -7,7 +7,7 @@ import Foundation
 /// Everything beneath `--out` is what the sandbox lets the run write and what the audit scans; given
 /// `/`, the home directory, a temporary directory or the working directory, the sandbox would allow
 /// writes among files that are not the run's, and the audit would scan them all.
-enum OutDirectory {
+package enum OutDirectory {
     /// A directory `--out` may neither be nor hold, with what it is called in a sentence.
     struct Place: Sendable, Equatable {
         let name: String
@@ -64,7 +64,7 @@ enum OutDirectory {
 
     /// `path` made absolute against `base`, with symbolic links resolved as far as it exists
     /// (`realpath`) and `.` and `..` taken lexically beyond: `--out` need not exist yet.
-    static func resolve(_ path: String, from base: String) -> String {
+    package static func resolve(_ path: String, from base: String) -> String {
         let absolute = path.hasPrefix("/") ? path : base + "/" + path
         let components = absolute.split(separator: "/").map(String.init)
         var resolved = "/"

@@ -11,11 +11,11 @@ import Foundation
 /// The file's `source` texts are the team's prose, not the replay's: the results say where the
 /// numbers come from as `teamSource` (the report's `run.profiles.sha256` names the file), so
 /// `replay audit` can keep holding every prose string of a result to the writers' own words.
-enum ProfilesFile {
+package enum ProfilesFile {
     /// The largest profiles file read: a few devices and versions, not a corpus.
     static let maximumBytes = 1 << 20
 
-    static func load(_ path: String) throws(ArgumentParser.UsageError) -> ModelProfiles {
+    package static func load(_ path: String) throws(ArgumentParser.UsageError) -> ModelProfiles {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ArgumentParser.UsageError("cannot read the profiles file \(path)")
         }

@@ -36,7 +36,7 @@ public enum RunCommand {
 
     /// The C library's message for the errno beneath a Foundation file error ("Not a directory"),
     /// else the error as Foundation words it.
-    static func systemReason(_ error: any Error) -> String {
+    package static func systemReason(_ error: any Error) -> String {
         if let underlying = (error as? CocoaError)?.underlying as NSError?, underlying.domain == NSPOSIXErrorDomain {
             return SystemError(Int32(underlying.code)).message
         }
@@ -332,7 +332,7 @@ public enum RunCommand {
     ///
     /// With stat(2): Foundation's attributes also look up the owner's name, which asks nscd
     /// over a UNIX socket the sandbox (rightly) refuses.
-    static func fileSize(_ path: String) -> Int {
+    package static func fileSize(_ path: String) -> Int {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }

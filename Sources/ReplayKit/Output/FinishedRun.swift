@@ -5,9 +5,9 @@ import Foundation
 /// and every entry as it records (`replay verify`'s check). A run stopped by anything (a full
 /// disk, a kill, a signal) leaves none, so a reader that trusts nothing without it never takes
 /// a partial run for a whole one: `replay merge` for each shard, `replay compare` for each run.
-enum FinishedRun {
+package enum FinishedRun {
     /// Why `directory` is not a finished run, in a few words; nil when it is.
-    static func problem(in directory: String) -> String? {
+    package static func problem(in directory: String) -> String? {
         let manifestPath = directory + "/" + RunManifest.fileName
         guard FileManager.default.fileExists(atPath: manifestPath) else {
             return "it has no \(RunManifest.fileName), which a run writes last: the run did not finish, or this is not a run's --out"

@@ -5,14 +5,14 @@
 /// escaping every label anyway means a rule that lets too much through still cannot change the
 /// page. CommonMark lets any ASCII punctuation be escaped with a backslash, which renders as the
 /// character itself; line breaks would end a table row, so they become spaces.
-enum MarkdownText {
+package enum MarkdownText {
     /// The characters escaped with a backslash: table cells (`|`), code (`` ` ``), links and
     /// images (`[ ] ( ) !`), autolinks and HTML (`< >`), entities (`&`) and the backslash itself
     /// (so an escape in the text cannot undo one of ours).
-    static let escaped: Set<Unicode.Scalar> = ["\\", "|", "`", "[", "]", "(", ")", "<", ">", "!", "&"]
+    package static let escaped: Set<Unicode.Scalar> = ["\\", "|", "`", "[", "]", "(", ")", "<", ">", "!", "&"]
 
     /// `text` safe in a table cell or a line of report.md.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {

@@ -272,7 +272,7 @@ public struct ModelDescription: Sendable {
         self.sha256 = sha256
     }
 
-    var value: ReportValue {
+    package var value: ReportValue {
         .object([
             ("name", .label(info.name)),
             ("description", .label(info.description)),

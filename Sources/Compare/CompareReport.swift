@@ -1,0 +1,28 @@
+import Privacy
+import ReplayKit
+
+/// Everything `replay compare` writes: the two runs, their comparison, the gates' verdicts and
+/// the sandbox the comparison ran in. compare.json, compare.md and compare.html render it.
+public struct CompareReport: Sendable {
+    public var base: RunDirectory
+    public var new: RunDirectory
+    public var comparison: Comparison
+    public var gates: [GateVerdict]
+    /// `SandboxReport.reportValue` of the comparing process; null in library use.
+    public var sandbox: ReportValue
+
+    public init(base: RunDirectory, new: RunDirectory, comparison: Comparison, gates: [GateVerdict] = [], sandbox: ReportValue = .null) {
+        self.base = base
+        self.new = new
+        self.comparison = comparison
+        self.gates = gates
+        self.sandbox = sandbox
+    }
+
+    /// The options the two runs were made with that differ, as the command line spells them
+    /// (`--budget`, `--job`, …).
+    public var optionDifferences: [String] { base.state.options.differences(from: new.state.options) }
+
+    /// Whether the runs used different model files (or one could not load its model).
+    public var modelDiffers: Bool { base.state.model.difference(from: new.state.model) != nil }
+}

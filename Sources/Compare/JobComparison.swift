@@ -1,0 +1,45 @@
+import Jobs
+import Privacy
+import ReplayKit
+
+/// One job compared: how its items joined, and its metrics over all of them, by app build, by
+/// model version and by locale.
+public struct JobComparison: Sendable, Equatable {
+    public var job: JobKind
+    public var join: JoinCounts
+    public var overall: SliceComparison
+    /// One slice per build, per model version and per locale, in the reports' label order.
+    public var byBuild: [SliceComparison]
+    public var byModel: [SliceComparison]
+    public var byLocale: [SliceComparison]
+
+    public init(job: JobKind, join: JoinCounts, overall: SliceComparison, byBuild: [SliceComparison], byModel: [SliceComparison],
+                byLocale: [SliceComparison] = []) {
+        self.job = job
+        self.join = join
+        self.overall = overall
+        self.byBuild = byBuild
+        self.byModel = byModel
+        self.byLocale = byLocale
+    }
+
+    /// Compares `joined`, the job's items, over `metrics`.
+    public static func compare(_ job: JobKind, _ joined: JoinedJob, metrics: [MetricDefinition], bootstrap: PairedBootstrap) -> JobComparison {
+        func slices(_ dimension: SliceComparison.Dimension, _ label: (ItemOutcome) -> String) -> [SliceComparison] {
+            var labels = Set(joined.pairs.map { label($0.base) })
+            for item in joined.baseOnly + joined.newOnly + joined.repeatedBase + joined.repeatedNew { labels.insert(label(item)) }
+            return labels.sorted(by: ReportLabel.precedes).map { value in
+                SliceComparison.compare(dimension, label: value, pairs: joined.pairs.filter { label($0.base) == value },
+                                        eligible: joined.counts { label($0) == value }, metrics: metrics, bootstrap: bootstrap)
+            }
+        }
+        return JobComparison(
+            job: job, join: joined.counts(),
+            overall: SliceComparison.compare(.overall, label: "all", pairs: joined.pairs, eligible: joined.counts(), metrics: metrics,
+                                             bootstrap: bootstrap),
+            byBuild: slices(.build, \.build), byModel: slices(.model, \.model), byLocale: slices(.locale, \.locale))
+    }
+
+    /// The overall slice, then the builds, then the models, then the locales.
+    public var slices: [SliceComparison] { [overall] + byBuild + byModel + byLocale }
+}

@@ -1,0 +1,20 @@
+import ReplayKit
+
+extension ExitCode {
+    /// The codes `replay suite run` ends with, in the order its usage and docs/suite.md list them.
+    public static let suiteCodes: [ExitCode] = [.success, .thresholdsNotMet, .usage, .input, .model, .output, .sandboxUnavailable]
+
+    /// What the code means after `replay suite run`; nil for a code it never ends with.
+    public var suiteMeaning: String? {
+        switch self {
+        case .success: "every must case passed: report.json, report.md, junit.xml and manifest.json are written"
+        case .thresholdsNotMet: "a must case failed (named on stderr and in junit.xml); the results are written"
+        case .usage: "usage error, a prompt set file that cannot be used, or an --out that is refused: nothing ran"
+        case .input: "the suite file cannot be read or is not a suite (the error names the file, the case and the key): nothing ran"
+        case .model: "the model could not be loaded (no model, or a file llama.cpp cannot load): nothing ran"
+        case .output: "a result could not be written, or --out could not be created"
+        case .sandboxUnavailable: "the kernel cannot sandbox the run and --allow-unsandboxed was not given"
+        default: nil
+        }
+    }
+}

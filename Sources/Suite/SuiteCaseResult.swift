@@ -1,0 +1,67 @@
+import Jobs
+import Privacy
+import ReplayKit
+
+/// What one run of a case came to: its id, language and job, and each expectation's verdict.
+/// Ids, fixed words and numbers only: never an input's words, a given output or the model's.
+public struct SuiteCaseResult: Sendable {
+    public var id: String
+    /// The language the case ran in (a tag the locale rule keeps), nil when it named none.
+    public var language: String?
+    public var job: JobKind
+    public var must: Bool
+    /// The case gave its output (`given`): every expectation was decided without a model.
+    public var givenOutput: Bool
+    /// The case is for other model versions than the run's (`model_versions`): not run.
+    public var skipped: Bool
+    public var expectations: [SuiteExpectationResult]
+
+    public init(id: String, language: String?, job: JobKind, must: Bool, givenOutput: Bool, skipped: Bool,
+                expectations: [SuiteExpectationResult], perLanguage: Bool = false) {
+        self.perLanguage = perLanguage
+        self.id = id
+        self.language = language
+        self.job = job
+        self.must = must
+        self.givenOutput = givenOutput
+        self.skipped = skipped
+        self.expectations = expectations
+    }
+
+    /// Every expectation held (a skipped case neither passes nor fails).
+    public var passed: Bool { !skipped && expectations.allSatisfy(\.passed) }
+    public var failed: Bool { !skipped && !passed }
+
+    /// How the results name this run: the id, with `:LANGUAGE` when the case runs once per
+    /// language of its `languages` (`route-named-wins:fr`).
+    public var name: String { perLanguage ? id + ":" + (language ?? "unknown") : id }
+    /// The case gave `languages`: it ran once in each.
+    public var perLanguage: Bool
+}
+
+/// One expectation's verdict at a run of a case.
+public struct SuiteExpectationResult: Sendable {
+    /// The expectation's key (`route_to`).
+    public var name: String
+    /// Decided without regard to the model's words (docs/suite.md).
+    public var deterministic: Bool
+    public var passed: Bool
+    /// What was found, when it is a count, a flag or one of the app's fixed words (a fallback
+    /// reason, a draft kind); nil otherwise (routing's member is the model's choice).
+    public var observed: ReportValue?
+    /// Why it failed, one of `SuiteExpectationResult.reasons`; nil when it passed.
+    public var reason: String?
+
+    public init(name: String, deterministic: Bool, passed: Bool, observed: ReportValue? = nil, reason: String? = nil) {
+        self.name = name
+        self.deterministic = deterministic
+        self.passed = passed
+        self.observed = observed
+        self.reason = passed ? nil : (reason ?? "differs")
+    }
+
+    /// Why an expectation fails: what was found differs; the job is not eligible at the case's
+    /// place; it fell back before it measured an input (an unsupported language); the model was
+    /// not asked (a fallback before asking); or the output was rejected, so there is no answer to judge.
+    public static let reasons = ["differs", "not_eligible", "no_input", "not_asked", "no_answer"]
+}

@@ -1,0 +1,191 @@
+import Engine
+import Jobs
+import Privacy
+import ReplayKit
+
+/// Runs a suite's cases through the jobs with a model: each case as a one-thread snapshot planned
+/// by its job's own `plan` (eligibility, the language check and the cuts are the app's code,
+/// counted with the model's tokenizer), the requests left asked of the model in calls as a run
+/// asks them, each answer judged by `Job.evaluate` as a run judges it, then every expectation
+/// checked.
+///
+/// Takes any `LanguageModel`: the command passes the llama.cpp engine a run uses, tests a
+/// scripted one. What leaves is `SuiteCaseResult`s: ids, flags, counts and fixed words.
+public struct SuiteRunner: Sendable {
+    public var suite: SuiteFile
+    public var model: any LanguageModel
+    public var prompts: PromptSet
+    public var device: DeviceProfile
+    /// The on-device model version the run stands for (`--model-version`): cases with
+    /// `model_versions` run only when it is one of them. Carried as the messages' `meta.model`.
+    public var modelVersion: String?
+    /// Each model version's ceiling, languages and speed: a case is judged as `modelVersion`'s
+    /// profile says (the profiles' unknown model without one), as a run judges a place.
+    public var profiles: ModelProfiles
+
+    public init(suite: SuiteFile, model: any LanguageModel, prompts: PromptSet = .builtIn, device: DeviceProfile = .iPhone15Pro,
+                modelVersion: String? = nil, profiles: ModelProfiles = .builtIn) {
+        self.profiles = profiles
+        self.suite = suite
+        self.model = model
+        self.prompts = prompts
+        self.device = device
+        self.modelVersion = modelVersion
+    }
+
+    /// One run of a case: its plan, and what was found so far.
+    private struct Pending {
+        let suiteCase: SuiteCase
+        let language: String?
+        let job: any Job
+        var item: JobItem?
+        var observation = SuiteObservation()
+        /// The request to ask the model, when the case is asked and gives no output.
+        var request: GenerationRequest?
+        var outcome: GenerationOutcome?
+        var skipped = false
+    }
+
+    /// Every run of every case, in the file's order (a case's languages in its order).
+    public func run() -> [SuiteCaseResult] {
+        var pending: [Pending] = []
+        for suiteCase in suite.cases {
+            for language in suiteCase.runLanguages {
+                pending.append(plan(suiteCase, language: language))
+            }
+        }
+        // The model is asked as a run asks it: calls of a few batches' worth of requests.
+        let asked = pending.indices.filter { pending[$0].request != nil }
+        let perCall = max(1, ReplayRunner.requestsPerCall(batchSize: model.info.batchSize))
+        var start = 0
+        while start < asked.count {
+            let indices = Array(asked[start..<min(start + perCall, asked.count)])
+            let outcomes = model.respond(to: indices.map { pending[$0].request! })
+            for (index, outcome) in zip(indices, outcomes) { pending[index].outcome = outcome }
+            start += perCall
+        }
+        return pending.map(finish)
+    }
+
+    /// Plans one run of a case: everything the app decides before the model, and the output to
+    /// judge when it is given.
+    private func plan(_ suiteCase: SuiteCase, language: String?) -> Pending {
+        let version = profiles.profile(forModel: modelVersion ?? Attribution.unknown)
+        let job = suiteCase.job.job(prompts: prompts, languages: SupportedLanguages(codes: profiles.anyLanguage),
+                                    contextLimit: profiles.unknownModel.contextTokens(on: device.name))
+        var run = Pending(suiteCase: suiteCase, language: language, job: job)
+        // A case for some versions runs when the run's version is judged by the profile of one of
+        // them (26.2 runs a case for 26.0); a run naming none stands for the unknown model's.
+        if let versions = suiteCase.modelVersions, !versions.contains(where: { profiles.profile(forModel: $0).name == version.name }) {
+            run.skipped = true
+            return run
+        }
+        let (snapshot, target) = suiteCase.input.snapshot(language: language, modelVersion: modelVersion)
+        var ledger = JobLedger()
+        let items = run.job.plan(snapshot, tokenizer: model, ledger: &ledger)
+        let counters = ledger.overall.counters
+        var observation = SuiteObservation()
+        observation.named = (counters["named"] ?? 0) > 0
+        guard let item = items.first(where: { $0.attribution.message == target }) else {
+            observation.fallback = ["named", "relay_line_kept", "no_words"].first { (counters[$0] ?? 0) > 0 } ?? "none"
+            run.observation = observation
+            return run
+        }
+        run.item = item
+        observation.fires = true
+        guard var request = item.request else {
+            observation.fallback = (item.earlyFallback ?? .invalidOutput).rawValue
+            run.observation = observation
+            return run
+        }
+        // The case's model version decides its languages and its ceiling, as in a run.
+        let locale = item.attribution.locale == Attribution.unknown ? nil : item.attribution.locale
+        guard SupportedLanguages(codes: version.languages).supports(locale) else {
+            observation.fallback = FallbackReason.unsupportedLanguage.rawValue
+            run.observation = observation
+            return run
+        }
+        request.contextLimit = version.contextTokens(on: device.name)
+        run.item?.request = request
+        observation.inputCut = item.inputWasCut
+        observation.inputTokens = item.inputTokens
+        if suiteCase.job == .push, let push = run.job as? PushJob {
+            observation.repliesRead = repliesRead(suiteCase.input, inputTokens: item.inputTokens, batched: (counters["batched"] ?? 0) > 0,
+                                                  cap: push.inputCap)
+        }
+        // The session's ceiling, decided before asking as a run's engine decides it.
+        let promptTokens = item.promptTokens ?? model.promptTokenCount(for: request)
+        if promptTokens + request.maxOutputTokens > request.contextLimit {
+            observation.fallback = FallbackReason.contextExceeded.rawValue
+            run.observation = observation
+            return run
+        }
+        run.observation = observation
+        if let given = suiteCase.given {
+            run.outcome = GenerationOutcome(output: .success(given.output), promptTokens: promptTokens,
+                                            outputTokens: model.tokenCount(of: given.output), hostMilliseconds: 0,
+                                            minimumTokenProbability: given.confidence)
+        } else {
+            run.request = request
+        }
+        return run
+    }
+
+    /// The number of newest replies whose words, joined and cut as the push job joins and cuts
+    /// them, are `inputTokens` long, and agree with whether the job counted the push `batched`.
+    private func repliesRead(_ input: SuiteInput, inputTokens: Int, batched: Bool, cap: Int) -> Int? {
+        let words = input.replyWords
+        for count in 1...max(1, words.count) where (count > 1) == batched {
+            let joined = SealedText.joined(words.suffix(count).filter { !$0.isEmpty }, separator: "\n\n")
+            if model.suffix(of: joined, maxTokens: cap).keptTokens == inputTokens { return count }
+        }
+        return nil
+    }
+
+    /// Judges the run's output, if it has one, then every expectation.
+    private func finish(_ run: Pending) -> SuiteCaseResult {
+        let suiteCase = run.suiteCase
+        var result = SuiteCaseResult(id: suiteCase.id, language: run.language, job: suiteCase.job, must: suiteCase.must,
+                                     givenOutput: suiteCase.given != nil, skipped: run.skipped, expectations: [],
+                                     perLanguage: suiteCase.languages != nil)
+        guard !run.skipped else { return result }
+        var observation = run.observation
+        if let item = run.item, let outcome = run.outcome {
+            judge(run.job, item: item, outcome: outcome, input: suiteCase.input, into: &observation)
+        }
+        result.expectations = suiteCase.expectations.map { expectation in
+            SuiteVerdicts.verdict(expectation, observation, deterministic: suiteCase.given != nil || expectation.isDeterministic,
+                                  lead: suiteCase.input.lead)
+        }
+        return result
+    }
+
+    /// The job's own judging of an output (`Job.evaluate`, as a run's model stage), and the
+    /// facts of its checked answer.
+    private func judge<J: Job>(_ job: J, item: JobItem, outcome: GenerationOutcome, input: SuiteInput,
+                               into observation: inout SuiteObservation) {
+        let result = job.evaluate(item, outcome: outcome, device: profiles.device(device, model: modelVersion ?? Attribution.unknown))
+        observation.judged = true
+        observation.inBudget = result.inBudgetDevice ?? false
+        observation.violations = result.counters.filter { $0.key.hasPrefix(NeverRule.counterPrefix) }.values.reduce(0, +)
+        guard case .success(let text) = outcome.output else {
+            observation.parses = false
+            observation.accepted = false
+            return
+        }
+        observation.parses = (try? ContentDecoder.decode(text, as: Self.schema(of: job.kind, input: input))) != nil
+        let answer = job.check(text, for: item, outcome: outcome).answer
+        observation.accepted = answer != nil
+        observation.answer = answer.flatMap { SuiteAnswer($0) }
+    }
+
+    /// The schema a job's output decodes under (routing's is made per group).
+    static func schema(of job: JobKind, input: SuiteInput) -> GenerationSchema {
+        switch job {
+        case .chips: Replies.schema
+        case .route: Route.schema(members: input.memberNames)
+        case .push: PushLine.schema
+        case .draft: Draft.schema
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Jobs
+import Llama
+import Privacy
+import Testing
+@testable import Compare
+@testable import ReplayKit
+@testable import Replay
+import TestSupport
+
+/// A prompt experiment with the real model, as a team runs one: the built-in chips prompt
+/// against a prompt set that asks for one reply only (examples/prompts/chips-one-reply.json),
+/// both replayed over the same screens of the sample, then `replay compare`. Asking for one
+/// reply where the built-in asks for one to three must show in what the model writes: a
+/// detectable change in chips, and none in what the prompt cannot touch.
+@Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct PromptExperimentTests {
+    static let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
+    static let oneReply = BuiltProducts.packageRoot + "/examples/prompts/chips-one-reply.json"
+
+    /// Chips over the first 33 threads of the sample (56 screens that ask) with the real model,
+    /// in process. The one-reply prompt takes about 18 output tokens off a screen's answer, which
+    /// 33 threads detect after Holm's adjustment (p about 0.01; 40 threads, about 0.007); 25 do
+    /// not (p about 0.1). The 20 points more answered within the budget that follow are below
+    /// what 33 threads can detect (about 23): the test holds their direction only.
+    static func run(_ out: String, _ extra: [String] = []) -> ExitCode {
+        ReplayTool.main(["--job", "chips", "--limit", "33", "--out", out] + extra + [corpus], diagnostics: { _ in }, sandboxed: false)
+    }
+
+    @Test func askingForOneReplyIsADetectableChangeInChips() throws {
+        _ = try #require(DefaultModel.path(), "run scripts/setup first")
+        let work = try TemporaryDirectory(prefix: "prompt-experiment")
+        #expect(Self.run(work.path("base")) == .success)
+        #expect(Self.run(work.path("new"), ["--prompts", Self.oneReply]) == .success)
+
+        let (code, said) = CompareFixtures.compare(["--out", work.path("cmp"), work.path("base"), work.path("new")])
+        #expect(code == .success, "\(said)")
+        let key = try StateFixtures.processKey()
+        let base = try RunDirectory.read(work.path("base"), key: key), new = try RunDirectory.read(work.path("new"), key: key)
+        let comparison = Comparison(base: base.items, new: new.items)
+        #expect(comparison.join.paired > 50 && comparison.join.baseOnly == 0 && comparison.join.newOnly == 0)
+        let chips = try #require(comparison.job(.chips)?.overall)
+        // The prompt asks for fewer replies: the model writes fewer tokens, beyond what chance
+        // explains after Holm's adjustment across chips's metrics, so more chips are ready within
+        // the budget on the device.
+        let tokensOut = try #require(chips.metric("tokens.out"))
+        #expect(tokensOut.verdict == .better, "tokens.out: \(tokensOut.verdict) \(tokensOut.difference ?? .nan)")
+        #expect((tokensOut.difference ?? 0) < -5, "tokens.out: \(tokensOut.difference ?? .nan)")
+        let answered = try #require(chips.metric("answered"))
+        #expect((answered.difference ?? 0) > 0, "answered: \(answered.difference ?? .nan)")
+        // What the prompt cannot change does not: the same screens were eligible and asked, with
+        // the same prompt sizes but for the instructions' own tokens.
+        let asked = try #require(chips.metric("asked"))
+        #expect(asked.difference == 0 && asked.verdict == .noDetectableChange)
+        let tokensIn = try #require(chips.metric("tokens.in"))
+        #expect((tokensIn.difference ?? 0) < 0, "the one-reply instructions are shorter")
+        // The report names each run's prompt set, and the comparison says the sets differ.
+        let json = try ReportValue(parsingExactJSON: String(contentsOfFile: work.path("cmp/compare.json"), encoding: .utf8))
+        #expect(json.at("differences.options").map { "\($0)".contains("prompts") } == true, "\(json.at("differences.options") ?? .null)")
+    }
+}
