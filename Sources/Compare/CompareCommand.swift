@@ -55,9 +55,9 @@ public enum CompareCommand: Subcommand {
             return error.exitCode
         }
         let workingDirectory = FileManager.default.currentDirectoryPath
-        let out = OutDirectory.resolve(options.outputDirectory, from: workingDirectory)
+        let out = OutputDirectory.resolve(options.outputDirectory, from: workingDirectory)
         for directory in [options.baseDirectory, options.newDirectory] {
-            let run = OutDirectory.resolve(directory, from: workingDirectory)
+            let run = OutputDirectory.resolve(directory, from: workingDirectory)
             if out == run || out.hasPrefix(run + "/") {
                 diagnostics("replay compare: --out \(options.outputDirectory) is \(out == run ? "" : "inside ")the run directory \(directory), "
                             + "which it would change: give the comparison a directory of its own")

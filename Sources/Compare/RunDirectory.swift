@@ -74,7 +74,7 @@ public struct RunDirectory: Sendable {
         } catch {
             throw refuse("its \(ItemTable.fileName) cannot be read")
         }
-        return RunDirectory(given: directory, path: OutDirectory.resolve(directory, from: FileManager.default.currentDirectoryPath),
+        return RunDirectory(given: directory, path: OutputDirectory.resolve(directory, from: FileManager.default.currentDirectoryPath),
                             state: state, items: items)
     }
 

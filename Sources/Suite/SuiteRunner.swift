@@ -71,8 +71,7 @@ public struct SuiteRunner: Sendable {
     /// judge when it is given.
     private func plan(_ suiteCase: SuiteCase, language: String?) -> Pending {
         let version = profiles.profile(forModel: modelVersion ?? Attribution.unknown)
-        let job = suiteCase.job.job(prompts: prompts, languages: SupportedLanguages(codes: profiles.anyLanguage),
-                                    contextLimit: profiles.unknownModel.contextTokens(on: device.name))
+        let job = RunJobs.job(suiteCase.job, prompts: prompts, profiles: profiles, device: device)
         var run = Pending(suiteCase: suiteCase, language: language, job: job)
         // A case for some versions runs when the run's version is judged by the profile of one of
         // them (26.2 runs a case for 26.0); a run naming none stands for the unknown model's.

@@ -36,7 +36,7 @@ import TestSupport
         #expect(json["schema"] == .label("replay.compare/1"))
         #expect(json.at("jobs.chips.join.paired") == .int(40))
         #expect(json.at("method.bootstrap.seed") == .int(Int(CompareOptions.defaultSeed)))
-        #expect(json.at("base.directory") == .label(OutDirectory.resolve(base, from: "/")))
+        #expect(json.at("base.directory") == .label(OutputDirectory.resolve(base, from: "/")))
         #expect(json.at("jobs.chips.overall.metrics.answered.discordant.base_only") == .int(3))
         #expect(json.at("jobs.chips.overall.metrics.answered.discordant.new_only") == .int(9))
         #expect(json.at("jobs.chips.overall.metrics.tokens.in.verdict") == nil, "metric keys are one JSON key each")

@@ -28,7 +28,7 @@ import TestSupport
         options.corpus = [writeCorpus(corpus, in: work.path)]
         options.dryRun = true
         options.profiles = profiles
-        let jobs = [RunCommand.job(.draft, budget: nil, profiles: profiles)]
+        let jobs = [RunJobs.job(.draft, profiles: profiles)]
         let tally = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: WordTokenizer()).run()
         return ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date(timeIntervalSince1970: 0)).build()
     }

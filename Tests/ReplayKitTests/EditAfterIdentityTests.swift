@@ -138,7 +138,7 @@ import TestSupport
         let opened = try Self.version(edited)
 
         func run(_ expected: ExpectedCorpus?) -> ReplayTally {
-            let jobs = options.jobs.map { RunCommand.job($0, budget: nil) }
+            let jobs = options.jobs.map { RunJobs.job($0) }
             let model = LabelScriptedModel(routeTo: "Penny")
             let runner = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: model, planningWorkers: 2,
                                       itemKeys: ItemKeys(key: StateFixtures.key, fileDigests: identity.files.map(\.digest)))

@@ -90,7 +90,7 @@ import TestSupport
     /// Each job's block says where its budget comes from: chips' 800 ms is the spec's, the others
     /// the project's, and a `--budget` or `--config` number says so.
     @Test func everyJobBlockSaysWhereItsBudgetComesFrom() throws {
-        let jobs = JobKind.allCases.map { RunCommand.job($0, budget: $0 == .push ? 4500 : nil) }
+        let jobs = JobKind.allCases.map { RunJobs.job($0, budget: $0 == .push ? 4500 : nil) }
         let report = try report(tinyCorpus, jobs: jobs, model: nil)
         #expect(report.at("run.jobs") == .array(JobKind.allCases.map { .label($0.rawValue) }))
         for (kind, budget, source) in [("chips", 800.0, "spec"), ("route", 400, "default"), ("push", 4500, "flag_or_config"),

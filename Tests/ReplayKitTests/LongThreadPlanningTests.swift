@@ -11,7 +11,7 @@ import TestSupport
     static func planner(workers: Int, dryRun: Bool) -> Planner {
         var options = ReplayOptions()
         options.dryRun = dryRun
-        var planner = Planner(options: options, jobs: JobKind.allCases.map { RunCommand.job($0, budget: nil) },
+        var planner = Planner(options: options, jobs: JobKind.allCases.map { RunJobs.job($0) },
                               tokenizer: ApproximateTokenizer(), canary: nil, modelUnavailable: false, dryRun: dryRun,
                               itemKeys: .unkeyed(fileCount: 1))
         planner.workers = workers

@@ -7,7 +7,7 @@ import TestSupport
 /// `--out` must be a directory of the run's own: never a shared one, nor one that holds it.
 @Suite struct OutDirectoryTests {
     /// Shared places as a machine might have them, already resolved.
-    static let places = OutDirectory.places(environment: ["HOME": "/home/ada", "TMPDIR": "/run/user/1000/tmp"],
+    static let places = OutputDirectory.places(environment: ["HOME": "/home/ada", "TMPDIR": "/run/user/1000/tmp"],
                                             workingDirectory: "/home/ada/projects/replay")
 
     @Test(arguments: [
@@ -25,7 +25,7 @@ import TestSupport
         ("/home/ada/projects", "the working directory"),
     ])
     func sharedDirectoriesAndTheirAncestorsAreRefused(_ out: String, _ place: String) throws {
-        let refusal = try #require(OutDirectory.refusal(given: out, resolved: out, places: Self.places))
+        let refusal = try #require(OutputDirectory.refusal(given: out, resolved: out, places: Self.places))
         guard case let .tooBroad(_, _, refused) = refusal else { return }
         #expect(refused.name == place)
         let text = refusal.description
@@ -35,15 +35,15 @@ import TestSupport
     @Test(arguments: ["/home/ada/projects/replay/replay-report", "/home/ada/out", "/tmp/replay-report",
                       "/var/tmp/run-1", "/srv/replay", "/dev/shm/replay", "/home/ada/projects/other"])
     func aDirectoryOfItsOwnIsAllowed(_ out: String) {
-        #expect(OutDirectory.refusal(given: out, resolved: out, places: Self.places) == nil)
+        #expect(OutputDirectory.refusal(given: out, resolved: out, places: Self.places) == nil)
     }
 
     @Test func refusalReadsAsASentence() {
-        let home = OutDirectory.Place(name: "the home directory", path: "/home/ada")
-        #expect(OutDirectory.Refusal.tooBroad(given: "~/..", resolved: "/home", place: home).description
+        let home = OutputDirectory.Place(name: "the home directory", path: "/home/ada")
+        #expect(OutputDirectory.Refusal.tooBroad(given: "~/..", resolved: "/home", place: home).description
                 == "--out ~/.. holds the home directory (/home/ada): the run could write among files that are not its own."
                 + " Give it a directory of its own, such as /home/replay-report (created if missing).")
-        #expect(OutDirectory.Refusal.tooBroad(given: ".", resolved: "/home/ada", place: home).description
+        #expect(OutputDirectory.Refusal.tooBroad(given: ".", resolved: "/home/ada", place: home).description
                 == "--out . is the home directory: the run could write among files that are not its own."
                 + " Give it a directory of its own, such as /home/ada/replay-report (created if missing).")
     }
@@ -54,16 +54,16 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: root + "/work", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: "/tmp")
-        let real = OutDirectory.resolve(root, from: "/")
-        #expect(OutDirectory.resolve("work/../new/./out", from: root) == real + "/new/out")
-        #expect(OutDirectory.resolve(root + "/link", from: "/") == OutDirectory.resolve("/tmp", from: "/"))
-        #expect(OutDirectory.resolve(root + "/link/..", from: "/") == "/")
+        let real = OutputDirectory.resolve(root, from: "/")
+        #expect(OutputDirectory.resolve("work/../new/./out", from: root) == real + "/new/out")
+        #expect(OutputDirectory.resolve(root + "/link", from: "/") == OutputDirectory.resolve("/tmp", from: "/"))
+        #expect(OutputDirectory.resolve(root + "/link/..", from: "/") == "/")
 
         let environment = ["HOME": root + "/home"]
-        #expect(OutDirectory.refusal(for: root + "/link", environment: environment, workingDirectory: root + "/work") != nil)
-        #expect(OutDirectory.refusal(for: ".", environment: environment, workingDirectory: root + "/work") != nil)
-        #expect(OutDirectory.refusal(for: "..", environment: environment, workingDirectory: root + "/work") != nil)
-        #expect(OutDirectory.refusal(for: "replay-report", environment: environment, workingDirectory: root + "/work") == nil)
+        #expect(OutputDirectory.refusal(for: root + "/link", environment: environment, workingDirectory: root + "/work") != nil)
+        #expect(OutputDirectory.refusal(for: ".", environment: environment, workingDirectory: root + "/work") != nil)
+        #expect(OutputDirectory.refusal(for: "..", environment: environment, workingDirectory: root + "/work") != nil)
+        #expect(OutputDirectory.refusal(for: "replay-report", environment: environment, workingDirectory: root + "/work") == nil)
     }
 
     /// The command refuses before it creates anything, whether or not it is sandboxed, with exit 2.

@@ -53,7 +53,7 @@ import TestSupport
         options.flywheel = true
         options.labels = labels
         options.thresholds = [Threshold(key: "route.accuracy", minimum: 0.9), Threshold(key: "chips.answered_rate", minimum: 0.5)]
-        let jobs = options.jobs.map { RunCommand.job($0, budget: nil, labels: labels) }
+        let jobs = options.jobs.map { RunJobs.job($0, labels: labels) }
         let model = LabelScriptedModel(routeTo: routeTo)
         let tally = ReplayRunner(options: options, jobs: jobs, model: model, tokenizer: model).run()
         let builder = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 1, started: Date())

@@ -25,7 +25,7 @@ import TestSupport
         options.corpus = [BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"]
         options.dryRun = dryRun
         options.jobs = kinds
-        let jobs = kinds.map { RunCommand.job($0, budget: nil) }
+        let jobs = kinds.map { RunJobs.job($0) }
         func report(_ screens: ScreenDetail?) -> (json: String, items: Int) {
             let model = LabelScriptedModel(routeTo: "Penny")
             let tally = ReplayRunner(options: options, jobs: jobs, model: dryRun ? nil : model, tokenizer: model,

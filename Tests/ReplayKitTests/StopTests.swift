@@ -42,7 +42,7 @@ import TestSupport
                     checkpoint: (ReplayTally) -> Void = { _ in }) -> (state: RunState, tally: ReplayTally) {
         var options = StateFixtures.options(paths, dryRun: dryRun)
         options.checkpointEvery = every
-        let jobs = options.jobs.map { RunCommand.job($0, budget: nil) }
+        let jobs = options.jobs.map { RunJobs.job($0) }
         let scripted = model ?? LabelScriptedModel(routeTo: "Penny")
         let identity = CorpusIdentity.of((try? CorpusReader(paths: paths).files) ?? [], key: StateFixtures.key).identity
         let runner = ReplayRunner(options: options, jobs: jobs, model: dryRun ? nil : scripted, tokenizer: scripted, planningWorkers: 2,

@@ -191,7 +191,7 @@ import TestSupport
         let list = TeamLabels(agents: ["Coach"], members: ["Penny"])
         var options = StateFixtures.options([])
         options.labels = list
-        let jobs = options.jobs.map { RunCommand.job($0, budget: nil, labels: list) }
+        let jobs = options.jobs.map { RunJobs.job($0, labels: list) }
         var state = RunState(tally: ReplayTally(), options: StateOptions(options, jobs: jobs), corpusIdentity: CorpusIdentity(files: []),
                              model: .none, timing: Timing(started: "2026-01-01T00:00:00Z", seconds: 1))
         state.ledgers[.route, default: .init()].overall.counters["confusion:Penny->lead"] = 2

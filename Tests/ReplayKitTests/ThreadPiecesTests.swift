@@ -110,7 +110,7 @@ import TestSupport
     }
 
     static func run(_ options: ReplayOptions, firstPiece: Int?, tokenizer: any Tokenizer) -> (report: String, items: [ItemOutcome]) {
-        let jobs = JobKind.allCases.map { RunCommand.job($0, budget: nil) }
+        let jobs = JobKind.allCases.map { RunJobs.job($0) }
         let runner = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: tokenizer, planningWorkers: 2)
         runner.firstPiece = firstPiece
         let tally = runner.run()

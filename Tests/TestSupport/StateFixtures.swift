@@ -69,7 +69,7 @@ public enum StateFixtures {
                       resume: ReplayRunner.ResumePoint? = nil, every: Int? = nil, checkpoints: ((RunState) -> Void)? = nil) -> RunState {
         var options = options(paths, shard: shard, dryRun: dryRun, strict: strict)
         options.checkpointEvery = every
-        let jobs = options.jobs.map { RunCommand.job($0, budget: nil) }
+        let jobs = options.jobs.map { RunJobs.job($0) }
         let model = LabelScriptedModel(routeTo: "Penny")
         let identity = CorpusIdentity.of((try? CorpusReader(paths: paths).files) ?? [], key: key, shard: shard).identity
         func state(_ tally: ReplayTally) -> RunState {

@@ -350,7 +350,7 @@ public enum Auditor {
                 case .failed: continue
                 }
             case let .claim(path, outcome):
-                // The run's claim on --out (OutClaim): one lock on the run directory itself,
+                // The run's claim on --out (OutputDirectory.Claim): one lock on the run directory itself,
                 // before confinement; the sandbox refuses every lock after it, so it cannot be
                 // toggled to spell anything. Anything else is a lock nobody reviewed.
                 guard case .succeeded = outcome else { continue }

@@ -18,7 +18,7 @@ package enum CommandStart {
     /// A confined process: how, and its claim on `--out`, which the command holds to its end.
     package struct Confined {
         package let sandbox: SandboxReport
-        package let claim: OutClaim?
+        package let claim: OutputDirectory.Claim?
     }
 
     /// The options `parse` reads from `arguments`. When it returns nil (`--help`) the usage is
@@ -79,7 +79,7 @@ package enum CommandStart {
     /// A directory as broad as `/`, the home, a temporary or the working directory (or one holding
     /// any of them) is refused first, whether or not the run is sandboxed: beneath `--out` the run
     /// may write, and the audit scans everything there. A directory another process holds, or one
-    /// holding a finished run (without `force`), is refused next (exit 2, `OutClaim`). A
+    /// holding a finished run (without `force`), is refused next (exit 2, `OutputDirectory.Claim`). A
     /// directory that cannot be created, cleared or written in is a result that cannot be written
     /// (exit 5), found before anything is replayed, not a kernel without a sandbox (exit 8).
     package static func confine(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool,
@@ -97,15 +97,15 @@ package enum CommandStart {
     /// directory, `--allow-unsandboxed`) are printed as they come.
     private static func confined(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool,
                                  keepingCheckpoints: Bool, force: Bool, diagnostics: (String) -> Void) throws(ConfineFailure) -> Confined {
-        if let refusal = OutDirectory.refusal(for: directory) { throw .outDirectoryRefused(refusal) }
+        if let refusal = OutputDirectory.refusal(for: directory) { throw .outDirectoryRefused(refusal) }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw .outDirectoryUnusable(directory: directory, problem: .cannotBeCreated(reason: RunCommand.systemReason(error)))
         }
-        let claim: OutClaim?
+        let claim: OutputDirectory.Claim?
         do {
-            claim = try OutClaim.take(directory, force: force, warn: diagnostics)
+            claim = try OutputDirectory.Claim.take(directory, force: force, warn: diagnostics)
         } catch {
             throw .outDirectoryClaimed(error)
         }

@@ -71,8 +71,8 @@ public enum MergeCommand: Subcommand {
 
 
     static func run(_ options: MergeOptions, sandboxing: Sandboxing, diagnostics: (String) -> Void) -> ExitCode {
-        let out = OutDirectory.resolve(options.outputDirectory, from: FileManager.default.currentDirectoryPath)
-        for directory in options.shardDirectories where OutDirectory.resolve(directory, from: FileManager.default.currentDirectoryPath) == out {
+        let out = OutputDirectory.resolve(options.outputDirectory, from: FileManager.default.currentDirectoryPath)
+        for directory in options.shardDirectories where OutputDirectory.resolve(directory, from: FileManager.default.currentDirectoryPath) == out {
             diagnostics("replay merge: --out \(options.outputDirectory) is also a shard directory (\(directory)), whose state.json it would clear: "
                         + "give the merge a directory of its own")
             return .usage

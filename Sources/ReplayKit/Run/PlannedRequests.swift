@@ -21,7 +21,7 @@ public enum PlannedRequests {
         options.threadLimit = threads
         options.batchSize = batchSize
         options.prompts = prompts
-        let planned = RunCommand.job(job, budget: nil, prompts: prompts)
+        let planned = RunJobs.job(job, prompts: prompts)
         let source = ThreadSource(options: options, screens: ThreadSource.screenDetail(for: [planned], plantsCanary: false))
         if let failure = source.failure { throw Failure(description: failure) }
         let planner = Planner(options: options, jobs: [planned], tokenizer: tokenizer, canary: nil, modelUnavailable: false, dryRun: false,

@@ -1,0 +1,67 @@
+import Engine
+import Llama
+
+/// The model a run asks, and how a state names it.
+///
+/// No model (a missing or unreadable file): the run still completes and every job reports the
+/// fallback, as the app would fall back on a phone without the model; exit 4 says so. A dry run
+/// needs only the vocabulary, which loads while the reader reads (planning is the first to need
+/// it); a run with the model loads it here, before any thread is read.
+final class RunModel {
+    let path: String?
+    /// The engine that answers; nil in a dry run and when the model could not be loaded.
+    let engine: LlamaEnginePool?
+    let tokenizer: DeferredTokenizer
+    private let digest: String?
+    private let file: CorpusIdentity.File?
+    private let description: ModelDescription?
+    private var known: ModelIdentity?
+
+    init(_ options: ReplayOptions) {
+        let path = options.modelPath ?? DefaultModel.path()
+        self.path = path
+        var engine: LlamaEnginePool? = nil
+        if let path {
+            if options.dryRun {
+                tokenizer = DeferredTokenizer { [native = options.nativeTokenizer] in
+                    try LlamaModel(path: path, vocabularyOnly: true, nativeTokenizer: native)
+                }
+            } else {
+                do {
+                    // Each lane's sequences hold a 4,096-token session (26.x's); a request that a
+                    // version with a larger one allows (27.0's 8,192) gets a sequence of its own.
+                    let largest = options.profiles.largestContext(on: options.device.name)
+                    let loaded = try LlamaEnginePool(modelPath: path, sequences: options.batchSize,
+                                                     contextPerSequence: min(4096, largest), longestContext: largest)
+                    engine = loaded
+                    tokenizer = DeferredTokenizer(.init(tokenizer: loaded, problem: nil))
+                } catch {
+                    tokenizer = DeferredTokenizer(.init(tokenizer: ApproximateTokenizer(), problem: error.description))
+                }
+            }
+        } else {
+            tokenizer = DeferredTokenizer(.init(tokenizer: ApproximateTokenizer(),
+                                                problem: "no model: pass --model PATH, or run scripts/setup to install the default model"))
+        }
+        self.engine = engine
+        // The model's digest identifies it for a merge or a resume: the whole file's SHA-256 with
+        // the model (the report's model.sha256), its first and last MiB in a dry run, whose
+        // tokenizer decides token sizes too (hashing 100 MB would cost more than the dry run).
+        let digest = engine == nil ? nil : path.flatMap(CorpusIdentity.sha256(ofFile:))
+        self.digest = digest
+        file = engine == nil ? path.flatMap(CorpusIdentity.file) : nil
+        description = engine.map { ModelDescription(info: $0.info, fileBytes: RunCommand.fileSize(path ?? ""), sha256: digest) }
+    }
+
+    /// The model as a state names it, once the tokenizer is loaded; its problem is said once.
+    func identity(diagnostics: (String) -> Void) -> ModelIdentity {
+        if let known { return known }
+        let loaded = tokenizer.loaded
+        if let problem = loaded.problem { diagnostics("replay: \(problem); every job falls back (model_unavailable)") }
+        let identity = ModelIdentity(path: path, bytes: path.map(RunCommand.fileSize), sha256: digest ?? (loaded.problem == nil ? file?.digest : nil),
+                                     hashed: loaded.problem == nil ? file?.hashed ?? .whole : .whole, unavailable: loaded.problem,
+                                     approximateTokens: loaded.tokenizer is ApproximateTokenizer, description: description?.value ?? .null)
+        known = identity
+        return identity
+    }
+}
