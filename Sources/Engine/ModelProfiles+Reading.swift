@@ -15,14 +15,12 @@ extension ModelProfiles {
         }
         let reader = ProfilesReader(file: file)
         guard document["schema"] == .label(Self.schema) else { throw .profilesFileHasAnotherSchema(file: file) }
-        let top = try reader.fields(document, at: "the top level", allowed: ["schema", "name", "unknown_model", "devices", "models"],
-                                    required: ["schema", "name", "unknown_model", "devices", "models"])
+        let top = try reader.fields(document, at: "", allowed: ["schema", "name", "unknown_model", "devices", "models"])
         let name = try reader.name(top["name"]!, at: "name")
         var devices: [DeviceProfile] = []
         for (index, value) in try reader.array(top["devices"]!, at: "devices").enumerated() {
             let path = "devices[\(index)]"
-            let fields = try reader.fields(value, at: path, allowed: ["name", "prefill_ms_per_token", "decode_tokens_per_s", "source"],
-                                           required: ["name", "prefill_ms_per_token", "decode_tokens_per_s", "source"])
+            let fields = try reader.fields(value, at: path, allowed: ["name", "prefill_ms_per_token", "decode_tokens_per_s", "source"])
             let device = try reader.name(fields["name"]!, at: path + ".name").lowercased()
             guard !device.hasPrefix("custom:"), !devices.contains(where: { $0.name == device }) else {
                 throw .profilesFileHasAWrongValue(file: file, path: path + ".name", expected: "a device name given once, not starting with custom:")
@@ -68,15 +66,25 @@ private struct ProfilesReader {
         .profilesFileHasAWrongValue(file: file, path: path, expected: expected)
     }
 
-    func fields(_ value: ReportValue, at path: String, allowed: [String], required: [String]) throws(EngineError) -> [String: ReportValue] {
-        guard case .object(let pairs) = value else { throw wrong(path, "an object") }
-        var fields: [String: ReportValue] = [:]
-        for (key, field) in pairs {
-            guard allowed.contains(key) else { throw wrong(path, "an object of \(allowed.joined(separator: ", ")) (not '\(key)')") }
-            fields[key] = field
+    /// `problem` as this file's error.
+    func wrong(_ problem: InputFieldProblem) -> EngineError {
+        switch problem {
+        case .notAnObject(let path): wrong(InputFields.shown(path), "an object")
+        case .unknownKey(let path, let key, let allowed): wrong(InputFields.shown(path), "an object of \(allowed.joined(separator: ", ")) (not '\(key)')")
+        case .keyGivenTwice: wrong(problem.place, "given once")
+        case .missingKey: wrong(problem.place, "given")
         }
-        for key in required where fields[key] == nil { throw wrong(path == "the top level" ? key : path + "." + key, "given") }
-        return fields
+    }
+
+    /// The fields of the object at `path` as `InputFields` checks them: each one of `allowed`,
+    /// and every one of `allowed` but `optional` there.
+    func fields(_ value: ReportValue, at path: String, allowed: [String], optional: Set<String> = []) throws(EngineError) -> [String: ReportValue] {
+        do { return try InputFields(allowed: allowed, optional: optional).read(value, at: path) } catch { throw wrong(error) }
+    }
+
+    /// The fields of the object at `path`, keyed by the file's own names (devices), each given once.
+    func named(_ value: ReportValue, at path: String) throws(EngineError) -> [(key: String, value: ReportValue)] {
+        do { return try InputFields.anyKeys.pairs(of: value, at: path) } catch { throw wrong(error) }
     }
 
     func array(_ value: ReportValue, at path: String) throws(EngineError) -> [ReportValue] {
@@ -118,26 +126,25 @@ private struct ProfilesReader {
     func model(_ value: ReportValue, at path: String, devices: Set<String>) throws(EngineError) -> ModelVersionProfile {
         let fields = try self.fields(value, at: path, allowed: ["name", "from", "below", "context_tokens", "context_tokens_by_device",
                                                                 "languages", "timing_by_device", "source"],
-                                     required: ["name", "from", "context_tokens", "languages", "source"])
+                                     optional: ["below", "context_tokens_by_device", "timing_by_device"])
         let from = try version(fields["from"]!, at: path + ".from")
         let below = try fields["below"].map { (value) throws(EngineError) -> ModelVersion in try version(value, at: path + ".below") }
         if let below, below <= from { throw wrong(path + ".below", "a version after from") }
         var byDevice: [String: Int] = [:]
         if let value = fields["context_tokens_by_device"] {
-            guard case .object(let pairs) = value else { throw wrong(path + ".context_tokens_by_device", "an object of device names") }
-            for (device, tokens) in pairs {
+            guard case .object = value else { throw wrong(path + ".context_tokens_by_device", "an object of device names") }
+            for (device, tokens) in try named(value, at: path + ".context_tokens_by_device") {
                 guard devices.contains(device) else { throw wrong(path + ".context_tokens_by_device", "keyed by the devices' names (not '\(device)')") }
                 byDevice[device] = try contextTokens(tokens, at: path + ".context_tokens_by_device." + device)
             }
         }
         var timing: [String: DeviceTiming] = [:]
         if let value = fields["timing_by_device"] {
-            guard case .object(let pairs) = value else { throw wrong(path + ".timing_by_device", "an object of device names") }
-            for (device, figures) in pairs {
+            guard case .object = value else { throw wrong(path + ".timing_by_device", "an object of device names") }
+            for (device, figures) in try named(value, at: path + ".timing_by_device") {
                 let at = path + ".timing_by_device." + device
                 guard devices.contains(device) else { throw wrong(path + ".timing_by_device", "keyed by the devices' names (not '\(device)')") }
-                let numbers = try self.fields(figures, at: at, allowed: ["prefill_ms_per_token", "decode_tokens_per_s"],
-                                              required: ["prefill_ms_per_token", "decode_tokens_per_s"])
+                let numbers = try self.fields(figures, at: at, allowed: ["prefill_ms_per_token", "decode_tokens_per_s"])
                 timing[device] = DeviceTiming(
                     prefillMillisecondsPerToken: try number(numbers["prefill_ms_per_token"]!, at: at + ".prefill_ms_per_token", above: nil),
                     decodeTokensPerSecond: try number(numbers["decode_tokens_per_s"]!, at: at + ".decode_tokens_per_s", above: 0))

@@ -14,9 +14,6 @@ struct SuiteFileReader {
         "cases[\(index)]" + (id.map { " (\($0))" } ?? "") + (path.isEmpty ? "" : ": " + path)
     }
 
-    /// `path` joined with `key`.
-    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
-
     /// A case id: 1 to 32 lowercase letters, digits and `-`, starting with a letter or digit.
     static func isSlug(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
@@ -66,24 +63,28 @@ struct SuiteFileReader {
         func wrong(_ path: String, _ expected: String) -> SuiteError { .wrongValue(file: file, place: place(path), expected: expected) }
     }
 
-    /// The fields of the object at `path`, by key, each given once, each one of `allowed`, and
-    /// every one of `allowed` but `optional` there. `place` says where `path` is.
+    /// The fields of the object at `path` as `fields` checks them, in the file's order. `place`
+    /// says where a key path is.
+    func pairs(of value: ReportValue, at path: String, _ fields: InputFields,
+               place: (String) -> String = InputFields.shown) throws(SuiteError) -> [(key: String, value: ReportValue)] {
+        do {
+            return try fields.pairs(of: value, at: path)
+        } catch {
+            switch error {
+            case .notAnObject: throw .wrongValue(file: file, place: place(error.place), expected: "an object")
+            case .unknownKey(_, _, let allowed): throw .unknownKey(file: file, place: place(error.place), allowed: allowed)
+            case .keyGivenTwice: throw .keyTwice(file: file, place: place(error.place))
+            case .missingKey: throw .lacksAKey(file: file, place: place(error.place))
+            }
+        }
+    }
+
+    /// The fields of the object at `path`, by key: each one of `allowed`, and every one of
+    /// `allowed` but `optional` there. `place` says where a key path is.
     func fields(of value: ReportValue, at path: String, allowed: [String], optional: Set<String> = [],
-                place: (String) -> String = { $0.isEmpty ? "the top level" : $0 }) throws(SuiteError) -> [String: ReportValue] {
-        guard case .object(let pairs) = value else {
-            throw .wrongValue(file: file, place: place(path), expected: "an object")
-        }
-        var fields: [String: ReportValue] = [:]
-        for (key, child) in pairs {
-            let at = Self.join(path, key)
-            guard allowed.contains(key) else { throw .unknownKey(file: file, place: place(at), allowed: allowed) }
-            guard fields[key] == nil else { throw .keyTwice(file: file, place: place(at)) }
-            fields[key] = child
-        }
-        for key in allowed where fields[key] == nil && !optional.contains(key) {
-            throw .lacksAKey(file: file, place: place(Self.join(path, key)))
-        }
-        return fields
+                place: (String) -> String = InputFields.shown) throws(SuiteError) -> [String: ReportValue] {
+        Dictionary(uniqueKeysWithValues: try pairs(of: value, at: path, InputFields(allowed: allowed, optional: optional), place: place)
+            .map { ($0.key, $0.value) })
     }
 
     // MARK: - A case
@@ -141,19 +142,19 @@ struct SuiteFileReader {
         let path = "input"
         func text(_ fields: [String: ReportValue], _ key: String) throws(SuiteError) -> SealedText? {
             guard let value = fields[key] else { return nil }
-            guard case .label(let text) = value else { throw scope.wrong(Self.join(path, key), "a string") }
+            guard case .label(let text) = value else { throw scope.wrong(InputFields.join(path, key), "a string") }
             return SealedText(text)
         }
         func name(_ fields: [String: ReportValue], _ key: String, at place: String? = nil) throws(SuiteError) -> String {
             guard case .label(let text)? = fields[key], !text.isEmpty else {
-                throw scope.wrong(place ?? Self.join(path, key), "a name (a non-empty string)")
+                throw scope.wrong(place ?? InputFields.join(path, key), "a name (a non-empty string)")
             }
             return text
         }
         func language(_ fields: [String: ReportValue]) throws(SuiteError) -> String? {
             guard let value = fields["lang"] else { return nil }
             guard case .label(let tag) = value, Self.isLanguageTag(tag) else {
-                throw scope.wrong(Self.join(path, "lang"), "a language tag (BCP 47) such as \"en\", \"fr-CA\" or \"ja\"")
+                throw scope.wrong(InputFields.join(path, "lang"), "a language tag (BCP 47) such as \"en\", \"fr-CA\" or \"ja\"")
             }
             return tag
         }
@@ -161,12 +162,12 @@ struct SuiteFileReader {
         case .chips:
             let fields = try self.fields(of: value, at: path, allowed: ["agent", "screen", "last_message", "lang"],
                                          optional: ["last_message", "lang"], place: scope.place)
-            return .chips(agent: try name(fields, "agent"), screen: try screen(fields["screen"]!, at: Self.join(path, "screen"), scope: scope),
+            return .chips(agent: try name(fields, "agent"), screen: try screen(fields["screen"]!, at: InputFields.join(path, "screen"), scope: scope),
                           lastMessage: try text(fields, "last_message"), language: try language(fields))
         case .route:
             let fields = try self.fields(of: value, at: path, allowed: ["members", "lead", "message", "lang"], optional: ["lang"],
                                          place: scope.place)
-            let membersPath = Self.join(path, "members")
+            let membersPath = InputFields.join(path, "members")
             guard case .array(let items)? = fields["members"], !items.isEmpty else {
                 throw scope.wrong(membersPath, "an array of one member or more, each {\"name\": …, \"about\": …}")
             }
@@ -174,33 +175,33 @@ struct SuiteFileReader {
             for (position, item) in items.enumerated() {
                 let at = membersPath + "[\(position)]"
                 let member = try self.fields(of: item, at: at, allowed: ["name", "about"], optional: ["about"], place: scope.place)
-                let memberName = try name(member, "name", at: Self.join(at, "name"))
-                guard !members.contains(where: { $0.name == memberName }) else { throw .keyTwice(file: file, place: scope.place(Self.join(at, "name"))) }
+                let memberName = try name(member, "name", at: InputFields.join(at, "name"))
+                guard !members.contains(where: { $0.name == memberName }) else { throw .keyTwice(file: file, place: scope.place(InputFields.join(at, "name"))) }
                 var about = SealedText.empty
                 if let value = member["about"] {
-                    guard case .label(let text) = value else { throw scope.wrong(Self.join(at, "about"), "a string") }
+                    guard case .label(let text) = value else { throw scope.wrong(InputFields.join(at, "about"), "a string") }
                     about = SealedText(text)
                 }
                 members.append(GroupMember(name: memberName, about: about))
             }
             let lead = try name(fields, "lead")
             guard members.contains(where: { $0.name == lead }) else {
-                throw scope.wrong(Self.join(path, "lead"), "the name of one of input.members")
+                throw scope.wrong(InputFields.join(path, "lead"), "the name of one of input.members")
             }
-            guard let message = try text(fields, "message") else { throw scope.wrong(Self.join(path, "message"), "a string") }
+            guard let message = try text(fields, "message") else { throw scope.wrong(InputFields.join(path, "message"), "a string") }
             return .route(members: members, lead: lead, message: message, language: try language(fields))
         case .push:
             let fields = try self.fields(of: value, at: path, allowed: ["agent", "kind", "batch", "replies", "lang"],
                                          optional: ["batch", "lang"], place: scope.place)
             guard case .label(let kind)? = fields["kind"], !kind.isEmpty else {
-                throw scope.wrong(Self.join(path, "kind"), "the push's kind: \"reply\", \"handoff\" or \"quote\"")
+                throw scope.wrong(InputFields.join(path, "kind"), "the push's kind: \"reply\", \"handoff\" or \"quote\"")
             }
             var batch = 1
             if let value = fields["batch"] {
-                guard case .int(let count) = value, count >= 1 else { throw scope.wrong(Self.join(path, "batch"), "a whole number from 1") }
+                guard case .int(let count) = value, count >= 1 else { throw scope.wrong(InputFields.join(path, "batch"), "a whole number from 1") }
                 batch = count
             }
-            let repliesPath = Self.join(path, "replies")
+            let repliesPath = InputFields.join(path, "replies")
             guard case .array(let items)? = fields["replies"], !items.isEmpty else {
                 throw scope.wrong(repliesPath, "an array of one reply's screen or more, oldest first (the push is for the last)")
             }
@@ -213,10 +214,10 @@ struct SuiteFileReader {
             let fields = try self.fields(of: value, at: path, allowed: ["agent", "message", "offline", "lang"],
                                          optional: ["agent", "offline", "lang"], place: scope.place)
             let agent = fields["agent"] == nil ? "Coach" : try name(fields, "agent")
-            guard let message = try text(fields, "message") else { throw scope.wrong(Self.join(path, "message"), "a string") }
+            guard let message = try text(fields, "message") else { throw scope.wrong(InputFields.join(path, "message"), "a string") }
             var offline = true
             if let value = fields["offline"] {
-                guard case .bool(let flag) = value else { throw scope.wrong(Self.join(path, "offline"), "true or false") }
+                guard case .bool(let flag) = value else { throw scope.wrong(InputFields.join(path, "offline"), "true or false") }
                 offline = flag
             }
             return .draft(agent: agent, message: message, offline: offline, language: try language(fields))
@@ -236,7 +237,7 @@ struct SuiteFileReader {
             guard case .object(let pairs) = item, pairs.count == 1, let (kind, body) = pairs.first else {
                 throw scope.wrong(at, "an object with one key, the node's kind")
             }
-            let here = Self.join(at, kind)
+            let here = InputFields.join(at, kind)
             func member(_ key: String) -> ReportValue? {
                 if case .object(let fields) = body { return fields.first { $0.0 == key }?.1 }
                 return nil
@@ -244,16 +245,16 @@ struct SuiteFileReader {
             func string(_ key: String, optional: Bool = false) throws(SuiteError) -> SealedText? {
                 guard let value = member(key) else {
                     if optional { return nil }
-                    throw .lacksAKey(file: file, place: scope.place(Self.join(here, key)))
+                    throw .lacksAKey(file: file, place: scope.place(InputFields.join(here, key)))
                 }
-                guard case .label(let text) = value else { throw scope.wrong(Self.join(here, key), "a string") }
+                guard case .label(let text) = value else { throw scope.wrong(InputFields.join(here, key), "a string") }
                 return SealedText(text)
             }
             func strings(_ key: String) throws(SuiteError) -> [SealedText] {
-                guard case .array(let values)? = member(key) else { throw scope.wrong(Self.join(here, key), "an array of strings") }
+                guard case .array(let values)? = member(key) else { throw scope.wrong(InputFields.join(here, key), "an array of strings") }
                 var texts: [SealedText] = []
                 for (index, value) in values.enumerated() {
-                    guard case .label(let text) = value else { throw scope.wrong(Self.join(here, key) + "[\(index)]", "a string") }
+                    guard case .label(let text) = value else { throw scope.wrong(InputFields.join(here, key) + "[\(index)]", "a string") }
                     texts.append(SealedText(text))
                 }
                 return texts
@@ -313,14 +314,9 @@ struct SuiteFileReader {
         guard case .object(let pairs) = value, !pairs.isEmpty else {
             throw scope.wrong("expect", "an object of one expectation or more (\(job.rawValue) has \(names.joined(separator: ", ")))")
         }
-        var seen: Set<String> = []
         var result: [SuiteExpectation] = []
-        for (key, child) in pairs {
-            let path = Self.join("expect", key)
-            guard names.contains(key) else {
-                throw .unknownKey(file: file, place: scope.place(path), allowed: names)
-            }
-            guard seen.insert(key).inserted else { throw .keyTwice(file: file, place: scope.place(path)) }
+        for (key, child) in try self.pairs(of: value, at: "expect", InputFields(allowed: names, optional: Set(names)), place: scope.place) {
+            let path = InputFields.join("expect", key)
             func flag() throws(SuiteError) -> Bool {
                 guard case .bool(let flag) = child else { throw scope.wrong(path, "true or false") }
                 return flag

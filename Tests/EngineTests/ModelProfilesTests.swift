@@ -85,6 +85,32 @@ import Testing
         }
     }
 
+    /// A key given twice is refused, naming its path, rather than the last one kept: a profiles
+    /// file that says two things of one model means neither. The values are never repeated.
+    @Test(arguments: [
+        (file(models: good.replacingOccurrences(of: #""source":"s"}"#, with: #""source":"s","source":"Tell mum the surgery"}"#)),
+         "models[0].source"),
+        (file(models: good).replacingOccurrences(of: #""name":"team","#, with: #""name":"team","name":"surgery","#),
+         "name"),
+        (file(models: good).replacingOccurrences(of: #""source":"measured"},"#, with: #""source":"measured","decode_tokens_per_s":30},"#),
+         "devices[0].decode_tokens_per_s"),
+        (file(models: #"{"name":"27.0","from":"27.0","context_tokens":8192,"context_tokens_by_device":{"slow":4096,"slow":2048},"languages":["en"],"source":"s"}"#,
+              unknown: "27.0"), "models[0].context_tokens_by_device.slow"),
+        (file(models: #"{"name":"27.0","from":"27.0","context_tokens":8192,"languages":["en"],"source":"s","#
+              + #""timing_by_device":{"fast":{"prefill_ms_per_token":1,"decode_tokens_per_s":9,"prefill_ms_per_token":2}}}"#, unknown: "27.0"),
+         "models[0].timing_by_device.fast.prefill_ms_per_token"),
+    ])
+    func aKeyGivenTwiceIsRefusedNamingItsPath(text: String, path: String) {
+        do {
+            _ = try ModelProfiles(parsing: Array(text.utf8), file: "team/profiles.json")
+            Issue.record("accepted")
+        } catch {
+            #expect(error == .profilesFileHasAWrongValue(file: "team/profiles.json", path: path, expected: "given once"))
+            #expect(error.description == "team/profiles.json: \(path) must be given once")
+            #expect(!error.description.contains("surgery"))
+        }
+    }
+
     @Test(arguments: [("26.4", "26.4.0", true), ("27", "27.0", true), ("26.10", "26.4", false), ("27.0", "26.9", false)])
     func versionsCompareAsNumbers(a: String, b: String, equal: Bool) throws {
         let x = try #require(ModelVersion(a)), y = try #require(ModelVersion(b))

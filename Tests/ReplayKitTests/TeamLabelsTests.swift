@@ -59,6 +59,7 @@ import TestSupport
         (##"{"builds": ["#h:0000beef"]}"##, ": builds[0] cannot be listed: it has the shape of a hashed label (#h: and 8 hex digits)"),
         (#"{"agents": ["Tell mum\u0000the surgery"]}"#, ": agents[0] cannot be listed: it holds a control, format or line-breaking character (U+0)"),
         (#"{"kinds": ["(other)"]}"#, ": kinds[0] cannot be listed: '(other)' is one of the report's own labels"),
+        (#"{"agents": ["Coach"], "members": [], "agents": ["Tell mum the surgery"]}"#, ": 'agents' is given twice"),
     ])
     func aBadFileIsAUsageErrorNamingItAndWhatIsWrong(_ text: String, _ problem: String) throws {
         let directory = try TemporaryDirectory(prefix: "labels")

@@ -81,6 +81,21 @@ import TestSupport
         }
     }
 
+    /// A key given twice is a usage error naming it, at the top level or in a job's object,
+    /// rather than one of the two silently kept; the values are never repeated.
+    @Test(arguments: [
+        (#"{"labels":"a.json","device":"iphone15pro","labels":"surgery.json"}"#, "'labels' is given twice"),
+        (#"{"budgets_ms":{"chips":500,"route":300,"chips":600}}"#, "budgets_ms.chips is given twice"),
+        (#"{"fail_under":{"route.accuracy":0.5,"route.accuracy":0.7}}"#, "fail_under.route.accuracy is given twice"),
+    ])
+    func aConfigKeyGivenTwiceIsAUsageErrorNamingIt(text: String, problem: String) throws {
+        let directory = try TemporaryDirectory(prefix: "replay-test")
+        let path = try directory.write("replay.json", text: text)
+        #expect(throws: ArgumentParser.UsageError("\(path): \(problem)")) {
+            try ArgumentParser.parse(["--config", path, "c.zst"])
+        }
+    }
+
     @Test func unmetGatesExitWithOneAndTheVerdictSaysSo() throws {
         let outOwner = try! TemporaryDirectory(prefix: "replay-test")
         let out = outOwner.path

@@ -61,30 +61,21 @@ extension PromptSet {
 struct PromptSetReader {
     let file: String
 
-    /// `path` joined with `key`.
-    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
-
-    /// The fields of the object at `path`, by key, each given once, each one of `allowed`, and
-    /// (unless `optional`) every one of `allowed` there; `keysAreJobs` when the keys name jobs.
+    /// The fields of the object at `path` as `InputFields` checks them: each one of `allowed`,
+    /// and (unless `optional`) every one of `allowed` there; `keysAreJobs` when the keys name jobs.
     func fields(of value: ReportValue, at path: String, allowed: [String], optional: Set<String> = [],
                 keysAreJobs: Bool = false) throws(JobsError) -> [String: ReportValue] {
-        guard case .object(let pairs) = value else {
-            throw .promptSetHasAWrongValue(file: file, path: path.isEmpty ? "the top level" : path, expected: "an object")
-        }
-        var fields: [String: ReportValue] = [:]
-        for (key, child) in pairs {
-            let place = Self.join(path, key)
-            guard allowed.contains(key) else {
-                if keysAreJobs { throw .promptSetNamesAnUnknownJob(file: file, path: place) }
-                throw .promptSetHasAnUnknownKey(file: file, path: place, allowed: allowed)
+        do {
+            return try InputFields(allowed: allowed, optional: optional).read(value, at: path)
+        } catch {
+            switch error {
+            case .notAnObject(let path): throw .promptSetHasAWrongValue(file: file, path: InputFields.shown(path), expected: "an object")
+            case .unknownKey where keysAreJobs: throw .promptSetNamesAnUnknownJob(file: file, path: error.place)
+            case .unknownKey(_, _, let allowed): throw .promptSetHasAnUnknownKey(file: file, path: error.place, allowed: allowed)
+            case .keyGivenTwice: throw .promptSetHasAKeyTwice(file: file, path: error.place)
+            case .missingKey: throw .promptSetLacksAKey(file: file, path: error.place)
             }
-            guard fields[key] == nil else { throw .promptSetHasAKeyTwice(file: file, path: place) }
-            fields[key] = child
         }
-        for key in allowed where fields[key] == nil && !optional.contains(key) {
-            throw .promptSetLacksAKey(file: file, path: Self.join(path, key))
-        }
-        return fields
     }
 
     /// Where a template stands, which decides the names it may use.
@@ -137,25 +128,25 @@ struct PromptSetReader {
         let inputs = PromptInputs.of(job)
         let fields = try self.fields(of: value, at: path, allowed: ["instructions", "prompt"] + inputs.lines.map(\.key))
 
-        let instructionsPath = Self.join(path, "instructions")
+        let instructionsPath = InputFields.join(path, "instructions")
         let instructionFields = try self.fields(of: fields["instructions"]!, at: instructionsPath, allowed: ["default", "languages"],
                                                 optional: ["languages"])
-        let instructions = try template(instructionFields["default"]!, at: Self.join(instructionsPath, "default"), job: job, place: .instructions)
+        let instructions = try template(instructionFields["default"]!, at: InputFields.join(instructionsPath, "default"), job: job, place: .instructions)
         var byLanguage: [String: PromptTemplate] = [:]
         if let languages = instructionFields["languages"] {
-            let languagesPath = Self.join(instructionsPath, "languages")
+            let languagesPath = InputFields.join(instructionsPath, "languages")
             guard case .object(let pairs) = languages else {
                 throw .promptSetHasAWrongValue(file: file, path: languagesPath, expected: "an object of language codes")
             }
             for (code, text) in pairs {
-                let place = Self.join(languagesPath, code)
+                let place = InputFields.join(languagesPath, code)
                 guard Self.isLanguageCode(code) else { throw .promptSetNamesAnUnknownLanguage(file: file, path: place) }
                 guard byLanguage[code] == nil else { throw .promptSetHasAKeyTwice(file: file, path: place) }
                 byLanguage[code] = try template(text, at: place, job: job, place: .instructions)
             }
         }
 
-        let promptPath = Self.join(path, "prompt")
+        let promptPath = InputFields.join(path, "prompt")
         guard case .array(let items) = fields["prompt"]!, !items.isEmpty else {
             throw .promptSetHasAWrongValue(file: file, path: promptPath, expected: "an array of one part or more")
         }
@@ -167,7 +158,7 @@ struct PromptSetReader {
 
         var lines: [String: PromptTemplate] = [:]
         for line in inputs.lines {
-            lines[line.key] = try template(fields[line.key]!, at: Self.join(path, line.key), job: job, place: .line(inputs: line.inputs))
+            lines[line.key] = try template(fields[line.key]!, at: InputFields.join(path, line.key), job: job, place: .line(inputs: line.inputs))
         }
         return JobPrompts(job: job, instructions: instructions, instructionsByLanguage: byLanguage, prompt: parts, lines: lines)
     }
@@ -186,14 +177,14 @@ struct PromptSetReader {
         var part = PromptPart(PromptTemplate.empty)
         for key in ["when", "unless"] {
             guard let condition = fields[key] else { continue }
-            let place = Self.join(path, key)
+            let place = InputFields.join(path, key)
             guard case .label(let name) = condition else { throw .promptSetHasAWrongValue(file: file, path: place, expected: "a condition's name") }
             guard inputs.conditions.contains(name) else {
                 throw .promptNamesAnUnknownCondition(file: file, path: place, condition: Self.shown(name), job: job, conditions: inputs.conditions)
             }
             if key == "when" { part.when = name } else { part.unless = name }
         }
-        part.template = try template(fields["text"]!, at: Self.join(path, "text"), job: job, place: .part(part))
+        part.template = try template(fields["text"]!, at: InputFields.join(path, "text"), job: job, place: .part(part))
         return part
     }
 

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Jobs
+import Privacy
 
 /// Settings from a JSON file (`--config replay.json`); flags on the command line win.
 ///
@@ -16,7 +17,9 @@ import Jobs
 ///   "inject_seed": 7
 /// }
 /// ```
-/// JSON rather than TOML because Foundation reads it and the package may not depend on a parser.
+/// JSON rather than TOML because the package has a JSON parser of its own and may not depend on
+/// another: the file is read as every input file is, with `ReportValue(parsingExactJSON:)` and
+/// `InputFields`, so a key given twice is an error rather than one of the two silently kept.
 public struct ConfigFile: Sendable, Equatable {
     /// The device's name, resolved against the profiles (`--profiles` or the config's) once read.
     public var device: String?
@@ -38,30 +41,44 @@ public struct ConfigFile: Sendable, Equatable {
 
     public init() {}
 
+    /// The keys a config file may have, in the order an unknown key's error lists them.
+    static let keys = ["device", "budgets_ms", "fail_under", "labels", "run_key", "prompts", "profiles", "inject_fallbacks", "inject_seed"]
+
     /// Reads and checks the file; the error says which key is wrong.
     public static func load(_ path: String) throws(ArgumentParser.UsageError) -> ConfigFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ArgumentParser.UsageError("cannot read the config file \(path)")
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw ArgumentParser.UsageError("\(path): not a JSON object")
+        /// The fields of the object at `at` as `fields` checks them, a problem as a usage error
+        /// naming the file and the key.
+        func pairs(_ value: ReportValue, at: String, _ fields: InputFields) throws(ArgumentParser.UsageError) -> [(key: String, value: ReportValue)] {
+            do {
+                return try fields.pairs(of: value, at: at)
+            } catch {
+                switch error {
+                case .notAnObject(""): throw ArgumentParser.UsageError("\(path): not a JSON object")
+                case .notAnObject(let at): throw ArgumentParser.UsageError("\(path): '\(at)' must be an object")
+                case .unknownKey(_, let key, let allowed): throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (\(allowed.joined(separator: ", ")))")
+                case .keyGivenTwice(let at, let key): throw ArgumentParser.UsageError("\(path): \(at.isEmpty ? "'\(key)'" : error.place) is given twice")
+                case .missingKey(_, let key): throw ArgumentParser.UsageError("\(path): '\(key)' is missing")
+                }
+            }
         }
+        // Text that is not UTF-8 JSON reads as null: like any value but an object, "not a JSON object".
+        let document = String(validating: Array(data), as: UTF8.self).flatMap { try? ReportValue(parsingExactJSON: $0) } ?? .null
+        let object = Dictionary(uniqueKeysWithValues: try pairs(document, at: "", InputFields(allowed: keys, optional: Set(keys))))
         var config = ConfigFile()
-        let known = ["device", "budgets_ms", "fail_under", "labels", "run_key", "prompts", "profiles", "inject_fallbacks", "inject_seed"]
-        for key in object.keys where !known.contains(key) {
-            throw ArgumentParser.UsageError("\(path): unknown key '\(key)' (\(known.joined(separator: ", ")))")
-        }
         /// The non-empty text the file gives `key`, or nil when it gives none; anything else is an
         /// error saying what the key must be.
         func text(_ key: String, mustBe what: String) throws(ArgumentParser.UsageError) -> String? {
             guard let value = object[key] else { return nil }
-            guard let text = value as? String, !text.isEmpty else { throw ArgumentParser.UsageError("\(path): '\(key)' must be \(what)") }
+            guard case .label(let text) = value, !text.isEmpty else { throw ArgumentParser.UsageError("\(path): '\(key)' must be \(what)") }
             return text
         }
         config.profiles = try text("profiles", mustBe: "the path of a profiles file (see --profiles)")
         config.injectFallbacks = try text("inject_fallbacks", mustBe: "REASON=RATE,... as --inject-fallbacks takes it")
         if let seed = object["inject_seed"] {
-            guard let number = seed as? NSNumber, let value = UInt64(exactly: number.doubleValue), value <= UInt64(Int.max) else {
+            guard let number = seed.doubleValue, let value = UInt64(exactly: number), value <= UInt64(Int.max) else {
                 throw ArgumentParser.UsageError("\(path): 'inject_seed' must be a whole number of 0 or more")
             }
             config.injectSeed = value
@@ -71,18 +88,16 @@ public struct ConfigFile: Sendable, Equatable {
         config.labels = try text("labels", mustBe: "the path of a labels file (see --labels)")
         config.device = try text("device", mustBe: "the name of a device of the profiles or custom:MS_PER_TOKEN,TOKENS_PER_S")
         if let budgets = object["budgets_ms"] {
-            guard let budgets = budgets as? [String: Any] else { throw ArgumentParser.UsageError("\(path): 'budgets_ms' must be an object") }
-            for (name, value) in budgets.sorted(by: { $0.key < $1.key }) {
-                guard let job = JobKind(rawValue: name), let ms = (value as? NSNumber)?.doubleValue, ms > 0 else {
+            for (name, value) in try pairs(budgets, at: "budgets_ms", .anyKeys).sorted(by: { $0.key < $1.key }) {
+                guard let job = JobKind(rawValue: name), let ms = value.doubleValue, ms > 0 else {
                     throw ArgumentParser.UsageError("\(path): budgets_ms.\(name) must name a job (\(ArgumentParser.jobNames.joined(separator: ", "))) and a number above 0")
                 }
                 config.budgets[job] = ms
             }
         }
         if let gates = object["fail_under"] {
-            guard let gates = gates as? [String: Any] else { throw ArgumentParser.UsageError("\(path): 'fail_under' must be an object") }
-            for (key, value) in gates.sorted(by: { $0.key < $1.key }) {
-                guard let minimum = (value as? NSNumber)?.doubleValue, key.contains(".") else {
+            for (key, value) in try pairs(gates, at: "fail_under", .anyKeys).sorted(by: { $0.key < $1.key }) {
+                guard let minimum = value.doubleValue, key.contains(".") else {
                     throw ArgumentParser.UsageError("\(path): fail_under.\(key) must be JOB.KEY with a number")
                 }
                 config.thresholds.append(Threshold(key: key, minimum: minimum))
