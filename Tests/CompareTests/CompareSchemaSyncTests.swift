@@ -7,8 +7,8 @@ import Privacy
 @testable import ReplayKit
 import Testing
 
-/// The audit spells out `replay compare`'s and the items file's fixed words (it cannot import
-/// the writers); here both are in reach, so a metric, a verdict or a file name the writers gain
+/// The audit spells out `replay compare`'s and the items file's fixed words (`ResultSchemas`);
+/// here both are in reach, so a metric, a verdict or a file name the writers gain
 /// fails until the check knows it.
 @Suite struct CompareSchemaSyncTests {
     @Test func metricKeysVerdictsAndDirectionsAreTheWriters() {

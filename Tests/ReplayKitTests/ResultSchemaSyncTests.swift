@@ -8,8 +8,8 @@ import Privacy
 import Testing
 import TestSupport
 
-/// The audit's schema check (`ResultSchemas`, `ResultSchemaCheck`) cannot import the writers
-/// (they import Audit), so it spells their fixed words out; here, where both are in reach, the
+/// The audit's schema check (`ResultSchemas`, `ResultSchemaCheck`) spells the writers' fixed
+/// words out (it was written when it could not import them); here, where both are in reach, the
 /// two are compared, so a writer that gains a job, a fallback reason, a metric, a dimension, a
 /// setting source or a result file fails this test until the check knows it too.
 @Suite struct ResultSchemaSyncTests {

@@ -181,7 +181,7 @@ import TestSupport
         #expect(SuiteCommand.usage.split(separator: "\n").allSatisfy { $0.count <= 110 })
     }
 
-    /// The audit spells the suite's words out (it cannot import ReplayKit); here both are in reach.
+    /// The audit spells the suite's words out (`ResultSchemas`); here both are in reach.
     @Test func theAuditKnowsTheSuitesWords() {
         #expect(Set(SuiteExpectation.allNames) == ResultSchemas.suiteExpectationNames)
         #expect(Set(SuiteExpectationResult.reasons) == ResultSchemas.suiteReasons)

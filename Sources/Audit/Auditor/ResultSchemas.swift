@@ -5,10 +5,12 @@ import Privacy
 /// documents them: report.json (`replay.report/1`), state.json and its checkpoints
 /// (`replay.state/1`), metrics.json (`replay.flywheel/1`).
 ///
-/// A reviewed constant. Audit cannot import the writers (ReplayKit and Flywheel import Audit), so
-/// the shapes are written out here; they are kept in step by the tests that run real `replay`
-/// runs (dry and with the model, every job, the flywheel, checkpoints, gates) and want zero
-/// findings: a key a writer adds fails them until it is added here with its rule.
+/// A reviewed constant, restating the writers' files: it was written when Audit sat below the
+/// writers and could not name their types. Audit now sits above them, and decoding each file
+/// with its writer's own type is to replace this restatement. Until then the shapes are kept in
+/// step by the tests that run real `replay` runs (dry and with the model, every job, the
+/// flywheel, checkpoints, gates) and want zero findings: a key a writer adds fails them until it
+/// is added here with its rule.
 enum ResultSchemas {
     // MARK: Fixed words
 

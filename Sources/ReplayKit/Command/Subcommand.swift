@@ -3,7 +3,7 @@ import Engine
 /// One of `replay`'s subcommands: the word that names it and how it runs. `replay`'s dispatcher
 /// (`ReplayTool`, in the Replay target) holds them in one table; a command line whose first word
 /// names none is a run (`RunCommand`).
-public protocol Subcommand {
+public protocol Subcommand: Sendable {
     /// The word after `replay` that names it: "merge", "compare".
     static var name: String { get }
     /// Runs `arguments` (after the name) and says how the command ends.
