@@ -3,7 +3,7 @@
 /// The counterpart of `ReportValueEncoder`: `.int` reads as any integer type (in range), `.int`
 /// or `.number` as a floating-point number, `.label` as a string, `.null` as `nil`; a
 /// `ReportValue` inside a value is handed over as it is. A keyed container's `allKeys` are in the
-/// file's order. Every failure is a `StateFormatError` naming where it is, as a coding path
+/// file's order. Every key a type reads must be there: an optional's, too (`null` for none). Every failure is a `StateFormatError` naming where it is, as a coding path
 /// ("options.budgets_ms.chips: expected a number"), never the value found there.
 public struct ReportValueDecoder {
     /// Passed to every `init(from:)` as `decoder.userInfo` (the team's labels: `.teamLabels`).
@@ -168,6 +168,28 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try child(key).integer(type) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key).integer(type) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try child(key).decodeValue(type) }
+
+    // Every key is read: an optional's key must be there, its value or null (the result files'
+    // rule), so a synthesized `Codable`, which reads an optional with `decodeIfPresent`, is strict.
+    /// Whether the key holds a value: false for null, an error when the key is missing.
+    private func present(_ key: Key) throws -> Bool { try !child(key).decodeNil() }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key) ? decode(type, forKey: key) : nil }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try present(key) ? decode(type, forKey: key) : nil
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         try child(key).container(keyedBy: type)

@@ -3,8 +3,8 @@
 /// Keyed containers keep their keys in the order they were encoded, so a type's `encode(to:)`
 /// decides the written layout. Integers become `.int`, floating-point numbers `.number` (written
 /// exactly by `exactJSON`), strings `.label`, `nil` `.null`; a `ReportValue` inside a value is
-/// kept as it is. Encoding an optional with `encode(_:forKey:)` writes `null`, where
-/// `encodeIfPresent` leaves the key out.
+/// kept as it is. Every key is written: an optional without a value is `null`, whether it is
+/// encoded with `encode(_:forKey:)` or `encodeIfPresent` (as a synthesized `Codable` does).
 public struct ReportValueEncoder {
     /// Passed to every `encode(to:)` as `encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: Any] = [:]
@@ -153,6 +153,26 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         _ = node.child(key.stringValue, replacingWith: try encoder.encoding(value, at: codingPath + [key]))
+    }
+
+    // Every key is written: an absent value as null (the result files' rule), so a synthesized
+    // `Codable`, which writes an optional with `encodeIfPresent`, gives the documented layout.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } else { put(.null, key) } }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else { put(.null, key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {

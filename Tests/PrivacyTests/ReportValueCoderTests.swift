@@ -21,7 +21,8 @@ import Testing
         var colour: Colour
     }
 
-    /// Keys deliberately not alphabetical, optionals both as `null` and left out.
+    /// Keys deliberately not alphabetical; its `Codable` is the synthesized one, which writes an
+    /// optional with `encodeIfPresent` and reads it with `decodeIfPresent`.
     struct Trip: Codable, Equatable {
         var zone: Int
         var alpha: String
@@ -31,37 +32,6 @@ import Testing
         var note: String?
         var flags: [Bool]
         var shape: Shape
-
-        enum CodingKeys: String, CodingKey { case zone, alpha, legs, best, limit, note, flags, shape }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(zone, forKey: .zone)
-            try container.encode(alpha, forKey: .alpha)
-            try container.encode(legs, forKey: .legs)
-            try container.encode(best, forKey: .best)
-            try container.encode(limit, forKey: .limit)        // nil: written as null
-            try container.encodeIfPresent(note, forKey: .note) // nil: left out
-            try container.encode(flags, forKey: .flags)
-            try container.encode(shape, forKey: .shape)
-        }
-
-        init(zone: Int, alpha: String, legs: [Leg], best: Leg?, limit: Int?, note: String?, flags: [Bool], shape: Shape) {
-            (self.zone, self.alpha, self.legs, self.best, self.limit, self.note, self.flags, self.shape) =
-                (zone, alpha, legs, best, limit, note, flags, shape)
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            zone = try container.decode(Int.self, forKey: .zone)
-            alpha = try container.decode(String.self, forKey: .alpha)
-            legs = try container.decode([Leg].self, forKey: .legs)
-            best = try container.decode(Leg?.self, forKey: .best)
-            limit = try container.decode(Int?.self, forKey: .limit)
-            note = try container.decodeIfPresent(String.self, forKey: .note)
-            flags = try container.decode([Bool].self, forKey: .flags)
-            shape = try container.decode(Shape.self, forKey: .shape)
-        }
     }
 
     static let trip = Trip(zone: 3, alpha: "a", legs: [Leg(name: "out", metres: 1500, colour: .red), Leg(name: "back", metres: 0.1, colour: .deepBlue)],
@@ -76,6 +46,7 @@ import Testing
             ("legs", .array([out, .object([("name", .label("back")), ("metres", .number(0.1)), ("colour", .label("deep_blue"))])])),
             ("best", out),
             ("limit", .null),
+            ("note", .null),
             ("flags", .array([.bool(true), .bool(false)])),
             // Swift's synthesized coding of an enum with associated values: {case: {label: value}}.
             ("shape", .object([("box", .object([("width", .int(2)), ("height", .int(5))]))])),
@@ -93,7 +64,10 @@ import Testing
         #expect(try ReportValueDecoder().decode(Colour.self, from: ReportValueEncoder().encode(Colour.deepBlue)) == .deepBlue)
     }
 
-    @Test func optionalsAreNullOrLeftOutAsTheEncoderChose() throws {
+    /// The result files' rule: every key is written, an optional without a value as null, and
+    /// every key is read, so a file missing one is refused by name (`encodeIfPresent` and
+    /// `decodeIfPresent` included: a synthesized `Codable` is strict).
+    @Test func optionalsAreAlwaysWrittenAndMustBeThere() throws {
         var trip = Self.trip
         trip.best = nil
         trip.limit = 7
@@ -101,7 +75,10 @@ import Testing
         let value = try ReportValueEncoder().encode(trip)
         #expect(value["best"] == .null && value["limit"] == .int(7) && value["note"] == .label("n"))
         #expect(try ReportValueDecoder().decode(Trip.self, from: value) == trip)
-        #expect(try ReportValueEncoder().encode(Self.trip)["note"] == nil)
+        #expect(try ReportValueEncoder().encode(Self.trip)["note"] == .null)
+        guard case .object(let fields) = value else { Issue.record("a trip is an object"); return }
+        let withoutNote = ReportValue.object(fields.filter { $0.0 != "note" })
+        #expect(throws: StateFormatError("note: missing")) { try ReportValueDecoder().decode(Trip.self, from: withoutNote) }
         #expect(try ReportValueEncoder().encode(Int?.none) == .null)
         #expect(try ReportValueDecoder().decode(Int?.self, from: .null) == nil)
         #expect(try ReportValueDecoder().decode([Int?].self, from: .array([.int(1), .null])) == [1, nil])

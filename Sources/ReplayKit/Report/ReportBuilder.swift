@@ -48,7 +48,7 @@ public struct ReportBuilder {
             ("shard", shard),
             ("sandbox", state.sandbox),
             ("audit", state.audit),
-            ("model", state.model.description),
+            ("model", state.model.report),
             ("device", device),
             ("corpus", corpus),
             ("jobs", .object(jobs.map { job in (job.kind.rawValue, jobValue(job)) })),

@@ -248,7 +248,8 @@ public final class ReplayRunner {
     }
 }
 
-public struct PromptSizing: Sendable, Equatable {
+/// A job's `prompt_sizes` in a state.
+public struct PromptSizing: Sendable, Equatable, Codable {
     public var promptTokens = LogHistogram()
     public var devicePrefillMilliseconds = LogHistogram()
     public var maxPromptTokens = 0
@@ -256,6 +257,14 @@ public struct PromptSizing: Sendable, Equatable {
     public var overContext = 0
     /// Requests whose estimated device prefill alone exceeds the job's budget.
     public var overBudgetBeforeOutput = 0
+
+    enum CodingKeys: String, CodingKey {
+        case promptTokens = "prompt_tokens"
+        case devicePrefillMilliseconds = "device_prefill_ms"
+        case maxPromptTokens = "max_prompt_tokens"
+        case overContext = "over_context"
+        case overBudgetBeforeOutput = "over_budget_before_output"
+    }
 
     /// Adds another set of sizes of the same job.
     mutating func merge(_ other: PromptSizing) {

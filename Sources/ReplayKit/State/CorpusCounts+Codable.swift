@@ -72,25 +72,6 @@ extension CorpusCounts: Codable {
     }
 }
 
-/// `{"file_index", "message"}`.
-extension FileNote: Codable {
-    enum CodingKeys: String, CodingKey {
-        case fileIndex = "file_index"
-        case message
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(fileIndex, forKey: .fileIndex)
-        try container.encode(message, forKey: .message)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(fileIndex: try container.decode(Int.self, forKey: .fileIndex), message: try container.decode(String.self, forKey: .message))
-    }
-}
-
 /// `{"file_index", "file", "line", "reason"}`, the reason read back through its rule.
 extension BadLineNote: Codable {
     enum CodingKeys: String, CodingKey {
@@ -111,26 +92,5 @@ extension BadLineNote: Codable {
         self.init(fileIndex: try container.decode(Int.self, forKey: .fileIndex), file: try container.decode(String.self, forKey: .file),
                   line: try container.decode(Int.self, forKey: .line),
                   reason: ReportLabel.reason(try container.decode(String.self, forKey: .reason)))
-    }
-}
-
-/// `{"file_index", "line", "message"}`.
-extension FatalNote: Codable {
-    enum CodingKeys: String, CodingKey {
-        case fileIndex = "file_index"
-        case line, message
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(fileIndex, forKey: .fileIndex)
-        try container.encode(line, forKey: .line)
-        try container.encode(message, forKey: .message)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(fileIndex: try container.decode(Int.self, forKey: .fileIndex), line: try container.decode(Int.self, forKey: .line),
-                  message: try container.decode(String.self, forKey: .message))
     }
 }

@@ -44,7 +44,7 @@ import Privacy
 /// the key.
 public struct CorpusIdentity: Sendable, Equatable {
     /// How a file's digest was taken.
-    public enum Hashed: String, Sendable {
+    public enum Hashed: String, Sendable, Codable {
         /// Every byte: each file a run replays.
         case whole
         /// Its first MiB followed by its last: a file larger than 2 MiB that another shard of a
@@ -55,12 +55,18 @@ public struct CorpusIdentity: Sendable, Equatable {
     }
 
     /// One corpus file: its path as resolved (directories expanded), size and digest.
-    public struct File: Sendable, Equatable {
+    public struct File: Sendable, Equatable, Codable {
         public var path: String
         public var bytes: Int?
         /// HMAC-SHA-256 under the run key (a corpus file), or SHA-256 (a model file, public).
         public var digest: String?
         public var hashed: Hashed
+
+        enum CodingKeys: String, CodingKey {
+            case path, bytes
+            case digest = "hmac_sha256"
+            case hashed
+        }
 
         public init(path: String, bytes: Int?, digest: String?, hashed: Hashed) {
             self.path = path

@@ -146,7 +146,7 @@ extension RunState: Codable {
             toolVersion: try container.nestedContainer(keyedBy: ToolKeys.self, forKey: .tool).decode(String.self, forKey: .version),
             options: options,
             corpusIdentity: CorpusIdentity(files: try identity.decode([CorpusIdentity.File].self, forKey: .files),
-                                           runKeyCheck: try identity.decodeIfPresent(String.self, forKey: .runKeyCheck)),
+                                           runKeyCheck: identity.contains(.runKeyCheck) ? try identity.decode(String?.self, forKey: .runKeyCheck) : nil),
             model: try container.decode(ModelIdentity.self, forKey: .model),
             shard: ShardFacts(count: count, by: try shardBlock.decode(ShardBy.self, forKey: .by), indexes: indexes.sorted(),
                               threadsSeen: try shardBlock.decode(Int.self, forKey: .threadsSeen),

@@ -282,7 +282,7 @@ public struct StateOptions: Sendable, Equatable {
 }
 
 /// The model a run used, by its file's digest, and how it was described in the report.
-public struct ModelIdentity: Sendable, Equatable {
+public struct ModelIdentity: Sendable, Equatable, Codable {
     /// The weights file; nil when no model was given or installed.
     public var path: String?
     public var bytes: Int?
@@ -296,7 +296,13 @@ public struct ModelIdentity: Sendable, Equatable {
     /// Token sizes are estimates from UTF-8 bytes (no tokenizer could be loaded).
     public var approximateTokens: Bool
     /// The report's `model` block; null in a dry run or without a model.
-    public var description: ReportValue
+    public var report: ReportValue
+
+    enum CodingKeys: String, CodingKey {
+        case path, bytes, sha256, hashed, unavailable
+        case approximateTokens = "approximate_tokens"
+        case report = "description"
+    }
 
     public init(path: String?, bytes: Int?, sha256: String?, hashed: CorpusIdentity.Hashed = .whole, unavailable: String?,
                 approximateTokens: Bool, description: ReportValue) {
@@ -306,7 +312,7 @@ public struct ModelIdentity: Sendable, Equatable {
         self.hashed = hashed
         self.unavailable = unavailable
         self.approximateTokens = approximateTokens
-        self.description = description
+        self.report = description
     }
 
     /// No model at all (library use and tests).
@@ -390,9 +396,14 @@ public struct CorpusCounts: Sendable, Equatable {
 
 /// A file's failure: its index in the corpus's file list and the reader's message (which names
 /// the file and what is wrong with it, never its content).
-public struct FileNote: Sendable, Equatable, Comparable {
+public struct FileNote: Sendable, Equatable, Comparable, Codable {
     public var fileIndex: Int
     public var message: String
+
+    enum CodingKeys: String, CodingKey {
+        case fileIndex = "file_index"
+        case message
+    }
     public static func < (a: FileNote, b: FileNote) -> Bool { (a.fileIndex, a.message) < (b.fileIndex, b.message) }
 }
 
@@ -409,10 +420,15 @@ public struct BadLineNote: Sendable, Equatable, Comparable {
 
 /// What stopped a run with an input error: a bad line under `--strict` (its place), or a corpus
 /// that could not be opened (file index -1).
-public struct FatalNote: Sendable, Equatable, Comparable {
+public struct FatalNote: Sendable, Equatable, Comparable, Codable {
     public var fileIndex: Int
     public var line: Int
     public var message: String
+
+    enum CodingKeys: String, CodingKey {
+        case fileIndex = "file_index"
+        case line, message
+    }
     public static func < (a: FatalNote, b: FatalNote) -> Bool {
         (a.fileIndex, a.line, a.message) < (b.fileIndex, b.line, b.message)
     }
@@ -420,7 +436,7 @@ public struct FatalNote: Sendable, Equatable, Comparable {
 
 /// When a run started (ISO 8601, UTC, seconds) and how long it took: the only facts of a state
 /// that differ between two runs of the same corpus and options, with the sandbox block.
-public struct Timing: Sendable, Equatable {
+public struct Timing: Sendable, Equatable, Codable {
     public var started: String
     public var seconds: Double
 
@@ -435,12 +451,18 @@ public struct Timing: Sendable, Equatable {
 }
 
 /// A checkpoint's number and where a resumed run goes on: after `eventsRead` reader events.
-public struct Checkpoint: Sendable, Equatable {
+public struct Checkpoint: Sendable, Equatable, Codable {
     public var sequence: Int
     public var eventsRead: Int
     /// The item segments of this checkpoint's chain, oldest first: each checkpoint's file
     /// `checkpoint-NNNNNN.items.json.zst` holds the items since the one before it.
     public var segments: [ItemSegment]
+
+    enum CodingKeys: String, CodingKey {
+        case sequence
+        case eventsRead = "events_read"
+        case segments = "item_segments"
+    }
 
     public init(sequence: Int, eventsRead: Int, segments: [ItemSegment] = []) {
         self.sequence = sequence
@@ -450,7 +472,7 @@ public struct Checkpoint: Sendable, Equatable {
 }
 
 /// One checkpoint's item segment: whose it is, how many items it holds, and its file's SHA-256.
-public struct ItemSegment: Sendable, Equatable {
+public struct ItemSegment: Sendable, Equatable, Codable {
     public var sequence: Int
     public var count: Int
     public var sha256: String

@@ -1,7 +1,7 @@
 import Privacy
 
 /// How a corpus is split between processes: `--shard-by thread` or `file`.
-public enum ShardBy: String, Sendable, CaseIterable {
+public enum ShardBy: String, Sendable, CaseIterable, Codable {
     /// Each thread goes to the shard its id hashes to: shards balance even on one large file.
     case thread
     /// Whole files go to shards by their index in the corpus's file list (index mod count): for

@@ -182,7 +182,9 @@ extension StateOptions: Codable {
     /// The digest of the list a state was written with: null, or absent in a state written
     /// before `--labels` existed, for none; else 64 hex digits.
     static func labelsDigest(_ container: KeyedDecodingContainer<CodingKeys>) throws -> String? {
-        guard let value = try container.decodeIfPresent(ReportValue.self, forKey: .labels), value != .null else { return nil }
+        guard container.contains(.labels), case let value = try container.decode(ReportValue.self, forKey: .labels), value != .null else {
+            return nil
+        }
         guard case .label(let digest) = value, isDigest(digest) else {
             throw StateFormatError(at: container.codingPath + [CodingKeys.labels], "not the SHA-256 of a labels list")
         }
