@@ -92,29 +92,33 @@ public struct SuiteRunner: Sendable {
         }
         run.item = item
         observation.fires = true
-        guard var request = item.request else {
+        guard let request = item.request else {
             observation.fallback = (item.earlyFallback ?? .invalidOutput).rawValue
             run.observation = observation
             return run
         }
-        // The case's model version decides its languages and its ceiling, as in a run.
-        let locale = item.attribution.locale == Attribution.unknown ? nil : item.attribution.locale
-        guard SupportedLanguages(codes: version.languages).supports(locale) else {
-            observation.fallback = FallbackReason.unsupportedLanguage.rawValue
+        // Decided before asking exactly as a run's planner decides it (`PreAsk`): the case's model
+        // version's languages, ceiling and speed.
+        var preAsk = PreAsk(profiles: profiles, device: device)
+        let size: PreAsk.Size
+        switch preAsk.decide(item, request: request, tokenizer: model, modelUnavailable: false) {
+        case .fallback(let reason):
+            observation.fallback = reason.rawValue
             run.observation = observation
             return run
+        case .ask(let asked, let sized):
+            run.item?.request = asked
+            size = sized
         }
-        request.contextLimit = version.contextTokens(on: device.name)
-        run.item?.request = request
         observation.inputCut = item.inputWasCut
         observation.inputTokens = item.inputTokens
         if suiteCase.job == .push, let push = run.job as? PushJob {
             observation.repliesRead = repliesRead(suiteCase.input, inputTokens: item.inputTokens, batched: (counters["batched"] ?? 0) > 0,
                                                   cap: push.inputCap)
         }
-        // The session's ceiling, decided before asking as a run's engine decides it.
-        let promptTokens = item.promptTokens ?? model.promptTokenCount(for: request)
-        if promptTokens + request.maxOutputTokens > request.contextLimit {
+        // The session's ceiling, which a run's engine meets when it asks: decided here.
+        let promptTokens = size.promptTokens
+        if size.overContext {
             observation.fallback = FallbackReason.contextExceeded.rawValue
             run.observation = observation
             return run
@@ -125,7 +129,7 @@ public struct SuiteRunner: Sendable {
                                             outputTokens: model.tokenCount(of: given.output), hostMilliseconds: 0,
                                             minimumTokenProbability: given.confidence)
         } else {
-            run.request = request
+            run.request = run.item?.request
         }
         return run
     }

@@ -85,45 +85,27 @@ struct Planner: Sendable {
             return ItemPlace(key: keys.key(message: item.attribution.message, job: item.job),
                              thread: threadHash, build: buildLabel, model: modelLabel, locale: localeLabel)
         }
-        // ...and a few model versions: each one's profile is looked up once.
-        var versions: [String: JudgedVersion] = [:]
-        func judgedAs(_ model: String) -> JudgedVersion {
-            if let known = versions[model] { return known }
-            let profile = options.profiles.profile(forModel: model)
-            let version = JudgedVersion(languages: SupportedLanguages(codes: profile.languages),
-                                        contextTokens: profile.contextTokens(on: options.device.name),
-                                        device: options.profiles.device(options.device, model: model))
-            versions[model] = version
-            return version
-        }
+        var preAsk = PreAsk(profiles: options.profiles, device: options.device)
         func add(_ result: ItemResult, at item: JobItem) {
             part.ledger.add(result)
             part.outcomes.append(place(item).outcome(of: result))
         }
         let items = job.plan(snapshot, messages: messages, tokenizer: tokenizer, ledger: &part.ledger)
         for var item in items {
-            guard var request = item.request else {
+            guard let request = item.request else {
                 add(job.unasked(item, reason: item.earlyFallback ?? .invalidOutput), at: item)
                 continue
             }
-            // The place is judged as its own model version: its languages, its ceiling, its speed.
-            let version = judgedAs(item.attribution.model)
-            let locale = item.attribution.locale == Attribution.unknown ? nil : item.attribution.locale
-            guard version.languages.supports(locale) else {
-                add(job.unasked(item, reason: .unsupportedLanguage), at: item)
+            let size: PreAsk.Size
+            switch preAsk.decide(item, request: request, tokenizer: tokenizer, modelUnavailable: modelUnavailable) {
+            case .fallback(let reason):
+                add(job.unasked(item, reason: reason), at: item)
                 continue
+            case .ask(let asked, let sized):
+                item.request = asked
+                size = sized
             }
-            if modelUnavailable {
-                add(job.unasked(item, reason: .modelUnavailable), at: item)
-                continue
-            }
-            request.contextLimit = version.contextTokens
-            item.request = request
-            let device = version.device
-            // Planning counted most requests from words it had counted already.
-            let promptTokens = item.promptTokens ?? tokenizer.promptTokenCount(for: request)
-            let prefill = device.estimatedMilliseconds(promptTokens: promptTokens, outputTokens: 0)
-            let overContext = promptTokens + request.maxOutputTokens > request.contextLimit
+            let (promptTokens, prefill, overContext) = (size.promptTokens, size.devicePrefillMilliseconds, size.overContext)
             part.sizes.add(promptTokens: promptTokens, devicePrefillMilliseconds: prefill,
                            overContext: overContext, overBudget: prefill > job.budgetMilliseconds)
             if dryRun {
@@ -157,12 +139,6 @@ struct Planner: Sendable {
 
 /// What a place of one model version is judged by: that version's languages and ceiling, and
 /// the run's device as that version runs on it.
-private struct JudgedVersion {
-    var languages: SupportedLanguages
-    var contextTokens: Int
-    var device: DeviceProfile
-}
-
 /// One job's share of a thread (a range of its messages) as planned.
 private struct PlannedPart: Sendable {
     var ledger = JobLedger()
