@@ -89,12 +89,10 @@ public enum CompareCommand: Subcommand {
         let comparison = Comparison(base: base.items, new: new.items, bootstrap: PairedBootstrap(seed: options.seed))
         let verdicts = options.gates.map { $0.judge(comparison) }
         let report = CompareReport(base: base, new: new, comparison: comparison, gates: verdicts, sandbox: confined.sandbox.reportValue)
-        let output = OutputDirectory(options.outputDirectory)
         do throws(OutputDirectory.Failure) {
-            try output.saveComparison(json: CompareJSON.render(report).json(), markdown: CompareMarkdown.render(report),
-                                      html: CompareHTML.render(report), junit: CompareJUnit.render(verdicts))
-            // Last: the manifest that marks the comparison finished (replay verify checks it).
-            try output.saveManifest()
+            try OutputDirectory(options.outputDirectory).saveComparison(
+                json: CompareJSON.render(report).json(), markdown: CompareMarkdown.render(report), html: CompareHTML.render(report),
+                junit: CompareJUnit.render(verdicts))
         } catch {
             diagnostics("replay compare: \(error.description)")
             return .output

@@ -5,11 +5,6 @@ public struct ItemPair: Sendable, Equatable {
     public var base: ItemOutcome
     public var new: ItemOutcome
 
-    public init(base: ItemOutcome, new: ItemOutcome) {
-        self.base = base
-        self.new = new
-    }
-
     /// The thread the item is in, by which errors are clustered (the same in both runs, whose
     /// keys agree only under one run key).
     public var cluster: UInt64 { base.thread }

@@ -37,13 +37,6 @@ public struct MetricDefinition: Sendable, Hashable {
     public var unit: String
     public var direction: Direction
 
-    public init(key: String, kind: Kind, unit: String, direction: Direction) {
-        self.key = key
-        self.kind = kind
-        self.unit = unit
-        self.direction = direction
-    }
-
     /// The rates, means and percentiles every job has, in the order they are shown.
     public static let fixed: [MetricDefinition] = {
         var list = ["asked", "answered", "in_budget.host", "in_budget.device"].map {

@@ -19,13 +19,6 @@ public struct RunDirectory: Sendable {
     public var state: RunState
     public var items: ItemTable
 
-    public init(given: String, path: String, state: RunState, items: ItemTable) {
-        self.given = given
-        self.path = path
-        self.state = state
-        self.items = items
-    }
-
     /// Reads and checks the run in `directory`; its state.json must check under `key`.
     public static func read(_ directory: String, key: RunKey) throws(CompareError) -> RunDirectory {
         func refuse(_ because: String) -> CompareError { .notAFinishedRun(directory: directory, because: because) }

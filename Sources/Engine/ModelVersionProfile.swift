@@ -60,9 +60,4 @@ public struct ModelVersionProfile: Sendable, Equatable {
 public struct DeviceTiming: Sendable, Equatable {
     public var prefillMillisecondsPerToken: Double
     public var decodeTokensPerSecond: Double
-
-    public init(prefillMillisecondsPerToken: Double, decodeTokensPerSecond: Double) {
-        self.prefillMillisecondsPerToken = prefillMillisecondsPerToken
-        self.decodeTokensPerSecond = decodeTokensPerSecond
-    }
 }

@@ -118,12 +118,9 @@ public enum SuiteCommand: Subcommand {
                                  modelVersion: options.modelVersion, prompts: prompts.identity, device: options.device,
                                  sandbox: confined.sandbox.reportValue, started: ISO8601DateFormatter().string(from: started),
                                  seconds: clock.millisecondsSince / 1000)
-        let output = OutputDirectory(options.outputDirectory)
         do throws(OutputDirectory.Failure) {
-            try output.saveSuite(json: SuiteJSON.render(report).json(), markdown: SuiteMarkdown.render(report),
-                                 junit: SuiteJUnit.render(report))
-            // Last: the manifest that marks the results finished (replay verify checks it).
-            try output.saveManifest()
+            try OutputDirectory(options.outputDirectory).saveSuite(json: SuiteJSON.render(report).json(), markdown: SuiteMarkdown.render(report),
+                                                                   junit: SuiteJUnit.render(report))
         } catch {
             diagnostics("replay suite: \(error.description)")
             return .output

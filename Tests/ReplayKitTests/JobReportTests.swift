@@ -1,7 +1,7 @@
 import Engine
 import Export
 import Foundation
-import Jobs
+@testable import Jobs
 import Testing
 @testable import ReplayKit
 @testable import Replay

@@ -11,10 +11,4 @@ public struct PairedObservation: Sendable, Equatable {
     public var new: Double
     /// The thread the item belongs to; any stable key (a keyed hash of the thread id, say).
     public var cluster: UInt64
-
-    public init(base: Double, new: Double, cluster: UInt64) {
-        self.base = base
-        self.new = new
-        self.cluster = cluster
-    }
 }

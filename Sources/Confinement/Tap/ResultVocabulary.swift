@@ -57,6 +57,8 @@ public enum ResultVocabulary {
         "denied", "differs", "loaded", "merges", "off", "permission", "state", "turned",
         // The state's words for two runs that asked with other prompt sets.
         "prompts", "ran",
+        // The state's keys, spelled in its parts' coding keys.
+        "approximate", "events", "segments",
         // The built-in model-version and device profiles' sources (ModelProfiles+BuiltIn), and
         // what stands for a team's own (ProfilesFile). The language subtags are the JSON's.
         "accelerators", "against", "although", "assumed", "bandwidth", "built", "com", "contextsize", "da", "de",

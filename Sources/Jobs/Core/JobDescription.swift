@@ -46,11 +46,6 @@ public struct JobDescription: Sendable {
 public struct Budget: Sendable, Equatable {
     public var milliseconds: Double
     public var source: SettingSource
-
-    public init(milliseconds: Double, source: SettingSource) {
-        self.milliseconds = milliseconds
-        self.source = source
-    }
 }
 
 /// Where a number the replay judges by comes from; the raw value is what report.json says.

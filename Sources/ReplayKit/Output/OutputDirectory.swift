@@ -232,13 +232,17 @@ public struct OutputDirectory: Sendable {
     }
 
     /// `replay compare`'s results: compare.json, compare.md, compare.html and junit.xml, in that order.
+    /// Then, last, the manifest that marks the comparison finished (`replay verify` checks it).
     public func saveComparison(json: String, markdown: String, html: String, junit: String) throws(Failure) {
         for (name, text) in zip(Self.comparisonFiles + ["junit.xml"], [json, markdown, html, junit]) { try create(name, text) }
+        try saveManifest()
     }
 
-    /// `replay suite run`'s results: report.json (`replay.suite-report/1`), report.md and junit.xml, in that order.
+    /// `replay suite run`'s results: report.json (`replay.suite-report/1`), report.md and junit.xml,
+    /// in that order, then, last, the manifest that marks them finished (`replay verify` checks it).
     public func saveSuite(json: String, markdown: String, junit: String) throws(Failure) {
         for (name, text) in zip(["report.json", "report.md", "junit.xml"], [json, markdown, junit]) { try create(name, text) }
+        try saveManifest()
     }
 
     /// Every result of `state` but junit.xml: report.json, report.md, the flywheel's files (when

@@ -96,10 +96,6 @@ public final class ReplayRunner {
     public struct ResumePoint: Sendable, Equatable {
         public var eventsRead: Int
         public var threadsReplayed: Int
-        public init(eventsRead: Int, threadsReplayed: Int) {
-            self.eventsRead = eventsRead
-            self.threadsReplayed = threadsReplayed
-        }
     }
 
     /// Reads the corpus (its shard of it, from `resume` on, up to `--limit` threads) and returns

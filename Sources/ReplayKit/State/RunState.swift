@@ -476,10 +476,4 @@ public struct ItemSegment: Sendable, Equatable, Codable {
     public var sequence: Int
     public var count: Int
     public var sha256: String
-
-    public init(sequence: Int, count: Int, sha256: String) {
-        self.sequence = sequence
-        self.count = count
-        self.sha256 = sha256
-    }
 }
