@@ -65,15 +65,12 @@ public enum CompareCommand: Subcommand {
             }
         }
         // The runs' key, before confinement: each run's state.json is checked under it.
-        let key: RunKey
-        let confined: CommandStart.Confined
+        let (key, confined): (RunKey, CommandStart.Confined)
         do throws(CommandStart.Stop) {
-            key = try CommandStart.runKey(options.runKeyPath, creating: false, command: "replay compare", diagnostics: diagnostics)
-            confined = try CommandStart.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                                                force: options.force, diagnostics: diagnostics)
-        } catch {
-            return error.exitCode
-        }
+            (key, confined) = try CommandStart.keyedAndConfined(
+                options.outputDirectory, runKey: options.runKeyPath, creatingKey: false, command: "replay compare", sandboxing: sandboxing,
+                allowUnsandboxed: options.allowUnsandboxed, force: options.force, diagnostics: diagnostics)
+        } catch { return error.exitCode }
         defer { confined.claim?.release() }
         let base: RunDirectory, new: RunDirectory
         do throws(CompareError) {

@@ -13,15 +13,21 @@ public struct ComparisonGate: Sendable, Equatable {
     public var metric: MetricDefinition
     public var margin: Double
 
-    public init(job: JobKind, metric: MetricDefinition, margin: Double) {
-        self.job = job
-        self.metric = metric
-        self.margin = margin
-    }
-
     /// `JOB.KEY`.
     public var name: String { job.rawValue + "." + metric.key }
 
+    /// The gate's outcome on `comparison`.
+    public func judge(_ comparison: Comparison) -> GateVerdict {
+        let result = comparison.job(job)?.overall.metric(metric.key)
+        let higher = metric.direction == .higherIsBetter
+        guard let result, result.pairs > 0, let bound = higher ? result.lower : result.upper else {
+            return GateVerdict(gate: self, bound: nil)
+        }
+        return GateVerdict(gate: self, bound: bound)
+    }
+}
+
+extension ComparisonGate {
     /// Parses `JOB.KEY=MARGIN`; an unknown job or key is a usage error that lists the valid ones.
     public init(parsing text: String) throws(CompareError) {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -42,15 +48,5 @@ public struct ComparisonGate: Sendable, Equatable {
             throw .usage("--fail-if-worse \(text): the margin must be a number of 0 or more, in the metric's unit (\(metric.unit))")
         }
         self.init(job: job, metric: metric, margin: margin)
-    }
-
-    /// The gate's outcome on `comparison`.
-    public func judge(_ comparison: Comparison) -> GateVerdict {
-        let result = comparison.job(job)?.overall.metric(metric.key)
-        let higher = metric.direction == .higherIsBetter
-        guard let result, result.pairs > 0, let bound = higher ? result.lower : result.upper else {
-            return GateVerdict(gate: self, bound: nil)
-        }
-        return GateVerdict(gate: self, bound: bound)
     }
 }

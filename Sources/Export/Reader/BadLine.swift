@@ -8,12 +8,6 @@ public struct BadLine: Sendable, Error, CustomStringConvertible {
     /// What was wrong, e.g. "field 'text' is a number, expected a string".
     public let reason: String
 
-    /// A bad line at `location`.
-    public init(location: SourceLocation, reason: String) {
-        self.location = location
-        self.reason = reason
-    }
-
     /// `file:line: reason`.
     public var description: String { "\(location): \(reason)" }
 }

@@ -5,12 +5,6 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The 1-based line number in that file, counting empty lines too.
     public let line: Int
 
-    /// A location in `file` at `line`.
-    public init(file: String, line: Int) {
-        self.file = file
-        self.line = line
-    }
-
     /// `file:line`, the form editors and terminals link to.
     public var description: String { "\(file):\(line)" }
 }

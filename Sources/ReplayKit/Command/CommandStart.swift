@@ -73,6 +73,17 @@ package enum CommandStart {
         }
     }
 
+    /// The run key (`runKey`), then the process confined to `directory` (`confine`): in that
+    /// order, since the per-user key may have to be made outside `--out`. A command that reads or
+    /// writes states (a run, a merge, a comparison) takes both steps.
+    package static func keyedAndConfined(_ directory: String, runKey explicit: String?, creatingKey: Bool, command: String,
+                                         sandboxing: Sandboxing, allowUnsandboxed: Bool, keepingCheckpoints: Bool = false, force: Bool,
+                                         diagnostics: (String) -> Void) throws(Stop) -> (key: RunKey, confined: Confined) {
+        let key = try runKey(explicit, creating: creatingKey, command: command, diagnostics: diagnostics)
+        return (key, try confine(directory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed, keepingCheckpoints: keepingCheckpoints,
+                                 force: force, diagnostics: diagnostics))
+    }
+
     /// Creates `directory`, takes it for this process and confines the process to writing there,
     /// with no network.
     ///

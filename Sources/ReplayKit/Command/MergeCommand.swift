@@ -79,15 +79,12 @@ public enum MergeCommand: Subcommand {
         }
         // The run key, before confinement: every shard's state is checked under it, and the merged
         // state is sealed with it.
-        let key: RunKey
-        let confined: CommandStart.Confined
+        let (key, confined): (RunKey, CommandStart.Confined)
         do throws(CommandStart.Stop) {
-            key = try CommandStart.runKey(options.runKeyPath, creating: false, command: "replay merge", diagnostics: diagnostics)
-            confined = try CommandStart.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                                                force: options.force, diagnostics: diagnostics)
-        } catch {
-            return error.exitCode
-        }
+            (key, confined) = try CommandStart.keyedAndConfined(
+                options.outputDirectory, runKey: options.runKeyPath, creatingKey: false, command: "replay merge", sandboxing: sandboxing,
+                allowUnsandboxed: options.allowUnsandboxed, force: options.force, diagnostics: diagnostics)
+        } catch { return error.exitCode }
         defer { confined.claim?.release() }
         var merged: RunState
         do {

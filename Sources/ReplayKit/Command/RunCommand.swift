@@ -61,15 +61,12 @@ public enum RunCommand {
         }
         // The run key, before confinement (the per-user key may have to be made outside --out);
         // then confined before the model starts any thread and before any record is read.
-        let key: RunKey
-        let confined: CommandStart.Confined
+        let (key, confined): (RunKey, CommandStart.Confined)
         do throws(CommandStart.Stop) {
-            key = try CommandStart.runKey(options.runKeyPath, creating: true, command: "replay", diagnostics: diagnostics)
-            confined = try CommandStart.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                                                keepingCheckpoints: options.resume, force: options.force, diagnostics: diagnostics)
-        } catch {
-            return error.exitCode
-        }
+            (key, confined) = try CommandStart.keyedAndConfined(
+                options.outputDirectory, runKey: options.runKeyPath, creatingKey: true, command: "replay", sandboxing: sandboxing,
+                allowUnsandboxed: options.allowUnsandboxed, keepingCheckpoints: options.resume, force: options.force, diagnostics: diagnostics)
+        } catch { return error.exitCode }
         defer { confined.claim?.release() }
         let session = RunSession(options, files: files, key: key, sandbox: confined.sandbox, afterIdentity: afterIdentity)
         // A run with the model (or with no model file at all) says now why it has none; a dry run

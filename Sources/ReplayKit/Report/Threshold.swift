@@ -9,18 +9,6 @@ public struct Threshold: Sendable, Equatable {
     public var key: String
     public var minimum: Double
 
-    public init(key: String, minimum: Double) {
-        self.key = key
-        self.minimum = minimum
-    }
-
-    /// Parses `KEY=VALUE`.
-    public init?(parsing text: String) {
-        let parts = text.split(separator: "=", maxSplits: 1)
-        guard parts.count == 2, let value = Double(parts[1]), value.isFinite, parts[0].contains(".") else { return nil }
-        self.init(key: String(parts[0]), minimum: value)
-    }
-
     /// What the report says for this key: the number, or nil when there is none (no data).
     public func value(in report: ReportValue) -> Double? {
         let path = "jobs." + key
@@ -50,5 +38,14 @@ public struct Threshold: Sendable, Equatable {
             return met ? "\(threshold.key) \(shown) >= \(threshold.minimum) (met)"
                        : "\(threshold.key) \(shown) < \(threshold.minimum) (not met)"
         }
+    }
+}
+
+extension Threshold {
+    /// Parses `KEY=VALUE`.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let value = Double(parts[1]), value.isFinite, parts[0].contains(".") else { return nil }
+        self.init(key: String(parts[0]), minimum: value)
     }
 }
