@@ -94,26 +94,28 @@ let package = Package(
 
         // Test-only: temporary directories, subprocesses and built products, shared by the test targets.
         // It sees ReplayKit, and so Llama's llama.h: every test target over it is given llama.h's directory.
-        .target(name: "TestSupport", dependencies: ["Spawn", "Export", "Corpus", "Engine", "Jobs", "ReplayKit", "Privacy"], path: "Tests/TestSupport",
-                swiftSettings: swift6 + llamaHeaders),
-        .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: tests6 + llamaHeaders),
-        .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: tests6 + llamaHeaders),
+        .target(name: "TestSupport", dependencies: ["Spawn", "Export", "Engine", "Jobs", "Privacy"], path: "Tests/TestSupport", swiftSettings: swift6),
+        // Test-only: runs and states made in process (StateFixtures), for the suites over ReplayKit.
+        .target(name: "RunTestSupport", dependencies: ["TestSupport", "ReplayKit", "Corpus", "Export", "Engine", "Jobs", "Privacy"],
+                path: "Tests/RunTestSupport", swiftSettings: swift6 + llamaHeaders),
+        .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: tests6),
+        .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: tests6),
         .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Confinement", "Privacy", "SandboxProbe", "LeakyFixtures", "Replay"],
                     swiftSettings: tests6 + llamaHeaders),
         .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
-                    exclude: ["FuzzCorpus"], swiftSettings: tests6 + llamaHeaders),  // inputs the tests read by path
-        .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: tests6 + llamaHeaders),
-        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: tests6 + llamaHeaders),
+                    exclude: ["FuzzCorpus"], swiftSettings: tests6),  // inputs the tests read by path
+        .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: tests6),
+        .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: tests6),
         .testTarget(name: "LlamaTests", dependencies: ["TestSupport", "CLlama", "Llama", "Engine", "Export", "Corpus", "Privacy"],
                     swiftSettings: tests6O + llamaHeaders),
         // Llama only for the suites that ask the real model; the Jobs library itself never sees llama.h.
         .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Llama", "Export", "Privacy"],
                     exclude: ["NeverRuleLabelled"], swiftSettings: tests6O + llamaHeaders),  // the never rules' labelled sets, read by path
-        .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: tests6 + llamaHeaders),
-        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "Spawn", "ReplayKit", "Confinement", "Audit", "Corpus", "Llama", "Replay", "ReplayBench",
+        .testTarget(name: "FlywheelTests", dependencies: ["TestSupport", "Spawn", "Flywheel", "Export", "Privacy"], swiftSettings: tests6),
+        .testTarget(name: "ReplayKitTests", dependencies: ["TestSupport", "RunTestSupport", "Spawn", "ReplayKit", "Confinement", "Audit", "Corpus", "Llama", "Replay", "ReplayBench",
                                                      "LeakyFixtures", "Privacy"],
                     exclude: ["Adversary"], swiftSettings: tests6 + llamaHeaders),  // a C library the tests compile and preload
-        .testTarget(name: "CompareTests", dependencies: ["TestSupport", "Spawn", "Compare", "ReplayKit", "Confinement", "Audit", "Corpus", "Llama", "Replay",
+        .testTarget(name: "CompareTests", dependencies: ["TestSupport", "RunTestSupport", "Spawn", "Compare", "ReplayKit", "Confinement", "Audit", "Corpus", "Llama", "Replay",
                                                    "Privacy"],
                     exclude: ["Statistics/reference.py"], swiftSettings: tests6 + llamaHeaders),  // the statistics tests' reference values
         .testTarget(name: "SuiteTests", dependencies: ["TestSupport", "Spawn", "Suite", "ReplayKit", "Confinement", "Audit", "Llama", "Replay", "Privacy"],

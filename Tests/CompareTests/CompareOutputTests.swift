@@ -4,6 +4,7 @@ import Privacy
 import Testing
 @testable import Compare
 @testable import ReplayKit
+import RunTestSupport
 import TestSupport
 
 /// compare.md, compare.html and the forest plot: their order and structure, their escaping,

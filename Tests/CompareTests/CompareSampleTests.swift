@@ -5,6 +5,7 @@ import Testing
 @testable import Compare
 @testable import ReplayKit
 @testable import Replay
+import RunTestSupport
 import TestSupport
 
 /// `replay compare` over real dry runs of the bundled sample: a run against itself, against

@@ -6,6 +6,7 @@ import Testing
 @testable import Compare
 @testable import ReplayKit
 @testable import Replay
+import RunTestSupport
 import TestSupport
 
 /// A prompt experiment with the real model, as a team runs one: the built-in chips prompt

@@ -6,6 +6,7 @@ import Privacy
 @testable import ReplayKit
 @testable import Replay
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// Every state file carries its digest under the run key (`StateDigest`), and every reader checks

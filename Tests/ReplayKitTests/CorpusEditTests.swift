@@ -4,6 +4,7 @@ import Foundation
 import Privacy
 @testable import ReplayKit
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// The corpus is the corpus: one byte changed in the middle of a corpus file larger than 2 MiB,

@@ -3,6 +3,7 @@ import Glibc
 import Privacy
 @testable import ReplayKit
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// Which corpus a state was made over, keyed by the run key, and the label salt drawn from the

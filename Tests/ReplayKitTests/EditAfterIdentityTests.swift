@@ -9,6 +9,7 @@ import Foundation
 import Privacy
 @testable import ReplayKit
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// A corpus file edited or replaced after the run took its identity and before the reader opens

@@ -3,6 +3,7 @@ import Jobs
 import Privacy
 @testable import ReplayKit
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// `items.json.zst` (`replay.items/1`): every item of a run, read back exactly, in one order

@@ -4,6 +4,7 @@ import Privacy
 @testable import Replay
 @testable import ReplayKit
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// Prompt sets on the command line: `--prompts FILE` and the config's `prompts` select one,

@@ -7,6 +7,7 @@ import Testing
 @testable import ReplayKit
 @testable import Replay
 import Privacy
+import RunTestSupport
 import TestSupport
 
 /// Free text in any labelled field of the export reaches none of the files a run writes:

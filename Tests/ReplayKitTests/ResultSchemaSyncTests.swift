@@ -6,6 +6,7 @@ import Jobs
 import Privacy
 @testable import ReplayKit
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// The audit's schema check (`ResultSchemas`, `ResultSchemaCheck`) spells the writers' fixed

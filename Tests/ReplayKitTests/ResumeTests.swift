@@ -4,6 +4,7 @@ import Privacy
 @testable import ReplayKit
 import Testing
 import Spawn
+import RunTestSupport
 import TestSupport
 
 /// `--resume`: a run killed after a checkpoint, restarted, counts what a run never killed counts;

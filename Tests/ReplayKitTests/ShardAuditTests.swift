@@ -2,6 +2,7 @@ import Foundation
 @testable import ReplayKit
 @testable import Replay
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// `replay audit` passes the shard options through: one shard of a run audits clean, confined

@@ -5,6 +5,7 @@ import Privacy
 @testable import ReplayKit
 @testable import Replay
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// `--shard I/N` and `replay merge`: the merge of a sharded run is the one-process run exactly

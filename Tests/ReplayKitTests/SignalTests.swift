@@ -5,6 +5,7 @@ import Privacy
 @testable import ReplayKit
 import Spawn
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// The built binary, sent the signals a scheduler sends (SIGTERM on preemption or eviction,

@@ -3,6 +3,7 @@ import Foundation
 import Privacy
 @testable import ReplayKit
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// Sentences written without spaces (joined by `- _ . / + :`, in camelCase, in shouting snake

@@ -7,6 +7,7 @@ import Privacy
 @testable import ReplayKit
 import Spawn
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// A run asked to stop (`StopRequest`) keeps exactly what a checkpoint at its last fully answered

@@ -5,6 +5,7 @@ import Privacy
 @testable import Replay
 @testable import Export
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// `--labels FILE` (and the config's `labels`): the team's names shown as written in every file,

@@ -5,6 +5,7 @@ import Foundation
 import Jobs
 import Privacy
 @testable import ReplayKit
+import TestSupport
 
 /// Corpora and in-process runs for the tests of states, shards, merges and resumes.
 public enum StateFixtures {
