@@ -8,14 +8,24 @@
 public struct ReportValueDecoder {
     /// Passed to every `init(from:)` as `decoder.userInfo` (the team's labels: `.teamLabels`).
     public var userInfo: [CodingUserInfoKey: Any] = [:]
+    /// Refuse a key no type read: every key of every object a type opens must be read by it,
+    /// and none given twice, so a value holds nothing its type does not declare. (A field typed
+    /// `ReportValue` is taken whole, as its type says.) The auditor reads result files so.
+    public var strict: Bool
 
-    public init(userInfo: [CodingUserInfoKey: Any] = [:]) { self.userInfo = userInfo }
+    public init(userInfo: [CodingUserInfoKey: Any] = [:], strict: Bool = false) {
+        self.userInfo = userInfo
+        self.strict = strict
+    }
 
     /// The value of type `T` that `value` holds. `codingPath` is where `value` sits in a larger
     /// value (for a type that decodes a part of itself with another `userInfo`), for the errors.
     public func decode<T: Decodable>(_ type: T.Type, from value: ReportValue, at codingPath: [any CodingKey] = []) throws(StateFormatError) -> T {
         do {
-            return try ValueDecoder(value: value, codingPath: codingPath, userInfo: userInfo).decodeValue(T.self)
+            let ledger = strict ? KeyLedger() : nil
+            let decoded = try ValueDecoder(value: value, codingPath: codingPath, userInfo: userInfo, ledger: ledger).decodeValue(T.self)
+            if let problem = ledger?.firstProblem { throw problem }
+            return decoded
         } catch let error as StateFormatError {
             throw error
         } catch let error as DecodingError {
@@ -66,11 +76,44 @@ extension StateFormatError {
     }
 }
 
+/// In a strict decoding, the keys of each object a type opened and the ones it read.
+private final class KeyLedger {
+    /// By the object's path: its keys in the file's order, and those read.
+    private var objects: [String: (path: [any CodingKey], keys: [String], read: Set<String>)] = [:]
+    /// The order objects were opened in, for the first problem in document order.
+    private var order: [String] = []
+
+    func opened(_ path: [any CodingKey], keys: [String]) {
+        let name = StateFormatError.path(path)
+        guard objects[name] == nil else { return }
+        objects[name] = (path, keys, [])
+        order.append(name)
+    }
+
+    func read(_ key: String, in path: [any CodingKey]) { objects[StateFormatError.path(path)]?.read.insert(key) }
+
+    /// The first key given twice or read by no type, as an error naming its path.
+    var firstProblem: StateFormatError? {
+        for name in order {
+            guard let object = objects[name] else { continue }
+            var seen: Set<String> = []
+            for key in object.keys {
+                let at = object.path + [ReportKey(key)]
+                if !seen.insert(key).inserted { return StateFormatError(at: at, "a key given twice") }
+                if !object.read.contains(key) { return StateFormatError(at: at, "a key this file's type does not have") }
+            }
+        }
+        return nil
+    }
+}
+
 /// One value being decoded, at its path.
 private struct ValueDecoder: Decoder {
     let value: ReportValue
     let codingPath: [any CodingKey]
     let userInfo: [CodingUserInfoKey: Any]
+    /// Set in a strict decoding.
+    var ledger: KeyLedger? = nil
 
     func failure(_ what: String, at path: [any CodingKey]? = nil) -> StateFormatError {
         StateFormatError(at: path ?? codingPath, what)
@@ -78,6 +121,7 @@ private struct ValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let fields) = value else { throw failure("expected an object") }
+        ledger?.opened(codingPath, keys: fields.map(\.0))
         return KeyedDecodingContainer(KeyedValueContainer<Key>(decoder: self, fields: fields))
     }
 
@@ -90,7 +134,7 @@ private struct ValueDecoder: Decoder {
 
     /// The decoder of `value` at `key` below this one.
     func child(_ value: ReportValue, _ key: any CodingKey) -> ValueDecoder {
-        ValueDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfo)
+        ValueDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfo, ledger: ledger)
     }
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
@@ -140,15 +184,17 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     var codingPath: [any CodingKey] { decoder.codingPath }
 
-    /// The keys in the file's order, each once.
+    /// The keys in the file's order, each once (a type that takes them all has read them all).
     var allKeys: [Key] {
-        fields.enumerated().compactMap { i, field in index[field.0] == i ? Key(stringValue: field.0) : nil }
+        for field in fields { decoder.ledger?.read(field.0, in: codingPath) }
+        return fields.enumerated().compactMap { i, field in index[field.0] == i ? Key(stringValue: field.0) : nil }
     }
 
     func contains(_ key: Key) -> Bool { index[key.stringValue] != nil }
 
     func child(_ key: Key) throws -> ValueDecoder {
         guard let i = index[key.stringValue] else { throw decoder.failure("missing", at: codingPath + [key]) }
+        decoder.ledger?.read(key.stringValue, in: codingPath)
         return decoder.child(fields[i].1, key)
     }
 

@@ -84,6 +84,30 @@ import Testing
         #expect(try ReportValueDecoder().decode([Int?].self, from: .array([.int(1), .null])) == [1, nil])
     }
 
+    /// A strict reading refuses what no type reads: a key at any depth, or a key given twice,
+    /// named by its path; a plain reading passes over both. Keys taken whole (a dictionary, a
+    /// `ReportValue`) are read.
+    @Test func aStrictReadingRefusesAKeyNoTypeReads() throws {
+        let value = try ReportValueEncoder().encode(Self.trip)
+        #expect(try ReportValueDecoder(strict: true).decode(Trip.self, from: value) == Self.trip)
+        guard case .object(var fields) = value, case .array(var legs)? = value["legs"], case .object(var leg) = legs[1] else {
+            Issue.record("a trip is an object with legs")
+            return
+        }
+        leg.append(("hidden", .label("x")))
+        legs[1] = .object(leg)
+        fields[2] = ("legs", .array(legs))
+        let deep = ReportValue.object(fields)
+        #expect(try ReportValueDecoder().decode(Trip.self, from: deep) == Self.trip)
+        #expect(throws: StateFormatError("legs[1].hidden: a key this file's type does not have")) {
+            try ReportValueDecoder(strict: true).decode(Trip.self, from: deep)
+        }
+        let twice = ReportValue.object(fields.prefix(1) + [("zone", .int(4))] + fields.dropFirst())
+        #expect(throws: StateFormatError("zone: a key given twice")) { try ReportValueDecoder(strict: true).decode(Trip.self, from: twice) }
+        let whole: ReportValue = .object([("a", .object([("b", .int(1))])), ("c", .int(2))])
+        #expect(try ReportValueDecoder(strict: true).decode([String: ReportValue].self, from: whole).count == 2)
+    }
+
     @Test func keysKeepTheOrderEncodedNotAnAlphabeticalOne() throws {
         let names = ["zeta", "alpha", "mu", "beta", "omega", "delta"]
         struct Pairs: Encodable {

@@ -3,6 +3,7 @@ import Jobs
 import Privacy
 @testable import ReplayKit
 import Testing
+import RunTestSupport
 import TestSupport
 
 /// A run is a value that merges: shards' states add up associatively, commutatively and exactly,
@@ -64,6 +65,21 @@ import TestSupport
         }
         let noMarker = state.unsealedJSON().replacingOccurrences(of: "\"complete\": true", with: "\"complete\": false")
         #expect(throws: StateFormatError("it is incomplete (no \"complete\": true at its end)")) { try RunState(unsealedJSON: noMarker) }
+    }
+
+    /// A state holds nothing its types do not read: a key added anywhere, even one no count
+    /// depends on, is refused by its path, and so is a derived number that disagrees with the
+    /// counts it is derived from.
+    @Test func aStateWithAKeyItsTypesDoNotHaveIsRefusedByPath() throws {
+        let directory = try TemporaryDirectory(prefix: "run-state")
+        let text = StateFixtures.state(try StateFixtures.corpus(in: directory), dryRun: true).unsealedJSON()
+        #expect(try RunState(unsealedJSON: text).corpus.stats.threads > 0)
+        let extra = text.replacingOccurrences(of: "\"threads_replayed\": ", with: "\"note\": 1,\n    \"threads_replayed\": ")
+        #expect(extra != text)
+        #expect(throws: StateFormatError("corpus.note: a key this file's type does not have")) { try RunState(unsealedJSON: extra) }
+        let skipped = text.replacingOccurrences(of: "\"threads_skipped\": 0", with: "\"threads_skipped\": 5")
+        #expect(skipped != text)
+        #expect(throws: StateFormatError("shard.threads_skipped: not the threads read less those counted")) { try RunState(unsealedJSON: skipped) }
     }
 
     /// A checkpoint followed by the rest of the run, resumed from its place, is the whole run.

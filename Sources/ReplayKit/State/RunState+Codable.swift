@@ -56,7 +56,7 @@ extension RunState: Codable {
     /// Reads a state's text without a digest (what `unsealedJSON` writes, or a checked file's
     /// text without its digest); an error says what is wrong and where, never quoting the file.
     init(unsealedJSON text: String, labels: TeamLabels = .none) throws(StateFormatError) {
-        self = try ReportValueDecoder(userInfo: [.teamLabels: labels]).decode(RunState.self, from: ReportValue(parsingExactJSON: text))
+        self = try ReportValueDecoder(userInfo: [.teamLabels: labels], strict: true).decode(RunState.self, from: ReportValue(parsingExactJSON: text))
     }
 
     enum CodingKeys: String, CodingKey {
@@ -121,7 +121,7 @@ extension RunState: Codable {
         let options = try container.decode(StateOptions.self, forKey: .options)
         /// A part whose labels are read with the options' list, not the reader's.
         func labelled<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T {
-            try ReportValueDecoder(userInfo: [.teamLabels: options.labels])
+            try ReportValueDecoder(userInfo: [.teamLabels: options.labels], strict: true)
                 .decode(T.self, from: container.decode(ReportValue.self, forKey: key), at: container.codingPath + [key])
         }
         let identity = try container.nestedContainer(keyedBy: IdentityKeys.self, forKey: .corpusIdentity)
@@ -142,8 +142,12 @@ extension RunState: Codable {
             ledgers[kind] = Self.labelled(try job.decode(JobLedger.self, forKey: .ledger), listed: options.labels)
             if let sizes = try job.decode(PromptSizing?.self, forKey: .promptSizes) { sizing[kind] = sizes }
         }
+        let tool = try container.nestedContainer(keyedBy: ToolKeys.self, forKey: .tool)
+        guard try tool.decode(String.self, forKey: .name) == "replay" else {
+            throw StateFormatError(at: tool.codingPath + [ToolKeys.name], "not a state replay wrote")
+        }
         self.init(
-            toolVersion: try container.nestedContainer(keyedBy: ToolKeys.self, forKey: .tool).decode(String.self, forKey: .version),
+            toolVersion: try tool.decode(String.self, forKey: .version),
             options: options,
             corpusIdentity: CorpusIdentity(files: try identity.decode([CorpusIdentity.File].self, forKey: .files),
                                            runKeyCheck: identity.contains(.runKeyCheck) ? try identity.decode(String?.self, forKey: .runKeyCheck) : nil),
@@ -158,5 +162,9 @@ extension RunState: Codable {
             sandbox: try container.decode(ReportValue.self, forKey: .sandbox),
             audit: try container.decode(ReportValue.self, forKey: .audit),
             checkpoint: try container.decode(Checkpoint?.self, forKey: .checkpoint))
+        // Written for a reader's sake and derived from the counts: it must agree with them.
+        guard try shardBlock.decode(Int.self, forKey: .threadsSkipped) == threadsSkipped else {
+            throw StateFormatError(at: shardBlock.codingPath + [ShardKeys.threadsSkipped], "not the threads read less those counted")
+        }
     }
 }
