@@ -1,5 +1,4 @@
 import Corpus
-import ReplayKit
 /// The items of a paired bootstrap laid out once, so that each replicate costs one pass over them
 /// and no sort.
 ///

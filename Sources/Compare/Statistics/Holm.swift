@@ -1,5 +1,3 @@
-import ReplayKit
-
 /// Holm's step-down adjustment of p-values (statsmodels multipletests(method="holm")), in input order.
 ///
 /// A job reports several metrics at once; Holm keeps the chance of calling any unchanged metric

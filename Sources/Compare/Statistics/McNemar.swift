@@ -1,5 +1,4 @@
 import Foundation
-import ReplayKit
 
 /// Exact McNemar test: two-sided binomial test of the discordant pairs, p = min(1, 2·P(X ≤ min(b,c))),
 /// X ~ Bin(b + c, 1/2); p = 1 when b + c = 0. (statsmodels `mcnemar(table, exact=True)`.)

@@ -1,5 +1,4 @@
 import Foundation
-import ReplayKit
 
 /// The standard normal distribution (erfc-based cdf; Wichura's AS 241 quantile, |error| < 1e-15).
 ///

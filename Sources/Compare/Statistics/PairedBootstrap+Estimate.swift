@@ -1,5 +1,3 @@
-import ReplayKit
-
 extension PairedBootstrap {
     /// What a paired bootstrap found: the statistic on each side of the whole sample, their
     /// difference, and the spread of that difference over the replicates.

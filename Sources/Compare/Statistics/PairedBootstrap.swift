@@ -1,5 +1,4 @@
 import Corpus
-import ReplayKit
 /// A paired bootstrap that resamples clusters (threads) with replacement, a fixed seed (stated in the
 /// output), `replicates` draws (default 2000); statistic = f(new values) − f(base values) of the
 /// resampled items. Percentile 95% interval; two-sided p = min(1, 2·min(share ≤ 0, share ≥ 0)).

@@ -1,5 +1,4 @@
 import Foundation
-import ReplayKit
 
 /// The mean of NEW − BASE over paired items, with a cluster-robust standard error
 /// (CR1: Var = G/(G−1) · Σ_g (Σ_{i∈g} (d_i − d̄))² / n², the same as statsmodels OLS of d on a

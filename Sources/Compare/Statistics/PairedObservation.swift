@@ -1,5 +1,3 @@
-import ReplayKit
-
 /// One paired item: its value on each side and the cluster (thread) it belongs to.
 ///
 /// Items of one thread share a conversation, so their differences are correlated; every

@@ -1,5 +1,3 @@
-import ReplayKit
-
 /// Percentile of values, linear interpolation between order statistics (numpy's default, "type 7").
 ///
 /// The q-th percentile of n sorted values sits at fractional rank h = (n − 1) · q; it is the value

@@ -1,11 +1,7 @@
 import Confinement
-import Corpus
 import Engine
 import Export
-import Flywheel
 import Foundation
-import Jobs
-import Llama
 import Privacy
 
 /// `replay [OPTIONS] CORPUS...`: a run, the command a line names when its first word names no
