@@ -40,25 +40,6 @@ extension LogHistogram: Codable {
     }
 }
 
-extension QualityTally: Codable {
-    /// `{"sum_billionths", "count"}`.
-    enum CodingKeys: String, CodingKey {
-        case sumBillionths = "sum_billionths"
-        case count
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sumBillionths, forKey: .sumBillionths)
-        try container.encode(count, forKey: .count)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(sumBillionths: try container.decode(Int.self, forKey: .sumBillionths), count: try container.decode(Int.self, forKey: .count))
-    }
-}
-
 extension JobMetrics: Codable {
     /// Every field, in declaration order; dictionaries sorted by key.
     enum CodingKeys: String, CodingKey {

@@ -100,16 +100,17 @@ public struct JobMetrics: Sendable, Equatable {
 /// The sum is kept in billionths, an integer: measures are rates and small means, and a
 /// floating-point sum would depend on the order of the additions, so the halves of a corpus
 /// merged in another order than one run added them could differ in the last bits.
-public struct QualityTally: Sendable, Equatable {
+public struct QualityTally: Sendable, Equatable, Codable {
     /// The sum of the values, each in billionths (rounded to the nearest).
     public private(set) var sumBillionths = 0
     public var count = 0
-    public init() {}
-    /// A tally with this sum and count (read back from a state file).
-    public init(sumBillionths: Int, count: Int) {
-        self.sumBillionths = sumBillionths
-        self.count = count
+
+    /// A state's `{"sum_billionths", "count"}`.
+    enum CodingKeys: String, CodingKey {
+        case sumBillionths = "sum_billionths"
+        case count
     }
+    public init() {}
     /// The sum of the values.
     public var sum: Double { Double(sumBillionths) / 1_000_000_000 }
     public mutating func add(_ value: Double) {
