@@ -22,11 +22,12 @@ package enum CommandStart {
     }
 
     /// The options `parse` reads from `arguments`. When it returns nil (`--help`) the usage is
-    /// printed and the command ends with 0; when it refuses them, the reason and the usage are
-    /// printed after `command` ("replay compare") and the command ends with 2.
+    /// said (to `help`, else to `diagnostics`) and the command ends with 0; when it refuses them,
+    /// the reason and the usage are printed after `command` ("replay compare") and the command
+    /// ends with 2.
     package static func options<Options, Failure: Error & CustomStringConvertible>(
         _ arguments: [String], command: String, usage: String, diagnostics: (String) -> Void,
-        parse: ([String]) throws(Failure) -> Options?
+        help: ((String) -> Void)? = nil, parse: ([String]) throws(Failure) -> Options?
     ) throws(Stop) -> Options {
         let parsed: Options?
         do {
@@ -36,29 +37,18 @@ package enum CommandStart {
             throw Stop(exitCode: .usage)
         }
         guard let parsed else {
-            diagnostics(usage)
+            if let help { help(usage) } else { diagnostics(usage) }
             throw Stop(exitCode: .success)
         }
         return parsed
     }
 
     /// The options of a subcommand documented in `replay --help` (merge, flywheel, corpus,
-    /// prompts, profiles): a refusal is printed with that usage (exit 2); `--help` (nil from
-    /// `parse`) prints it to stdout, as `replay --help` does, and ends the command with 0.
+    /// prompts, profiles): a refusal is said with that usage (exit 2); `--help` prints it to
+    /// stdout, as `replay --help` does, and ends the command with 0.
     package static func mainOptions<Options>(_ arguments: [String], diagnostics: (String) -> Void,
-                                     parse: ([String]) throws(ArgumentParser.UsageError) -> Options?) throws(Stop) -> Options {
-        let parsed: Options?
-        do {
-            parsed = try parse(arguments)
-        } catch {
-            diagnostics("replay: \(error.description)\n\n\(ArgumentParser.usage)")
-            throw Stop(exitCode: .usage)
-        }
-        guard let parsed else {
-            print(ArgumentParser.usage)
-            throw Stop(exitCode: .success)
-        }
-        return parsed
+                                             parse: ([String]) throws(ArgumentParser.UsageError) -> Options?) throws(Stop) -> Options {
+        try options(arguments, command: "replay", usage: ArgumentParser.usage, diagnostics: diagnostics, help: { print($0) }, parse: parse)
     }
 
     /// The run key (`RunKeyFile.load`), read before confinement: `explicit` (`--run-key`), else
