@@ -92,7 +92,7 @@ func write(_ text: String, to path: String) -> Int32 {
 /// The report a run leaves: counts only, and the sandbox as it was.
 func writeReport(sandbox: SandboxReport, extra: [(String, ReportValue)] = []) {
     let report = ReportValue.object([("schema", .label("replay.report/1")), ("sandbox", sandbox.reportValue),
-                                     ("audit", tap.reportValue)] + extra)
+                                     ("audit", (try? ReportValueEncoder().encode(tap.reportCounts)) ?? .null)] + extra)
     write(report.json(), to: out + "/report.json")
 }
 

@@ -94,7 +94,7 @@ public enum StateFixtures {
     public static func comparable(_ state: RunState) -> RunState {
         var copy = state
         copy.timing = Timing(started: "", seconds: 0)
-        copy.sandbox = .null
+        copy.sandbox = nil
         copy.shard.count = 1
         copy.shard.by = .thread
         copy.shard.indexes = [0]

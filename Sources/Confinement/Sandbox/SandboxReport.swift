@@ -93,33 +93,89 @@ public struct SandboxReport: Sendable, Equatable {
             && networkRestricted && seccompInstalled && coreDumpsDisabled && argumentAreaHidden && allThreadsConfined
     }
 
-    /// The `sandbox` object of the run report; the audit reads `enforced` from it.
-    ///
-    /// The seccomp filter is one program, so the channels it closes are reported together.
-    public var reportValue: ReportValue {
-        .object([
-            ("enforced", .bool(enforced)),
-            ("landlock_abi", .int(landlockABI)),
-            ("writable_directories", .array(writableDirectories.map { .label($0) })),
-            ("writable_files", .array(writableFiles.map { .label($0) })),
-            ("denied_filesystem_access", .array(handledFilesystemAccess.map { .label($0) })),
-            ("withheld_in_writable_directories", .array(withheldInWritableDirectories.map { .label($0) })),
-            ("tcp_denied", .bool(networkRestricted)),
-            ("abstract_unix_sockets_scoped", .bool(abstractUnixSocketsScoped)),
-            ("signals_scoped", .bool(signalsScoped)),
-            ("non_unix_sockets_denied", .bool(seccompInstalled)),
-            ("all_sockets_denied", .bool(seccompInstalled)),
-            ("metadata_writes_denied", .bool(seccompInstalled)),
-            ("ipc_denied", .bool(seccompInstalled)),
-            ("exec_denied", .bool(seccompInstalled)),
-            ("process_attributes_fixed", .bool(seccompInstalled)),
-            ("core_dumps_disabled", .bool(coreDumpsDisabled)),
-            ("argument_area_hidden", .bool(argumentAreaHidden)),
-            ("proc_hidden_from_other_users", .bool(processDetailsHidden)),
-            ("descriptors_redirected_to_dev_null", .array(redirectedDescriptors.map { .int(Int($0)) })),
-            ("threads_at_confinement", .int(threadsAtConfinement)),
-            ("all_threads_confined", .bool(allThreadsConfined)),
-            ("unsandboxed_reason", unsandboxedReason.map { .label($0) } ?? .null),
-        ])
+}
+
+/// The `sandbox` object of a run's report and state, compare.json and a suite's report; the
+/// audit reads `enforced` from it. The seccomp filter is one program, so the channels it closes
+/// are written together, and read back only when they agree.
+extension SandboxReport: Codable {
+    enum CodingKeys: String, CodingKey {
+        case enforced
+        case landlockABI = "landlock_abi"
+        case writableDirectories = "writable_directories"
+        case writableFiles = "writable_files"
+        case handledFilesystemAccess = "denied_filesystem_access"
+        case withheldInWritableDirectories = "withheld_in_writable_directories"
+        case networkRestricted = "tcp_denied"
+        case abstractUnixSocketsScoped = "abstract_unix_sockets_scoped"
+        case signalsScoped = "signals_scoped"
+        case nonUnixSocketsDenied = "non_unix_sockets_denied", allSocketsDenied = "all_sockets_denied"
+        case metadataWritesDenied = "metadata_writes_denied", ipcDenied = "ipc_denied", execDenied = "exec_denied"
+        case processAttributesFixed = "process_attributes_fixed"
+        case coreDumpsDisabled = "core_dumps_disabled"
+        case argumentAreaHidden = "argument_area_hidden"
+        case processDetailsHidden = "proc_hidden_from_other_users"
+        case redirectedDescriptors = "descriptors_redirected_to_dev_null"
+        case threadsAtConfinement = "threads_at_confinement"
+        case allThreadsConfined = "all_threads_confined"
+        case unsandboxedReason = "unsandboxed_reason"
+
+        static let seccomp: [CodingKeys] = [.nonUnixSocketsDenied, .allSocketsDenied, .metadataWritesDenied, .ipcDenied, .execDenied,
+                                            .processAttributesFixed]
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(enforced, forKey: .enforced)
+        try container.encode(landlockABI, forKey: .landlockABI)
+        try container.encode(writableDirectories.map { ResultPath($0) }, forKey: .writableDirectories)
+        try container.encode(writableFiles.map { ResultPath($0) }, forKey: .writableFiles)
+        try container.encode(handledFilesystemAccess, forKey: .handledFilesystemAccess)
+        try container.encode(withheldInWritableDirectories, forKey: .withheldInWritableDirectories)
+        try container.encode(networkRestricted, forKey: .networkRestricted)
+        try container.encode(abstractUnixSocketsScoped, forKey: .abstractUnixSocketsScoped)
+        try container.encode(signalsScoped, forKey: .signalsScoped)
+        for key in CodingKeys.seccomp { try container.encode(seccompInstalled, forKey: key) }
+        try container.encode(coreDumpsDisabled, forKey: .coreDumpsDisabled)
+        try container.encode(argumentAreaHidden, forKey: .argumentAreaHidden)
+        try container.encode(processDetailsHidden, forKey: .processDetailsHidden)
+        try container.encode(redirectedDescriptors, forKey: .redirectedDescriptors)
+        try container.encode(threadsAtConfinement, forKey: .threadsAtConfinement)
+        try container.encode(allThreadsConfined, forKey: .allThreadsConfined)
+        try container.encode(unsandboxedReason.map { Prose($0) }, forKey: .unsandboxedReason)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func rights(_ key: CodingKeys) throws -> [String] {
+            let names = try container.decode([String].self, forKey: key)
+            guard names.allSatisfy(Self.writeRightNames.contains) else {
+                throw StateFormatError(at: container.codingPath + [key], "a name that is not a Landlock write right")
+            }
+            return names
+        }
+        let seccomp = try CodingKeys.seccomp.map { try container.decode(Bool.self, forKey: $0) }
+        guard Set(seccomp).count == 1 else { throw StateFormatError(at: container.codingPath, "the seccomp filter's channels disagree") }
+        self.init(landlockABI: try container.decode(Int.self, forKey: .landlockABI),
+                  writableDirectories: try container.decode([ResultPath].self, forKey: .writableDirectories).map(\.text),
+                  writableFiles: try container.decode([ResultPath].self, forKey: .writableFiles).map(\.text),
+                  handledFilesystemAccess: try rights(.handledFilesystemAccess),
+                  withheldInWritableDirectories: try rights(.withheldInWritableDirectories),
+                  networkRestricted: try container.decode(Bool.self, forKey: .networkRestricted),
+                  abstractUnixSocketsScoped: try container.decode(Bool.self, forKey: .abstractUnixSocketsScoped),
+                  signalsScoped: try container.decode(Bool.self, forKey: .signalsScoped), seccompInstalled: seccomp[0],
+                  coreDumpsDisabled: try container.decode(Bool.self, forKey: .coreDumpsDisabled),
+                  argumentAreaHidden: try container.decode(Bool.self, forKey: .argumentAreaHidden),
+                  processDetailsHidden: try container.decode(Bool.self, forKey: .processDetailsHidden),
+                  redirectedDescriptors: try container.decode([Int32].self, forKey: .redirectedDescriptors),
+                  threadsAtConfinement: try container.decode(Int.self, forKey: .threadsAtConfinement),
+                  allThreadsConfined: try container.decode(Bool.self, forKey: .allThreadsConfined),
+                  unsandboxedReason: try container.decode(Prose?.self, forKey: .unsandboxedReason)?.text)
+        guard try container.decode(Bool.self, forKey: .enforced) == enforced else {
+            throw StateFormatError(at: container.codingPath + [CodingKeys.enforced], "not what the rest of the block says")
+        }
+    }
+
+    /// The block as a report value (for the writers that still build one).
+    public var reportValue: ReportValue { (try? ReportValueEncoder().encode(self)) ?? .null }
 }

@@ -86,13 +86,9 @@ public final class AuditTap: @unchecked Sendable {
     }
 
     /// The counts as the `audit` object of the run's report.
-    public var reportValue: ReportValue {
+    public var reportCounts: AuditCounts {
         let counts = self.counts
-        return .object([
-            ("prompts", .int(counts.prompts)),
-            ("prompts_with_canary", .int(counts.promptsWithCanary)),
-            ("outputs", .int(counts.outputs)),
-        ])
+        return AuditCounts(prompts: counts.prompts, promptsWithCanary: counts.promptsWithCanary, outputs: counts.outputs)
     }
 
     /// Writes the hashes file: header, counts and digests, never a word. Call once, at the end

@@ -102,7 +102,7 @@ public enum ResultVocabulary {
         "named", "naming", "nav", "near", "needs", "nesting", "never", "no", "nodata", "node", "nodes", "non", "none",
         "not", "nothing", "noto", "null", "num", "number", "numbers", "numerator", "numeric", "nums", "object", "of",
         "offer", "offline", "on", "once", "one", "only", "opacity", "options", "or", "other", "out", "outline",
-        "output", "over", "overflow", "overview", "p", "padding", "page", "panel", "parameters", "parse", "path",
+        "output", "over", "overflow", "overview", "p", "padding", "page", "panel", "parse", "path",
         "paths", "peek", "people", "per", "person", "pick", "picture", "pill", "place", "places", "points", "policy",
         "polyline", "population", "prefers", "prefill", "preserveaspectratio", "pro", "profile", "prompt", "push",
         "pushes", "px", "quality", "question", "quot", "quote", "r", "radius", "range", "rate", "read", "reader",

@@ -1,3 +1,5 @@
+import Privacy
+
 /// The four jobs the phone's model has in the spec.
 public enum JobKind: String, Sendable, CaseIterable, Codable, Comparable {
     /// Reply chips under a screen that asks in words (spec §2).
@@ -64,3 +66,7 @@ public struct Attribution: Sendable, Hashable {
     /// What a build, model or locale the export does not give is counted under.
     public static let unknown = "unknown"
 }
+
+// Keys of a result file's objects by job and by fallback reason (`ResultMap`).
+extension JobKind: ResultMapKey {}
+extension FallbackReason: ResultMapKey {}

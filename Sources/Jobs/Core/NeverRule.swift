@@ -1,3 +1,5 @@
+import Privacy
+
 /// What the phone's model must never do (spec §8, and §2–§5 where each job says what it never
 /// says), checked on every output a job decodes, late or rejected ones too.
 ///
@@ -57,3 +59,4 @@ public enum NeverRule: String, Sendable, CaseIterable, Codable, Comparable {
 
     public static func < (a: NeverRule, b: NeverRule) -> Bool { a.rawValue < b.rawValue }
 }
+extension NeverRule: ResultMapKey {}

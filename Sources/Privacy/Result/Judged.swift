@@ -61,3 +61,11 @@ public typealias ModelLabel = Judged<ResultStringRules.Model>
 public typealias TokenLabel = Judged<ResultStringRules.Token>
 public typealias LocaleLabel = Judged<ResultStringRules.Locale>
 public typealias KindLabel = Judged<ResultStringRules.Kind>
+
+extension Judged where Rule == ResultStringRules.SHA256 {
+    /// Whether `text` is 64 lowercase hex digits.
+    public static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64
+            && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+}

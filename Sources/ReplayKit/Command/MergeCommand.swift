@@ -97,8 +97,8 @@ public enum MergeCommand: Subcommand {
             diagnostics("replay merge: \(problem)")
             return .usage
         }
-        merged.sandbox = confined.sandbox.reportValue
-        merged.audit = .null
+        merged.sandbox = confined.sandbox
+        merged.audit = nil
         diagnostics("replay merge: \(options.shardDirectories.count) states, shards 0-\(merged.shard.count - 1) of \(merged.shard.count) by \(merged.shard.by.rawValue)")
         return RunCommand.finish(merged, thresholds: options.thresholds, output: OutputDirectory(options.outputDirectory, key: key), tap: nil,
                                  diagnostics: diagnostics)

@@ -29,12 +29,12 @@ public struct ReportBuilder {
     /// The report of what a runner counted (library use and tests): its state, built here.
     public init(options: ReplayOptions, tally: ReplayTally, model: ModelDescription?, jobs: [any Job], seconds: Double, started: Date,
                 sandbox: SandboxReport? = nil, modelUnavailable: String? = nil, approximateTokens: Bool = false,
-                audit: ReportValue? = nil) {
+                audit: AuditCounts? = nil) {
         let identity = ModelIdentity(path: model?.info.path, bytes: model?.fileBytes, sha256: model?.sha256, unavailable: modelUnavailable,
-                                     approximateTokens: approximateTokens, description: model?.value ?? .null)
+                                     approximateTokens: approximateTokens, description: model?.report)
         self.state = RunState(tally: tally, options: StateOptions(options, jobs: jobs), corpusIdentity: CorpusIdentity(files: []),
                               model: identity, timing: Timing(started: started, seconds: seconds),
-                              sandbox: sandbox?.reportValue ?? .null, sandboxEnforced: sandbox?.enforced ?? false, audit: audit ?? .null)
+                              sandbox: sandbox, audit: audit)
         self.jobs = jobs
     }
 
@@ -46,14 +46,16 @@ public struct ReportBuilder {
             ("tool", .object([("name", .label("replay")), ("version", .label(state.toolVersion))])),
             ("run", run),
             ("shard", shard),
-            ("sandbox", state.sandbox),
-            ("audit", state.audit),
-            ("model", state.model.report),
+            ("sandbox", Self.value(state.sandbox)),
+            ("audit", Self.value(state.audit)),
+            ("model", Self.value(state.model.report)),
             ("device", device),
             ("corpus", corpus),
             ("jobs", .object(jobs.map { job in (job.kind.rawValue, jobValue(job)) })),
         ])
     }
+
+    package static func value<T: Encodable>(_ part: T) -> ReportValue { (try? ReportValueEncoder().encode(part)) ?? .null }
 
     private var run: ReportValue {
         .object([
@@ -272,16 +274,10 @@ public struct ModelDescription: Sendable {
         self.sha256 = sha256
     }
 
-    package var value: ReportValue {
-        .object([
-            ("name", .label(info.name)),
-            ("description", .label(info.description)),
-            ("file", .label(info.path)),
-            ("file_bytes", .int(fileBytes)),
-            ("sha256", sha256.map { .label($0) } ?? .null),
-            ("parameters", .int(Int(info.parameters))),
-            ("context_per_sequence", .int(info.contextPerSequence)),
-            ("batch_size", .int(info.batchSize)),
-        ])
+    /// The report's `model` block.
+    package var report: ModelReport {
+        ModelReport(name: ModelText(info.name), description: ModelText(info.description), file: ResultPath(info.path), fileBytes: fileBytes,
+                    sha256: sha256.map { SHA256Hex($0) }, parameters: Int(info.parameters), contextPerSequence: info.contextPerSequence,
+                    batchSize: info.batchSize)
     }
 }

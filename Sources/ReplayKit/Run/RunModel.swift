@@ -60,7 +60,7 @@ final class RunModel {
         if let problem = loaded.problem { diagnostics("replay: \(problem); every job falls back (model_unavailable)") }
         let identity = ModelIdentity(path: path, bytes: path.map(RunCommand.fileSize), sha256: digest ?? (loaded.problem == nil ? file?.digest : nil),
                                      hashed: loaded.problem == nil ? file?.hashed ?? .whole : .whole, unavailable: loaded.problem,
-                                     approximateTokens: loaded.tokenizer is ApproximateTokenizer, description: description?.value ?? .null)
+                                     approximateTokens: loaded.tokenizer is ApproximateTokenizer, description: description?.report)
         known = identity
         return identity
     }

@@ -96,7 +96,7 @@ final class RunSession {
     func state(of tally: ReplayTally, diagnostics: (String) -> Void) -> RunState {
         let own = RunState(tally: tally, options: stateOptions, corpusIdentity: identity, model: model.identity(diagnostics: diagnostics),
                            timing: Timing(started: started, seconds: clock.millisecondsSince / 1000),
-                           sandbox: sandbox.reportValue, sandboxEnforced: sandbox.enforced, audit: tap?.reportValue ?? .null)
+                           sandbox: sandbox, audit: tap?.reportCounts)
         return base.map { $0.continued(with: own) } ?? own
     }
 

@@ -2,6 +2,7 @@ import Engine
 import Export
 import Flywheel
 import Jobs
+import Confinement
 import Privacy
 
 /// state.json and checkpoints: a `RunState` written down, and read back to the same value,
@@ -65,7 +66,6 @@ extension RunState: Codable {
         case model, shard, run, sandbox, audit, corpus, jobs, flywheel, complete
     }
 
-    enum ToolKeys: String, CodingKey { case name, version }
     enum IdentityKeys: String, CodingKey { case files, runKeyCheck = "run_key_check" }
     enum ShardKeys: String, CodingKey {
         case count, by, indexes
@@ -78,9 +78,7 @@ extension RunState: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.schema, forKey: .schema)
-        var tool = container.nestedContainer(keyedBy: ToolKeys.self, forKey: .tool)
-        try tool.encode("replay", forKey: .name)
-        try tool.encode(toolVersion, forKey: .version)
+        try container.encode(ToolStamp(version: toolVersion), forKey: .tool)
         try container.encode(checkpoint, forKey: .checkpoint)
         try container.encode(options, forKey: .options)
         var identity = container.nestedContainer(keyedBy: IdentityKeys.self, forKey: .corpusIdentity)
@@ -142,12 +140,8 @@ extension RunState: Codable {
             ledgers[kind] = Self.labelled(try job.decode(JobLedger.self, forKey: .ledger), listed: options.labels)
             if let sizes = try job.decode(PromptSizing?.self, forKey: .promptSizes) { sizing[kind] = sizes }
         }
-        let tool = try container.nestedContainer(keyedBy: ToolKeys.self, forKey: .tool)
-        guard try tool.decode(String.self, forKey: .name) == "replay" else {
-            throw StateFormatError(at: tool.codingPath + [ToolKeys.name], "not a state replay wrote")
-        }
         self.init(
-            toolVersion: try tool.decode(String.self, forKey: .version),
+            toolVersion: try container.decode(ToolStamp.self, forKey: .tool).version.text,
             options: options,
             corpusIdentity: CorpusIdentity(files: try identity.decode([CorpusIdentity.File].self, forKey: .files),
                                            runKeyCheck: identity.contains(.runKeyCheck) ? try identity.decode(String?.self, forKey: .runKeyCheck) : nil),
@@ -159,8 +153,8 @@ extension RunState: Codable {
             ledgers: ledgers, sizing: sizing,
             flywheel: try labelled(FlywheelCounter?.self, .flywheel),
             timing: try container.decode(Timing.self, forKey: .run),
-            sandbox: try container.decode(ReportValue.self, forKey: .sandbox),
-            audit: try container.decode(ReportValue.self, forKey: .audit),
+            sandbox: try container.decode(SandboxReport?.self, forKey: .sandbox),
+            audit: try container.decode(AuditCounts?.self, forKey: .audit),
             checkpoint: try container.decode(Checkpoint?.self, forKey: .checkpoint))
         // Written for a reader's sake and derived from the counts: it must agree with them.
         guard try shardBlock.decode(Int.self, forKey: .threadsSkipped) == threadsSkipped else {

@@ -1,3 +1,4 @@
+import Confinement
 import Engine
 import Export
 import Flywheel
@@ -33,10 +34,10 @@ public struct RunState: Sendable, Equatable {
     /// The flywheel's counts of the same records (uncapped), when the run counts them.
     public var flywheel: FlywheelCounter?
     public var timing: Timing
-    /// The `sandbox` block of the process that wrote this state; null in library use.
-    public var sandbox: ReportValue
-    /// Under `replay audit`: the audit tap's counts; else null.
-    public var audit: ReportValue
+    /// The `sandbox` block of the process that wrote this state; nil in library use.
+    public var sandbox: SandboxReport?
+    /// Under `replay audit`: the audit tap's counts; else nil.
+    public var audit: AuditCounts?
     /// Set in a checkpoint: its number and where a resumed run goes on.
     public var checkpoint: Checkpoint?
     /// Every item's outcome (`ItemOutcome`). Not part of `state.json`: written beside it as
@@ -46,7 +47,7 @@ public struct RunState: Sendable, Equatable {
     /// A run's state from what its runner counted. Corpus labels go through their rules here
     /// (builds, models, kinds, counters, ids in reasons), so the value holds only labels.
     public init(tally: ReplayTally, options: StateOptions, corpusIdentity: CorpusIdentity, model: ModelIdentity,
-                timing: Timing, sandbox: ReportValue = .null, sandboxEnforced: Bool = false, audit: ReportValue = .null) {
+                timing: Timing, sandbox: SandboxReport? = nil, audit: AuditCounts? = nil) {
         self.options = options
         self.corpusIdentity = corpusIdentity
         self.model = model
@@ -54,7 +55,7 @@ public struct RunState: Sendable, Equatable {
         self.sandbox = sandbox
         self.audit = audit
         shard = ShardFacts(count: tally.shard.count, by: tally.shard.by, indexes: [tally.shard.index],
-                           threadsSeen: tally.threadsSeen, unsandboxed: sandboxEnforced ? [] : [tally.shard.index])
+                           threadsSeen: tally.threadsSeen, unsandboxed: sandbox?.enforced == true ? [] : [tally.shard.index])
         var stats = tally.corpus
         stats.unknownTypes = Self.labelled(stats.unknownTypes) { ReportLabel(kind: $0, listed: options.labels) }
         stats.unknownNodes = Self.labelled(stats.unknownNodes) { ReportLabel(kind: $0, listed: options.labels) }
@@ -79,7 +80,7 @@ public struct RunState: Sendable, Equatable {
     /// A state from its parts (reading a state file back).
     init(toolVersion: String, options: StateOptions, corpusIdentity: CorpusIdentity, model: ModelIdentity, shard: ShardFacts,
          corpus: CorpusCounts, ledgers: [JobKind: JobLedger], sizing: [JobKind: PromptSizing], flywheel: FlywheelCounter?,
-         timing: Timing, sandbox: ReportValue, audit: ReportValue, checkpoint: Checkpoint?) {
+         timing: Timing, sandbox: SandboxReport?, audit: AuditCounts?, checkpoint: Checkpoint?) {
         self.toolVersion = toolVersion
         self.options = options
         self.corpusIdentity = corpusIdentity
@@ -295,8 +296,8 @@ public struct ModelIdentity: Sendable, Equatable, Codable {
     public var unavailable: String?
     /// Token sizes are estimates from UTF-8 bytes (no tokenizer could be loaded).
     public var approximateTokens: Bool
-    /// The report's `model` block; null in a dry run or without a model.
-    public var report: ReportValue
+    /// The report's `model` block; nil in a dry run or without a model.
+    public var report: ModelReport?
 
     enum CodingKeys: String, CodingKey {
         case path, bytes, sha256, hashed, unavailable
@@ -305,7 +306,7 @@ public struct ModelIdentity: Sendable, Equatable, Codable {
     }
 
     public init(path: String?, bytes: Int?, sha256: String?, hashed: CorpusIdentity.Hashed = .whole, unavailable: String?,
-                approximateTokens: Bool, description: ReportValue) {
+                approximateTokens: Bool, description: ModelReport?) {
         self.path = path
         self.bytes = bytes
         self.sha256 = sha256
@@ -316,7 +317,7 @@ public struct ModelIdentity: Sendable, Equatable, Codable {
     }
 
     /// No model at all (library use and tests).
-    public static let none = ModelIdentity(path: nil, bytes: nil, sha256: nil, unavailable: nil, approximateTokens: false, description: .null)
+    public static let none = ModelIdentity(path: nil, bytes: nil, sha256: nil, unavailable: nil, approximateTokens: false, description: nil)
 
     /// Nil when `other` is the same model for counting's sake; else what differs, in a sentence.
     public func difference(from other: ModelIdentity) -> String? {

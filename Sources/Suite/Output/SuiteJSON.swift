@@ -26,7 +26,7 @@ public enum SuiteJSON {
                 ("model_version", report.modelVersion.map { .label($0) } ?? .null),
                 ("prompts", .object([("name", .label(report.prompts.name)), ("sha256", .label(report.prompts.sha256))])),
             ])),
-            ("model", report.model?.value ?? .null),
+            ("model", report.model.map { ReportBuilder.value($0.report) } ?? .null),
             ("device", .object([
                 ("profile", .label(report.device.name)),
                 ("prefill_ms_per_token", .number(report.device.prefillMillisecondsPerToken)),

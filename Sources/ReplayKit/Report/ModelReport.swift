@@ -1,0 +1,23 @@
+import Privacy
+
+/// The `model` block of a report (and `model.description` of a state): the model's name and
+/// llama.cpp's description of it from its file, the file, its size and digest, and the
+/// engine's sizes. Null in a dry run or without a model.
+public struct ModelReport: Codable, Sendable, Equatable {
+    public var name: ModelText
+    public var description: ModelText
+    public var file: ResultPath
+    public var fileBytes: Int
+    public var sha256: SHA256Hex?
+    public var parameters: Int
+    public var contextPerSequence: Int
+    public var batchSize: Int
+
+    enum CodingKeys: String, CodingKey {
+        case name, description, file
+        case fileBytes = "file_bytes"
+        case sha256, parameters
+        case contextPerSequence = "context_per_sequence"
+        case batchSize = "batch_size"
+    }
+}
