@@ -21,20 +21,20 @@ import Testing
         (.push, 3000, .projectDefault),
         (.draft, 2000, .projectDefault),
     ])
-    func budgetsSayWhereTheirNumberComesFrom(kind: JobKind, milliseconds: Double, source: SettingSource) {
+    func budgetsSayWhereTheirNumberComesFrom(kind: JobKind, milliseconds: Double, source: SettingSource) throws {
         #expect(kind.job().described.budget == Budget(milliseconds: milliseconds, source: source))
         #expect(kind.job(budgetMilliseconds: milliseconds).described.budget.source == source)   // the same number
         #expect(kind.job(budgetMilliseconds: milliseconds + 1).described.budget
                 == Budget(milliseconds: milliseconds + 1, source: .flagOrConfig))
-        let fields = kind.job().described.reportFields
-        #expect(fields.first { $0.0 == "budget_source" }?.1 == .label(source == .spec ? "spec" : "default"))
+        let settings = try ReportValueEncoder().encode(kind.job().described.reportSettings)
+        #expect(settings["budget_source"] == .label(source == .spec ? "spec" : "default"))
     }
 
     @Test func routesConfidenceThresholdIsTheProjectsDefault() {
-        func source(_ job: RouteJob) -> ReportValue? { job.described.settings.first { $0.0 == "minimum_confidence_source" }?.1 }
-        #expect(source(RouteJob()) == .label("default"))
-        #expect(source(RouteJob(minimumConfidence: 0.7)) == .label("flag_or_config"))
-        #expect(RouteJob().described.settings.first?.1 == .number(0.5))
+        func source(_ job: RouteJob) -> SettingSource? { job.described.settings.minimumConfidenceSource }
+        #expect(source(RouteJob()) == .projectDefault)
+        #expect(source(RouteJob(minimumConfidence: 0.7)) == .flagOrConfig)
+        #expect(RouteJob().described.settings.minimumConfidence == 0.5)
     }
 
     /// The schema a job describes is the one its requests are decoded under.

@@ -151,7 +151,7 @@ import Testing
         #expect(new.instructions == SealedText("Write exactly one reply in English.") && new.instructions != old.instructions)
         #expect(new.prompt == old.prompt && new.grammar == old.grammar && new.maxOutputTokens == old.maxOutputTokens)
         #expect(job.described.outputSchema == ChipsJob().described.outputSchema)
-        #expect(ReportValue.object(job.described.reportFields) == .object(ChipsJob().described.reportFields))
+        #expect(job.described.reportSettings == ChipsJob().described.reportSettings)
         #expect(job.budgetMilliseconds == ChipsJob.defaultBudget.milliseconds)
     }
 }

@@ -73,9 +73,10 @@ import TestSupport
         #expect(report.at("jobs.chips.quality.exact_match.mean") == .number(0))
         #expect(report.at("jobs.chips.quality_all_answers.exact_match.mean") == .number(1))
         #expect(report.at("jobs.chips.quality_all_answers.exact_match.compared") == .int(1))
-        let gate = try #require(Threshold(parsing: "chips.exact_match=0.5")).judge(report)
+        let typed = try ReportValueDecoder(strict: true).decode(RunReport.self, from: report)
+        let gate = try #require(Threshold(parsing: "chips.exact_match=0.5")).judge(typed)
         #expect(!gate.met && gate.value == 0)
-        let allAnswers = try #require(Threshold(parsing: "chips.quality_all_answers.exact_match.mean=0.5")).judge(report)
+        let allAnswers = try #require(Threshold(parsing: "chips.quality_all_answers.exact_match.mean=0.5")).judge(typed)
         #expect(allAnswers.met)   // the model's quality apart from its speed stays gateable by its full path
         #expect(report.at("jobs.chips.by_build.A.quality.exact_match.mean") == .number(0))
         #expect(report.at("jobs.chips.by_build.A.quality_all_answers.exact_match.mean") == .number(1))
@@ -104,7 +105,7 @@ import TestSupport
         #expect(report.at("jobs.chips.input_cap_tokens") == .int(600) && report.at("jobs.push.input_cap_tokens") == .int(1000))
         #expect(report.at("jobs.push.newest_replies") == .int(3))
         #expect(report.at("jobs.route.input_cap_tokens") == nil && report.at("jobs.draft.input_cap_tokens") == nil)
-        let markdown = MarkdownReport.render(report)
+        let markdown = MarkdownReport.render(try ReportValueDecoder(strict: true).decode(RunReport.self, from: report))
         #expect(markdown.contains("Budget 800 ms (spec)."))
         #expect(markdown.contains("Budget 4500 ms (flag_or_config)."))
         #expect(markdown.contains("Budget 400 ms (default)."))
@@ -116,11 +117,12 @@ import TestSupport
         #expect(report.at("jobs.draft.budget_ms") == .number(1234))
         #expect(report.at("jobs.draft.budget_source") == .label("flag_or_config"))
         #expect(report.at("jobs.draft.input_cap_tokens") == .int(77))
-        #expect(report.at("jobs.draft.made_up_setting") == .int(7))
+        #expect(report.at("jobs.draft.newest_replies") == .int(7))
     }
 
     @Test func markdownShowsWhatThePersonSawAndEveryAnswerApart() throws {
-        let markdown = MarkdownReport.render(try report(tinyCorpus, model: ScriptedReplayModel(promptTokens: 2000)))
+        let value = try report(tinyCorpus, model: ScriptedReplayModel(promptTokens: 2000))
+        let markdown = MarkdownReport.render(try ReportValueDecoder(strict: true).decode(RunReport.self, from: value))
         #expect(markdown.contains("\nquality: best_f1 0.0% over 1; exact_match 0.0% over 1."))
         #expect(markdown.contains("\nquality_all_answers: best_f1 100.0% over 1; exact_match 100.0% over 1."))
     }
@@ -134,7 +136,7 @@ struct DescribedOnlyJob: Job {
     static var defaultBudget: Budget { Budget(milliseconds: 1, source: .projectDefault) }
     var described: JobDescription {
         JobDescription(kind: kind, budget: budget, inputCapTokens: 77, contextLimitTokens: 99, outputSchema: nil,
-                       settings: [("made_up_setting", .int(7))])
+                       settings: JobSettings.Own(newestReplies: 7))
     }
     func plan(_ thread: ThreadSnapshot, messages: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] { [] }
     func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<Int> { .rejected() }

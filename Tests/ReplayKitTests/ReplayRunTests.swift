@@ -112,9 +112,9 @@ let tinyCorpus = """
         #expect(report.at("jobs.chips.prompt_sizes.max_tokens")?.doubleValue ?? 0 > 10)
     }
 
-    @Test func theReportHoldsNoWordOfTheCorpus() {
+    @Test func theReportHoldsNoWordOfTheCorpus() throws {
         let (_, report) = run(tinyCorpus)
-        let json = report.json() + MarkdownReport.render(report)
+        let json = report.json() + MarkdownReport.render(try ReportValueDecoder(strict: true).decode(RunReport.self, from: report))
         for word in ["knee", "sore", "Morning", "Rest", "plan", "眠れ", "こんばんは", "orphan", "Running"] {
             #expect(!json.contains(word), "the report must not contain corpus words")
         }

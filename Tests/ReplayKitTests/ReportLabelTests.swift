@@ -58,7 +58,7 @@ import TestSupport
         let model = LabelScriptedModel(routeTo: routeTo)
         let tally = ReplayRunner(options: options, jobs: jobs, model: model, tokenizer: model).run()
         let builder = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 1, started: Date())
-        let report = builder.build()
+        let report = builder.report
         let out = directory + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let output = OutputDirectory(out, key: StateFixtures.key)
@@ -68,7 +68,7 @@ import TestSupport
         var checkpoint = builder.state
         checkpoint.checkpoint = Checkpoint(sequence: 1, eventsRead: 3)
         try output.saveCheckpoint(checkpoint)
-        return (directory, report)
+        return (directory, builder.build())
     }
 
     /// The names of the files a run wrote, each with whether it holds the sentence's word or a fragment.
@@ -191,19 +191,19 @@ import TestSupport
         let builder = ReportBuilder(options: options, tally: ReplayTally(), model: nil, jobs: [], seconds: 0, started: Date())
         var counters = ["named": 3, "confusion:the quick brown fox->lead": 2]
         for i in 0..<30 { counters["confusion:M\(i)->lead"] = 100 + i }
-        guard case .object(let written) = builder.counters(counters) else { Issue.record("not an object"); return }
-        let keys = written.map(\.0)
+        let written = builder.counters(counters)
+        let keys = written.keys.map(\.text)
         let confusion = keys.filter { $0.hasPrefix("confusion:") }.count
         let kept = keys.contains("named") && (10..<30).allSatisfy { keys.contains("confusion:M\($0)->lead") }
         #expect(confusion == 21)
         #expect(kept)
-        let other = written.first { $0.0 == "confusion:(other)" }?.1
-        #expect(other == .int((0..<10).map { 100 + $0 }.reduce(0, +) + 2))
+        let other = written[CounterName("confusion:(other)")]
+        #expect(other == (0..<10).map { 100 + $0 }.reduce(0, +) + 2)
         let spelled = keys.contains { $0.localizedCaseInsensitiveContains("quick") }
         #expect(!spelled)
         // Few pairs: all kept, the sentence as its hash.
-        guard case .object(let few) = builder.counters(["confusion:the quick brown fox->Sage": 1]) else { return }
-        let hashed = few.map(\.0) == ["confusion:\(ReportLabel(hashing: "the quick brown fox").text)->Sage"]
+        let few = builder.counters(["confusion:the quick brown fox->Sage": 1])
+        let hashed = few.keys.map(\.text) == ["confusion:\(ReportLabel(hashing: "the quick brown fox").text)->Sage"]
         #expect(hashed)
     }
 
@@ -230,15 +230,12 @@ import TestSupport
         #expect(MarkdownText.escape(raw) == escaped)
     }
 
-    @Test func aLabelCannotBreakAMarkdownTable() {
-        let slice = ReportValue.object([("scanned", .int(1)), ("eligible", .int(1)), ("answered", .int(1))])
+    @Test func aLabelCannotBreakAMarkdownTable() throws {
         let hostile = "x | y\n| z | [a](b) `c` <d>"
-        let report = ReportValue.object([
-            ("run", .object([("mode", .label("dry-run"))])),
-            ("jobs", .object([("chips", .object([("budget_ms", .int(800)), ("scanned", .int(1)),
-                                                 ("by_build", .object([(hostile, slice), ("b", slice)])),
-                                                 ("counters", .object([(hostile, .int(1))]))]))])),
-        ])
+        var report = ReportBuilder(options: ReplayOptions(), tally: ReplayTally(), model: nil, jobs: [ChipsJob()], seconds: 0, started: Date()).report
+        let slice = try #require(report.jobs[.chips]?.overall)
+        report.jobs[.chips]?.byBuild = ResultMap([(BuildLabel(hostile), slice), (BuildLabel("b"), slice)])
+        report.jobs[.chips]?.overall.counters = ResultMap([(CounterName(hostile), 1)])
         let markdown = MarkdownReport.render(report)
         let lines = markdown.split(separator: "\n").map(String.init)
         // Every table line has the header's number of cell borders (unescaped pipes).

@@ -1,6 +1,7 @@
 import Audit
 import Confinement
 import Foundation
+import Jobs
 import Testing
 @testable import ReplayKit
 @testable import Replay
@@ -8,14 +9,13 @@ import Privacy
 import TestSupport
 
 @Suite struct ThresholdTests {
-    let report = ReportValue.object([
-        ("jobs", .object([
-            ("chips", .object([
-                ("in_budget", .object([("device", .number(0.25)), ("host", .null)])),
-                ("quality", .object([("exact_match", .object([("compared", .int(4)), ("mean", .number(0.5))]))])),
-            ])),
-        ])),
-    ])
+    /// A report of chips alone: 25% in budget on the device, none measured on the host, exact matches half of 4.
+    let report: RunReport = {
+        var report = ReportBuilder(options: ReplayOptions(), tally: ReplayTally(), model: nil, jobs: [ChipsJob()], seconds: 0, started: Date()).report
+        report.jobs[.chips]?.overall.inBudget = RunReport.Metrics.InBudget(host: nil, device: 0.25)
+        report.jobs[.chips]?.overall.quality[QualityName("exact_match")] = RunReport.Metrics.Quality(compared: 4, mean: 0.5)
+        return report
+    }()
 
     @Test(arguments: [
         ("chips.in_budget.device=0.2", true, "chips.in_budget.device 0.25 >= 0.2 (met)"),

@@ -17,11 +17,11 @@ public struct JobDescription: Sendable {
     /// The schema the model fills; nil when it is made per place (routing's choices are the
     /// group's members: `Route.schema(members:)`).
     public var outputSchema: GenerationSchema?
-    /// Settings only this job has, in report order: (`minimum_confidence`, 0.5), …
-    public var settings: [(String, ReportValue)]
+    /// Settings only this job has (push's newest replies, routing's minimum confidence).
+    public var settings: JobSettings.Own
 
     public init(kind: JobKind, budget: Budget, inputCapTokens: Int?, contextLimitTokens: Int,
-                outputSchema: GenerationSchema?, settings: [(String, ReportValue)] = []) {
+                outputSchema: GenerationSchema?, settings: JobSettings.Own = JobSettings.Own()) {
         self.kind = kind
         self.budget = budget
         self.inputCapTokens = inputCapTokens
@@ -30,15 +30,10 @@ public struct JobDescription: Sendable {
         self.settings = settings
     }
 
-    /// The configuration keys of the job's block in report.json, in order (docs/report-schema.md).
-    public var reportFields: [(String, ReportValue)] {
-        var fields: [(String, ReportValue)] = [
-            ("budget_ms", .number(budget.milliseconds)),
-            ("budget_source", .label(budget.source.rawValue)),
-        ]
-        if let inputCapTokens { fields.append(("input_cap_tokens", .int(inputCapTokens))) }
-        fields.append(("context_limit_tokens", .int(contextLimitTokens)))
-        return fields + settings
+    /// The configuration keys of the job's block in report.json (docs/report-schema.md).
+    public var reportSettings: JobSettings {
+        JobSettings(budgetMilliseconds: budget.milliseconds, budgetSource: budget.source, inputCapTokens: inputCapTokens,
+                    contextLimitTokens: contextLimitTokens, own: settings)
     }
 }
 
@@ -49,7 +44,7 @@ public struct Budget: Sendable, Equatable {
 }
 
 /// Where a number the replay judges by comes from; the raw value is what report.json says.
-public enum SettingSource: String, Sendable, CaseIterable {
+public enum SettingSource: String, Sendable, CaseIterable, Codable {
     /// The spec gives it (chips' 800 ms, spec §2).
     case spec
     /// The spec gives none: the project chose it (route's 400 ms, push's 3,000 ms, draft's

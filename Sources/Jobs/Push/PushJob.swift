@@ -124,7 +124,7 @@ public struct PushJob: Job, CountedPlanning {
 
     public var described: JobDescription {
         JobDescription(kind: kind, budget: budget, inputCapTokens: inputCap, contextLimitTokens: contextLimit,
-                       outputSchema: PushLine.schema, settings: [("newest_replies", .int(newestReplies))])
+                       outputSchema: PushLine.schema, settings: JobSettings.Own(newestReplies: newestReplies))
     }
 
     /// Decodes and checks the line (`PushLine.check`), and counts the spec's never rules

@@ -122,8 +122,7 @@ public struct RouteJob: Job, CountedPlanning {
     public var described: JobDescription {
         let confidenceSource: SettingSource = minimumConfidence == Self.defaultMinimumConfidence ? .projectDefault : .flagOrConfig
         return JobDescription(kind: kind, budget: budget, inputCapTokens: nil, contextLimitTokens: contextLimit, outputSchema: nil,
-                              settings: [("minimum_confidence", .number(minimumConfidence)),
-                                         ("minimum_confidence_source", .label(confidenceSource.rawValue))])
+                              settings: JobSettings.Own(minimumConfidence: minimumConfidence, minimumConfidenceSource: confidenceSource))
     }
 
     /// Decodes the route and applies the confidence rule: the answer is where the message goes,

@@ -8,8 +8,20 @@ public struct ResultMap<Key: ResultMapKey, Value: Codable & Sendable>: Codable, 
 
     public init(_ pairs: [(key: Key, value: Value)] = []) { self.pairs = pairs }
 
-    /// The value at `key`, the first if it were given twice.
-    public subscript(key: Key) -> Value? { pairs.first { $0.key == key }?.value }
+    /// The value at `key`, the first if it were given twice; set, it replaces that value, or
+    /// comes last when the key is new (nil removes it).
+    public subscript(key: Key) -> Value? {
+        get { pairs.first { $0.key == key }?.value }
+        set {
+            let index = pairs.firstIndex { $0.key == key }
+            switch (index, newValue) {
+            case (let i?, let value?): pairs[i].value = value
+            case (let i?, nil): pairs.remove(at: i)
+            case (nil, let value?): pairs.append((key, value))
+            case (nil, nil): break
+            }
+        }
+    }
 
     public var keys: [Key] { pairs.map(\.key) }
     public var values: [Value] { pairs.map(\.value) }

@@ -98,7 +98,7 @@ public enum RunCommand {
     /// the gates' verdicts, and says how the run ends: as a run's exit status, for a run and a merge alike.
     static func finish(_ state: RunState, thresholds: [Threshold], output: OutputDirectory, tap: AuditTap?,
                        diagnostics: (String) -> Void) -> ExitCode {
-        let report = ReportBuilder(state: state).build()
+        let report = ReportBuilder(state: state).report
         do {
             try output.saveResults(of: state, report: report)
         } catch {
@@ -148,25 +148,21 @@ public enum RunCommand {
     }
 
     /// The few lines printed at the end: counts and rates only.
-    static func summary(_ report: ReportValue, directory: String) -> String {
-        var lines = ["replay: \(Int(report.at("corpus.threads")?.doubleValue ?? 0)) threads, \(Int(report.at("corpus.messages")?.doubleValue ?? 0)) messages, \(Int(report.at("corpus.bad_lines")?.doubleValue ?? 0)) bad lines"]
-        if case .object(let jobs)? = report["jobs"] {
-            for (name, job) in jobs {
-                let eligible = Int(job["eligible"]?.doubleValue ?? 0)
-                let answered = Int(job["answered"]?.doubleValue ?? 0)
-                var line = "replay: \(name): \(eligible) eligible of \(Int(job["scanned"]?.doubleValue ?? 0)) scanned"
-                if report.at("run.mode") == .label("replay") {
-                    line += ", \(answered) answered"
-                    if let device = job.at("in_budget.device")?.doubleValue { line += String(format: ", %.1f%% in budget on device", device * 100) }
-                    if let host = job.at("in_budget.host")?.doubleValue { line += String(format: ", %.1f%% on this host", host * 100) }
-                }
-                lines.append(line)
+    static func summary(_ report: RunReport, directory: String) -> String {
+        var lines = ["replay: \(report.corpus.threads) threads, \(report.corpus.messages) messages, \(report.corpus.badLines) bad lines"]
+        for (kind, job) in report.jobs.pairs {
+            let m = job.overall
+            var line = "replay: \(kind.rawValue): \(m.eligible) eligible of \(m.scanned) scanned"
+            if report.run.mode == .replay {
+                line += ", \(m.answered) answered"
+                if let device = m.inBudget.device { line += String(format: ", %.1f%% in budget on device", device * 100) }
+                if let host = m.inBudget.host { line += String(format: ", %.1f%% on this host", host * 100) }
             }
+            lines.append(line)
         }
-        if case .int(let count)? = report.at("shard.count"), count > 1 {
-            let shards = report.at("shard.index").flatMap { $0.doubleValue }.map { "shard \(Int($0)) of \(count)" } ?? "\(count) shards merged"
-            lines.append("replay: \(shards) by \(report.at("shard.by").flatMap { if case .label(let s) = $0 { s } else { nil } } ?? "thread"), "
-                         + "\(Int(report.at("shard.threads_skipped")?.doubleValue ?? 0)) threads skipped as other shards'")
+        if report.shard.count > 1 {
+            let shards = report.shard.index.map { "shard \($0) of \(report.shard.count)" } ?? "\(report.shard.count) shards merged"
+            lines.append("replay: \(shards) by \(report.shard.by.rawValue), \(report.shard.threadsSkipped) threads skipped as other shards'")
         }
         lines.append("replay: report in \(directory)/report.json and report.md")
         return lines.joined(separator: "\n")

@@ -198,8 +198,8 @@ public struct OutputDirectory: Sendable {
     // MARK: - Results
 
     /// report.json and report.md.
-    public func saveReport(_ report: ReportValue) throws(Failure) {
-        try create("report.json", report.json())
+    public func saveReport(_ report: RunReport) throws(Failure) {
+        try create("report.json", ReportBuilder.value(report).json())
         try create("report.md", MarkdownReport.render(report))
     }
 
@@ -247,7 +247,7 @@ public struct OutputDirectory: Sendable {
 
     /// Every result of `state` but junit.xml: report.json, report.md, the flywheel's files (when
     /// the run counted them) and state.json, in that order.
-    public func saveResults(of state: RunState, report: ReportValue) throws(Failure) {
+    public func saveResults(of state: RunState, report: RunReport) throws(Failure) {
         try saveReport(report)
         if let counter = state.flywheel {
             try saveFlywheel(counter, replayed: Self.replayed(state))

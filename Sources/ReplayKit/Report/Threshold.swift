@@ -1,4 +1,4 @@
-import Confinement
+import Jobs
 import Privacy
 
 /// A CI gate: a report number that must be at least a given value (`--fail-under chips.in_budget.device=0.9`).
@@ -10,16 +10,16 @@ public struct Threshold: Sendable, Equatable {
     public var minimum: Double
 
     /// What the report says for this key: the number, or nil when there is none (no data).
-    public func value(in report: ReportValue) -> Double? {
-        let path = "jobs." + key
-        if let direct = report.at(path), case .some = direct.doubleValue { return direct.doubleValue }
+    /// The key past the job is a path in the job's block as report.json spells it.
+    public func value(in report: RunReport) -> Double? {
         let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return nil }
-        return report.at("jobs.\(parts[0]).quality.\(parts[1]).mean")?.doubleValue
+        guard parts.count == 2, let kind = JobKind(rawValue: parts[0]), let job = report.jobs[kind] else { return nil }
+        if let direct = ReportBuilder.value(job).at(parts[1])?.doubleValue { return direct }
+        return job.overall.quality[QualityName(parts[1])]?.mean
     }
 
     /// Judges the report: met, not met, or no data (which is not met).
-    public func judge(_ report: ReportValue) -> Verdict {
+    public func judge(_ report: RunReport) -> Verdict {
         guard let value = value(in: report) else { return Verdict(threshold: self, value: nil) }
         return Verdict(threshold: self, value: value)
     }

@@ -1,0 +1,251 @@
+import Confinement
+import Engine
+import Jobs
+import Privacy
+
+/// report.json (schema `replay.report/1`, docs/report-schema.md): what a run counted, as the
+/// one type its writer encodes and the auditor decodes.
+///
+/// Every value is a count, a rate, a timing, a size, a hash or a fixed word; labels from the
+/// corpus (builds, model versions, locales, unknown kinds, member names in routing's counters,
+/// ids in bad line reasons) enter through their `ReportLabel` rules, capped at
+/// `ReportLabel.maximumDistinct` per dimension (`init(state:)`).
+public struct RunReport: ResultDocument, Equatable {
+    public static let schema = "replay.report/1"
+    public static func isFileName(_ name: String) -> Bool { name == "report.json" }
+
+    public var schema = SchemaName<RunReport>()
+    public var tool: ToolStamp
+    public var run: Run
+    public var shard: Shard
+    public var sandbox: SandboxReport?
+    public var audit: AuditCounts?
+    public var model: ModelReport?
+    public var device: DeviceProfile
+    public var corpus: Corpus
+    public var jobs: ResultMap<JobKind, Job>
+
+    public struct Run: Codable, Sendable, Equatable {
+        public var mode: Mode
+        public var jobs: [JobKind]
+        public var started: UTCTimestamp
+        public var seconds: Double
+        public var threadLimit: Int?
+        public var stoppedAtLimit: Bool
+        public var strict: Bool
+        public var batchSize: Int
+        public var modelUnavailable: Prose?
+        public var tokenSizes: TokenSizes
+        public var prompts: PromptSetIdentity
+        public var profiles: AppliedProfiles
+        public var injectFallbacks: FallbackInjection?
+
+        enum CodingKeys: String, CodingKey {
+            case mode, jobs, started, seconds
+            case threadLimit = "thread_limit"
+            case stoppedAtLimit = "stopped_at_limit"
+            case strict
+            case batchSize = "batch_size"
+            case modelUnavailable = "model_unavailable"
+            case tokenSizes = "token_sizes"
+            case prompts, profiles
+            case injectFallbacks = "inject_fallbacks"
+        }
+    }
+
+    public enum Mode: String, Codable, Sendable {
+        case replay
+        case dryRun = "dry-run"
+    }
+
+    /// How prompt sizes were counted.
+    public enum TokenSizes: String, Codable, Sendable {
+        case model = "model tokenizer"
+        case estimated = "estimated from UTF-8 bytes (no tokenizer)"
+    }
+
+    /// Which part of the corpus the report covers: one shard (`index`), or several merged.
+    public struct Shard: Codable, Sendable, Equatable {
+        public var index: Int?
+        public var count: Int
+        public var by: ShardBy
+        public var shards: [Int]
+        public var threadsRead: Int
+        public var threadsSkipped: Int
+        public var unsandboxedShards: [Int]
+
+        enum CodingKeys: String, CodingKey {
+            case index, count, by, shards
+            case threadsRead = "threads_read"
+            case threadsSkipped = "threads_skipped"
+            case unsandboxedShards = "unsandboxed_shards"
+        }
+    }
+
+    public struct Corpus: Codable, Sendable, Equatable {
+        public var files: Int
+        public var lines: Int
+        public var threads: Int
+        public var threadsReplayed: Int
+        public var messages: Int
+        public var badLines: Int
+        public var unknownTypes: ResultMap<KindLabel, Int>
+        public var unknownNodes: ResultMap<KindLabel, Int>
+        public var compressedBytes: Int
+        public var bytes: Int
+        public var errors: [Prose]
+        public var badLineSamples: [BadLine]
+
+        public struct BadLine: Codable, Sendable, Equatable {
+            public var file: ResultPath
+            public var line: Int
+            public var reason: Prose
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case files, lines, threads
+            case threadsReplayed = "threads_replayed"
+            case messages
+            case badLines = "bad_lines"
+            case unknownTypes = "unknown_types"
+            case unknownNodes = "unknown_nodes"
+            case compressedBytes = "compressed_bytes"
+            case bytes, errors
+            case badLineSamples = "bad_line_samples"
+        }
+    }
+
+    /// A job's block: its settings, its metrics over the whole corpus, its prompts' sizes (a run
+    /// that asked), and the same metrics by build, model version and locale, in one object.
+    public struct Job: Codable, Sendable, Equatable {
+        public var settings: JobSettings
+        public var overall: Metrics
+        public var promptSizes: PromptSizes?
+        public var byBuild: ResultMap<BuildLabel, Metrics>
+        public var byModel: ResultMap<ModelLabel, Metrics>
+        public var byLocale: ResultMap<LocaleLabel, Metrics>
+
+        enum CodingKeys: String, CodingKey {
+            case promptSizes = "prompt_sizes"
+            case byBuild = "by_build"
+            case byModel = "by_model"
+            case byLocale = "by_locale"
+        }
+
+        public init(settings: JobSettings, overall: Metrics, promptSizes: PromptSizes?, byBuild: ResultMap<BuildLabel, Metrics>,
+                    byModel: ResultMap<ModelLabel, Metrics>, byLocale: ResultMap<LocaleLabel, Metrics>) {
+            self.settings = settings
+            self.overall = overall
+            self.promptSizes = promptSizes
+            self.byBuild = byBuild
+            self.byModel = byModel
+            self.byLocale = byLocale
+        }
+
+        public init(from decoder: any Decoder) throws {
+            settings = try JobSettings(from: decoder)
+            overall = try Metrics(from: decoder)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            promptSizes = c.contains(.promptSizes) ? try c.decode(PromptSizes.self, forKey: .promptSizes) : nil
+            byBuild = try c.decode(ResultMap<BuildLabel, Metrics>.self, forKey: .byBuild)
+            byModel = try c.decode(ResultMap<ModelLabel, Metrics>.self, forKey: .byModel)
+            byLocale = try c.decode(ResultMap<LocaleLabel, Metrics>.self, forKey: .byLocale)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try settings.encode(to: encoder)
+            try overall.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            if let promptSizes { try c.encode(promptSizes, forKey: .promptSizes) }
+            try c.encode(byBuild, forKey: .byBuild)
+            try c.encode(byModel, forKey: .byModel)
+            try c.encode(byLocale, forKey: .byLocale)
+        }
+    }
+
+    /// The keys every job and each of its build, model and locale slices carries. A dry run asks
+    /// nothing: its rates are null, not 0 for want of answers.
+    public struct Metrics: Codable, Sendable, Equatable {
+        public var scanned: Int
+        public var eligible: Int
+        public var asked: Int
+        public var answered: Int
+        public var answeredRate: Double?
+        public var fallbacks: ResultMap<FallbackReason, Int>
+        public var inBudget: InBudget
+        public var latencyMilliseconds: Latency
+        public var tokens: Tokens
+        public var quality: ResultMap<QualityName, Quality>
+        public var qualityAllAnswers: ResultMap<QualityName, Quality>
+        public var counters: ResultMap<CounterName, Int>
+        /// Every never rule of the job, zeros too: a rule nothing broke says so.
+        public var violations: ResultMap<NeverRule, Int>
+
+        public struct InBudget: Codable, Sendable, Equatable {
+            public var host: Double?
+            public var device: Double?
+        }
+
+        public struct Latency: Codable, Sendable, Equatable {
+            public var p50: Double?
+            public var p95: Double?
+            public var deviceP50: Double?
+            public var deviceP95: Double?
+
+            enum CodingKeys: String, CodingKey {
+                case p50, p95
+                case deviceP50 = "device_p50"
+                case deviceP95 = "device_p95"
+            }
+        }
+
+        public struct Tokens: Codable, Sendable, Equatable {
+            public var `in`: Int
+            public var out: Int
+            public var inputsCut: Int
+
+            enum CodingKeys: String, CodingKey {
+                case `in`, out
+                case inputsCut = "inputs_cut"
+            }
+        }
+
+        /// How many places a measure compared, and its mean.
+        public struct Quality: Codable, Sendable, Equatable {
+            public var compared: Int
+            public var mean: Double?
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case scanned, eligible, asked, answered
+            case answeredRate = "answered_rate"
+            case fallbacks
+            case inBudget = "in_budget"
+            case latencyMilliseconds = "latency_ms"
+            case tokens, quality
+            case qualityAllAnswers = "quality_all_answers"
+            case counters, violations
+        }
+    }
+
+    /// How large the prompts were, in the phone's tokens, and what the device would take to read them.
+    public struct PromptSizes: Codable, Sendable, Equatable {
+        public var p50Tokens: Double?
+        public var p95Tokens: Double?
+        public var maxTokens: Int
+        public var devicePrefillP50: Double?
+        public var devicePrefillP95: Double?
+        public var overContext: Int
+        public var overBudgetBeforeOutput: Int
+
+        enum CodingKeys: String, CodingKey {
+            case p50Tokens = "p50_tokens"
+            case p95Tokens = "p95_tokens"
+            case maxTokens = "max_tokens"
+            case devicePrefillP50 = "device_prefill_ms_p50"
+            case devicePrefillP95 = "device_prefill_ms_p95"
+            case overContext = "over_context"
+            case overBudgetBeforeOutput = "over_budget_before_output"
+        }
+    }
+}
