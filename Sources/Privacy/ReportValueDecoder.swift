@@ -70,6 +70,7 @@ extension StateFormatError {
         var text = ""
         for key in codingPath {
             if let index = key.intValue, key is IndexKey { text += "[\(index)]" }
+            else if let place = key as? PlaceKey { text += "{\(place.index)}" }
             else { text += (text.isEmpty ? "" : ".") + key.stringValue }
         }
         return text
@@ -97,8 +98,9 @@ private final class KeyLedger {
         for name in order {
             guard let object = objects[name] else { continue }
             var seen: Set<String> = []
-            for key in object.keys {
-                let at = object.path + [ReportKey(key)]
+            // A key no type reads could be any text: named by its place, never spelled.
+            for (index, key) in object.keys.enumerated() {
+                let at = object.path + [PlaceKey(index)]
                 if !seen.insert(key).inserted { return StateFormatError(at: at, "a key given twice") }
                 if !object.read.contains(key) { return StateFormatError(at: at, "a key this file's type does not have") }
             }
@@ -319,4 +321,14 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.integer(type) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeValue(type) }
+}
+
+/// The N-th key of an object (0-based), for a key an error must not spell: `{N}` in a path.
+struct PlaceKey: CodingKey {
+    let index: Int
+    var stringValue: String { "{\(index)}" }
+    var intValue: Int? { nil }
+    init(_ index: Int) { self.index = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
 }

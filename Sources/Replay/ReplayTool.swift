@@ -2,6 +2,7 @@ import Audit
 import Compare
 import Confinement
 import Engine
+import Privacy
 import ReplayKit
 import Suite
 
@@ -16,6 +17,9 @@ public enum ReplayTool {
         MergeCommand.self, CompareCommand.self, FlywheelCommand.self, AuditCommand.self, VerifyCommand.self,
         SuiteCommand.self, PromptsCommand.self, ProfilesCommand.self, CorpusCommand.self,
     ]
+
+    /// The types of every JSON result file the commands write (`Subcommand.documents`).
+    public static var documents: [any ResultDocument.Type] { RunCommand.documents + subcommands.flatMap { $0.documents } }
 
     /// Runs `arguments` (without the program name); diagnostics go to `diagnostics` (stderr).
     ///

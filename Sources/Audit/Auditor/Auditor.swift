@@ -70,6 +70,9 @@ public enum Auditor {
         /// The team's labels the replay run was given (`--labels`): the names its result files
         /// may show as written, for the schema check.
         public var teamLabels: TeamLabels = .none
+        /// The types of the JSON result files replay writes (`ReplayTool.documents`), which the
+        /// run's files are decoded with.
+        public var documents: [any ResultDocument.Type] = []
 
         public init(command: [String], auditDirectory: String, childDirectory: String? = nil,
                     environment: [String: String] = ProcessInfo.processInfo.environment, isReplay: Bool = false,
@@ -221,7 +224,7 @@ public enum Auditor {
             result.findings += ResultSchemaCheck.check(
                 directory: childDirectory,
                 knownPaths: ResultSchemaCheck.knownPaths(replayCommand: plan.command, workingDirectory: plan.workingDirectory),
-                workingDirectory: plan.workingDirectory, teamLabels: plan.teamLabels)
+                workingDirectory: plan.workingDirectory, teamLabels: plan.teamLabels, documents: plan.documents)
         }
         for path in written {
             result.findings += scanner.findings(in: Array(path.utf8), location: places.show(path), what: "the name of a file written outside")

@@ -52,8 +52,9 @@ public enum ResultSchemaCheck {
     /// `teamLabels`: the run's `--labels` list (ReplayKit's `LabelsFile` reads it), without
     /// which a name the team listed reads as a label no rule keeps.
     public static func check(directory: String, knownPaths: Set<String> = [], workingDirectory: String? = nil,
-                             teamLabels: TeamLabels = .none) -> [AuditFinding] {
+                             teamLabels: TeamLabels = .none, documents: [any ResultDocument.Type] = []) -> [AuditFinding] {
         var checker = Checker(directory: directory, knownPaths: knownPaths, workingDirectory: workingDirectory, teamLabels: teamLabels)
+        checker.documents = documents
         checker.run()
         return checker.findings
     }
@@ -100,6 +101,8 @@ public enum ResultSchemaCheck {
         var context: ResultText.Context
         let salt: [UInt8]
         var findings: [AuditFinding] = []
+        /// The writers' types of the JSON result files (`Subcommand.documents`).
+        var documents: [any ResultDocument.Type] = []
         /// Strings and keys of report.json, metrics.json and compare.json, once they are read.
         var reportLabels: [String] = []
         var metricsLabels: [String] = []
@@ -248,6 +251,12 @@ public enum ResultSchemaCheck {
                 add("The file is not UTF-8 text, as every file replay writes is.", location: location)
                 return
             }
+            if let labels = checkDocument(name, text, bytes, location: location) {
+                if name == "report.json" { reportLabels = labels }
+                if name == "metrics.json" { metricsLabels = labels }
+                if name == "compare.json" { compareLabels = Self.withMeasureNames(labels) }
+                return
+            }
             switch name {
             case "report.json":
                 // A run's report, or `replay suite run`'s, told apart by the schema it names.
@@ -262,10 +271,7 @@ public enum ResultSchemaCheck {
             case "compare.json":
                 // The forest plot labels a quality row by its measure (`best_f1` of `quality.best_f1`,
                 // its group saying which family): the parts after a key's dots are its labels too.
-                let labels = checkJSON(text, bytes, shape: ResultSchemas.compare, location: location) ?? []
-                compareLabels = labels + labels.flatMap { label in
-                    label.split(separator: ".").indices.dropFirst().map { label.split(separator: ".")[$0...].joined(separator: ".") }
-                }
+                compareLabels = Self.withMeasureNames(checkJSON(text, bytes, shape: ResultSchemas.compare, location: location) ?? [])
             case "compare.md":
                 checkProse(text, labels: compareLabels, markup: .markdown, location: location)
             case "compare.html":
@@ -293,6 +299,53 @@ public enum ResultSchemaCheck {
             }
         }
 
+        /// The forest plot labels a quality row by its measure (`best_f1` of `quality.best_f1`,
+        /// its group saying which family): the parts after a key's dots are its labels too.
+        static func withMeasureNames(_ labels: [String]) -> [String] {
+            labels + labels.flatMap { label in
+                label.split(separator: ".").indices.dropFirst().map { label.split(separator: ".")[$0...].joined(separator: ".") }
+            }
+        }
+
+        /// A file one of the writers' types is for (by its name, and by its `schema` when
+        /// several are): parsed, compared with the writers' rendering, and decoded strictly with
+        /// that type, every string judged (`ResultJudge`). Nil when no type is for the file;
+        /// else the file's strings and keys (empty when it did not parse).
+        mutating func checkDocument(_ name: String, _ text: String, _ bytes: [UInt8], location: String) -> [String]? {
+            let candidates = documents.filter { $0.isFileName(name) }
+            guard !candidates.isEmpty else { return nil }
+            guard let value = try? ReportValue(parsingExactJSON: text) else {
+                add("\(name) is not JSON as replay writes it.", location: location)
+                return []
+            }
+            guard let document = candidates.first(where: { value["schema"] == .label($0.schema) }) ?? candidates.first else { return nil }
+            if !Self.isWritersLayout(value, bytes) {
+                let line = Self.firstDifferingLine(bytes, [Array(value.json().utf8), Array(value.exactJSON().utf8)])
+                add("\(name) holds bytes its writer does not write (white space, escapes, spelling of numbers or bytes after the end), first at line \(line).",
+                    location: location, line: line)
+            }
+            learnModelWords(value)
+            do {
+                _ = try ReportValueDecoder(userInfo: [.resultStringJudge: ResultJudge(context: context), .teamLabels: context.teamLabels],
+                                           strict: true).decode(document, from: value)
+            } catch {
+                add("\(name), at \(error.description).", location: location)
+            }
+            var strings: [String] = []
+            Self.collectStrings(value, into: &strings)
+            return strings
+        }
+
+        /// The model's name may use the words of its file's name, when that file is the run's.
+        mutating func learnModelWords(_ value: ReportValue) {
+            context.modelWords = []
+            for key in ["model.file", "model.path", "model.description.file"] {
+                if case .label(let path)? = value.at(key), ResultText.isPath(path, context: context) {
+                    context.modelWords.formUnion(ResultText.modelWords(ofFile: path))
+                }
+            }
+        }
+
         /// Parses, compares with the writers' rendering and walks the shape; returns the file's
         /// strings and keys (for the text rendered from it) when it parsed.
         mutating func checkJSON(_ text: String, _ bytes: [UInt8], shape: ResultShape, location: String) -> [String]? {
@@ -306,13 +359,7 @@ public enum ResultSchemaCheck {
                 add("\(name) holds bytes its writer does not write (white space, escapes, spelling of numbers or bytes after the end), first at line \(line).",
                     location: location, line: line)
             }
-            // The model's name may use the words of its file's name, when that file is the run's.
-            context.modelWords = []
-            for key in ["model.file", "model.path", "model.description.file"] {
-                if case .label(let path)? = value.at(key), ResultText.isPath(path, context: context) {
-                    context.modelWords.formUnion(ResultText.modelWords(ofFile: path))
-                }
-            }
+            learnModelWords(value)
             let problems = shape.problems(value, context: context) + ResultSchemas.flywheelKeyProblems(value, context: context)
             for problem in problems.prefix(10) {
                 add("\(name), at \(problem.path): \(problem.what).", location: location)

@@ -28,11 +28,14 @@ public struct ResultMap<Key: ResultMapKey, Value: Codable & Sendable>: Codable, 
     public var isEmpty: Bool { pairs.isEmpty }
 
     public init(from decoder: any Decoder) throws {
+        // Every key is judged before any value is read, and a refused one is named by its place:
+        // a path below it would spell it.
         let object = try decoder.container(keyedBy: ReportKey.self)
-        pairs = try object.allKeys.map { name in
-            let key = try Key(judging: name.stringValue, at: object.codingPath + [name], decoder: decoder)
-            return (key, try object.decode(Value.self, forKey: name))
+        let names = object.allKeys
+        let keys = try names.enumerated().map { index, name in
+            try Key(judging: name.stringValue, at: object.codingPath + [PlaceKey(index)], decoder: decoder)
         }
+        pairs = try zip(keys, names).map { key, name in (key, try object.decode(Value.self, forKey: name)) }
     }
 
     public func encode(to encoder: any Encoder) throws {

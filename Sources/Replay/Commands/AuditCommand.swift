@@ -105,6 +105,7 @@ public enum AuditCommand: Subcommand {
             if case .replay(let options)? = try? ArgumentParser.parse(["--out", child] + passed, environment: environment) {
                 replayPlan.teamLabels = options.labels
             }
+            replayPlan.documents = ReplayTool.documents
             plan = replayPlan
         }
         let result = Auditor.run(plan)

@@ -7,6 +7,9 @@ import Privacy
 /// `replay [OPTIONS] CORPUS...`: a run, the command a line names when its first word names no
 /// subcommand (`Subcommand`); also `--help` and `--version`.
 public enum RunCommand {
+    /// The JSON result files a run writes, by their types (`Subcommand.documents`).
+    public static let documents: [any ResultDocument.Type] = [RunReport.self]
+
     /// Runs `arguments` (without the program name) and says which exit code it ends with.
     public static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode {
         let diagnostics = context.diagnostics

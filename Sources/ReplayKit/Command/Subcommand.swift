@@ -1,4 +1,5 @@
 import Engine
+import Privacy
 
 /// One of `replay`'s subcommands: the word that names it and how it runs. `replay`'s dispatcher
 /// (`ReplayTool`, in the Replay target) holds them in one table; a command line whose first word
@@ -8,6 +9,13 @@ public protocol Subcommand: Sendable {
     static var name: String { get }
     /// Runs `arguments` (after the name) and says how the command ends.
     static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode
+    /// The types of the JSON result files it writes: the auditor decodes each file it finds
+    /// with the one whose name and schema fit, so a new file needs no line in the auditor.
+    static var documents: [any ResultDocument.Type] { get }
+}
+
+extension Subcommand {
+    public static var documents: [any ResultDocument.Type] { [] }
 }
 
 /// What every command is handed besides its arguments.
