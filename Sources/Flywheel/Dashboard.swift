@@ -38,7 +38,7 @@ private struct Page {
         out += overview()
         for feature in Feature.allCases { out += section(feature) }
         if let replayed { out += replayedSection(replayed) }
-        out += "</main>\n<footer><p>Schema \(MetricsJSON.schema). The same numbers, by agent too, are in metrics.csv and metrics.json.</p></footer>\n"
+        out += "</main>\n<footer><p>Schema \(MetricsDocument.schema). The same numbers, by agent too, are in metrics.csv and metrics.json.</p></footer>\n"
         return out + "</body>\n</html>\n"
     }
 
@@ -143,7 +143,7 @@ private struct Page {
         out += "coverage is answered of eligible places; in budget is the share of eligible places answered within the time budget "
         out += "on the device profile (as report.json's in_budget.device); real usage is the matching metric above (chips: sent from a chip; route: guessed and kept; "
         out += "draft: draft used).</p>\n"
-        let jobs = summaries.map { ReportLabel(token: $0.job).text }
+        let jobs = summaries.map(\.job.rawValue)
         let coverage = summaries.map { summary -> ChartValue in
             let share = summary.coverage
             return ChartValue(rate: share.rate, low: share.interval?.low, high: share.interval?.high,

@@ -1,5 +1,5 @@
 /// One of the four on-device features the flywheel measures; the dashboard has a section per feature.
-public enum Feature: String, CaseIterable, Sendable, Comparable {
+public enum Feature: String, CaseIterable, Sendable, Comparable, Codable {
     /// Reply chips under a screen that asks in words (spec §2).
     case chips
     /// Routing a person's message in a group (spec §3).

@@ -42,7 +42,7 @@ public enum FlywheelFiles {
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
                 let csv = MetricsCSV.render(counter)
-                let json = MetricsJSON.report(counter, replayed: replayed).json()
+                let json = MetricsDocument(counter, replayed: replayed).json()
                 texts.withLock { $0[0] = csv; $0[1] = json }
             } else {
                 let dashboard = Dashboard.render(counter, replayed: replayed)

@@ -161,3 +161,19 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
 
     public static func < (a: Metric, b: Metric) -> Bool { a.rawValue < b.rawValue }
 }
+
+/// A metric in metrics.json: its `name`.
+extension Metric: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let metric = Metric(name: try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "")
+        }
+        self = metric
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}

@@ -59,3 +59,13 @@ public enum MetricDimension: Int, CaseIterable, Sendable, Comparable {
 
     public static func < (a: MetricDimension, b: MetricDimension) -> Bool { a.rawValue < b.rawValue }
 }
+
+/// A dimension as a key of metrics.json's `cells`: its `name`.
+extension MetricDimension: ResultMapKey {
+    public var mapKey: String { name }
+
+    public init(judging text: String, at codingPath: [any CodingKey], decoder: any Decoder) throws(StateFormatError) {
+        guard let dimension = MetricDimension(name: text) else { throw StateFormatError(at: codingPath, "a key that is not a dimension") }
+        self = dimension
+    }
+}

@@ -4,8 +4,8 @@
 /// side they answer "does the model fire where people use the feature": chips' coverage next to
 /// the suggested share, routing's next to guessed-and-kept, drafts' next to drafts used.
 public struct ReplayedJobSummary: Sendable, Equatable {
-    /// The job's name: "chips", "route", "push" or "draft" (as `JobKind`'s raw values).
-    public var job: String
+    /// The job, by the feature of its name (`JobKind`'s raw values are the features').
+    public var job: Feature
     /// Places where the job fires.
     public var eligible: Int
     /// Eligible places with a valid answer within every budget.
@@ -16,7 +16,7 @@ public struct ReplayedJobSummary: Sendable, Equatable {
     public var inBudgetDevice: Double?
 
     /// A summary.
-    public init(job: String, eligible: Int, answered: Int, inBudgetDevice: Double? = nil) {
+    public init(job: Feature, eligible: Int, answered: Int, inBudgetDevice: Double? = nil) {
         self.job = job
         self.eligible = eligible
         self.answered = answered
@@ -33,10 +33,10 @@ public struct ReplayedJobSummary: Sendable, Equatable {
     /// (the push line has no usage signal in the metadata).
     public var usageMetric: Metric? {
         switch job {
-        case "chips": return .chipsSuggested
-        case "route", "routing": return .routeGuessedKept
-        case "draft", "drafts": return .draftUsed
-        default: return nil
+        case .chips: return .chipsSuggested
+        case .route: return .routeGuessedKept
+        case .draft: return .draftUsed
+        case .push: return nil
         }
     }
 }

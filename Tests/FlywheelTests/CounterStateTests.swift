@@ -31,7 +31,7 @@ import Testing
         }
         let merged = try reread(first).merged(with: reread(second))
         #expect(merged == whole)
-        #expect(MetricsJSON.report(merged).json() == MetricsJSON.report(whole).json())
+        #expect(MetricsDocument(merged).json() == MetricsDocument(whole).json())
     }
 
     /// A state's keys go through their dimension's rule again: a sentence put there by hand is hashed.

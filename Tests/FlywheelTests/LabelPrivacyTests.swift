@@ -88,7 +88,7 @@ import TestSupport
         let unlisted = try HandCorpus.count(Self.corpus(nil, ""), in: directory, name: "unlisted.jsonl", listed: .none)
         #expect(unlisted.keys(.agent).count == 2 && unlisted.keys(.agent).allSatisfy { ReportLabel.isHashed($0) })
         #expect(unlisted.keys(.build) == ["2.3.0 (512)"])
-        #expect(!MetricsCSV.render(unlisted).contains("Coach") && !MetricsJSON.report(unlisted).json().contains("Penny"))
+        #expect(!MetricsCSV.render(unlisted).contains("Coach") && !MetricsDocument(unlisted).json().contains("Penny"))
     }
 
     /// The fields the flywheel counts by show the sentence as its hash, so counts still group.
@@ -157,7 +157,7 @@ import TestSupport
         #expect(buildRows.count == 21)
         #expect(buildRows.contains { $0.hasPrefix("draft.used,build,\"(other)\",9,15,") })   // b0…b4: 1+1+2+2+3 of 1+2+3+4+5
         #expect(!buildRows.contains { $0.hasPrefix("draft.used,build,1.4,") })
-        let json = MetricsJSON.report(counter).json()
+        let json = MetricsDocument(counter).json()
         #expect(json.contains(#""key": "(other)""#) && !json.contains(#""key": "1.4""#))
         let html = Dashboard.render(counter)
         #expect(html.contains(">(other)<") && !html.contains(">1.4<"))

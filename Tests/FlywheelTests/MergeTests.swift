@@ -16,7 +16,7 @@ import Testing
         #expect(second.merged(with: first) == whole)
         // The written outputs are the same bytes.
         #expect(MetricsCSV.render(merged) == MetricsCSV.render(whole))
-        #expect(MetricsJSON.report(merged).json() == MetricsJSON.report(whole).json())
+        #expect(MetricsDocument(merged).json() == MetricsDocument(whole).json())
         #expect(Dashboard.render(merged) == Dashboard.render(whole))
     }
 

@@ -24,7 +24,7 @@ import TestSupport
         #expect(readAhead == full, sourceLocation: sourceLocation)
         #expect(outlined.cells() == full.cells(), sourceLocation: sourceLocation)
         #expect(try ReportValueEncoder().encode(outlined).json() == ReportValueEncoder().encode(full).json(), sourceLocation: sourceLocation)
-        #expect(MetricsJSON.report(outlined.capped()).json() == MetricsJSON.report(full.capped()).json(), sourceLocation: sourceLocation)
+        #expect(MetricsDocument(outlined.capped()).json() == MetricsDocument(full.capped()).json(), sourceLocation: sourceLocation)
         return full
     }
 

@@ -5,10 +5,10 @@ import Privacy
 
 @Suite struct OutputTests {
     static let replayed = [
-        ReplayedJobSummary(job: "chips", eligible: 3, answered: 2, inBudgetDevice: 0.5),
-        ReplayedJobSummary(job: "route", eligible: 4, answered: 4, inBudgetDevice: 1),
-        ReplayedJobSummary(job: "push", eligible: 2, answered: 0, inBudgetDevice: nil),
-        ReplayedJobSummary(job: "draft", eligible: 2, answered: 1, inBudgetDevice: 0.25),
+        ReplayedJobSummary(job: .chips, eligible: 3, answered: 2, inBudgetDevice: 0.5),
+        ReplayedJobSummary(job: .route, eligible: 4, answered: 4, inBudgetDevice: 1),
+        ReplayedJobSummary(job: .push, eligible: 2, answered: 0, inBudgetDevice: nil),
+        ReplayedJobSummary(job: .draft, eligible: 2, answered: 1, inBudgetDevice: 0.25),
     ]
 
     /// Writes the hand-made corpus's three files into `directory` (in a nested directory the
@@ -31,7 +31,7 @@ import Privacy
         let replayed = withReplayed ? Self.replayed : nil
         let contents = FlywheelFiles.contents(counter, replayed: replayed)
         #expect(contents.map(\.name) == FlywheelFiles.names)
-        #expect(contents.map(\.text) == [MetricsCSV.render(counter), MetricsJSON.report(counter, replayed: replayed).json(),
+        #expect(contents.map(\.text) == [MetricsCSV.render(counter), MetricsDocument(counter, replayed: replayed).json(),
                                          Dashboard.render(counter, replayed: replayed)])
         #expect(!contents.contains { $0.text.isEmpty })
     }
@@ -188,7 +188,7 @@ import Privacy
         #expect(!html.contains("<b>") && !html.contains("<script") && !html.contains("<i>") && !html.contains("<img"))
         #expect(!html.contains("Rex") && !html.contains("1,2"))
         #expect(html.contains(">" + buildLabel.text + "<"))
-        let json = MetricsJSON.report(counter).json()
+        let json = MetricsDocument(counter).json()
         #expect(json.contains(#""key": "\#(agentLabel.text)""#) && !json.contains("Rex"))
         let csv = MetricsCSV.render(counter)
         #expect(csv.contains(#"chips.suggested,agent,"\#(agentLabel.text)",1,1,"#))

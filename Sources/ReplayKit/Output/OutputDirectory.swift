@@ -275,7 +275,8 @@ public struct OutputDirectory: Sendable {
     static func replayed(_ state: RunState) -> [ReplayedJobSummary] {
         state.options.jobs.map { kind in
             let m = state.ledgers[kind]?.overall ?? JobMetrics()
-            return ReplayedJobSummary(job: kind.rawValue, eligible: m.eligible, answered: m.answered,
+            // Each job is the feature of its name.
+            return ReplayedJobSummary(job: Feature(rawValue: kind.rawValue)!, eligible: m.eligible, answered: m.answered,
                                       inBudgetDevice: state.options.dryRun ? nil : m.inBudgetDeviceRate)
         }
     }
