@@ -38,7 +38,7 @@ import TestSupport
     /// Takes `directory`'s manifest again, as a run that wrote what it holds now would have.
     static func remakeManifest(_ directory: String) throws {
         try? FileManager.default.removeItem(atPath: directory + "/manifest.json")
-        try RunManifest.take(directory, excluding: ["manifest.json"]).value.json()
+        try RunManifest.take(directory, excluding: ["manifest.json"]).json()
             .write(toFile: directory + "/manifest.json", atomically: false, encoding: .utf8)
     }
 

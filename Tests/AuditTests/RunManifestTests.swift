@@ -35,7 +35,7 @@ import TestSupport
                 == SHA256.hex(Array(#"{"schema":"replay.report/1","corpus":{"threads":3}}"#.utf8)))
         #expect(try Self.changes(directory, after: recorded).isEmpty)
         // Read back from both spellings, the same manifest.
-        let file = try directory.write("manifest.json", text: recorded.value.json())
+        let file = try directory.write("manifest.json", text: recorded.json())
         #expect(try RunManifest.read(manifestAt: file) == recorded)
         #expect(try RunManifest.take(directory.path, excluding: ["manifest.json"]) == recorded)
     }
@@ -117,7 +117,7 @@ import TestSupport
         let entry = try #require(recorded.entries.first { $0.path == name })
         #expect(entry.encodedPath == "a%0Ab%FF%25%20c")
         #expect(RunManifest.decode("a%0Ab%FF%25%20c") == name)
-        let file = try directory.write("manifest.json", text: recorded.value.json())
+        let file = try directory.write("manifest.json", text: recorded.json())
         #expect(try RunManifest.read(manifestAt: file) == recorded)
         #expect(try Self.changes(directory, after: recorded).map(\.change) == [.extra])   // the manifest file itself
     }
@@ -135,13 +135,38 @@ import TestSupport
         var edited = recorded
         edited.entries[1].sha256 = String(repeating: "0", count: 64)
         #expect(try Self.changes(directory, after: edited).map(\.shown) == ["report.json"])
-        let text = recorded.value.json()
+        let text = recorded.json()
         let cut = try directory.write("cut.json", text: String(text.prefix(text.count / 2)))
         #expect(throws: ConfinementError.self) { try RunManifest.read(manifestAt: cut) }
         let incomplete = try directory.write("incomplete.json", text: text.replacingOccurrences(of: #""complete": true"#, with: #""complete": false"#))
         #expect(throws: ConfinementError.self) { try RunManifest.read(manifestAt: incomplete) }
         let short = try directory.write("short.json", text: text.replacingOccurrences(of: recorded.entries[1].sha256!, with: "abc"))
         #expect(throws: ConfinementError.self) { try RunManifest.read(manifestAt: short) }
+    }
+
+    /// Each refusal names the file and what is wrong: the byte where JSON breaks, the entry
+    /// whose digest is short, the key the type does not have (the manifest is read strictly).
+    @Test func aRefusedManifestSaysWhy() throws {
+        let directory = try Self.runDirectory()
+        let recorded = try Self.take(directory)
+        let text = recorded.json()
+        func reason(_ damaged: String) throws -> String {
+            let file = try directory.write("damaged.json", text: damaged)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            do {
+                _ = try RunManifest.read(manifestAt: file)
+                return "read"
+            } catch {
+                #expect(error.description.hasPrefix(file + " is not a usable manifest: "), "\(error.description)")
+                return error.description
+            }
+        }
+        #expect(try reason(String(text.prefix(40))).contains("not JSON at byte 40"))
+        #expect(try reason(text.replacingOccurrences(of: recorded.entries[1].sha256!, with: "abc")).contains("entries[1]: its SHA-256 is not 64 hex digits"))
+        #expect(try reason(text.replacingOccurrences(of: #""kind": "directory""#, with: #""kind": "directory", "note": 1"#))
+                    .contains("note: a key this file's type does not have"))
+        #expect(try reason(text.replacingOccurrences(of: #""complete": true"#, with: #""complete": false"#)).contains("complete: not true"))
+        #expect(try reason(text.replacingOccurrences(of: "replay.manifest/1", with: "replay.manifest/2")).contains("schema"))
     }
 
     /// An entry the audit found words in keeps no digest (and, when its name is not a plain token,
@@ -151,9 +176,9 @@ import TestSupport
         try directory.write("leak one.txt", text: "words")
         let recorded = try RunManifest.take(directory.path) { path in path == Array("report.json".utf8) || path == Array("leak one.txt".utf8) }
         let report = try #require(recorded.entries.first { $0.path == Array("report.json".utf8) })
-        #expect(report.sha256 == nil && report.withheld == "finding" && report.bytes != nil)
-        #expect(recorded.entries.contains { $0.path == nil && $0.withheld == "finding" })
-        #expect(!recorded.value.json().contains("leak"))
+        #expect(report.sha256 == nil && report.withheld == .finding && report.bytes != nil)
+        #expect(recorded.entries.contains { $0.path == nil && $0.withheld == .finding })
+        #expect(!recorded.json().contains("leak"))
         let found = try Self.changes(directory, after: recorded)
         #expect(found.count == 2 && found.allSatisfy { if case .unverifiable = $0.change { true } else { false } })
     }
@@ -195,8 +220,8 @@ import TestSupport
         Auditor.manifestAtVerdict(directory.path, beforeScan: nil, places: PlaceNames(salt: [1], allowedDirectory: directory.path), into: &result)
         let manifest = try #require(result.manifest)
         let odd = try #require(manifest.entries.first { $0.path == nil })
-        #expect(odd.withheld == "name" && odd.sha256 == SHA256.hex(Array("12".utf8)))
-        let sarif = manifest.sarifArtifacts.json() + manifest.value.json()
+        #expect(odd.withheld == .name && odd.sha256 == SHA256.hex(Array("12".utf8)))
+        let sarif = manifest.sarifArtifacts.json() + manifest.json()
         #expect(!sarif.contains("mum") && !sarif.contains("GP"))
         #expect(manifest.differences(from: try RunManifest.take(directory.path)).isEmpty)
         try directory.write("mum is at the GP now.txt", text: "13")
@@ -213,7 +238,7 @@ import TestSupport
         Auditor.manifestAtVerdict(directory.path, beforeScan: nil, places: PlaceNames(salt: [1], allowedDirectory: directory.path), into: &result)
         let manifest = try #require(result.manifest)
         let state = try #require(manifest.entries.first { $0.encodedPath == "state.json" })
-        #expect(state.sha256 == nil && state.withheld == "finding" && state.bytes == 17)
+        #expect(state.sha256 == nil && state.withheld == .finding && state.bytes == 17)
         #expect(manifest.entries.filter { $0.kind == .file && $0.sha256 != nil }.count == 3)
     }
 }

@@ -89,7 +89,7 @@ import TestSupport
         try directory.write("report.json", text: "{}\n")
         try directory.write("state.json", text: "{\"complete\": true}\n")
         let manifest = try RunManifest.take(directory.path)
-        try ReportFile.create(directory.path(RunManifest.fileName), text: manifest.value.json())
+        try ReportFile.create(directory.path(RunManifest.fileName), text: manifest.json())
         #expect(Self.verify(directory.path).code == .success)
         try directory.write("state.json", text: "{\"complete\": false}\n")
         let found = Self.verify(directory.path)

@@ -61,7 +61,7 @@ extension RunManifest {
                 differences.append(ManifestDifference(shown: shown, change: .changed(how)))
             } else if let why = recorded.withheld, recorded.sha256 == nil, recorded.kind == .file || recorded.kind == .symlink {
                 differences.append(ManifestDifference(shown: shown, change: .unverifiable(
-                    why == "finding" ? "the audit found words in it, so the manifest holds no digest of it (its size is unchanged)"
+                    why == .finding ? "the audit found words in it, so the manifest holds no digest of it (its size is unchanged)"
                                      : "it could not be read when the manifest was taken (its size is unchanged)")))
             } else if recorded.sha256 != found.sha256 {
                 let what = recorded.kind == .symlink ? "its target changed" : "its content changed in place (same size)"
@@ -74,7 +74,7 @@ extension RunManifest {
             if let index = unnamed.firstIndex(where: { $0.kind == entry.kind && $0.bytes == entry.bytes
                                                       && ($0.sha256 == nil || $0.sha256 == entry.sha256) }) {
                 let recorded = unnamed.remove(at: index)
-                if recorded.withheld == "finding" {
+                if recorded.withheld == .finding {
                     differences.append(ManifestDifference(shown: "\(recorded.kind.spelled) whose name was withheld",
                                                           change: .unverifiable("the audit found words in it, so the manifest holds neither its name nor its digest")))
                 }
@@ -90,7 +90,7 @@ extension RunManifest {
         for recorded in unnamed {
             differences.append(ManifestDifference(
                 shown: "\(recorded.kind.spelled) whose name was withheld" + (recorded.bytes.map { ", \($0) bytes" } ?? ""),
-                change: recorded.withheld == "finding"
+                change: recorded.withheld == .finding
                     ? .unverifiable("the audit found words in it, so the manifest holds neither its name nor its digest")
                     : .missing))
         }

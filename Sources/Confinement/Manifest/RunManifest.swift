@@ -26,8 +26,18 @@ public struct RunManifest: Sendable, Equatable {
     public static let sarifFileName = "audit.sarif"
 
     /// What an entry is, by `lstat`.
-    public enum Kind: String, Sendable, CaseIterable {
+    public enum Kind: String, Sendable, CaseIterable, Codable {
         case file, directory, symlink, other
+    }
+
+    /// Why an entry's digest or name is not recorded.
+    public enum Withheld: String, Sendable, Codable {
+        /// Its name is not plain tokens (`withholdingOddNames`).
+        case name
+        /// The audit found words in it (`withholding`).
+        case finding
+        /// It could not be read when the manifest was taken.
+        case unreadable
     }
 
     /// One entry: its path relative to the directory (bytes), its kind, and for a file its size
@@ -38,10 +48,10 @@ public struct RunManifest: Sendable, Equatable {
         public var kind: Kind
         public var bytes: Int?
         public var sha256: String?
-        /// Why the digest (and perhaps the name) is not recorded: nil, or `finding`.
-        public var withheld: String?
+        /// Why the digest (or the name) is not recorded, if it is not.
+        public var withheld: Withheld?
 
-        public init(path: [UInt8]?, kind: Kind, bytes: Int? = nil, sha256: String? = nil, withheld: String? = nil) {
+        public init(path: [UInt8]?, kind: Kind, bytes: Int? = nil, sha256: String? = nil, withheld: Withheld? = nil) {
             self.path = path
             self.kind = kind
             self.bytes = bytes
@@ -79,7 +89,7 @@ public struct RunManifest: Sendable, Equatable {
     public func withholdingOddNames() -> RunManifest {
         RunManifest(entries: entries.map { entry in
             guard let path = entry.path, !Self.isPlain(path) else { return entry }
-            return Entry(path: nil, kind: entry.kind, bytes: entry.bytes, sha256: entry.sha256, withheld: entry.withheld ?? "name")
+            return Entry(path: nil, kind: entry.kind, bytes: entry.bytes, sha256: entry.sha256, withheld: entry.withheld ?? .name)
         })
     }
 
@@ -88,7 +98,7 @@ public struct RunManifest: Sendable, Equatable {
     public func withholding(_ flagged: ([UInt8]) -> Bool) -> RunManifest {
         RunManifest(entries: entries.map { entry in
             guard let path = entry.path, flagged(path) else { return entry }
-            return Entry(path: Self.isPlain(path) ? path : nil, kind: entry.kind, bytes: entry.bytes, sha256: nil, withheld: "finding")
+            return Entry(path: Self.isPlain(path) ? path : nil, kind: entry.kind, bytes: entry.bytes, sha256: nil, withheld: .finding)
         })
     }
 
@@ -115,7 +125,7 @@ public struct RunManifest: Sendable, Equatable {
             case S_IFREG:
                 let digest = fileDigest(parent, name)
                 entries.append(Entry(path: path, kind: .file, bytes: digest?.bytes ?? Int(info.st_size), sha256: digest?.sha256,
-                                     withheld: digest == nil ? "unreadable" : nil))
+                                     withheld: digest == nil ? .unreadable : nil))
             case S_IFDIR:
                 entries.append(Entry(path: path, kind: .directory))
                 let child = (name + [0]).withUnsafeBufferPointer { cName in

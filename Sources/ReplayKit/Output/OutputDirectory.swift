@@ -268,7 +268,7 @@ public struct OutputDirectory: Sendable {
         } catch {
             throw Failure(path: path + "/" + RunManifest.fileName, reason: error.description)
         }
-        try create(RunManifest.fileName, manifest.value.json())
+        try create(RunManifest.fileName, manifest.json())
     }
 
     /// What replaying each job gave, to show beside the flywheel's usage metrics.
