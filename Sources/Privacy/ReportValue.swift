@@ -101,6 +101,39 @@ public indirect enum ReportValue: Sendable, Equatable {
         }
     }
 
+    /// JSON without white space, keys in the order given, one line break at the end: the
+    /// compact result files' layout (`items.json.zst`). Fractions as Swift's shortest text.
+    public func compactJSON() -> String {
+        var out = ""
+        writeCompact(to: &out)
+        return out + "\n"
+    }
+
+    private func writeCompact(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .number(let d): out += "\(d)"
+        case .label(let s): out += Self.compactQuoted(s)
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                item.writeCompact(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (index, (key, value)) in fields.enumerated() {
+                if index > 0 { out += "," }
+                out += Self.compactQuoted(key) + ":"
+                value.writeCompact(to: &out)
+            }
+            out += "}"
+        }
+    }
+
     /// A JSON string as the compact result files write it (`items.json.zst`): quotes and
     /// backslashes escaped, every other control character as `\u00XX`. The writer and the
     /// audit, which rebuilds such a file's exact bytes, both call this one function.

@@ -290,7 +290,15 @@ private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next().integer(type) }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next().integer(type) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next().integer(type) }
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(type) }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        // An array of integers (`[Int]` decodes its items through here) without a decoder for
+        // each: a column of hundreds of thousands.
+        if T.self == Int.self, currentIndex < items.count, case .int(let i) = items[currentIndex] {
+            currentIndex += 1
+            return i as! T
+        }
+        return try next().decodeValue(type)
+    }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         try next().container(keyedBy: type)
