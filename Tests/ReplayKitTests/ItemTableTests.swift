@@ -65,6 +65,47 @@ import TestSupport
         #expect(back.json() == table.json())
     }
 
+    /// The writer's fast bytes are the document's encoding rendered compactly, so the file is
+    /// `ItemsDocument` and nothing else; and the document decodes strictly to the same table.
+    @Test(arguments: [0, 1, 17, 2_000])
+    func theBytesAreTheDocumentsEncoding(count: Int) throws {
+        let table = ItemTable(Self.items(count))
+        let document = ItemsDocument(table)
+        let value = try ReportValueEncoder().encode(document)
+        #expect(table.json() == value.compactJSON())
+        #expect(try ReportValueDecoder(strict: true).decode(ItemsDocument.self, from: value) == document)
+        #expect(document.items == table.items)
+    }
+
+    /// The auditor's judge rules on the hashes and the labels as the document decodes.
+    @Test func theDocumentsStringsAreJudged() throws {
+        final class Judge: ResultStringJudge, @unchecked Sendable {
+            var rules: [ResultStringRule: Int] = [:]
+            let refused: String?
+            init(refusing refused: String? = nil) { self.refused = refused }
+            func problem(with text: String, as rule: ResultStringRule) -> String? {
+                rules[rule, default: 0] += 1
+                return text == refused ? "a label" : nil
+            }
+        }
+        let table = ItemTable(Self.items(30))
+        let value = try ReportValueEncoder().encode(ItemsDocument(table))
+        let judge = Judge()
+        _ = try ReportValueDecoder(userInfo: [.resultStringJudge: judge], strict: true).decode(ItemsDocument.self, from: value)
+        #expect(judge.rules[.hex(16)] == 30 + Set(table.items.map(\.thread)).count)
+        #expect(judge.rules[.label(.build)] == 3 && judge.rules[.label(.model)] == 2 && judge.rules[.label(.locale)] == 3)
+        #expect(throws: StateFormatError.self) {
+            try ReportValueDecoder(userInfo: [.resultStringJudge: Judge(refusing: "27.0")], strict: true).decode(ItemsDocument.self, from: value)
+        }
+    }
+
+    @Test(arguments: [("items.json.zst", true), ("checkpoint-000001.items.json.zst", true), ("checkpoint-1234567.items.json.zst", true),
+                      ("checkpoint-000000.items.json.zst", false), ("checkpoint-00001.items.json.zst", false),
+                      ("checkpoint-+00001.items.json.zst", false), ("checkpoint-000001.json", false), ("report.json", false)])
+    func itemsFileNames(name: String, isItems: Bool) {
+        #expect(ItemsDocument.isFileName(name) == isItems)
+    }
+
     @Test func theOrderIsCanonicalWhateverTheInputOrder() {
         let items = Self.items(300)
         #expect(ItemTable(items.reversed()).json() == ItemTable(items).json())
@@ -81,7 +122,7 @@ import TestSupport
 
     /// Each damage, and the words the error must hold.
     static let damages: [(String, @Sendable (String) -> String, String)] = [
-        ("schema", { $0.replacingOccurrences(of: "replay.items/1", with: "replay.items/9") }, "its schema is not replay.items/1"),
+        ("schema", { $0.replacingOccurrences(of: "replay.items/1", with: "replay.items/9") }, "schema: not this file's schema"),
         ("count", { $0.replacingOccurrences(of: "\"count\":3,", with: "\"count\":4,") }, "columns.key has 3 values for 4 items"),
         ("index", { $0.replacingOccurrences(of: "\"job\":[", with: "\"job\":[9,").replacingOccurrences(of: "\"count\":3,", with: "\"count\":3,") }, "columns.job"),
         ("hex", { $0.replacingOccurrences(of: "\"key\":[\"", with: "\"key\":[\"zz") }, "columns.key"),
