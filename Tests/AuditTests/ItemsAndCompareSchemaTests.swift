@@ -1,4 +1,5 @@
 import Foundation
+import Replay
 import Testing
 @testable import Audit
 @testable import Confinement
@@ -43,7 +44,7 @@ import TestSupport
     }
 
     static func findings(_ directory: String) -> [AuditFinding] {
-        ResultSchemaCheck.check(directory: directory, knownPaths: [ReplayResultRun.corpus])
+        ResultSchemaCheck.check(directory: directory, knownPaths: [ReplayResultRun.corpus], documents: ReplayTool.documents)
     }
 
     @Test func wellFormedItemsAndTheirSegmentsPass() throws {
@@ -70,22 +71,22 @@ import TestSupport
             expected = "items.json.zst, at builds[1]: a string that is not a build label its rule keeps, or a hashed one."
         case .stringWhereANumberBelongs:
             try Self.writeItems(Self.itemsJSON(hostMicroseconds: "\"31337\""), to: copy.path)
-            expected = "items.json.zst, at columns.host_us[0]: a string where an integer belongs."
+            expected = "items.json.zst, at columns.host_us[0]: expected an integer."
         case .whiteSpace:
             try Self.writeItems(Self.itemsJSON(spaced: true), to: copy.path)
             expected = "items.json.zst holds bytes its writer does not write"
         case .indexBeyondItsList:
             try Self.writeItems(Self.itemsJSON(buildIndex: 7), to: copy.path)
-            expected = "items.json.zst, at columns.build: an index beyond its list."
+            expected = "items.json.zst, at columns.build[2] is not an index below 2."
         case .outOfOrder:
             try Self.writeItems(Self.itemsJSON(keys: ["0000000000000002", "0000000000000001", "0000000000000003"]), to: copy.path)
-            expected = "items.json.zst, at columns: items out of canonical order (thread, key, job)."
+            expected = "its items are not in canonical order (thread, key, job) at item 1."
         case .moreValuesThanItems:
             try Self.writeItems(Self.itemsJSON(count: 2), to: copy.path)
-            expected = "items.json.zst, at columns.host_us: 3 values for 2 items."
+            expected = "3 values for 2 items."
         case .extraColumnOfTokenIDs:
             try Self.writeItems(Self.itemsJSON(extraColumn: #""prompt":[31337,4711,1999],"#), to: copy.path)
-            expected = "items.json.zst, at columns: an unknown key"
+            expected = "items.json.zst, at columns{13}: a key this file's type does not have."
         case .notZstd:
             try Self.itemsJSON().write(toFile: copy.path("items.json.zst"), atomically: false, encoding: .utf8)
             expected = "items.json.zst does not start with a zstd frame"

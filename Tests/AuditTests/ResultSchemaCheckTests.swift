@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Replay
 import Testing
 @testable import Audit
 @testable import Confinement
@@ -22,7 +23,7 @@ import TestSupport
         #expect(Set(["report.json", "report.md", "junit.xml", "state.json", "metrics.csv", "metrics.json", "dashboard.html"])
             .isSubset(of: Set(names)))
         if name == "dry" { #expect(names.contains("checkpoint-000001.json")) }
-        let findings = ResultSchemaCheck.check(directory: directory, knownPaths: [ReplayResultRun.corpus])
+        let findings = ResultSchemaCheck.check(directory: directory, knownPaths: [ReplayResultRun.corpus], documents: ReplayTool.documents)
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
@@ -33,7 +34,7 @@ import TestSupport
         let ended = try Subprocess.run(BuiltProducts.executable("replay"), ["--dry-run", "--resume", "--checkpoint-every", "100",
                                                                              "--out", work.path("out"), ReplayResultRun.corpus], timeout: 900)
         #expect(ended.status == 0, "exit \(ended.status)")
-        let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: [ReplayResultRun.corpus])
+        let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: [ReplayResultRun.corpus], documents: ReplayTool.documents)
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
@@ -57,10 +58,10 @@ import TestSupport
         #expect(ended.status == 3, "a truncated file is an input error: exit \(ended.status)")
         let report = try String(contentsOfFile: work.path("out/report.json"), encoding: .utf8)
         #expect(report.contains("bad_line_samples") && report.contains("\"unknown_types\": {\n"))
-        let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: ["in/a.jsonl", "in/b.jsonl.zst"])
+        let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: ["in/a.jsonl", "in/b.jsonl.zst"], documents: ReplayTool.documents)
         #expect(findings.isEmpty, "\(findings.map(\.message))")
         // Given the directory instead, its files pass as paths beneath it that exist.
-        let byDirectory = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: ["in"], workingDirectory: work.path)
+        let byDirectory = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: ["in"], workingDirectory: work.path, documents: ReplayTool.documents)
         #expect(byDirectory.isEmpty, "\(byDirectory.map(\.message))")
         // A path beneath it that names no file is no path of the run.
         #expect(!ResultText.isPath("in/Tell-mum-the-surgery", context: ResultText.Context(knownPaths: ["in"], workingDirectory: work.path)))
@@ -74,7 +75,7 @@ import TestSupport
         let ended = try Subprocess.run(BuiltProducts.executable("replay"), ["--model", model, "--limit", "2", "--out", work.path("out"),
                                                                              ReplayResultRun.corpus], timeout: 600)
         #expect(ended.status == 4, "exit \(ended.status)")
-        let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: [ReplayResultRun.corpus, model])
+        let findings = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: [ReplayResultRun.corpus, model], documents: ReplayTool.documents)
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
@@ -91,9 +92,9 @@ import TestSupport
         let metrics = try String(contentsOfFile: work.path("out/metrics.csv"), encoding: .utf8)
         #expect(metrics.contains(",agent,Coach,") || metrics.contains(",agent,Sage,"), "the run showed a listed agent")
         let known: Set<String> = [ReplayResultRun.corpus, labels]
-        let withList = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: known, teamLabels: TeamLabels(agents: agents))
+        let withList = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: known, teamLabels: TeamLabels(agents: agents), documents: ReplayTool.documents)
         #expect(withList.isEmpty, "\(withList.map(\.message))")
-        let withoutList = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: known)
+        let withoutList = ResultSchemaCheck.check(directory: work.path("out"), knownPaths: known, documents: ReplayTool.documents)
         #expect(!withoutList.isEmpty)
     }
 
@@ -110,7 +111,7 @@ import TestSupport
                                                  work.path("s0"), work.path("s1")], timeout: 600)
         #expect(merged.status == 0, "replay merge: exit \(merged.status)")
         for name in ["s0", "s1", "merged"] {
-            let findings = ResultSchemaCheck.check(directory: work.path(name), knownPaths: [ReplayResultRun.corpus])
+            let findings = ResultSchemaCheck.check(directory: work.path(name), knownPaths: [ReplayResultRun.corpus], documents: ReplayTool.documents)
             #expect(findings.isEmpty, "\(name): \(findings.map(\.message))")
         }
     }
@@ -125,7 +126,7 @@ import TestSupport
         #expect(ended.status == 0, "replay audit: exit \(ended.status)")
         let run = directory.path("run")
         #expect(FileManager.default.fileExists(atPath: run + "/" + AuditTap.hashesFileName))
-        let findings = ResultSchemaCheck.check(directory: run, knownPaths: [ReplayResultRun.corpus])
+        let findings = ResultSchemaCheck.check(directory: run, knownPaths: [ReplayResultRun.corpus], documents: ReplayTool.documents)
         #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
@@ -136,7 +137,7 @@ import TestSupport
         try Self.editJSON(copy.path("report.json")) { report in
             report = Self.setting(report, at: ["model", "name"], to: .label("Tell mum the surgery moved to Friday"))
         }
-        let findings = ResultSchemaCheck.check(directory: copy.path, knownPaths: [ReplayResultRun.corpus])
+        let findings = ResultSchemaCheck.check(directory: copy.path, knownPaths: [ReplayResultRun.corpus], documents: ReplayTool.documents)
         #expect(findings.map(\.message).contains("report.json, at model.name: a string that is not a model's name from its file."))
         #expect(!findings.contains { $0.message.contains("mum") })
         let context = ResultText.Context(knownPaths: [], modelWords: ResultText.modelWords(ofFile: "/m/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf"))
@@ -162,9 +163,11 @@ import TestSupport
         }
         let manifest = ReportValue.object([("schema", .label("replay.manifest/1")), ("entries", .array(entries)), ("complete", .bool(true))])
         try manifest.json().write(toFile: copy.path("manifest.json"), atomically: false, encoding: .utf8)
-        let findings = ResultSchemaCheck.check(directory: copy.path, knownPaths: [ReplayResultRun.corpus])
+        let findings = ResultSchemaCheck.check(directory: copy.path, knownPaths: [ReplayResultRun.corpus], documents: ReplayTool.documents)
         if tampered {
-            #expect(findings.count == 2, "\(findings.map(\.message))")
+            // The first thing unlike the type: the name no writer writes, by its place.
+            #expect(findings.count == 1 && findings[0].message.hasSuffix("].path: a string that is not the name of a file replay writes."),
+                    "\(findings.map(\.message))")
             #expect(!findings.contains { $0.message.contains("mum") })
         } else {
             #expect(findings.isEmpty, "\(findings.map(\.message))")
@@ -221,7 +224,7 @@ import TestSupport
         let copy = try ReplayResultRun.dry.copy()
         let directory = copy.path
         try Self.apply(tamper, in: directory)
-        let findings = ResultSchemaCheck.check(directory: directory, knownPaths: [ReplayResultRun.corpus])
+        let findings = ResultSchemaCheck.check(directory: directory, knownPaths: [ReplayResultRun.corpus], documents: ReplayTool.documents)
         #expect(!findings.isEmpty, "\(tamper) was not found")
         #expect(findings.allSatisfy { $0.rule == .unexpectedResultContent })
         for finding in findings {
@@ -233,7 +236,7 @@ import TestSupport
         case .nonUTF8Name: #expect(findings.contains { $0.message.contains("not UTF-8") })
         case .pathLongerThanPathMax: #expect(findings.contains { $0.message.contains("PATH_MAX") })
         case .unknownKeyDeepInState: #expect(findings.contains { $0.message.contains("state.json, at jobs.chips.ledger.overall") })
-        case .numberFieldHoldingString: #expect(findings.contains { $0.message.contains("report.json, at corpus.threads: a string where an integer belongs") })
+        case .numberFieldHoldingString: #expect(findings.contains { $0.message.contains("report.json, at corpus.threads: expected an integer") })
         default: break
         }
     }

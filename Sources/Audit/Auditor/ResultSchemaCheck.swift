@@ -223,6 +223,14 @@ public enum ResultSchemaCheck {
                 add("\(name) holds bytes its writer does not write (white space, escapes, spelling of numbers or bytes after the end), first at line \(line).",
                     location: location, line: line)
             }
+            if let document = documents.first(where: { $0.isFileName(name) }) {
+                do {
+                    _ = try ReportValueDecoder(userInfo: [.resultStringJudge: ResultJudge(context: context)], strict: true).decode(document, from: value)
+                } catch {
+                    add("\(name), at \(error.description).", location: location)
+                }
+                return
+            }
             let problems = ResultSchemas.items.problems(value, context: context).map { ($0.path, $0.what) } + ResultItems.problems(value)
             for (path, what) in problems.prefix(10) { add("\(name), at \(path): \(what).", location: location) }
             if problems.count > 10 {

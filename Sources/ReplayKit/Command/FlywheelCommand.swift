@@ -6,6 +6,8 @@ import Privacy
 /// without a model, how often chips are used, routing guesses kept and drafts used: metrics.csv,
 /// metrics.json and dashboard.html, confined to writing under `--out` as a run is.
 public enum FlywheelCommand: Subcommand {
+    public static var documents: [any ResultDocument.Type] { [MetricsDocument.self] }
+
     public static let name = "flywheel"
 
     /// What `replay flywheel` is told.

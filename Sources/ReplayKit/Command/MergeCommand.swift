@@ -17,6 +17,9 @@ import Privacy
 /// its shard wrote it, or made under another key, is such a shard. The key is read as a run reads
 /// it, but never made: a per-user key made now could check nothing.
 public enum MergeCommand: Subcommand {
+    /// A merge writes what a run does.
+    public static var documents: [any ResultDocument.Type] { RunCommand.documents }
+
     public static let name = "merge"
 
     /// A merge that cannot be made, in a sentence naming the shard directory.

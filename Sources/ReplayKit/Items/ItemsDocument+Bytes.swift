@@ -36,7 +36,7 @@ extension ItemsDocument {
         out.raw("{")
         for (position, (name, column)) in measures.pairs.enumerated() {
             if position > 0 { out.raw(",") }
-            out.string(name.rawValue)
+            out.string(name.name)
             out.raw(":")
             out.array(column) { out, value in if let value { out.int(value) } else { out.raw("null") } }
         }

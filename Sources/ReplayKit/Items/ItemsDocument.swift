@@ -110,8 +110,8 @@ public struct ItemsDocument: ResultDocument, Equatable {
     static func measures(_ items: [ItemOutcome], _ measures: KeyPath<ItemOutcome, [String: Int]>) -> ResultMap<QualityName, [Int?]> {
         var names = Set<String>()
         for i in items.indices { names.formUnion(items[i][keyPath: measures].keys) }
-        // Every job's measure is a `QualityName` (the jobs' quality keys are those words).
-        return ResultMap(names.sorted().map { name in (QualityName(rawValue: name)!, items.indices.map { items[$0][keyPath: measures][name] }) })
+        // Measures are kept under their names; the auditor refuses one no job scores (`QualityName.all`).
+        return ResultMap(names.sorted().map { name in (QualityName(name), items.indices.map { items[$0][keyPath: measures][name] }) })
     }
 
     /// The items the columns describe, in the document's order.
@@ -136,7 +136,7 @@ public struct ItemsDocument: ResultDocument, Equatable {
 
     static func values(_ measures: ResultMap<QualityName, [Int?]>, at i: Int) -> [String: Int] {
         var out: [String: Int] = [:]
-        for (name, column) in measures.pairs { if let value = column[i] { out[name.rawValue] = value } }
+        for (name, column) in measures.pairs { if let value = column[i] { out[name.name] = value } }
         return out
     }
 
@@ -175,7 +175,7 @@ public struct ItemsDocument: ResultDocument, Equatable {
         }
         for (family, measures) in [("quality", columns.quality), ("quality_all_answers", columns.qualityAllAnswers)] {
             for (name, values) in measures.pairs where values.count != count || values.contains(where: { ($0 ?? 0) < 0 }) {
-                return "columns.\(family).\(name.rawValue) is not an array of \(count) whole numbers of 0 or more (or null)"
+                return "columns.\(family).\(name.name) is not an array of \(count) whole numbers of 0 or more (or null)"
             }
         }
         // By thread hash, then key, then job.
