@@ -85,11 +85,17 @@ public enum CompareCommand: Subcommand {
         }
         let comparison = Comparison(base: base.items, new: new.items, bootstrap: PairedBootstrap(seed: options.seed))
         let verdicts = options.gates.map { $0.judge(comparison) }
-        let report = CompareReport(base: base, new: new, comparison: comparison, gates: verdicts, sandbox: confined.sandbox.reportValue)
+        let report = CompareReport(base: base, new: new, comparison: comparison, gates: verdicts, sandbox: confined.sandbox)
+        let json: String
+        do throws(StateFormatError) {
+            json = try ReportValueEncoder().encode(CompareDocument(report)).json()
+        } catch {
+            diagnostics("replay compare: compare.json cannot be written: \(error.description)")
+            return .output
+        }
         do throws(OutputDirectory.Failure) {
             try OutputDirectory(options.outputDirectory).saveComparison(
-                json: CompareJSON.render(report).json(), markdown: CompareMarkdown.render(report), html: CompareHTML.render(report),
-                junit: CompareJUnit.render(verdicts))
+                json: json, markdown: CompareMarkdown.render(report), html: CompareHTML.render(report), junit: CompareJUnit.render(verdicts))
         } catch {
             diagnostics("replay compare: \(error.description)")
             return .output

@@ -1,17 +1,17 @@
-import Privacy
+import Confinement
 import ReplayKit
 
 /// Everything `replay compare` writes: the two runs, their comparison, the gates' verdicts and
-/// the sandbox the comparison ran in. compare.json, compare.md and compare.html render it.
+/// the sandbox the comparison ran in. compare.json (`CompareDocument`), compare.md and compare.html render it.
 public struct CompareReport: Sendable {
     public var base: RunDirectory
     public var new: RunDirectory
     public var comparison: Comparison
     public var gates: [GateVerdict]
-    /// `SandboxReport.reportValue` of the comparing process; null in library use.
-    public var sandbox: ReportValue
+    /// The comparing process's confinement; nil in library use.
+    public var sandbox: SandboxReport?
 
-    public init(base: RunDirectory, new: RunDirectory, comparison: Comparison, gates: [GateVerdict] = [], sandbox: ReportValue = .null) {
+    public init(base: RunDirectory, new: RunDirectory, comparison: Comparison, gates: [GateVerdict] = [], sandbox: SandboxReport? = nil) {
         self.base = base
         self.new = new
         self.comparison = comparison

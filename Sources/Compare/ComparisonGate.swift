@@ -45,7 +45,7 @@ extension ComparisonGate {
             throw .usage("--fail-if-worse \(text): \(why). Valid keys for \(jobName): \(valid.map(\.key).joined(separator: ", "))")
         }
         guard let margin = Double(parts[1]), margin.isFinite, margin >= 0 else {
-            throw .usage("--fail-if-worse \(text): the margin must be a number of 0 or more, in the metric's unit (\(metric.unit))")
+            throw .usage("--fail-if-worse \(text): the margin must be a number of 0 or more, in the metric's unit (\(metric.unit.rawValue))")
         }
         self.init(job: job, metric: metric, margin: margin)
     }

@@ -3,7 +3,7 @@ import ReplayKit
 /// How two runs' items of one job (or slice, or all jobs) joined on their keys.
 ///
 /// `base` + `new` = 2 · `paired` + `baseOnly` + `newOnly` + `repeated`.
-public struct JoinCounts: Sendable, Equatable {
+public struct JoinCounts: Sendable, Equatable, Codable {
     /// Items in each run.
     public var base = 0
     public var new = 0
@@ -15,6 +15,12 @@ public struct JoinCounts: Sendable, Equatable {
     /// Items of either run left out because their key is not unique in a run (a corpus that
     /// repeats a message id within a thread): which of them pairs with which cannot be told.
     public var repeated = 0
+
+    enum CodingKeys: String, CodingKey {
+        case base, new, paired
+        case baseOnly = "base_only", newOnly = "new_only"
+        case repeated
+    }
 
     public init(base: Int = 0, new: Int = 0, paired: Int = 0, baseOnly: Int = 0, newOnly: Int = 0, repeated: Int = 0) {
         self.base = base

@@ -14,7 +14,7 @@ import ReplayKit
 ///   both runs); a paired bootstrap over threads.
 public struct MetricDefinition: Sendable, Hashable {
     /// How the difference is estimated and tested.
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, Codable {
         /// A yes/no outcome per item: paired difference of shares, exact McNemar test.
         case rate
         /// A number per item: paired difference of means, normal test with clustered errors.
@@ -24,30 +24,40 @@ public struct MetricDefinition: Sendable, Hashable {
     }
 
     /// Which way is better.
-    public enum Direction: String, Sendable {
+    public enum Direction: String, Sendable, Codable {
         case higherIsBetter = "higher_is_better"
         case lowerIsBetter = "lower_is_better"
         /// Neither (a size): a change is reported, never called better or worse.
         case neutral
     }
 
+    /// What a value is measured in.
+    public enum Unit: String, Sendable, Codable, CaseIterable {
+        /// A rate's share of items.
+        case fraction
+        /// A quality measure from 0 to 1.
+        case score
+        case tokens
+        case ms
+        case characters
+    }
+
     public var key: String
     public var kind: Kind
-    /// `fraction` (rates), `tokens`, `ms`, `score` (a quality measure from 0 to 1), `characters`.
-    public var unit: String
+    public var unit: Unit
     public var direction: Direction
 
     /// The rates, means and percentiles every job has, in the order they are shown.
     public static let fixed: [MetricDefinition] = {
         var list = ["asked", "answered", "in_budget.host", "in_budget.device"].map {
-            MetricDefinition(key: $0, kind: .rate, unit: "fraction", direction: .higherIsBetter)
+            MetricDefinition(key: $0, kind: .rate, unit: .fraction, direction: .higherIsBetter)
         }
         list += FallbackReason.allCases.sorted().map {
-            MetricDefinition(key: "fallback." + $0.rawValue, kind: .rate, unit: "fraction", direction: .lowerIsBetter)
+            MetricDefinition(key: "fallback." + $0.rawValue, kind: .rate, unit: .fraction, direction: .lowerIsBetter)
         }
-        list += ["tokens.in", "tokens.out"].map { MetricDefinition(key: $0, kind: .mean, unit: "tokens", direction: .lowerIsBetter) }
+        list += ["tokens.in", "tokens.out"].map { MetricDefinition(key: $0, kind: .mean, unit: .tokens, direction: .lowerIsBetter) }
         list += ["latency.host.p50", "latency.host.p95", "latency.device.p50", "latency.device.p95"].map {
-            MetricDefinition(key: $0, kind: .percentile, unit: "ms", direction: .lowerIsBetter)
+            MetricDefinition(key: $0, kind: .percentile, unit: .ms, direction: .lowerIsBetter)
         }
         return list
     }()
@@ -55,7 +65,7 @@ public struct MetricDefinition: Sendable, Hashable {
     /// The share of a job's eligible places whose answer broke each of its never rules
     /// (`violation.<rule>`, lower is better): every decoded answer is checked, late ones too.
     public static func violations(_ job: JobKind) -> [MetricDefinition] {
-        NeverRule.rules(of: job).map { MetricDefinition(key: "violation." + $0.rawValue, kind: .rate, unit: "fraction", direction: .lowerIsBetter) }
+        NeverRule.rules(of: job).map { MetricDefinition(key: "violation." + $0.rawValue, kind: .rate, unit: .fraction, direction: .lowerIsBetter) }
     }
 
     /// The two families of quality keys: what the person saw, and every valid answer as if shown.
@@ -65,7 +75,7 @@ public struct MetricDefinition: Sendable, Hashable {
     /// size (`length_chars`, any `_chars`), which has no better side.
     public static func quality(_ name: String, family: String = "quality") -> MetricDefinition {
         let size = name.hasSuffix("_chars")
-        return MetricDefinition(key: family + "." + name, kind: .mean, unit: size ? "characters" : "score",
+        return MetricDefinition(key: family + "." + name, kind: .mean, unit: size ? .characters : .score,
                                 direction: size ? .neutral : .higherIsBetter)
     }
 
@@ -85,6 +95,11 @@ public struct MetricDefinition: Sendable, Hashable {
         let measures = qualityFamilies.flatMap { family in (qualityNames[job] ?? []).map { quality($0, family: family) } }
         return (fixed + violations(job) + measures).filter { $0.direction != .neutral }
     }
+
+    /// Every key compare.json may name (a slice's metrics, a gate's): the fixed ones, every job's
+    /// violations, and each known quality measure in both families.
+    public static let knownKeys: Set<String> = Set(fixed.map(\.key) + JobKind.allCases.flatMap { violations($0).map(\.key) }
+        + qualityFamilies.flatMap { family in qualityNames.values.joined().map { quality($0, family: family).key } })
 
     /// Whether `difference` (NEW − BASE) is in the better direction.
     public func isBetter(_ difference: Double) -> Bool {

@@ -2,7 +2,7 @@ import ReplayKit
 
 /// What a comparison concludes about one metric, after Holm's adjustment across the metrics of
 /// a job within a slice.
-public enum MetricVerdict: String, Sendable, CaseIterable {
+public enum MetricVerdict: String, Sendable, CaseIterable, Codable {
     /// The adjusted p-value is below 0.05 and the difference goes the better way.
     case better
     /// The adjusted p-value is below 0.05 and the difference goes the worse way.

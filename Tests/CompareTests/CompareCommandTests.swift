@@ -32,17 +32,20 @@ import TestSupport
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out))
         #expect(names == ["compare.json", "compare.md", "compare.html", "junit.xml", "manifest.json"])
         #expect(ReplayTool.main(["verify", out], diagnostics: { _ in }, sandboxed: false) == .success)
-        let json = try ReportValue(parsingExactJSON: String(contentsOfFile: out + "/compare.json", encoding: .utf8))
+        let text = try String(contentsOfFile: out + "/compare.json", encoding: .utf8)
+        let json = try ReportValue(parsingExactJSON: text)
         #expect(json["schema"] == .label("replay.compare/1"))
-        #expect(json.at("jobs.chips.join.paired") == .int(40))
-        #expect(json.at("method.bootstrap.seed") == .int(Int(CompareOptions.defaultSeed)))
-        #expect(json.at("base.directory") == .label(OutputDirectory.resolve(base, from: "/")))
-        #expect(json.at("jobs.chips.overall.metrics.answered.discordant.base_only") == .int(3))
-        #expect(json.at("jobs.chips.overall.metrics.answered.discordant.new_only") == .int(9))
-        #expect(json.at("jobs.chips.overall.metrics.tokens.in.verdict") == nil, "metric keys are one JSON key each")
-        guard case .object(let metrics)? = json.at("jobs.chips.overall.metrics") else { Issue.record("no metrics"); return }
-        #expect(metrics.first { $0.0 == "tokens.in" }?.1["verdict"] == .label("worse"))
-        #expect(json.at("gates") == .array([]))
+        let document = try ReportValueDecoder(strict: true).decode(CompareDocument.self, from: json)
+        #expect(try ReportValueEncoder().encode(document).json() == text, "the file is its type: read strictly and written again, the same")
+        let chips = try #require(document.jobs[.chips])
+        #expect(chips.join.paired == 40)
+        #expect(document.method.bootstrap.seed == Int(CompareOptions.defaultSeed))
+        #expect(document.base.directory.text == OutputDirectory.resolve(base, from: "/"))
+        let metrics = Dictionary(uniqueKeysWithValues: chips.overall.metrics.pairs.map { ($0.key.mapKey, $0.value) })
+        #expect(metrics["answered"]?.discordant == CompareDocument.Metric.Discordant(baseOnly: 3, newOnly: 9))
+        #expect(metrics["tokens.in"]?.verdict == .worse, "metric keys are one JSON key each")
+        #expect(json.at("jobs.chips.overall.metrics.tokens.in.verdict") == nil)
+        #expect(document.gates.isEmpty)
         let junit = try String(contentsOfFile: out + "/junit.xml", encoding: .utf8)
         #expect(junit.contains(#"<testsuites tests="1" failures="0">"#) && junit.contains(#"name="compared"/>"#))
         let md = try String(contentsOfFile: out + "/compare.md", encoding: .utf8)
@@ -53,8 +56,9 @@ import TestSupport
         // The seed is stated, and another one changes only the bootstrap.
         let other = work.path("cmp-seed")
         #expect(F.compare(["--run-key", work.path("run.key"), "--seed", "7", "--out", other, base, new]).code == .success)
-        let seeded = try ReportValue(parsingExactJSON: String(contentsOfFile: other + "/compare.json", encoding: .utf8))
-        #expect(seeded.at("method.bootstrap.seed") == .int(7))
+        let seeded = try ReportValueDecoder(strict: true).decode(
+            CompareDocument.self, from: ReportValue(parsingExactJSON: String(contentsOfFile: other + "/compare.json", encoding: .utf8)))
+        #expect(seeded.method.bootstrap.seed == 7)
     }
 
     @Test func gatesExitOneWhenAnyFailsWithOneJUnitCaseEach() throws {
@@ -71,8 +75,9 @@ import TestSupport
         #expect(junit.contains(#"<testsuites tests="3" failures="1">"#))
         #expect(junit.contains(#"<testcase classname="replay.chips" name="chips.answered not worse by 0.02"/>"#))
         #expect(junit.contains(#"<testcase classname="replay.chips" name="chips.tokens.in not worse by 5">"#))
-        let json = try ReportValue(parsingExactJSON: String(contentsOfFile: out + "/compare.json", encoding: .utf8))
-        #expect(json.at("gates")  != .array([]))
+        let gated = try ReportValueDecoder(strict: true).decode(
+            CompareDocument.self, from: ReportValue(parsingExactJSON: String(contentsOfFile: out + "/compare.json", encoding: .utf8)))
+        #expect(gated.gates.map(\.bound) == [.lower, .upper, .upper] && gated.gates.map(\.passed) == [true, false, true])
         let passing = F.compare(["--run-key", work.path("run.key"), "--out", work.path("pass"), "--fail-if-worse", "chips.answered=0.02", base, new])
         #expect(passing.code == .success && passing.said.contains("verdict: all 1 gates passed"))
     }

@@ -61,7 +61,7 @@ import TestSupport
         let overall = try #require(Comparison(base: ItemTable(F.baseItems()), new: ItemTable(F.newItems())).job(.chips)?.overall)
         let plot = ForestPlot(id: "p", title: "t", metrics: overall.metrics)
         let groups = plot.groups
-        #expect(groups.map(\.rows.first!.metric.unit) == ["fraction", "score", "tokens", "ms"])
+        #expect(groups.map(\.rows.first!.metric.unit) == [.fraction, .score, .tokens, .ms])
         for group in groups {
             let widest = group.rows.flatMap { [$0.lower, $0.upper].compactMap { $0 }.map(abs) }.max() ?? 0
             #expect(group.extent >= widest, "\(group.title)")

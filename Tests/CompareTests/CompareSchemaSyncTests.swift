@@ -35,7 +35,7 @@ import Testing
                              prompts: PromptSetIdentity(name: "team", sha256: String(repeating: "a", count: 64)),
                              profiles: AppliedProfiles(profiles, device: .iPhone15Pro),
                              injection: try FallbackInjection.parse("refusal=0.1"))
-        let names = a.differences(from: b).map(CompareJSON.flag(of:))
+        let names = a.differences(from: b).compactMap(OptionFlag.init(difference:)).map(\.rawValue)
         #expect(names.count == 12)
         #expect(Set(names).isSubset(of: ResultSchemas.compareOptionFlags), "\(names)")
     }

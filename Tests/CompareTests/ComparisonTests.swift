@@ -114,7 +114,7 @@ import Testing
         })
         let overall = try #require(Comparison(base: base, new: new).job(.push)?.overall)
         let length = try #require(overall.metric("quality.length_chars"))
-        #expect(length.metric.direction == .neutral && length.metric.unit == "characters")
+        #expect(length.metric.direction == .neutral && length.metric.unit == .characters)
         #expect(length.verdict == .changed)
         let answered = try #require(overall.metric("answered"))
         // b = 0, c = 40: scipy.stats.binomtest(0, 40, 0.5).pvalue = 1.8189894035458565e-12.

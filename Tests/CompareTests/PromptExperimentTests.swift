@@ -55,7 +55,8 @@ import TestSupport
         let tokensIn = try #require(chips.metric("tokens.in"))
         #expect((tokensIn.difference ?? 0) < 0, "the one-reply instructions are shorter")
         // The report names each run's prompt set, and the comparison says the sets differ.
-        let json = try ReportValue(parsingExactJSON: String(contentsOfFile: work.path("cmp/compare.json"), encoding: .utf8))
-        #expect(json.at("differences.options").map { "\($0)".contains("prompts") } == true, "\(json.at("differences.options") ?? .null)")
+        let document = try ReportValueDecoder(strict: true).decode(
+            CompareDocument.self, from: ReportValue(parsingExactJSON: String(contentsOfFile: work.path("cmp/compare.json"), encoding: .utf8)))
+        #expect(document.differences.options.contains(.prompts), "\(document.differences.options)")
     }
 }

@@ -47,7 +47,7 @@ private struct Page {
         if !report.gates.isEmpty { out += gates() }
         out += joinTable()
         for job in comparison.jobs { out += section(job) }
-        out += "</main>\n<footer><p>Schema \(CompareJSON.schema). The same numbers, every slice included, are in compare.json and compare.md.</p></footer>\n"
+        out += "</main>\n<footer><p>Schema \(CompareDocument.schema). The same numbers, every slice included, are in compare.json and compare.md.</p></footer>\n"
         return out + "</body>\n</html>\n"
     }
 

@@ -30,14 +30,14 @@ enum CompareText {
     /// A metric's value in its unit: a rate as a percentage (`42.5%`), anything else as a number.
     static func value(_ value: Double?, _ metric: MetricDefinition) -> String {
         guard let value else { return "-" }
-        return metric.unit == "fraction" ? trimmed(String(format: "%.1f", value * 100)) + "%" : number(value)
+        return metric.unit == .fraction ? trimmed(String(format: "%.1f", value * 100)) + "%" : number(value)
     }
 
     /// A difference in the metric's unit: percentage points for a rate (`+2.5 pp`, or `+2.5`
     /// without `withUnit`).
     static func difference(_ value: Double?, _ metric: MetricDefinition, withUnit: Bool = true) -> String {
         guard let value else { return "-" }
-        if metric.unit == "fraction" {
+        if metric.unit == .fraction {
             let points = trimmed(String(format: "%.1f", value * 100))
             return (value > 0 && points != "0" ? "+" : "") + points + (withUnit ? " pp" : "")
         }
@@ -47,7 +47,7 @@ enum CompareText {
     /// A size of a difference (the minimum detectable one): percentage points for a rate.
     static func magnitude(_ value: Double?, _ metric: MetricDefinition) -> String {
         guard let value else { return "-" }
-        return metric.unit == "fraction" ? trimmed(String(format: "%.1f", value * 100)) + " pp" : number(value)
+        return metric.unit == .fraction ? trimmed(String(format: "%.1f", value * 100)) + " pp" : number(value)
     }
 
     /// `text` safe in HTML and SVG text and in attribute values quoted with `"`: the dashboard's escaping.
@@ -59,7 +59,7 @@ enum CompareText {
     /// The 95% interval of a difference: `[-1.2, +3.4] pp`.
     static func interval(_ lower: Double?, _ upper: Double?, _ metric: MetricDefinition) -> String {
         guard let lower, let upper else { return "-" }
-        if metric.unit == "fraction" {
+        if metric.unit == .fraction {
             func points(_ v: Double) -> String {
                 let text = trimmed(String(format: "%.1f", v * 100))
                 return text == "-0" ? "0" : (v > 0 && text != "0" ? "+" : "") + text
@@ -71,7 +71,7 @@ enum CompareText {
 
     /// A metric's unit as the tables name it.
     static func unit(_ metric: MetricDefinition) -> String {
-        metric.unit == "fraction" ? "share" : metric.unit
+        metric.unit == .fraction ? "share" : metric.unit.rawValue
     }
 
     /// Drops trailing zeros after a decimal point, and the point itself when nothing follows.

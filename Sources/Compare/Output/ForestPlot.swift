@@ -31,18 +31,15 @@ struct ForestPlot: Sendable {
         var scale: Double
     }
 
-    static let unitOrder = ["fraction", "score", "tokens", "ms", "characters"]
-
     /// A group's title: its unit, which way is better, and for quality keys which answers.
-    static func groupTitle(_ unit: String, family: String?) -> String {
+    static func groupTitle(_ unit: MetricDefinition.Unit, family: String?) -> String {
         let answers = family == "quality_all_answers" ? ", every valid answer as if shown" : family == "quality" ? ", what the person saw" : ""
         switch unit {
-        case "fraction": return "Rates, percentage points (asked, answered, in budget: higher is better; fallbacks: lower is better)"
-        case "score": return "Quality scores from 0 to 1\(answers) (higher is better)"
-        case "tokens": return "Tokens per asked item (lower is better)"
-        case "ms": return "Latency percentiles, ms (lower is better)"
-        case "characters": return "Sizes in characters\(answers) (neither side is better)"
-        default: return unit + answers
+        case .fraction: return "Rates, percentage points (asked, answered, in budget: higher is better; fallbacks: lower is better)"
+        case .score: return "Quality scores from 0 to 1\(answers) (higher is better)"
+        case .tokens: return "Tokens per asked item (lower is better)"
+        case .ms: return "Latency percentiles, ms (lower is better)"
+        case .characters: return "Sizes in characters\(answers) (neither side is better)"
         }
     }
 
@@ -52,15 +49,14 @@ struct ForestPlot: Sendable {
     }
 
     var groups: [Group] {
-        let units = Self.unitOrder + Set(metrics.map(\.metric.unit)).subtracting(Self.unitOrder).sorted()
         var groups: [Group] = []
-        for unit in units {
+        for unit in MetricDefinition.Unit.allCases {
             for family in [nil] + MetricDefinition.qualityFamilies.map(Optional.some) {
                 let rows = metrics.filter { $0.metric.unit == unit && Self.family($0.metric.key) == family }
                 guard !rows.isEmpty else { continue }
                 // 5% beyond the widest bound, so no point sits on the axis's end.
                 let widest = rows.flatMap { [$0.lower, $0.upper, $0.difference].compactMap { $0 }.map(abs) }.max() ?? 0
-                let scale = unit == "fraction" ? 100.0 : 1
+                let scale = unit == .fraction ? 100.0 : 1
                 groups.append(Group(title: Self.groupTitle(unit, family: family), rows: rows, prefix: family.map { $0 + "." } ?? "",
                                     extent: Self.niceExtent(widest * scale * 1.05) / scale, scale: scale))
             }
