@@ -116,11 +116,17 @@ public enum SuiteCommand: Subcommand {
                                   modelVersion: options.modelVersion, profiles: options.profiles).run()
         let report = SuiteReport(file: options.suitePath, suite: suite, results: results, model: description,
                                  modelVersion: options.modelVersion, prompts: prompts.identity, device: options.device,
-                                 sandbox: confined.sandbox.reportValue, started: ISO8601DateFormatter().string(from: started),
+                                 sandbox: confined.sandbox, started: ISO8601DateFormatter().string(from: started),
                                  seconds: clock.millisecondsSince / 1000)
+        let json: String
+        do throws(StateFormatError) {
+            json = try ReportValueEncoder().encode(SuiteReportDocument(report)).json()
+        } catch {
+            diagnostics("replay suite: report.json cannot be written: \(error.description)")
+            return .output
+        }
         do throws(OutputDirectory.Failure) {
-            try OutputDirectory(options.outputDirectory).saveSuite(json: SuiteJSON.render(report).json(), markdown: SuiteMarkdown.render(report),
-                                                                   junit: SuiteJUnit.render(report))
+            try OutputDirectory(options.outputDirectory).saveSuite(json: json, markdown: SuiteMarkdown.render(report), junit: SuiteJUnit.render(report))
         } catch {
             diagnostics("replay suite: \(error.description)")
             return .output
@@ -168,7 +174,7 @@ public enum SuiteCommand: Subcommand {
         }
         let failedMust = report.results.filter { $0.must && $0.failed }
         for result in failedMust {
-            let names = result.expectations.filter { !$0.passed }.map { "\($0.name) (\($0.reason ?? "differs"))" }
+            let names = result.expectations.filter { !$0.passed }.map { "\($0.name) (\($0.reason ?? .differs))" }
             lines.append("must case \(result.name) failed: \(names.joined(separator: ", "))")
         }
         let counts = report.runCounts

@@ -1,4 +1,5 @@
 import Jobs
+import Privacy
 import ReplayKit
 
 /// One named expectation of a case (docs/suite.md lists them with their values).
@@ -39,22 +40,22 @@ public enum SuiteExpectation: Sendable, Equatable {
     case noViolations(Bool)
 
     /// The expectation's key in a suite file and name in the results.
-    public var name: String {
+    public var name: Name {
         switch self {
-        case .fires: "fires"
-        case .fallback: "fallback"
-        case .inputCut: "input_cut"
-        case .inputTokensAtMost: "input_tokens_at_most"
-        case .namedRoute: "named_route"
-        case .parses: "parses"
-        case .readsNewest: "reads_newest"
-        case .accepted: "accepted"
-        case .inBudget: "in_budget"
-        case .routeTo: "route_to"
-        case .draftKind: "draft_kind"
-        case .noDraft: "no_draft"
-        case .chipsCountRange: "chips_count_range"
-        case .noViolations: "no_violations"
+        case .fires: .fires
+        case .fallback: .fallback
+        case .inputCut: .inputCut
+        case .inputTokensAtMost: .inputTokensAtMost
+        case .namedRoute: .namedRoute
+        case .parses: .parses
+        case .readsNewest: .readsNewest
+        case .accepted: .accepted
+        case .inBudget: .inBudget
+        case .routeTo: .routeTo
+        case .draftKind: .draftKind
+        case .noDraft: .noDraft
+        case .chipsCountRange: .chipsCountRange
+        case .noViolations: .noViolations
         }
     }
 
@@ -74,20 +75,36 @@ public enum SuiteExpectation: Sendable, Equatable {
     /// The draft kinds `draft_kind` takes.
     public static let draftKinds = Draft.kinds
 
+    /// An expectation's key in a suite file and name in the results (and the results' `by_name`
+    /// key), in the order docs/suite.md lists them.
+    public enum Name: String, Codable, Sendable, CaseIterable, CustomStringConvertible, ResultMapKey {
+        case fires, fallback
+        case inputCut = "input_cut", inputTokensAtMost = "input_tokens_at_most", namedRoute = "named_route"
+        case readsNewest = "reads_newest"
+        case parses, accepted
+        case inBudget = "in_budget", noViolations = "no_violations", routeTo = "route_to", draftKind = "draft_kind"
+        case noDraft = "no_draft", chipsCountRange = "chips_count_range"
+
+        public var description: String { rawValue }
+    }
+
     /// Every expectation's key, in the order docs/suite.md lists them.
-    public static let allNames = ["fires", "fallback", "input_cut", "input_tokens_at_most", "named_route", "reads_newest", "parses",
-                                  "accepted", "in_budget", "no_violations", "route_to", "draft_kind", "no_draft", "chips_count_range"]
+    public static let allNames = Name.allCases.map(\.rawValue)
 
     /// The expectations every job has.
-    static let common = ["fires", "fallback", "parses", "accepted", "in_budget", "no_violations"]
+    static let common: [Name] = [.fires, .fallback, .parses, .accepted, .inBudget, .noViolations]
 
     /// The expectation keys a case of `job` may have, in the order docs/suite.md lists them.
     public static func names(for job: JobKind) -> [String] {
-        switch job {
-        case .chips: common + ["input_cut", "input_tokens_at_most", "chips_count_range"]
-        case .route: common + ["named_route", "route_to"]
-        case .push: common + ["input_cut", "input_tokens_at_most", "reads_newest"]
-        case .draft: common + ["draft_kind", "no_draft"]
+        let names: [Name] = switch job {
+        case .chips: common + [.inputCut, .inputTokensAtMost, .chipsCountRange]
+        case .route: common + [.namedRoute, .routeTo]
+        case .push: common + [.inputCut, .inputTokensAtMost, .readsNewest]
+        case .draft: common + [.draftKind, .noDraft]
         }
+        return names.map(\.rawValue)
     }
+
+    /// The fixed words an expectation may have observed: what the app decides before asking, and the draft kinds.
+    public static let observedWords = Set(fallbacks + draftKinds)
 }

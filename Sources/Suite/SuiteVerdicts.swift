@@ -13,19 +13,20 @@ enum SuiteVerdicts {
     static func verdict(_ expectation: SuiteExpectation, _ o: SuiteObservation, deterministic: Bool,
                         lead: String?) -> SuiteExpectationResult {
         let name = expectation.name
-        func result(_ passed: Bool, _ observed: ReportValue? = nil, _ reason: String? = nil) -> SuiteExpectationResult {
+        func result(_ passed: Bool, _ observed: SuiteExpectationResult.Observed? = nil,
+                    _ reason: SuiteExpectationResult.Reason? = nil) -> SuiteExpectationResult {
             SuiteExpectationResult(name: name, deterministic: deterministic, passed: passed, observed: observed, reason: reason)
         }
         /// Why something about the input (`input`) or the answer cannot be judged.
         func missing(input: Bool = false) -> SuiteExpectationResult {
-            if !o.fires { return result(false, nil, "not_eligible") }
-            return result(false, nil, input ? "no_input" : "not_asked")
+            if !o.fires { return result(false, nil, .notEligible) }
+            return result(false, nil, input ? .noInput : .notAsked)
         }
         switch expectation {
         case .fires(let expected):
             return result(o.fires == expected, .bool(o.fires))
         case .fallback(let expected):
-            return result(o.fallback == expected, .label(o.fallback))
+            return result(o.fallback == expected, .word(o.fallback))
         case .namedRoute(let expected):
             return result(o.named == expected, .bool(o.named))
         case .inputCut(let expected):
@@ -36,7 +37,7 @@ enum SuiteVerdicts {
             return result(tokens <= limit, .int(tokens))
         case .readsNewest(let expected):
             guard o.inputTokens != nil else { return missing(input: true) }
-            return result(o.repliesRead == expected, o.repliesRead.map { .int($0) } ?? .null)
+            return result(o.repliesRead == expected, o.repliesRead.map { .int($0) })
         case .parses(let expected):
             guard let parses = o.parses else { return missing() }
             return result(parses == expected, .bool(parses))
@@ -60,15 +61,15 @@ enum SuiteVerdicts {
             return result(goesTo.lowercased() == wanted.lowercased())
         case .draftKind(let expected):
             guard o.judged else { return missing() }
-            guard case .draft(let kind)? = o.answer else { return result(false, nil, "no_answer") }
-            return result(kind == expected, .label(kind))
+            guard case .draft(let kind)? = o.answer else { return result(false, nil, .noAnswer) }
+            return result(kind == expected, .word(kind))
         case .noDraft(let expected):
             guard o.judged else { return missing() }
-            guard case .draft(let kind)? = o.answer else { return result(false, nil, "no_answer") }
-            return result((kind == Draft.none.kind) == expected, .label(kind))
+            guard case .draft(let kind)? = o.answer else { return result(false, nil, .noAnswer) }
+            return result((kind == Draft.none.kind) == expected, .word(kind))
         case .chipsCountRange(let range):
             guard o.judged else { return missing() }
-            guard case .chips(let count)? = o.answer else { return result(false, nil, "no_answer") }
+            guard case .chips(let count)? = o.answer else { return result(false, nil, .noAnswer) }
             return result(range.contains(count), .int(count))
         }
     }

@@ -187,7 +187,7 @@ import TestSupport
         #expect(Set(SuiteExpectationResult.reasons) == ResultSchemas.suiteReasons)
         #expect(Set(SuiteExpectation.fallbacks + SuiteExpectation.draftKinds) == ResultSchemas.suiteObservedWords)
         #expect(Set(SuiteReport.Kind.allCases.map(\.rawValue)) == ResultSchemas.suiteKinds)
-        #expect(SuiteJSON.schema == "replay.suite-report/1")
+        #expect(SuiteReportDocument.schema == "replay.suite-report/1")
         #expect(Set(JobKind.allCases.flatMap(SuiteExpectation.names(for:))) == Set(SuiteExpectation.allNames))
     }
 }

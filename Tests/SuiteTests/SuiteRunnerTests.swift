@@ -127,7 +127,7 @@ import TestSupport
         let valid = try Self.run(cases)   // the lead, a card, two chips
         #expect(Self.verdicts(valid[0]) == ["route_to": "differs", "parses": "pass"])
         #expect(Self.verdicts(valid[1]) == ["no_draft": "differs", "no_violations": "pass"])
-        #expect(valid[1].expectations[0].observed == .label("card"))
+        #expect(valid[1].expectations[0].observed == .word("card"))
         #expect(Self.verdicts(valid[2]) == ["chips_count_range": "pass", "in_budget": "pass"])
         #expect(!valid[0].expectations[0].deterministic && valid[0].expectations[1].deterministic)
         #expect(valid[0].expectations[0].observed == nil, "who a route goes to is the model's choice: not shown")
@@ -150,7 +150,7 @@ import TestSupport
         let results = try Self.run(cases)
         #expect(results.map(\.name) == ["langs:en", "langs:ja", "langs:pl"])
         #expect(results.map(\.passed) == [true, true, false])
-        #expect(results[2].expectations[0].observed == .label("unsupported_language"))
+        #expect(results[2].expectations[0].observed == .word("unsupported_language"))
     }
 
     /// Every must case of the bundled suite holds with any model that answers in shape: they

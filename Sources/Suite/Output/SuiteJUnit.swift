@@ -31,7 +31,7 @@ public enum SuiteJUnit {
     /// `route_to failed (differs, model-dependent); …`, then whether the case is a must case.
     static func message(_ result: SuiteCaseResult) -> String {
         let failed = result.expectations.filter { !$0.passed }.map { expectation in
-            "\(expectation.name) failed (\(expectation.reason ?? "differs"), \(expectation.deterministic ? "deterministic" : "model-dependent"))"
+            "\(expectation.name) failed (\(expectation.reason ?? .differs), \(expectation.deterministic ? "deterministic" : "model-dependent"))"
         }
         return failed.joined(separator: "; ") + (result.must ? "; a must case: the run fails" : "; not a must case")
     }

@@ -39,7 +39,7 @@ public enum SuiteMarkdown {
         out += "## By expectation\n\n| expectation | kind | checked | passed | failed | pass rate |\n|---|---|---:|---:|---:|---:|\n"
         for kind in SuiteReport.Kind.allCases {
             for name in report.expectationNames(kind) {
-                out += "| \(md(name)) | \(kindName(kind)) | " + expectations(report.expectationCounts(kind, name: name)) + " |\n"
+                out += "| \(md(name.rawValue)) | \(kindName(kind)) | " + expectations(report.expectationCounts(kind, name: name)) + " |\n"
             }
         }
         out += "\n"
@@ -52,8 +52,8 @@ public enum SuiteMarkdown {
             out += "| case | job | must | expectation | kind | reason | observed |\n|---|---|---|---|---|---|---|\n"
             for result in failed {
                 for expectation in result.expectations where !expectation.passed {
-                    out += "| \(md(result.name)) | \(md(result.job.rawValue)) | \(result.must ? "yes" : "no") | \(md(expectation.name)) "
-                    out += "| \(expectation.deterministic ? "deterministic" : "model-dependent") | \(md(expectation.reason ?? "differs")) "
+                    out += "| \(md(result.name)) | \(md(result.job.rawValue)) | \(result.must ? "yes" : "no") | \(md(expectation.name.rawValue)) "
+                    out += "| \(expectation.deterministic ? "deterministic" : "model-dependent") | \(md((expectation.reason ?? .differs).rawValue)) "
                     out += "| \(observed(expectation)) |\n"
                 }
             }
@@ -64,7 +64,7 @@ public enum SuiteMarkdown {
         for result in report.results {
             let passed = result.expectations.filter(\.passed).count
             out += "| \(md(result.name)) | \(md(result.job.rawValue)) | \(result.must ? "yes" : "no") | \(result.givenOutput ? "yes" : "no") "
-            out += "| \(SuiteJSON.status(result)) | \(result.skipped ? "skipped" : "\(passed) of \(result.expectations.count)") |\n"
+            out += "| \(result.status.rawValue) | \(result.skipped ? "skipped" : "\(passed) of \(result.expectations.count)") |\n"
         }
         return out
     }
@@ -87,8 +87,8 @@ public enum SuiteMarkdown {
         switch expectation.observed {
         case .bool(let flag)?: flag ? "true" : "false"
         case .int(let count)?: String(count)
-        case .label(let word)?: md(word)
-        default: "not shown"
+        case .word(let word)?: md(word)
+        case nil: "not shown"
         }
     }
 
