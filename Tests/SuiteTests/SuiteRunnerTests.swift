@@ -19,7 +19,7 @@ import TestSupport
 
     /// The verdicts of `result`'s expectations by name: passed, and the reason when not.
     static func verdicts(_ result: SuiteCaseResult) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: result.expectations.map { ($0.name, $0.passed ? "pass" : $0.reason ?? "?") })
+        Dictionary(uniqueKeysWithValues: result.expectations.map { ($0.name.rawValue, $0.passed ? "pass" : $0.reason?.rawValue ?? "?") })
     }
 
     @Test func chipsFireOnlyOnAQuestionWithNothingToTap() throws {
@@ -38,7 +38,7 @@ import TestSupport
         #expect(Self.verdicts(results[4]) == ["fires": "pass", "fallback": "pass", "input_cut": "no_input", "parses": "not_asked"])
         #expect(Self.verdicts(results[5]) == ["fires": "differs", "parses": "not_eligible"])
         #expect(results[5].expectations[0].observed == .bool(false))
-        #expect(results.allSatisfy { $0.expectations.filter { ["fires", "fallback", "input_cut", "parses"].contains($0.name) }.allSatisfy { $0.deterministic } })
+        #expect(results.allSatisfy { $0.expectations.filter { [.fires, .fallback, .inputCut, .parses].contains($0.name) }.allSatisfy { $0.deterministic } })
     }
 
     @Test func theCutsAreTheJobsOwn() throws {
