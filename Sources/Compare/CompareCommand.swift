@@ -14,6 +14,8 @@ import ReplayKit
 /// DIR, as a merge is, and writes compare.json, compare.md, compare.html, junit.xml and, last,
 /// manifest.json. Unmet gates exit 1.
 public enum CompareCommand: Subcommand {
+    public static var documents: [any ResultDocument.Type] { [CompareDocument.self, RunManifest.self] }
+
     public static let name = "compare"
 
     public static let usage = """

@@ -16,6 +16,8 @@ import ReplayKit
 /// under `--out` with no network, as a run is, before the model loads (exit 4 when it cannot).
 /// Exit 0 when every must case passed, 1 when one failed.
 public enum SuiteCommand: Subcommand {
+    public static var documents: [any ResultDocument.Type] { [SuiteReportDocument.self, RunManifest.self] }
+
     public static let name = "suite"
 
     public static let usage = """

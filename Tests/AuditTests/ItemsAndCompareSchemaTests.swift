@@ -155,7 +155,7 @@ import TestSupport
             try ResultSchemaCheckTests.editJSON(out + "/compare.json") { value in
                 value = ResultSchemaCheckTests.setting(value, at: ["jobs", "chips", "join", "paired"], to: .label("31337"))
             }
-            expected = "compare.json, at jobs.chips.join.paired: a string where an integer belongs."
+            expected = "compare.json, at jobs.chips.join.paired: expected an integer."
         case .unknownMetric:
             try ResultSchemaCheckTests.editJSON(out + "/compare.json") { value in
                 value = ResultSchemaCheckTests.setting(value, at: ["jobs", "chips", "overall", "metrics", "mum_is_at_the_GP"], to: .int(1))

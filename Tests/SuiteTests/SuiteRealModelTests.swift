@@ -26,7 +26,7 @@ struct SuiteRealModelTests {
         #expect((report.at("totals.by_kind.model_dependent.checked")?.doubleValue ?? 0) > 100)
         #expect(report.at("model.file") == .label(model))
         #expect(report.at("sandbox.enforced") == .bool(true))
-        let findings = ResultSchemaCheck.check(directory: out, knownPaths: [SuiteText.bundledPath, model])
+        let findings = ResultSchemaCheck.check(directory: out, knownPaths: [SuiteText.bundledPath, model], documents: SuiteCommand.documents)
         #expect(findings.isEmpty, "\(findings.map(\.message))")
         #expect(VerifyCommand.run([out], diagnostics: { _ in }) == .success)
     }

@@ -1,4 +1,10 @@
 import Confinement
+import Foundation
+import Jobs
+import ReplayKit
+import Compare
+import Privacy
+import Suite
 /// The line-shaped result files checked line by line: metrics.csv, junit.xml and the audit's
 /// hashes file. Each check returns `(line, what)` problems, never the text of the line.
 enum ResultTables {
@@ -158,7 +164,7 @@ enum ResultTables {
               lines[lines.count - 2] == "  </testsuite>", lines[lines.count - 1] == "</testsuites>" else {
             return [(1, "not the frame of testsuites replay writes")]
         }
-        let words = Array(ResultSchemas.suiteExpectationNames) + Array(ResultSchemas.suiteReasons)
+        let words = SuiteExpectation.allNames + SuiteExpectationResult.reasons
         var problems: [(Int, String)] = []
         var cases = 0, failures = 0, skipped = 0
         var index = 3
@@ -211,7 +217,7 @@ enum ResultTables {
         let rest = line.dropFirst(prefix.count).dropLast(closed ? 3 : 2)
         guard let close = rest.range(of: #"" name=""#) else { return nil }
         let job = String(rest[..<close.lowerBound]), name = String(rest[close.upperBound...])
-        guard ResultSchemas.jobNames.contains(job) else { return nil }
+        guard JobKind(rawValue: job) != nil else { return nil }
         let parts = name.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let id = parts[0]
         let isSlug = (1...32).contains(id.utf8.count) && id.utf8.first.map { $0 != UInt8(ascii: "-") } == true
@@ -242,7 +248,7 @@ enum ResultTables {
         let key = String(named[..<gate.lowerBound])
         let minimum = String(named[gate.upperBound...].dropLast(line.hasSuffix("/>") ? 3 : 2))
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.first == job, ResultSchemas.jobNames.contains(job), parts.count >= 2,
+        guard parts.first == job, JobKind(rawValue: job) != nil, parts.count >= 2,
               parts.dropFirst().allSatisfy(gateWords.contains), isDecimal(minimum) else { return nil }
         return key
     }
@@ -257,24 +263,31 @@ enum ResultTables {
         guard let close = rest.range(of: #"" name=""#), let gate = rest.range(of: " not worse by ") else { return nil }
         let job = String(rest[..<close.lowerBound])
         let key = String(rest[close.upperBound..<gate.lowerBound]), margin = String(rest[gate.upperBound...])
-        guard ResultSchemas.jobNames.contains(job), key.hasPrefix(job + "."),
-              ResultSchemas.compareMetricKeys.contains(String(key.dropFirst(job.count + 1))), isDecimal(margin) else { return nil }
+        guard JobKind(rawValue: job) != nil, key.hasPrefix(job + "."),
+              MetricDefinition.knownKeys.contains(String(key.dropFirst(job.count + 1))), isDecimal(margin) else { return nil }
         return key
     }
 
     /// The words a gate key may be made of: every key of a job's block in report.json, and the
     /// quality measures.
+    /// Read from the report's own type: every job's block, prompt sizes included, encoded.
     static let gateWords: Set<String> = {
-        var words = ResultSchemas.qualityNames
-        func collect(_ shape: ResultShape) {
-            switch shape {
-            case .object(let keys): for (key, child) in keys { words.insert(key); collect(child) }
-            case .map(_, let value), .array(let value), .nullable(let value): collect(value)
-            default: break
-            }
+        var words = QualityName.all
+        var tally = ReplayTally.empty
+        for kind in JobKind.allCases {
+            tally.sizing[kind] = .empty
+            var ledger = JobLedger()
+            for name in QualityName.byJob[kind] ?? [] { ledger.overall.quality[name] = QualityTally() }
+            tally.ledgers[kind] = ledger
         }
-        collect(ResultSchemas.reportJob)
-        return words.subtracting(["by_build", "by_model", "counters", "fallbacks"])
+        let report = ReportBuilder(options: ReplayOptions(), tally: tally, model: nil, jobs: JobKind.allCases.map { $0.job() }, seconds: 0,
+                                   started: Date(timeIntervalSince1970: 0)).build()
+        func collect(_ value: ReportValue) {
+            guard case .object(let fields) = value else { return }
+            for (key, child) in fields { words.insert(key); collect(child) }
+        }
+        report["jobs"].map { if case .object(let jobs) = $0 { jobs.forEach { collect($0.1) } } }
+        return words.subtracting(["by_build", "by_model", "by_locale", "counters", "fallbacks"])
     }()
 
     static func isDecimal(_ text: String) -> Bool {

@@ -327,3 +327,13 @@ public struct ReplayTally: Sendable {
     /// Every item's outcome, in the order judged.
     public var items: [ItemOutcome] = []
 }
+
+extension ReplayTally {
+    /// Nothing counted yet (the auditor encodes an empty report to read its keys).
+    package static var empty: ReplayTally { ReplayTally() }
+}
+
+extension PromptSizing {
+    /// No prompt sized yet.
+    package static var empty: PromptSizing { PromptSizing() }
+}
