@@ -32,7 +32,8 @@ import Privacy
         Channel(mode: "sysv-shm", rules: [.kernelObject]),
         Channel(mode: "sysv-msg", rules: [.kernelObject]),
         Channel(mode: "sysv-sem", rules: [.kernelObject]),
-        Channel(mode: "exec", rules: [.programExecuted], isReplay: true),
+        // Audited as replay: its partial report.json (no writer writes one so) is a finding too.
+        Channel(mode: "exec", rules: [.unexpectedResultContent, .programExecuted], isReplay: true),
         Channel(mode: "remove-in-out", rules: [.removedBeforeScan]),
         Channel(mode: "short-output-to-stderr", rules: [.modelOutputInOutput]),
         Channel(mode: "cjk-output-to-stderr", rules: [.modelOutputInOutput]),

@@ -164,7 +164,7 @@ import TestSupport
         #expect(try reason(String(text.prefix(40))).contains("not JSON at byte 40"))
         #expect(try reason(text.replacingOccurrences(of: recorded.entries[1].sha256!, with: "abc")).contains("entries[1]: its SHA-256 is not 64 hex digits"))
         #expect(try reason(text.replacingOccurrences(of: #""kind": "directory""#, with: #""kind": "directory", "note": 1"#))
-                    .contains("note: a key this file's type does not have"))
+                    .contains("}: a key this file's type does not have"))
         #expect(try reason(text.replacingOccurrences(of: #""complete": true"#, with: #""complete": false"#)).contains("complete: not true"))
         #expect(try reason(text.replacingOccurrences(of: "replay.manifest/1", with: "replay.manifest/2")).contains("schema"))
     }

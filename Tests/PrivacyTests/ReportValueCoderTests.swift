@@ -99,11 +99,11 @@ import Testing
         fields[2] = ("legs", .array(legs))
         let deep = ReportValue.object(fields)
         #expect(try ReportValueDecoder().decode(Trip.self, from: deep) == Self.trip)
-        #expect(throws: StateFormatError("legs[1].hidden: a key this file's type does not have")) {
+        #expect(throws: StateFormatError("legs[1]{3}: a key this file's type does not have")) {
             try ReportValueDecoder(strict: true).decode(Trip.self, from: deep)
         }
         let twice = ReportValue.object(fields.prefix(1) + [("zone", .int(4))] + fields.dropFirst())
-        #expect(throws: StateFormatError("zone: a key given twice")) { try ReportValueDecoder(strict: true).decode(Trip.self, from: twice) }
+        #expect(throws: StateFormatError("{1}: a key given twice")) { try ReportValueDecoder(strict: true).decode(Trip.self, from: twice) }
         let whole: ReportValue = .object([("a", .object([("b", .int(1))])), ("c", .int(2))])
         #expect(try ReportValueDecoder(strict: true).decode([String: ReportValue].self, from: whole).count == 2)
     }

@@ -137,11 +137,11 @@ import TestSupport
         let older = ReportValue.object(fields.filter { $0.0 != "prompts" })
         #expect(try ReportValueDecoder().decode(StateOptions.self, from: older).prompts == PromptSet.builtIn.identity)
         options.prompts = PromptSetIdentity(name: "a sentence, not a name", sha256: identity.sha256)
-        #expect(throws: StateFormatError("'prompts' is not a prompt set's name and SHA-256")) {
+        #expect(throws: StateFormatError("prompts: not a prompt set's name and SHA-256")) {
             try ReportValueDecoder().decode(StateOptions.self, from: ReportValueEncoder().encode(options))
         }
         options.prompts = PromptSetIdentity(name: "tone-2", sha256: "abc")
-        #expect(throws: StateFormatError("'prompts' is not a prompt set's name and SHA-256")) {
+        #expect(throws: StateFormatError("prompts: not a prompt set's name and SHA-256")) {
             try ReportValueDecoder().decode(StateOptions.self, from: ReportValueEncoder().encode(options))
         }
     }
