@@ -90,7 +90,7 @@ public enum CompareCommand: Subcommand {
         let report = CompareReport(base: base, new: new, comparison: comparison, gates: verdicts, sandbox: confined.sandbox)
         let json: String
         do throws(StateFormatError) {
-            json = try ReportValueEncoder().encode(CompareDocument(report)).json()
+            json = try CompareDocument(report).json()
         } catch {
             diagnostics("replay compare: compare.json cannot be written: \(error.description)")
             return .output

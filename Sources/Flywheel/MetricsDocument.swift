@@ -150,12 +150,6 @@ public struct MetricsDocument: ResultDocument, Equatable {
         }
     }
 
-    /// The file's text.
-    public func json() -> String {
-        // Nothing here fails to encode: its integers are `Int`s, the rest strings, numbers and flags.
-        try! ReportValueEncoder().encode(self).json()
-    }
-
     enum CodingKeys: String, CodingKey { case schema, interval, confidence, smallSampleBelow, totals, metrics, replayed }
 
     public init(from decoder: any Decoder) throws {

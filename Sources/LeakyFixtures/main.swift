@@ -91,8 +91,8 @@ func write(_ text: String, to path: String) -> Int32 {
 
 /// The report a run leaves: counts only, and the sandbox as it was.
 func writeReport(sandbox: SandboxReport, extra: [(String, ReportValue)] = []) {
-    let report = ReportValue.object([("schema", .label("replay.report/1")), ("sandbox", sandbox.reportValue),
-                                     ("audit", (try? ReportValueEncoder().encode(tap.reportCounts)) ?? .null)] + extra)
+    let report = ReportValue.object([("schema", .label("replay.report/1")), ("sandbox", ReportValue(encoding: sandbox)),
+                                     ("audit", ReportValue(encoding: tap.reportCounts))] + extra)
     write(report.json(), to: out + "/report.json")
 }
 

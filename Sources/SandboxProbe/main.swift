@@ -635,7 +635,7 @@ if !flags.contains("--unconfined") {
                                    filterSystemCalls: !flags.contains("--no-seccomp"),
                                    openWriters: flags.contains("--refuse-writers") ? .refuse : .redirectToDevNull)
         let report = try Sandbox.confine(policy)
-        say("confined " + report.reportValue.json().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined())
+        say("confined " + ReportValue(encoding: report).json().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined())
     } catch {
         say("confine-failed \(error)")
         exit(3)

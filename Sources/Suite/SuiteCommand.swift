@@ -122,7 +122,7 @@ public enum SuiteCommand: Subcommand {
                                  seconds: clock.millisecondsSince / 1000)
         let json: String
         do throws(StateFormatError) {
-            json = try ReportValueEncoder().encode(SuiteReportDocument(report)).json()
+            json = try SuiteReportDocument(report).json()
         } catch {
             diagnostics("replay suite: report.json cannot be written: \(error.description)")
             return .output

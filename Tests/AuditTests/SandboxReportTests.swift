@@ -48,12 +48,12 @@ import Privacy
     @Test func unsandboxedRunIsNeverEnforcedAndSaysWhy() {
         let report = SandboxReport.unsandboxed(because: .landlockTooOld(abi: 3, needed: 4))
         #expect(!report.enforced)
-        #expect(report.reportValue["enforced"] == .bool(false))
-        #expect(report.reportValue["unsandboxed_reason"] == .label("The kernel's Landlock is ABI 3, but denying TCP connections needs ABI 4 (Linux 6.7 or later)."))
+        #expect(ReportValue(encoding: report)["enforced"] == .bool(false))
+        #expect(ReportValue(encoding: report)["unsandboxed_reason"] == .label("The kernel's Landlock is ABI 3, but denying TCP connections needs ABI 4 (Linux 6.7 or later)."))
     }
 
     @Test func reportValueListsWhatIsEnforced() {
-        let value = Self.confined.reportValue
+        let value = ReportValue(encoding: Self.confined)
         #expect(value["enforced"] == .bool(true))
         #expect(value["landlock_abi"] == .int(7))
         #expect(value["writable_directories"] == .array([.label("/out")]))

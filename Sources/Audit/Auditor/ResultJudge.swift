@@ -1,3 +1,4 @@
+import Engine
 import Privacy
 
 /// The auditor's rulings on the strings of a result file as it decodes the file with its
@@ -11,6 +12,9 @@ struct ResultJudge: ResultStringJudge {
         return check.admits(text, context: context) ? nil : check.summary
     }
 
+    /// The devices `replay` knows by name, as its built-in profiles list them.
+    static let builtInDevices = Set(ModelProfiles.builtIn.devices.map(\.name))
+
     static func text(_ rule: ResultStringRule) -> ResultText {
         switch rule {
         case .label(let kind): .label(ResultText.Label(rawValue: kind.rawValue)!)
@@ -21,7 +25,7 @@ struct ResultJudge: ResultStringJudge {
         case .prose: .prose
         case .counter: .counter
         case .modelText: .modelText
-        case .device: .either([.fixed(["iphone15pro", "iphone16pro", "iphone17pro"]), .customDevice, .label(.token)])
+        case .device: .either([.fixed(builtInDevices), .customDevice, .label(.token)])
         case .resultFileName: .resultFileName
         case .flywheelKey(let dimension): ResultSchemas.flywheelKeyRule(dimension) ?? .fixed([])
         }

@@ -40,15 +40,13 @@ public struct CompareDocument: ResultDocument, Equatable {
     /// One run compared: where it is, how it ran, and how much it holds.
     public struct Side: Codable, Sendable, Equatable {
         public var directory: ResultPath
-        public var mode: Mode
+        public var mode: RunReport.Mode
         public var jobs: [JobKind]
         public var budgetsMs: ResultMap<JobKind, Double>
         public var modelSHA256: SHA256Hex?
         public var shards: Int
         public var threadsReplayed: Int
         public var items: Int
-
-        public enum Mode: String, Codable, Sendable { case replay, dryRun = "dry-run" }
 
         enum CodingKeys: String, CodingKey {
             case directory, mode, jobs

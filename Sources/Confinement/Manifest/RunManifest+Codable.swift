@@ -30,11 +30,6 @@ extension RunManifest: ResultDocument {
         try container.encode(true, forKey: .complete)
     }
 
-    /// The `manifest.json` text.
-    public func json() -> String {
-        // Nothing in a manifest fails to encode: its integers are `Int`s, the rest strings.
-        try! ReportValueEncoder().encode(self).json()
-    }
 
     /// Reads a `replay.manifest/1` file strictly; the error names the file and what is wrong, with
     /// the byte offset when the JSON itself is broken.

@@ -175,7 +175,4 @@ extension SandboxReport: Codable {
             throw StateFormatError(at: container.codingPath + [CodingKeys.enforced], "not what the rest of the block says")
         }
     }
-
-    /// The block as a report value (for the writers that still build one).
-    public var reportValue: ReportValue { (try? ReportValueEncoder().encode(self)) ?? .null }
 }

@@ -10,6 +10,19 @@ public protocol ResultDocument: Codable, Sendable {
     static func isFileName(_ name: String) -> Bool
 }
 
+extension ResultDocument {
+    /// The file's text, as its writer renders a report a person may read (`ReportValue.json()`).
+    public func json() -> String { ReportValue(encoding: self).json() }
+}
+
+extension ReportValue {
+    /// `value` encoded by `ReportValueEncoder`. The encoder itself never fails, and the result
+    /// files' types encode only numbers, strings, flags and containers of them.
+    public init<T: Encodable>(encoding value: T) {
+        self = try! ReportValueEncoder().encode(value)
+    }
+}
+
 /// A result file's `schema` key: the document's own value, and only that, as it decodes.
 public struct SchemaName<Document: ResultDocument>: Codable, Sendable, Equatable {
     public init() {}

@@ -68,9 +68,7 @@ extension ResultMapKey where Self: RawRepresentable, RawValue == String {
 extension Judged: ResultMapKey {
     public var mapKey: String { text }
     public init(judging text: String, at codingPath: [any CodingKey], decoder: any Decoder) throws(StateFormatError) {
-        if let judge = decoder.userInfo[.resultStringJudge] as? any ResultStringJudge, let problem = judge.problem(with: text, as: Rule.rule) {
-            throw StateFormatError(at: codingPath, "a key that is not " + problem)
-        }
+        try decoder.judge(text, as: Rule.rule, at: codingPath, what: "a key")
         self.init(text)
     }
 }

@@ -52,9 +52,11 @@ extension CodingUserInfoKey {
 extension Decoder {
     /// Throws when the auditor's judge (if one decodes) refuses `text` under `rule`: the error
     /// names the coding path and what belongs there, never the text.
-    public func judge(_ text: String, as rule: ResultStringRule) throws(StateFormatError) {
+    /// `codingPath` and `what` place and name it otherwise (a map's key, by its place).
+    public func judge(_ text: String, as rule: ResultStringRule, at codingPath: [any CodingKey]? = nil,
+                      what: String = "a string") throws(StateFormatError) {
         guard let judge = userInfo[.resultStringJudge] as? any ResultStringJudge,
               let problem = judge.problem(with: text, as: rule) else { return }
-        throw StateFormatError(at: codingPath, "a string that is not " + problem)
+        throw StateFormatError(at: codingPath ?? self.codingPath, what + " that is not " + problem)
     }
 }

@@ -199,7 +199,7 @@ public struct OutputDirectory: Sendable {
 
     /// report.json and report.md.
     public func saveReport(_ report: RunReport) throws(Failure) {
-        try create("report.json", ReportBuilder.value(report).json())
+        try create("report.json", report.json())
         try create("report.md", MarkdownReport.render(report))
     }
 

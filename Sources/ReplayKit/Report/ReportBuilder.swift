@@ -41,9 +41,7 @@ public struct ReportBuilder {
     var options: StateOptions { state.options }
 
     /// report.json as a value: the report encoded (`json()` renders the file).
-    public func build() -> ReportValue { Self.value(report) }
-
-    package static func value<T: Encodable>(_ part: T) -> ReportValue { (try? ReportValueEncoder().encode(part)) ?? .null }
+    public func build() -> ReportValue { ReportValue(encoding: report) }
 
     public var report: RunReport {
         let facts = state.shard, stats = state.corpus.stats

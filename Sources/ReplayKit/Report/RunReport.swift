@@ -53,6 +53,7 @@ public struct RunReport: ResultDocument, Equatable {
         }
     }
 
+    /// A run's mode: it asked the model, or only planned (`--dry-run`).
     public enum Mode: String, Codable, Sendable {
         case replay
         case dryRun = "dry-run"

@@ -14,7 +14,7 @@ public struct Threshold: Sendable, Equatable {
     public func value(in report: RunReport) -> Double? {
         let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
         guard parts.count == 2, let kind = JobKind(rawValue: parts[0]), let job = report.jobs[kind] else { return nil }
-        if let direct = ReportBuilder.value(job).at(parts[1])?.doubleValue { return direct }
+        if let direct = ReportValue(encoding: job).at(parts[1])?.doubleValue { return direct }
         return job.overall.quality[QualityName(parts[1])]?.mean
     }
 
