@@ -33,10 +33,10 @@ extension FlywheelCounter: Codable {
             try item.encode(key.dimension.name, forKey: .dimension)
             try item.encode(key.key, forKey: .key)
             try item.encode(bucket.events, forKey: .events)
-            try item.encode(pairs: Metric.allCases.compactMap { metric in
+            try item.encode(ResultMap(Metric.allCases.compactMap { metric in
                 let (n, d) = (bucket.numerators[metric.rawValue], bucket.denominators[metric.rawValue])
-                return n == 0 && d == 0 ? nil : (metric.name, [n, d])
-            }, forKey: .metrics)
+                return n == 0 && d == 0 ? nil : (metric, [n, d])
+            }), forKey: .metrics)
         }
     }
 
@@ -54,13 +54,14 @@ extension FlywheelCounter: Codable {
             guard let dimension = MetricDimension(name: try item.decode(String.self, forKey: .dimension)) else {
                 throw StateFormatError(at: item.codingPath + [BucketKeys.dimension], "a flywheel bucket has an unknown dimension")
             }
-            let key = BucketKey(dimension: dimension, key: Self.label(try item.decode(String.self, forKey: .key), dimension, listed: listed))
+            let text = try item.decode(String.self, forKey: .key)
+            try decoder.judge(text, as: .flywheelKey(dimension: dimension.name), at: item.codingPath + [BucketKeys.key])
+            let key = BucketKey(dimension: dimension, key: Self.label(text, dimension, listed: listed))
             var bucket = Bucket()
             bucket.events = try item.decode(Int.self, forKey: .events)
-            for (name, counts) in try item.decodePairs([Int].self, forKey: .metrics) {
-                guard let metric = Metric.allCases.first(where: { $0.name == name.stringValue }), counts.count == 2 else {
-                    throw StateFormatError(at: item.codingPath + [BucketKeys.metrics, name],
-                                           "a flywheel metric is not a known name with [numerator, denominator]")
+            for (metric, counts) in try item.decode(ResultMap<Metric, [Int]>.self, forKey: .metrics).pairs {
+                guard counts.count == 2 else {
+                    throw StateFormatError(at: item.codingPath + [BucketKeys.metrics], "a flywheel metric is not [numerator, denominator]")
                 }
                 bucket.numerators[metric.rawValue] = counts[0]
                 bucket.denominators[metric.rawValue] = counts[1]

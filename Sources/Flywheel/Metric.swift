@@ -1,3 +1,4 @@
+import Privacy
 /// One measured quantity: a share (how many of a population) or a mean (a sum over a count).
 ///
 /// Every metric is stored as two integers, its numerator and denominator, so counters of two
@@ -175,5 +176,15 @@ extension Metric: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(name)
+    }
+}
+
+/// A metric as a key of a state's flywheel bucket: its `name`.
+extension Metric: ResultMapKey {
+    public var mapKey: String { name }
+
+    public init(judging text: String, at codingPath: [any CodingKey], decoder: any Decoder) throws(StateFormatError) {
+        guard let metric = Metric(name: text) else { throw StateFormatError(at: codingPath, "a key that is not a flywheel metric") }
+        self = metric
     }
 }

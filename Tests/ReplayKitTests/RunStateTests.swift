@@ -68,7 +68,7 @@ import TestSupport
     }
 
     /// A state holds nothing its types do not read: a key added anywhere, even one no count
-    /// depends on, is refused by its path, and so is a derived number that disagrees with the
+    /// depends on, is refused, named by its object and place (never spelled), and so is a derived number that disagrees with the
     /// counts it is derived from.
     @Test func aStateWithAKeyItsTypesDoNotHaveIsRefusedByPath() throws {
         let directory = try TemporaryDirectory(prefix: "run-state")
@@ -76,7 +76,7 @@ import TestSupport
         #expect(try RunState(unsealedJSON: text).corpus.stats.threads > 0)
         let extra = text.replacingOccurrences(of: "\"threads_replayed\": ", with: "\"note\": 1,\n    \"threads_replayed\": ")
         #expect(extra != text)
-        #expect(throws: StateFormatError("corpus.note: a key this file's type does not have")) { try RunState(unsealedJSON: extra) }
+        #expect(throws: StateFormatError("corpus{10}: a key this file's type does not have")) { try RunState(unsealedJSON: extra) }
         let skipped = text.replacingOccurrences(of: "\"threads_skipped\": 0", with: "\"threads_skipped\": 5")
         #expect(skipped != text)
         #expect(throws: StateFormatError("shard.threads_skipped: not the threads read less those counted")) { try RunState(unsealedJSON: skipped) }

@@ -1,6 +1,7 @@
 import Confinement
 import Glibc
 import Privacy
+import ReplayKit
 
 /// Checks a `replay` run's `--out` directory against the schemas of what `replay` writes there,
 /// rather than searching it: every file must be one `replay` writes, and every byte of it must be
@@ -33,9 +34,9 @@ public enum ResultSchemaCheck {
     /// beneath `--out`, besides checkpoints. Reviewed: a name added here needs its check below.
     public static let fileNames: Set<String> = [
         "report.json", "report.md", "junit.xml", "state.json", "metrics.csv", "metrics.json", "dashboard.html",
-        // A run's completion manifest (issue 18), written last (`ResultSchemas.manifest`).
+        // A run's completion manifest, written last (`RunManifest`).
         "manifest.json",
-        // A run's item outcomes (`ResultSchemas.items`, `ResultItems`), and `replay compare`'s results.
+        // A run's item outcomes (`ItemsDocument`), and `replay compare`'s results.
         "items.json.zst", "compare.json", "compare.md", "compare.html",
         // `replay audit`'s own: the hashes file the run writes, the marker the auditor makes.
         AuditTap.hashesFileName, Auditor.markerFileName,
@@ -88,13 +89,7 @@ public enum ResultSchemaCheck {
 
     /// Whether `name` is a checkpoint's: `checkpoint-`, six or more digits naming a number from
     /// 1 without extra leading zeros, `.json` (`OutputDirectory.checkpointName`).
-    static func isCheckpointName(_ name: String) -> Bool {
-        guard name.hasPrefix("checkpoint-"), name.hasSuffix(".json") else { return false }
-        let digits = name.dropFirst("checkpoint-".count).dropLast(".json".count)
-        guard digits.count >= 6, digits.utf8.allSatisfy(ResultText.isDigit), let number = Int(digits), number > 0 else { return false }
-        let plain = String(number)
-        return String(repeating: "0", count: max(0, 6 - plain.count)) + plain == digits
-    }
+    static func isCheckpointName(_ name: String) -> Bool { OutputDirectory.checkpointSequence(of: name) != nil }
 
     struct Checker {
         let directory: String
@@ -168,7 +163,7 @@ public enum ResultSchemaCheck {
             for name in order {
                 guard let entry = files[name] else { continue }
                 let location = directory + "/" + name
-                if name == "items.json.zst" || ResultItems.isSegmentName(name) {
+                if name == "items.json.zst" || OutputDirectory.checkpointSequence(of: name, suffix: OutputDirectory.segmentSuffix) != nil {
                     checkItems(entry, walk, location: location)
                     continue
                 }
@@ -180,7 +175,7 @@ public enum ResultSchemaCheck {
             }
         }
 
-        static func isAllowed(_ name: String) -> Bool { fileNames.contains(name) || isCheckpointName(name) || ResultItems.isSegmentName(name) }
+        static func isAllowed(_ name: String) -> Bool { fileNames.contains(name) || isCheckpointName(name) || OutputDirectory.checkpointSequence(of: name, suffix: OutputDirectory.segmentSuffix) != nil }
 
         /// items.json.zst or a checkpoint's segment: one zstd frame, decompressed by the system's
         /// zstd to its end, holding compact JSON as `ItemTable` writes it, in `replay.items/1`'s shape.
@@ -218,8 +213,8 @@ public enum ResultSchemaCheck {
                 add("\(name) does not hold JSON as replay writes it.", location: location)
                 return
             }
-            if !bytes.elementsEqual(ResultItems.compactJSON(value).utf8) {
-                let line = Self.firstDifferingLine(bytes, [Array(ResultItems.compactJSON(value).utf8)])
+            if !bytes.elementsEqual(value.compactJSON().utf8) {
+                let line = Self.firstDifferingLine(bytes, [Array(value.compactJSON().utf8)])
                 add("\(name) holds bytes its writer does not write (white space, escapes, spelling of numbers or bytes after the end), first at line \(line).",
                     location: location, line: line)
             }
@@ -262,11 +257,9 @@ public enum ResultSchemaCheck {
                 return
             }
             switch name {
-            case "report.json", "metrics.json", "manifest.json", "compare.json":
+            case "report.json", "metrics.json", "manifest.json", "compare.json", "state.json":
                 // No writer's type was given for it (`Subcommand.documents`): nothing says what it may hold.
                 add("\(name) is a JSON result whose writer's type the audit was not given, so it could not be checked.", location: location)
-            case "state.json":
-                _ = checkJSON(text, bytes, shape: ResultSchemas.state, location: location)
             case "compare.md":
                 checkProse(text, labels: compareLabels, markup: .markdown, location: location)
             case "compare.html":
@@ -289,8 +282,8 @@ public enum ResultSchemaCheck {
                 }
             case Auditor.markerFileName:
                 if !bytes.isEmpty { add("The audit's marker file is not empty.", location: location) }
-            default:
-                _ = checkJSON(text, bytes, shape: ResultSchemas.state, location: location)   // a checkpoint
+            default:   // a checkpoint
+                add("\(name) is a JSON result whose writer's type the audit was not given, so it could not be checked.", location: location)
             }
         }
 
@@ -339,32 +332,6 @@ public enum ResultSchemaCheck {
                     context.modelWords.formUnion(ResultText.modelWords(ofFile: path))
                 }
             }
-        }
-
-        /// Parses, compares with the writers' rendering and walks the shape; returns the file's
-        /// strings and keys (for the text rendered from it) when it parsed.
-        mutating func checkJSON(_ text: String, _ bytes: [UInt8], shape: ResultShape, location: String) -> [String]? {
-            let name = location.split(separator: "/").last.map(String.init) ?? location
-            guard let value = try? ReportValue(parsingExactJSON: text) else {
-                add("\(name) is not JSON as replay writes it.", location: location)
-                return nil
-            }
-            if !Self.isWritersLayout(value, bytes) {
-                let line = Self.firstDifferingLine(bytes, [Array(value.json().utf8), Array(value.exactJSON().utf8)])
-                add("\(name) holds bytes its writer does not write (white space, escapes, spelling of numbers or bytes after the end), first at line \(line).",
-                    location: location, line: line)
-            }
-            learnModelWords(value)
-            let problems = shape.problems(value, context: context) + ResultSchemas.flywheelKeyProblems(value, context: context)
-            for problem in problems.prefix(10) {
-                add("\(name), at \(problem.path): \(problem.what).", location: location)
-            }
-            if problems.count > 10 {
-                add("\(name): \(problems.count - 10) more places unlike its schema.", location: location, occurrences: problems.count - 10)
-            }
-            var strings: [String] = []
-            Self.collectStrings(value, into: &strings)
-            return strings
         }
 
         static func isWritersLayout(_ value: ReportValue, _ bytes: [UInt8]) -> Bool {

@@ -3,6 +3,7 @@ import Foundation
 import Jobs
 import ReplayKit
 import Compare
+import Flywheel
 import Privacy
 import Suite
 /// The line-shaped result files checked line by line: metrics.csv, junit.xml and the audit's
@@ -20,12 +21,12 @@ enum ResultTables {
         for (index, line) in lines.enumerated().dropFirst() {
             let number = index + 1
             guard let cells = csvCells(line), cells.count == 8 else { problems.append((number, "not a row of eight cells")); continue }
-            if !ResultSchemas.flywheelMetrics.contains(cells[0].text) || cells[0].quoted { problems.append((number, "a metric replay does not count")) }
-            if !ResultSchemas.dimensions.contains(cells[1].text) || cells[1].quoted { problems.append((number, "a dimension replay does not count by")) }
+            if Metric(name: cells[0].text) == nil || cells[0].quoted { problems.append((number, "a metric replay does not count")) }
+            if MetricDimension(name: cells[1].text) == nil || cells[1].quoted { problems.append((number, "a dimension replay does not count by")) }
             var key = cells[2].text
             let formula = key.hasPrefix("'") && key.unicodeScalars.dropFirst().first.map { "=+-@\t\r".unicodeScalars.contains($0) } == true
             if formula { key.removeFirst() }
-            let rule = ResultSchemas.flywheelKeyRule(cells[1].text) ?? .fixed([])
+            let rule = ResultJudge.flywheelKeyRule(cells[1].text) ?? .fixed([])
             if !rule.admits(key, context: context) {
                 problems.append((number, "a key that is not a label its rule keeps"))
             } else if cells[2].quoted != (formula || !isPlainField(key)) {

@@ -1,5 +1,6 @@
 import Confinement
 import Foundation
+import Jobs
 import Privacy
 
 /// What a string in a result file may be: a word from a fixed set, a label its `ReportLabel`
@@ -142,7 +143,7 @@ indirect enum ResultText: Sendable {
     /// name rule.
     static func isCounter(_ text: String, listed: TeamLabels = .none) -> Bool {
         if counterNames.contains(text) { return true }
-        if text.hasPrefix("never:") { return ResultSchemas.neverRules.contains(String(text.dropFirst("never:".count))) }
+        if text.hasPrefix("never:") { return NeverRule(rawValue: String(text.dropFirst("never:".count))) != nil }
         if let kind = text.split(separator: ":", maxSplits: 1).last, text.hasPrefix("kind:") || text.hasPrefix("expected:") {
             return draftKinds.contains(String(kind))
         }

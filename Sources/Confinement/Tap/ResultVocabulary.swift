@@ -93,7 +93,7 @@ public enum ResultVocabulary {
         "highest", "holds", "hollow", "host", "href", "html", "http", "id", "img", "in", "index",
         "initial", "ink", "inline", "input", "inputs", "insensitive", "inside", "integer", "integers", "interval",
         "introducing", "invalid", "iphone", "is", "iso", "it", "italic", "items", "its", "job", "json", "jsonl",
-        "june", "keeps", "kept", "key", "keys", "kind", "kinds", "known", "knows", "label", "lang", "latency", "lead",
+        "june", "keeps", "kept", "key", "keys", "kind", "kinds", "knows", "label", "lang", "latency", "lead",
         "leading", "least", "left", "legend", "levels", "li", "libzstd", "light", "limit", "line", "lines", "list",
         "listed", "lists", "literal", "llama", "load", "locale", "long", "longer", "low", "lowest", "lt", "m", "magic",
         "main", "margin", "marked", "marks", "mask", "matching", "max", "mean", "means", "media", "meet", "member",

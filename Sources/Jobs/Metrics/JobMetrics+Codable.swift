@@ -62,7 +62,7 @@ extension JobMetrics: Codable {
         try container.encode(eligible, forKey: .eligible)
         try container.encode(asked, forKey: .asked)
         try container.encode(answered, forKey: .answered)
-        try container.encode(pairs: fallbacks.sorted { $0.key < $1.key }.map { ($0.key.rawValue, $0.value) }, forKey: .fallbacks)
+        try container.encode(ResultMap(fallbacks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }), forKey: .fallbacks)
         try container.encode(inBudgetHost, forKey: .inBudgetHost)
         try container.encode(inBudgetDevice, forKey: .inBudgetDevice)
         try container.encode(inputCut, forKey: .inputCut)
@@ -70,9 +70,9 @@ extension JobMetrics: Codable {
         try container.encode(deviceLatency, forKey: .deviceLatency)
         try container.encode(tokensIn, forKey: .tokensIn)
         try container.encode(tokensOut, forKey: .tokensOut)
-        try container.encode(pairs: quality.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, forKey: .quality)
-        try container.encode(pairs: qualityAllAnswers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, forKey: .qualityAllAnswers)
-        try container.encode(pairs: counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, forKey: .counters)
+        try container.encode(Self.measures(quality), forKey: .quality)
+        try container.encode(Self.measures(qualityAllAnswers), forKey: .qualityAllAnswers)
+        try container.encode(ResultMap(counters.sorted { $0.key < $1.key }.map { (CounterName($0.key), $0.value) }), forKey: .counters)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -82,12 +82,7 @@ extension JobMetrics: Codable {
         eligible = try container.decode(Int.self, forKey: .eligible)
         asked = try container.decode(Int.self, forKey: .asked)
         answered = try container.decode(Int.self, forKey: .answered)
-        for (name, n) in try container.decodePairs(Int.self, forKey: .fallbacks) {
-            guard let reason = FallbackReason(rawValue: name.stringValue) else {
-                throw StateFormatError(at: container.codingPath + [CodingKeys.fallbacks, name], "unknown fallback reason")
-            }
-            fallbacks[reason] = n
-        }
+        for (reason, n) in try container.decode(ResultMap<FallbackReason, Int>.self, forKey: .fallbacks).pairs { fallbacks[reason] = n }
         inBudgetHost = try container.decode(Int.self, forKey: .inBudgetHost)
         inBudgetDevice = try container.decode(Int.self, forKey: .inBudgetDevice)
         inputCut = try container.decode(Int.self, forKey: .inputCut)
@@ -95,9 +90,16 @@ extension JobMetrics: Codable {
         deviceLatency = try container.decode(LogHistogram.self, forKey: .deviceLatency)
         tokensIn = try container.decode(Int.self, forKey: .tokensIn)
         tokensOut = try container.decode(Int.self, forKey: .tokensOut)
-        for (name, tally) in try container.decodePairs(QualityTally.self, forKey: .quality) { quality[name.stringValue] = tally }
-        for (name, tally) in try container.decodePairs(QualityTally.self, forKey: .qualityAllAnswers) { qualityAllAnswers[name.stringValue] = tally }
-        for (name, n) in try container.decodePairs(Int.self, forKey: .counters) { counters[name.stringValue] = n }
+        for (name, tally) in try container.decode(ResultMap<QualityName, QualityTally>.self, forKey: .quality).pairs { quality[name.name] = tally }
+        for (name, tally) in try container.decode(ResultMap<QualityName, QualityTally>.self, forKey: .qualityAllAnswers).pairs {
+            qualityAllAnswers[name.name] = tally
+        }
+        for (name, n) in try container.decode(ResultMap<CounterName, Int>.self, forKey: .counters).pairs { counters[name.text] = n }
+    }
+
+    /// Quality tallies by measure, sorted by name.
+    static func measures(_ tallies: [String: QualityTally]) -> ResultMap<QualityName, QualityTally> {
+        ResultMap(tallies.sorted { $0.key < $1.key }.map { (QualityName($0.key), $0.value) })
     }
 }
 
@@ -112,25 +114,27 @@ extension JobLedger: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        func slices(_ dictionary: [String: JobMetrics]) -> [(String, JobMetrics)] {
-            dictionary.sorted { ReportLabel.precedes($0.key, $1.key) }.map { ($0.key, $0.value) }
+        func slices<Rule>(_ dictionary: [String: JobMetrics]) -> ResultMap<Judged<Rule>, JobMetrics> {
+            ResultMap(dictionary.sorted { ReportLabel.precedes($0.key, $1.key) }.map { (Judged($0.key), $0.value) })
         }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(overall, forKey: .overall)
-        try container.encode(pairs: slices(byBuild), forKey: .byBuild)
-        try container.encode(pairs: slices(byModel), forKey: .byModel)
-        try container.encode(pairs: slices(byLocale), forKey: .byLocale)
+        try container.encode(slices(byBuild) as ResultMap<BuildLabel, JobMetrics>, forKey: .byBuild)
+        try container.encode(slices(byModel) as ResultMap<ModelLabel, JobMetrics>, forKey: .byModel)
+        try container.encode(slices(byLocale) as ResultMap<LocaleLabel, JobMetrics>, forKey: .byLocale)
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
         overall = try container.decode(JobMetrics.self, forKey: .overall)
-        for (label, metrics) in try container.decodePairs(JobMetrics.self, forKey: .byBuild) { byBuild[label.stringValue] = metrics }
-        for (label, metrics) in try container.decodePairs(JobMetrics.self, forKey: .byModel) { byModel[label.stringValue] = metrics }
+        for (label, metrics) in try container.decode(ResultMap<BuildLabel, JobMetrics>.self, forKey: .byBuild).pairs { byBuild[label.text] = metrics }
+        for (label, metrics) in try container.decode(ResultMap<ModelLabel, JobMetrics>.self, forKey: .byModel).pairs { byModel[label.text] = metrics }
         // A state written before locales were counted has none.
         if container.contains(.byLocale) {
-            for (label, metrics) in try container.decodePairs(JobMetrics.self, forKey: .byLocale) { byLocale[label.stringValue] = metrics }
+            for (label, metrics) in try container.decode(ResultMap<LocaleLabel, JobMetrics>.self, forKey: .byLocale).pairs {
+                byLocale[label.text] = metrics
+            }
         }
     }
 }

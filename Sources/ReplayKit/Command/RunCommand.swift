@@ -9,7 +9,7 @@ import Privacy
 /// subcommand (`Subcommand`); also `--help` and `--version`.
 public enum RunCommand {
     /// The JSON result files a run writes, by their types (`Subcommand.documents`).
-    public static let documents: [any ResultDocument.Type] = [RunReport.self, MetricsDocument.self, ItemsDocument.self, RunManifest.self]
+    public static let documents: [any ResultDocument.Type] = [RunReport.self, MetricsDocument.self, ItemsDocument.self, RunManifest.self, RunState.self]
 
     /// Runs `arguments` (without the program name) and says which exit code it ends with.
     public static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode {

@@ -14,8 +14,7 @@ public struct ItemsDocument: ResultDocument, Equatable {
 
     /// `items.json.zst`, or a checkpoint's segment `checkpoint-NNNNNN.items.json.zst`.
     public static func isFileName(_ name: String) -> Bool {
-        let digits = name.dropFirst(OutputDirectory.checkpointPrefix.count).dropLast(OutputDirectory.segmentSuffix.count)
-        return name == ItemTable.fileName || Int(digits, radix: 10).map { $0 > 0 && OutputDirectory.segmentName($0) == name } ?? false
+        name == ItemTable.fileName || OutputDirectory.checkpointSequence(of: name, suffix: OutputDirectory.segmentSuffix) != nil
     }
 
     public var schema = SchemaName<Self>()

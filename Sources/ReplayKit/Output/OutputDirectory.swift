@@ -66,6 +66,15 @@ public struct OutputDirectory: Sendable {
         return checkpointPrefix + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + checkpointSuffix
     }
 
+    /// The number of a checkpoint's file (with `suffix`, a segment's) by its name, exactly as
+    /// `checkpointName` spells it; nil for any other name.
+    public static func checkpointSequence(of name: String, suffix: String = checkpointSuffix) -> Int? {
+        guard name.hasPrefix(checkpointPrefix), name.hasSuffix(suffix) else { return nil }
+        guard let n = Int(name.dropFirst(checkpointPrefix.count).dropLast(suffix.count)), n > 0,
+              checkpointName(n).dropLast(checkpointSuffix.count) + suffix == name else { return nil }
+        return n
+    }
+
     /// A checkpoint's item segment: `checkpoint-000042.items.json.zst`.
     public static func segmentName(_ sequence: Int) -> String {
         checkpointName(sequence).dropLast(checkpointSuffix.count) + segmentSuffix
@@ -113,13 +122,7 @@ public struct OutputDirectory: Sendable {
     /// The numbers of the checkpoint files present, in order.
     public func checkpointSequences(suffix: String = OutputDirectory.checkpointSuffix) -> [Int] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.compactMap { name -> Int? in
-            guard name.hasPrefix(Self.checkpointPrefix), name.hasSuffix(suffix) else { return nil }
-            let digits = name.dropFirst(Self.checkpointPrefix.count).dropLast(suffix.count)
-            guard digits.count >= 6, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0,
-                  Self.checkpointName(n).dropLast(Self.checkpointSuffix.count) + suffix == name else { return nil }
-            return n
-        }.sorted()
+        return names.compactMap { Self.checkpointSequence(of: $0, suffix: suffix) }.sorted()
     }
 
     /// The newest checkpoint that reads whole and checks under `key` (a crash mid-write leaves

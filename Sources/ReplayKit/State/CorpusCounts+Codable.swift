@@ -22,8 +22,8 @@ extension CorpusCounts: Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        func counts(_ dictionary: [String: Int]) -> [(String, Int)] {
-            dictionary.sorted { ReportLabel.precedes($0.key, $1.key) }.map { ($0.key, $0.value) }
+        func counts(_ dictionary: [String: Int]) -> ResultMap<KindLabel, Int> {
+            ResultMap(dictionary.sorted { ReportLabel.precedes($0.key, $1.key) }.map { (KindLabel($0.key), $0.value) })
         }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(stats.files, forKey: .files)
@@ -32,8 +32,8 @@ extension CorpusCounts: Codable {
         try container.encode(stats.threads, forKey: .threads)
         try container.encode(stats.messages, forKey: .messages)
         try container.encode(stats.badLines, forKey: .badLines)
-        try container.encode(pairs: counts(stats.unknownTypes), forKey: .unknownTypes)
-        try container.encode(pairs: counts(stats.unknownNodes), forKey: .unknownNodes)
+        try container.encode(counts(stats.unknownTypes), forKey: .unknownTypes)
+        try container.encode(counts(stats.unknownNodes), forKey: .unknownNodes)
         try container.encode(stats.compressedBytes, forKey: .compressedBytes)
         try container.encode(stats.decompressedBytes, forKey: .bytes)
         try container.encode(threadsReplayed, forKey: .threadsReplayed)
@@ -54,11 +54,11 @@ extension CorpusCounts: Codable {
         stats.threads = try container.decode(Int.self, forKey: .threads)
         stats.messages = try container.decode(Int.self, forKey: .messages)
         stats.badLines = try container.decode(Int.self, forKey: .badLines)
-        for (name, n) in try container.decodePairs(Int.self, forKey: .unknownTypes) {
-            stats.unknownTypes[ReportLabel(kind: name.stringValue, listed: listed).text, default: 0] += n
+        for (name, n) in try container.decode(ResultMap<KindLabel, Int>.self, forKey: .unknownTypes).pairs {
+            stats.unknownTypes[ReportLabel(kind: name.text, listed: listed).text, default: 0] += n
         }
-        for (name, n) in try container.decodePairs(Int.self, forKey: .unknownNodes) {
-            stats.unknownNodes[ReportLabel(kind: name.stringValue, listed: listed).text, default: 0] += n
+        for (name, n) in try container.decode(ResultMap<KindLabel, Int>.self, forKey: .unknownNodes).pairs {
+            stats.unknownNodes[ReportLabel(kind: name.text, listed: listed).text, default: 0] += n
         }
         stats.compressedBytes = try container.decode(Int.self, forKey: .compressedBytes)
         stats.decompressedBytes = try container.decode(Int.self, forKey: .bytes)
@@ -89,8 +89,8 @@ extension BadLineNote: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(fileIndex: try container.decode(Int.self, forKey: .fileIndex), file: try container.decode(String.self, forKey: .file),
+        self.init(fileIndex: try container.decode(Int.self, forKey: .fileIndex), file: try container.decode(ResultPath.self, forKey: .file).text,
                   line: try container.decode(Int.self, forKey: .line),
-                  reason: ReportLabel.reason(try container.decode(String.self, forKey: .reason)))
+                  reason: ReportLabel.reason(try container.decode(Prose.self, forKey: .reason).text))
     }
 }

@@ -68,6 +68,12 @@ public struct CorpusIdentity: Sendable, Equatable {
             case hashed
         }
 
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(path: try c.decode(ResultPath.self, forKey: .path).text, bytes: try c.decode(Int?.self, forKey: .bytes),
+                      digest: try c.decode(SHA256Hex?.self, forKey: .digest)?.text, hashed: try c.decode(Hashed.self, forKey: .hashed))
+        }
+
         public init(path: String, bytes: Int?, digest: String?, hashed: Hashed) {
             self.path = path
             self.bytes = bytes

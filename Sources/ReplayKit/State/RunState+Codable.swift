@@ -14,7 +14,12 @@ import Privacy
 /// changed afterwards, or another run's, is refused by name. Reading puts every corpus label
 /// through its `ReportLabel` rule again (idempotent on what a run wrote), so a state file edited by
 /// hand cannot carry a sentence into a merged report.
-extension RunState: Codable {
+extension RunState: ResultDocument {
+    /// state.json, and each checkpoint (`checkpoint-000001.json`).
+    public static func isFileName(_ name: String) -> Bool {
+        name == OutputDirectory.stateFileName || OutputDirectory.checkpointSequence(of: name) != nil
+    }
+
     /// The state as its file holds it: JSON ending with `"complete": true` and its digest under `key`.
     public func stateJSON(key: RunKey) -> String {
         StateDigest.seal(unsealedJSON(), key: key)
@@ -64,6 +69,9 @@ extension RunState: Codable {
         case schema, tool, checkpoint, options
         case corpusIdentity = "corpus_identity"
         case model, shard, run, sandbox, audit, corpus, jobs, flywheel, complete
+        /// The digest under the run key, after `complete` (`StateDigest.seal`): read off before a
+        /// state is decoded, and only judged for its form when a file is decoded whole (the audit).
+        case digest
     }
 
     enum IdentityKeys: String, CodingKey { case files, runKeyCheck = "run_key_check" }
@@ -117,9 +125,12 @@ extension RunState: Codable {
             throw StateFormatError("its schema is not \(Self.schema)")
         }
         let options = try container.decode(StateOptions.self, forKey: .options)
+        if container.contains(.digest) { _ = try container.decode(StateDigestText.self, forKey: .digest) }
         /// A part whose labels are read with the options' list, not the reader's.
         func labelled<T: Decodable>(_ type: T.Type, _ key: CodingKeys) throws -> T {
-            try ReportValueDecoder(userInfo: [.teamLabels: options.labels], strict: true)
+            var userInfo = decoder.userInfo
+            userInfo[.teamLabels] = options.labels
+            return try ReportValueDecoder(userInfo: userInfo, strict: true)
                 .decode(T.self, from: container.decode(ReportValue.self, forKey: key), at: container.codingPath + [key])
         }
         let identity = try container.nestedContainer(keyedBy: IdentityKeys.self, forKey: .corpusIdentity)
@@ -144,7 +155,7 @@ extension RunState: Codable {
             toolVersion: try container.decode(ToolStamp.self, forKey: .tool).version.text,
             options: options,
             corpusIdentity: CorpusIdentity(files: try identity.decode([CorpusIdentity.File].self, forKey: .files),
-                                           runKeyCheck: identity.contains(.runKeyCheck) ? try identity.decode(String?.self, forKey: .runKeyCheck) : nil),
+                                           runKeyCheck: identity.contains(.runKeyCheck) ? try identity.decode(SHA256Hex?.self, forKey: .runKeyCheck)?.text : nil),
             model: try container.decode(ModelIdentity.self, forKey: .model),
             shard: ShardFacts(count: count, by: try shardBlock.decode(ShardBy.self, forKey: .by), indexes: indexes.sorted(),
                               threadsSeen: try shardBlock.decode(Int.self, forKey: .threadsSeen),

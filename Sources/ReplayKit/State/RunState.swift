@@ -441,6 +441,8 @@ public struct Timing: Sendable, Equatable, Codable {
     public var started: String
     public var seconds: Double
 
+    enum CodingKeys: String, CodingKey { case started, seconds }
+
     public init(started: String, seconds: Double) {
         self.started = started
         self.seconds = seconds
@@ -477,4 +479,50 @@ public struct ItemSegment: Sendable, Equatable, Codable {
     public var sequence: Int
     public var count: Int
     public var sha256: String
+
+    enum CodingKeys: String, CodingKey { case sequence, count, sha256 }
+}
+
+// Reading a state's strings as their rules say, which the auditor judges (`ResultStringRule`);
+// each is written as the plain string it holds.
+
+extension FileNote {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(fileIndex: try c.decode(Int.self, forKey: .fileIndex), message: try c.decode(Prose.self, forKey: .message).text)
+    }
+}
+
+extension FatalNote {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(fileIndex: try c.decode(Int.self, forKey: .fileIndex), line: try c.decode(Int.self, forKey: .line),
+                  message: try c.decode(Prose.self, forKey: .message).text)
+    }
+}
+
+extension Timing {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(started: try c.decode(UTCTimestamp.self, forKey: .started).text, seconds: try c.decode(Double.self, forKey: .seconds))
+    }
+}
+
+extension ItemSegment {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(sequence: try c.decode(Int.self, forKey: .sequence), count: try c.decode(Int.self, forKey: .count),
+                  sha256: try c.decode(SHA256Hex.self, forKey: .sha256).text)
+    }
+}
+
+extension ModelIdentity {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(path: try c.decode(ResultPath?.self, forKey: .path)?.text, bytes: try c.decode(Int?.self, forKey: .bytes),
+                  sha256: try c.decode(SHA256Hex?.self, forKey: .sha256)?.text, hashed: try c.decode(CorpusIdentity.Hashed.self, forKey: .hashed),
+                  unavailable: try c.decode(Prose?.self, forKey: .unavailable)?.text,
+                  approximateTokens: try c.decode(Bool.self, forKey: .approximateTokens),
+                  description: try c.decode(ModelReport?.self, forKey: .report))
+    }
 }

@@ -11,9 +11,9 @@ import Privacy
 /// processes can write a digest that checks, so a state changed by one digit, or copied from a
 /// run under another key, is told from the state as written. A checkpoint names its item
 /// segments by their SHA-256, so its digest keys the whole chain.
-enum StateDigest {
+package enum StateDigest {
     static let domain = "replay.state-digest/1"
-    static let prefix = "hmac-sha256:"
+    package static let prefix = "hmac-sha256:"
     /// How the unsealed text ends, and what replaces its last `}`.
     static let unsealedEnd = "\n}\n"
     static let keyOpening = ",\n  \"digest\": \"" + prefix
