@@ -1,3 +1,4 @@
+import Privacy
 /// How fast a reference phone runs the on-device model, to estimate its latency from token counts.
 ///
 /// The host that replays a corpus is not a phone, so the host's own time says little about the
@@ -40,5 +41,24 @@ public struct DeviceProfile: Sendable, Equatable {
         let numbers = name.dropFirst("custom:".count).split(separator: ",").compactMap { Double($0) }
         guard numbers.count == 2, numbers[0] >= 0, numbers[1] > 0, numbers.allSatisfy(\.isFinite) else { return nil }
         return DeviceProfile(name: name, prefillMillisecondsPerToken: numbers[0], decodeTokensPerSecond: numbers[1], source: "given on the command line")
+    }
+}
+
+/// `device` of a report, `options.device` of a state: the profile's name (a built-in device, a
+/// custom one or a team's), its two speeds and where they come from.
+extension DeviceProfile: Codable {
+    enum CodingKeys: String, CodingKey {
+        case name = "profile"
+        case prefillMillisecondsPerToken = "prefill_ms_per_token"
+        case decodeTokensPerSecond = "decode_tokens_per_s"
+        case source
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try container.decode(DeviceName.self, forKey: .name).text,
+                  prefillMillisecondsPerToken: try container.decode(Double.self, forKey: .prefillMillisecondsPerToken),
+                  decodeTokensPerSecond: try container.decode(Double.self, forKey: .decodeTokensPerSecond),
+                  source: try container.decode(Prose.self, forKey: .source).text)
     }
 }

@@ -13,19 +13,21 @@ import ReplayKit
 /// - names: each entry must be one of `fileNames` or a checkpoint (`checkpoint-000001.json`), a
 ///   regular file, with a UTF-8 name, its path within `PATH_MAX`;
 /// - JSON files (report.json, a run's or `replay suite run`'s, state.json, checkpoints,
-///   metrics.json, compare.json): parsed, then rendered again by the writers' own renderer (`ReportValue.json()` or `.exactJSON()`), which must give
-///   the file's bytes exactly (no other white space, escape, number spelling or trailing byte);
-///   then walked against their shape (`ResultSchemas`): no unknown key at any path, every
-///   string from its fixed set, a label its `ReportLabel` rule keeps, a time, a digest or a path
-///   the run was given, every number where a number belongs;
+///   metrics.json, manifest.json, compare.json): parsed, then rendered again by the writers' own
+///   renderer (`ReportValue.json()` or `.exactJSON()`), which must give the file's bytes exactly
+///   (no other white space, escape, number spelling or trailing byte); then decoded strictly with
+///   the writer's own type (`ResultDocument`, from the commands' `documents`): no key the type
+///   does not read, every fixed word one of its enum's, every other string judged by its rule
+///   (`ResultJudge`: a label its `ReportLabel` rule keeps, a time, a digest, a path the run was
+///   given, the writers' words), every number where a number belongs;
 /// - metrics.csv: its header, then rows of eight cells, each a metric, a dimension, a label or a
 ///   number; junit.xml: the writer's lines, gate names in the `JOB.KEY` shapes of the report;
 /// - report.md and dashboard.html (compare.md and compare.html): with the labels of report.json
 ///   and metrics.json (compare.json), already checked, blanked, nothing but the writers' words,
 ///   numbers and punctuation (`ResultProse`);
 /// - items.json.zst and checkpoints' segments: decompressed by the system's zstd, compact JSON as
-///   its writer renders it, in `replay.items/1`'s shape, every index within its list and the
-///   items in order (`ResultItems`).
+///   its writer renders it, decoded as `ItemsDocument`, whose reader holds every index within its
+///   list and the items in order.
 ///
 /// A finding names the file (or, for a name `replay` never writes, a salted hash of it) and the
 /// JSON path or line; never the text found there.
@@ -218,14 +220,23 @@ public enum ResultSchemaCheck {
                 add("\(name) holds bytes its writer does not write (white space, escapes, spelling of numbers or bytes after the end), first at line \(line).",
                     location: location, line: line)
             }
-            if let document = documents.first(where: { $0.isFileName(name) }) {
-                do {
-                    _ = try ReportValueDecoder(userInfo: [.resultStringJudge: ResultJudge(context: context)], strict: true).decode(document, from: value)
-                } catch {
-                    add("\(name), at \(error.description).", location: location)
-                }
-                return
+            guard let document = documents.first(where: { $0.isFileName(name) }) else { return unchecked(name, location: location) }
+            decode(value, as: document, name: name, location: location)
+        }
+
+        /// `value` decoded strictly with its writer's type, every string judged (`ResultJudge`);
+        /// the first place unlike the type is a finding.
+        mutating func decode(_ value: ReportValue, as document: any ResultDocument.Type, name: String, location: String) {
+            do {
+                _ = try ReportValueDecoder(userInfo: [.resultStringJudge: ResultJudge(context: context), .teamLabels: context.teamLabels],
+                                           strict: true).decode(document, from: value)
+            } catch {
+                add("\(name), at \(error.description).", location: location)
             }
+        }
+
+        /// A result file no writer's type was given for (`Subcommand.documents`): nothing says what it may hold.
+        mutating func unchecked(_ name: String, location: String) {
             add("\(name) is a result whose writer's type the audit was not given, so it could not be checked.", location: location)
         }
 
@@ -257,9 +268,6 @@ public enum ResultSchemaCheck {
                 return
             }
             switch name {
-            case "report.json", "metrics.json", "manifest.json", "compare.json", "state.json":
-                // No writer's type was given for it (`Subcommand.documents`): nothing says what it may hold.
-                add("\(name) is a JSON result whose writer's type the audit was not given, so it could not be checked.", location: location)
             case "compare.md":
                 checkProse(text, labels: compareLabels, markup: .markdown, location: location)
             case "compare.html":
@@ -282,8 +290,8 @@ public enum ResultSchemaCheck {
                 }
             case Auditor.markerFileName:
                 if !bytes.isEmpty { add("The audit's marker file is not empty.", location: location) }
-            default:   // a checkpoint
-                add("\(name) is a JSON result whose writer's type the audit was not given, so it could not be checked.", location: location)
+            default:   // report.json, state.json, a checkpoint…: JSON no type was given for
+                unchecked(name, location: location)
             }
         }
 
@@ -313,12 +321,7 @@ public enum ResultSchemaCheck {
                     location: location, line: line)
             }
             learnModelWords(value)
-            do {
-                _ = try ReportValueDecoder(userInfo: [.resultStringJudge: ResultJudge(context: context), .teamLabels: context.teamLabels],
-                                           strict: true).decode(document, from: value)
-            } catch {
-                add("\(name), at \(error.description).", location: location)
-            }
+            decode(value, as: document, name: name, location: location)
             var strings: [String] = []
             Self.collectStrings(value, into: &strings)
             return strings

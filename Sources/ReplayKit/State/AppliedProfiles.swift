@@ -1,3 +1,4 @@
+import Privacy
 import Engine
 
 /// What a run judged each model version by, on the run's device: the profiles' name and digest,
@@ -56,4 +57,45 @@ public struct AppliedProfiles: Sendable, Equatable {
 
     /// "built-in (SHA-256 0123456789ab)".
     public var summary: String { "\(name) (SHA-256 \(sha256.prefix(12)))" }
+}
+
+/// `run.profiles` of a report, `options.profiles` of a state: names are tokens, versions model
+/// labels, languages locale subtags, the source prose.
+extension AppliedProfiles: Codable {
+    enum CodingKeys: String, CodingKey {
+        case name, sha256
+        case unknownModel = "unknown_model"
+        case versions
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try container.decode(TokenLabel.self, forKey: .name).text, sha256: try container.decode(SHA256Hex.self, forKey: .sha256).text,
+                  unknownModel: try container.decode(TokenLabel.self, forKey: .unknownModel).text,
+                  versions: try container.decode([Version].self, forKey: .versions))
+        guard ReportLabel(token: name, salt: LabelSalt(bytes: [])).text == name, SHA256Hex.isDigest(sha256) else {
+            throw StateFormatError(at: container.codingPath, "not a profiles file's name and SHA-256")
+        }
+    }
+}
+
+extension AppliedProfiles.Version: Codable {
+    enum CodingKeys: String, CodingKey {
+        case name, from, below
+        case contextTokens = "context_tokens"
+        case languages
+        case prefillMillisecondsPerToken = "prefill_ms_per_token"
+        case decodeTokensPerSecond = "decode_tokens_per_s"
+        case source
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(name: try c.decode(TokenLabel.self, forKey: .name).text, from: try c.decode(ModelLabel.self, forKey: .from).text,
+                  below: try c.decode(ModelLabel?.self, forKey: .below)?.text, contextTokens: try c.decode(Int.self, forKey: .contextTokens),
+                  languages: try c.decode([LocaleLabel].self, forKey: .languages).map(\.text),
+                  prefillMillisecondsPerToken: try c.decode(Double.self, forKey: .prefillMillisecondsPerToken),
+                  decodeTokensPerSecond: try c.decode(Double.self, forKey: .decodeTokensPerSecond),
+                  source: try c.decode(Prose.self, forKey: .source).text)
+    }
 }
