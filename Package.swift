@@ -86,11 +86,11 @@ let package = Package(
         .executableTarget(name: "Replay", dependencies: ["ReplayKit", "Compare", "Suite", "Audit", "Confinement", "Engine"], swiftSettings: swift6 + llamaHeaders),
         // The benchmarks' own measurements (bench/model.sh), kept out of the shipped command.
         .executableTarget(name: "ReplayBench", dependencies: ["ReplayKit", "Llama", "Jobs", "Engine", "Confinement", "Privacy"],
-                          swiftSettings: swift6 + llamaHeaders),
+                          path: "bench/ReplayBench", swiftSettings: swift6 + llamaHeaders),
         // Test-only: confines itself and reports which writes and sockets the kernel still allows.
-        .executableTarget(name: "SandboxProbe", dependencies: ["Confinement", "Privacy"], swiftSettings: swift6),
+        .executableTarget(name: "SandboxProbe", dependencies: ["Confinement", "Privacy"], path: "Tests/Fixtures/SandboxProbe", swiftSettings: swift6),
         // Test-only: deliberately leaky programs, one per audit rule, that `replay audit` must catch.
-        .executableTarget(name: "LeakyFixtures", dependencies: ["Confinement", "CXattr", "Privacy"], swiftSettings: swift6),
+        .executableTarget(name: "LeakyFixtures", dependencies: ["Confinement", "CXattr", "Privacy"], path: "Tests/Fixtures/LeakyFixtures", swiftSettings: swift6),
 
         // Test-only: temporary directories, subprocesses and built products, shared by the test targets.
         // It sees ReplayKit, and so Llama's llama.h: every test target over it is given llama.h's directory.

@@ -5,10 +5,10 @@
 // for why this and not `swiftc -dump-parse`. Nothing here imports the package's modules: the check
 // must judge code that does not build yet.
 //
-// Every Swift file under Sources/ is parsed; a finding is an identifier the syntax tree says is
-// code (never a comment, a string's text or a declaration's own name) that names a way out of the
-// process: printing, writing or creating files, running a process, changing the environment,
-// the network, logging. C files under Sources/ get a token scan (see `CScan`). A finding is
+// Every Swift file a target builds (Sources/, bench/ReplayBench/, Tests/Fixtures/) is parsed; a
+// finding is an identifier the syntax tree says is code (never a comment, a string's text or a
+// declaration's own name) that names a way out of the process: printing, writing or creating
+// files, running a process, changing the environment, the network, logging. C files there get a token scan (see `CScan`). A finding is
 // allowed only by an entry in `allowed` for that file (or folder) and that API, with its reason.
 //
 // usage: check-privacy-tool ROOT [--list-allowed]
@@ -158,9 +158,9 @@ let allowed: [Allowance] = {
           "audit.sarif and audit-junit.xml: rule ids, file names, lines and byte offsets, never what the run wrote")
     allow("Sources/Spawn/ChildProcess.swift", ["ChildProcess", "posix_spawn", "posix_spawnp", "write"],
           "the one spawner: runs the program, arguments, environment and input its caller gives (each caller is itself checked here); write feeds that input to the child's pipe")
-    allow("Sources/SandboxProbe/", ["*"],
+    allow("Tests/Fixtures/SandboxProbe/", ["*"],
           "test-only program: it tries every write and socket on purpose and reports which the kernel allowed")
-    allow("Sources/LeakyFixtures/", ["*"],
+    allow("Tests/Fixtures/LeakyFixtures/", ["*"],
           "test-only program: one deliberate leak per audit rule, which `replay audit` must catch")
     allow("Sources/CSpawn/spawn.c", ["fork", "posix_spawn", "openat", "syscall", "write"],
           "ChildProcess's contained spawn: the reaper forks, spawns the caller's program, opens /proc/*/stat read-only to find what survived it (getdents64 and close_range by syscall, being async-signal-safe), and writes two ints (a wait status, a count) to the caller's pipe")
@@ -490,8 +490,11 @@ func run(root: String, listAllowed: Bool) -> Int32 {
         return 2
     }
     var findings: [Finding] = []
-    let swiftFiles = files(under: "Sources", root: root, suffixes: [".swift"])
-    let cFiles = files(under: "Sources", root: root, suffixes: [".c", ".h", ".cpp", ".m"])
+    // Every folder whose code a target builds: the libraries and the command, the bench's own
+    // executable (not the peers it is measured against), and the test-only programs (allowed whole).
+    let folders = ["Sources", "bench/ReplayBench", "Tests/Fixtures"]
+    let swiftFiles = folders.flatMap { files(under: $0, root: root, suffixes: [".swift"]) }
+    let cFiles = folders.flatMap { files(under: $0, root: root, suffixes: [".c", ".h", ".cpp", ".m"]) }
     for path in swiftFiles {
         guard let text = try? String(contentsOfFile: root + "/" + path, encoding: .utf8) else {
             findings.append(Finding(path: path, line: 1, column: 1, api: "(unreadable)", reason: "cannot be read as UTF-8, so it cannot be checked"))

@@ -83,7 +83,7 @@ import TestSupport
                 func leak(_ words: String) { print(words) }
                 """,
             // A test-only program allowed whole.
-            "Sources/LeakyFixtures/main.swift": "print(CommandLine.arguments)\n",
+            "Tests/Fixtures/LeakyFixtures/main.swift": "print(CommandLine.arguments)\n",
             "Sources/CSandbox/probe.c": """
                 #include <stdio.h>
                 // printf("in a comment") is not a call
