@@ -7,17 +7,9 @@ public struct CompareReport: Sendable {
     public var base: RunDirectory
     public var new: RunDirectory
     public var comparison: Comparison
-    public var gates: [GateVerdict]
+    public var gates: [GateVerdict] = []
     /// The comparing process's confinement; nil in library use.
     public var sandbox: SandboxReport?
-
-    public init(base: RunDirectory, new: RunDirectory, comparison: Comparison, gates: [GateVerdict] = [], sandbox: SandboxReport? = nil) {
-        self.base = base
-        self.new = new
-        self.comparison = comparison
-        self.gates = gates
-        self.sandbox = sandbox
-    }
 
     /// The options the two runs were made with that differ, as the command line spells them
     /// (`--budget`, `--job`, …).

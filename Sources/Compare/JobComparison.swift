@@ -11,17 +11,7 @@ public struct JobComparison: Sendable, Equatable {
     /// One slice per build, per model version and per locale, in the reports' label order.
     public var byBuild: [SliceComparison]
     public var byModel: [SliceComparison]
-    public var byLocale: [SliceComparison]
-
-    public init(job: JobKind, join: JoinCounts, overall: SliceComparison, byBuild: [SliceComparison], byModel: [SliceComparison],
-                byLocale: [SliceComparison] = []) {
-        self.job = job
-        self.join = join
-        self.overall = overall
-        self.byBuild = byBuild
-        self.byModel = byModel
-        self.byLocale = byLocale
-    }
+    public var byLocale: [SliceComparison] = []
 
     /// Compares `joined`, the job's items, over `metrics`.
     public static func compare(_ job: JobKind, _ joined: JoinedJob, metrics: [MetricDefinition], bootstrap: PairedBootstrap) -> JobComparison {

@@ -8,9 +8,9 @@ import ReplayKit
 public struct MetricComparison: Sendable, Equatable {
     public var metric: MetricDefinition
     /// Items paired and measured in both runs.
-    public var pairs: Int
+    public var pairs: Int = 0
     /// Threads those items are in: the clusters of the standard error (and of the bootstrap).
-    public var clusters: Int
+    public var clusters: Int = 0
     public var base: Double?
     public var new: Double?
     /// NEW − BASE.
@@ -29,26 +29,5 @@ public struct MetricComparison: Sendable, Equatable {
     /// For a rate: items yes in BASE only (b) and in NEW only (c), the McNemar test's counts.
     public var baseOnly: Int?
     public var newOnly: Int?
-    public var verdict: MetricVerdict
-
-    public init(metric: MetricDefinition, pairs: Int = 0, clusters: Int = 0, base: Double? = nil, new: Double? = nil,
-                difference: Double? = nil, lower: Double? = nil, upper: Double? = nil, standardError: Double? = nil,
-                pValue: Double? = nil, adjustedPValue: Double? = nil, minimumDetectable: Double? = nil,
-                baseOnly: Int? = nil, newOnly: Int? = nil, verdict: MetricVerdict = .noPairs) {
-        self.metric = metric
-        self.pairs = pairs
-        self.clusters = clusters
-        self.base = base
-        self.new = new
-        self.difference = difference
-        self.lower = lower
-        self.upper = upper
-        self.standardError = standardError
-        self.pValue = pValue
-        self.adjustedPValue = adjustedPValue
-        self.minimumDetectable = minimumDetectable
-        self.baseOnly = baseOnly
-        self.newOnly = newOnly
-        self.verdict = verdict
-    }
+    public var verdict: MetricVerdict = .noPairs
 }

@@ -19,13 +19,6 @@ public struct SliceComparison: Sendable, Equatable {
     /// Every metric of the job, in the order of `Comparison.metrics(for:)`.
     public var metrics: [MetricComparison]
 
-    public init(dimension: Dimension, label: String, eligible: JoinCounts, metrics: [MetricComparison]) {
-        self.dimension = dimension
-        self.label = label
-        self.eligible = eligible
-        self.metrics = metrics
-    }
-
     /// Compares `metrics` over `pairs`, then adjusts their p-values by Holm's method across the
     /// metrics that were tested, and gives each its verdict.
     public static func compare(_ dimension: Dimension, label: String, pairs: [ItemPair], eligible: JoinCounts,

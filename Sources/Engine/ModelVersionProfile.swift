@@ -15,26 +15,13 @@ public struct ModelVersionProfile: Sendable, Equatable {
     /// The session's ceiling in tokens (prompt and answer together).
     public var contextTokens: Int
     /// The ceiling on named devices where it differs from `contextTokens`.
-    public var contextTokensByDevice: [String: Int]
+    public var contextTokensByDevice: [String: Int] = [:]
     /// The languages it answers in, as lowercased language subtags ("en", "ja").
     public var languages: Set<String>
     /// Its speed on named devices where it differs from the device's own figures.
-    public var timingByDevice: [String: DeviceTiming]
+    public var timingByDevice: [String: DeviceTiming] = [:]
     /// Where the numbers come from.
     public var source: String
-
-    public init(name: String, from: ModelVersion, below: ModelVersion?, contextTokens: Int,
-                contextTokensByDevice: [String: Int] = [:], languages: Set<String>,
-                timingByDevice: [String: DeviceTiming] = [:], source: String) {
-        self.name = name
-        self.from = from
-        self.below = below
-        self.contextTokens = contextTokens
-        self.contextTokensByDevice = contextTokensByDevice
-        self.languages = languages
-        self.timingByDevice = timingByDevice
-        self.source = source
-    }
 
     /// Whether `version` is one this profile covers.
     public func covers(_ version: ModelVersion) -> Bool {

@@ -1,3 +1,5 @@
+import Export
+
 /// ISO 8601 week labels ("2026-W36") from export timestamps, without Foundation calendars.
 ///
 /// Timestamps are converted to UTC first (an offset such as `+09:00` moves the day), so a
@@ -29,9 +31,9 @@ public enum ISOWeek {
     /// The label of the week holding day `days` (days since 1970-01-01).
     static func label(forDay days: Int) -> String {
         let thursday = days - (weekday(days) - 1) + 3
-        let year = civil(thursday).year
-        let week = (thursday - daysFromCivil(year, 1, 1)) / 7 + 1
-        return pad(year, 4) + "-W" + pad(week, 2)
+        let year = CivilDay.date(thursday).year
+        let week = (thursday - CivilDay.days(year: year, month: 1, day: 1)) / 7 + 1
+        return CivilDay.padded(year, 4) + "-W" + CivilDay.padded(week, 2)
     }
 
     /// The Monday starting the labelled week.
@@ -39,7 +41,7 @@ public enum ISOWeek {
         let bytes = Array(label.utf8)
         guard bytes.count == 8, bytes[4] == UInt8(ascii: "-"), bytes[5] == UInt8(ascii: "W"),
               let year = number(bytes[0..<4]), let week = number(bytes[6..<8]), year >= 1, week >= 1 else { return nil }
-        let january4 = daysFromCivil(year, 1, 4)
+        let january4 = CivilDay.days(year: year, month: 1, day: 4)
         let monday = january4 - (weekday(january4) - 1) + (week - 1) * 7
         guard self.label(forDay: monday) == label else { return nil }  // week 53 of a 52-week year
         return monday
@@ -47,29 +49,6 @@ public enum ISOWeek {
 
     /// ISO weekday: Monday 1 … Sunday 7 (1970-01-01 was a Thursday).
     static func weekday(_ days: Int) -> Int { ((days % 7) + 7 + 3) % 7 + 1 }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146097 + dayOfEra - 719468
-    }
-
-    /// The date of day `days` since 1970-01-01.
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let dayOfEra = z - era * 146097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 
     // MARK: - Parsing
 
@@ -129,7 +108,7 @@ public enum ISOWeek {
             }
             guard i == b.count else { return nil }
         }
-        let base = daysFromCivil(year, month, day)
+        let base = CivilDay.days(year: year, month: month, day: day)
         return base + (minutes >= 0 ? minutes / 1440 : -((-minutes + 1439) / 1440))
     }
 
@@ -150,7 +129,7 @@ public enum ISOWeek {
         }
         guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
               year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month, year) else { return nil }
-        return daysFromCivil(year, month, day)
+        return CivilDay.days(year: year, month: month, day: day)
     }
 
     /// The date of the last plain-form timestamp read (`utcDay(bytes:memo:)`): its first ten
@@ -212,10 +191,5 @@ public enum ISOWeek {
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 }

@@ -18,15 +18,6 @@ public struct RateCell: Sendable, Equatable {
     /// The population, for a share; the count, for a mean.
     public let denominator: Int
 
-    /// A cell.
-    public init(metric: Metric, dimension: MetricDimension, key: String, numerator: Int, denominator: Int) {
-        self.metric = metric
-        self.dimension = dimension
-        self.key = key
-        self.numerator = numerator
-        self.denominator = denominator
-    }
-
     /// The share (or mean); `nil` when the denominator is 0.
     public var rate: Double? {
         denominator > 0 ? Double(numerator) / Double(denominator) : nil

@@ -26,19 +26,6 @@ public struct SuiteCase: Sendable {
     /// What must hold, in the file's order.
     public var expectations: [SuiteExpectation]
 
-    public init(index: Int, id: String, job: JobKind, must: Bool, modelVersions: [String]? = nil, languages: [String]? = nil,
-                input: SuiteInput, given: SuiteGivenOutput? = nil, expectations: [SuiteExpectation]) {
-        self.index = index
-        self.id = id
-        self.job = job
-        self.must = must
-        self.modelVersions = modelVersions
-        self.languages = languages
-        self.input = input
-        self.given = given
-        self.expectations = expectations
-    }
-
     /// The languages the case runs in: `languages`, else the input's own (nil: none given).
     public var runLanguages: [String?] {
         languages.map { $0.map { Optional($0) } } ?? [input.language]

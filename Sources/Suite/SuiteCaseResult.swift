@@ -16,18 +16,6 @@ public struct SuiteCaseResult: Sendable {
     public var skipped: Bool
     public var expectations: [SuiteExpectationResult]
 
-    public init(id: String, language: String?, job: JobKind, must: Bool, givenOutput: Bool, skipped: Bool,
-                expectations: [SuiteExpectationResult], perLanguage: Bool = false) {
-        self.perLanguage = perLanguage
-        self.id = id
-        self.language = language
-        self.job = job
-        self.must = must
-        self.givenOutput = givenOutput
-        self.skipped = skipped
-        self.expectations = expectations
-    }
-
     /// Every expectation held (a skipped case neither passes nor fails).
     public var passed: Bool { !skipped && expectations.allSatisfy(\.passed) }
     public var failed: Bool { !skipped && !passed }
@@ -41,7 +29,7 @@ public struct SuiteCaseResult: Sendable {
     /// language of its `languages` (`route-named-wins:fr`).
     public var name: String { perLanguage ? id + ":" + (language ?? "unknown") : id }
     /// The case gave `languages`: it ran once in each.
-    public var perLanguage: Bool
+    public var perLanguage: Bool = false
 }
 
 /// One expectation's verdict at a run of a case.

@@ -22,20 +22,6 @@ public struct SuiteReport: Sendable {
     public var started: String
     public var seconds: Double
 
-    public init(file: String, suite: SuiteFile, results: [SuiteCaseResult], model: ModelDescription?, modelVersion: String?,
-                prompts: PromptSetIdentity, device: DeviceProfile, sandbox: SandboxReport? = nil, started: String, seconds: Double) {
-        self.file = file
-        self.suite = suite
-        self.results = results
-        self.model = model
-        self.modelVersion = modelVersion
-        self.prompts = prompts
-        self.device = device
-        self.sandbox = sandbox
-        self.started = started
-        self.seconds = seconds
-    }
-
     /// Every must case that ran passed.
     public var passed: Bool { !results.contains { $0.must && $0.failed } }
 

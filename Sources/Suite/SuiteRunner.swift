@@ -14,24 +14,14 @@ import ReplayKit
 public struct SuiteRunner: Sendable {
     public var suite: SuiteFile
     public var model: any LanguageModel
-    public var prompts: PromptSet
-    public var device: DeviceProfile
+    public var prompts: PromptSet = .builtIn
+    public var device: DeviceProfile = .iPhone15Pro
     /// The on-device model version the run stands for (`--model-version`): cases with
     /// `model_versions` run only when it is one of them. Carried as the messages' `meta.model`.
     public var modelVersion: String?
     /// Each model version's ceiling, languages and speed: a case is judged as `modelVersion`'s
     /// profile says (the profiles' unknown model without one), as a run judges a place.
-    public var profiles: ModelProfiles
-
-    public init(suite: SuiteFile, model: any LanguageModel, prompts: PromptSet = .builtIn, device: DeviceProfile = .iPhone15Pro,
-                modelVersion: String? = nil, profiles: ModelProfiles = .builtIn) {
-        self.profiles = profiles
-        self.suite = suite
-        self.model = model
-        self.prompts = prompts
-        self.device = device
-        self.modelVersion = modelVersion
-    }
+    public var profiles: ModelProfiles = .builtIn
 
     /// One run of a case: its plan, and what was found so far.
     private struct Pending {

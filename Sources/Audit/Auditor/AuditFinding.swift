@@ -12,15 +12,5 @@ public struct AuditFinding: Sendable, Equatable {
     /// Byte offset in that file, when known.
     public var byteOffset: Int?
     /// How many times the same thing happened at the same place.
-    public var occurrences: Int
-
-    public init(rule: AuditRule, message: String, location: String? = nil, line: Int? = nil, byteOffset: Int? = nil,
-                occurrences: Int = 1) {
-        self.rule = rule
-        self.message = message
-        self.location = location
-        self.line = line
-        self.byteOffset = byteOffset
-        self.occurrences = occurrences
-    }
+    public var occurrences: Int = 1
 }

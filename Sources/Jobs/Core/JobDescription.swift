@@ -18,17 +18,7 @@ public struct JobDescription: Sendable {
     /// group's members: `Route.schema(members:)`).
     public var outputSchema: GenerationSchema?
     /// Settings only this job has (push's newest replies, routing's minimum confidence).
-    public var settings: JobSettings.Own
-
-    public init(kind: JobKind, budget: Budget, inputCapTokens: Int?, contextLimitTokens: Int,
-                outputSchema: GenerationSchema?, settings: JobSettings.Own = JobSettings.Own()) {
-        self.kind = kind
-        self.budget = budget
-        self.inputCapTokens = inputCapTokens
-        self.contextLimitTokens = contextLimitTokens
-        self.outputSchema = outputSchema
-        self.settings = settings
-    }
+    public var settings: JobSettings.Own = JobSettings.Own()
 
     /// The configuration keys of the job's block in report.json (docs/report-schema.md).
     public var reportSettings: JobSettings {

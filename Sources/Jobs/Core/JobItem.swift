@@ -21,21 +21,7 @@ public struct JobItem: Sendable {
     /// Facts the job needs to judge the answer that are not words: member and agent names,
     /// what the export says happened (`meta.group.to`), labels derived at planning. Never a
     /// thread's text, so the words need not be kept until the answer comes.
-    public var labels: [String: String]
-
-    public init(job: JobKind, attribution: Attribution, request: GenerationRequest?, earlyFallback: FallbackReason? = nil,
-                inputTokens: Int, inputWasCut: Bool, promptTokens: Int? = nil, reference: SealedText? = nil,
-                labels: [String: String] = [:]) {
-        self.job = job
-        self.attribution = attribution
-        self.request = request
-        self.earlyFallback = earlyFallback
-        self.inputTokens = inputTokens
-        self.inputWasCut = inputWasCut
-        self.promptTokens = promptTokens
-        self.reference = reference
-        self.labels = labels
-    }
+    public var labels: [String: String] = [:]
 
     /// An item that falls back before asking because its language is not supported (spec §6).
     public static func unsupportedLanguage(job: JobKind, attribution: Attribution) -> JobItem {
@@ -64,31 +50,10 @@ public struct ItemResult: Sendable {
     /// Named quality measures of what the person saw (for example "exact_match" 0 or 1,
     /// "best_f1"): the answer when it was shown (valid, within the budget on the device), else the
     /// app's fallback. Empty when the model was not asked.
-    public var quality: [String: Double]
+    public var quality: [String: Double] = [:]
     /// The same measures with every valid answer scored as if shown, late ones too.
-    public var qualityAllAnswers: [String: Double]
+    public var qualityAllAnswers: [String: Double] = [:]
     /// Job-specific events this item adds to the job's `counters` (for example "kind:timer",
     /// "rejected_greeting", "confusion:Sage->lead"), since they are known only once the model answered.
-    public var counters: [String: Int]
-
-    public init(job: JobKind, attribution: Attribution, answered: Bool, fallback: FallbackReason?, inputWasCut: Bool,
-                asked: Bool, promptTokens: Int, outputTokens: Int, hostMilliseconds: Double?, deviceMilliseconds: Double?,
-                inBudgetHost: Bool?, inBudgetDevice: Bool?, quality: [String: Double] = [:],
-                qualityAllAnswers: [String: Double] = [:], counters: [String: Int] = [:]) {
-        self.job = job
-        self.attribution = attribution
-        self.answered = answered
-        self.fallback = fallback
-        self.inputWasCut = inputWasCut
-        self.asked = asked
-        self.promptTokens = promptTokens
-        self.outputTokens = outputTokens
-        self.hostMilliseconds = hostMilliseconds
-        self.deviceMilliseconds = deviceMilliseconds
-        self.inBudgetHost = inBudgetHost
-        self.inBudgetDevice = inBudgetDevice
-        self.quality = quality
-        self.qualityAllAnswers = qualityAllAnswers
-        self.counters = counters
-    }
+    public var counters: [String: Int] = [:]
 }

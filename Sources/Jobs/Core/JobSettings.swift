@@ -17,12 +17,6 @@ public struct JobSettings: Codable, Sendable, Equatable {
         /// Routing: the confidence below which a guess is not kept, and where it comes from.
         public var minimumConfidence: Double?
         public var minimumConfidenceSource: SettingSource?
-
-        public init(newestReplies: Int? = nil, minimumConfidence: Double? = nil, minimumConfidenceSource: SettingSource? = nil) {
-            self.newestReplies = newestReplies
-            self.minimumConfidence = minimumConfidence
-            self.minimumConfidenceSource = minimumConfidenceSource
-        }
     }
 
     enum CodingKeys: String, CodingKey {

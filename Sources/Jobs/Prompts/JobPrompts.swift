@@ -14,20 +14,11 @@ public struct JobPrompts: Sendable, Equatable {
     public var instructions: PromptTemplate
     /// Instructions for one language, by the language subtag of the export's tags (`fr` for
     /// `fr-CA`): a message in that language gets these instead.
-    public var instructionsByLanguage: [String: PromptTemplate]
+    public var instructionsByLanguage: [String: PromptTemplate] = [:]
     /// The prompt's parts, joined by a newline.
     public var prompt: [PromptPart]
     /// The job's line templates by key (`member`, `member_without_about`).
-    public var lines: [String: PromptTemplate]
-
-    public init(job: JobKind, instructions: PromptTemplate, instructionsByLanguage: [String: PromptTemplate] = [:],
-                prompt: [PromptPart], lines: [String: PromptTemplate] = [:]) {
-        self.job = job
-        self.instructions = instructions
-        self.instructionsByLanguage = instructionsByLanguage
-        self.prompt = prompt
-        self.lines = lines
-    }
+    public var lines: [String: PromptTemplate] = [:]
 
     /// The instructions for `values`' language, filled in.
     public func instructions(_ values: PromptValues) -> SealedText {

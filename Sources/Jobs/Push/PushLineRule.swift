@@ -13,17 +13,11 @@ public struct PushLineRule: Sendable, Equatable {
     /// Whole words that follow an agent's name in a line spoken for it, lowercased: " says"
     /// ("Coach says"). Matched right after the name, with a word boundary after them ("Coach
     /// sample" is not Swedish "Coach sa").
-    public var agentSays: [String]
+    public var agentSays: [String] = []
     /// Stems that follow an agent's name in a line spoken for it, matched without a boundary
     /// after them, for languages that build the verb on: "님이 말" ("Coach님이 말했어요"),
     /// " diyor" ("Coach diyordu"), "说" ("Coach说").
-    public var agentSaysStems: [String]
-
-    public init(greetings: [String], agentSays: [String] = [], agentSaysStems: [String] = []) {
-        self.greetings = greetings
-        self.agentSays = agentSays
-        self.agentSaysStems = agentSaysStems
-    }
+    public var agentSaysStems: [String] = []
 
     /// The rules by language subtag: every language of Apple's on-device model, and "no" as "nb".
     public static let byLanguage: [String: PushLineRule] = {

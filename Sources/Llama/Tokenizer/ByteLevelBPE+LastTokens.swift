@@ -103,11 +103,4 @@ struct TailTokens {
     /// How many tokens `bytes` has when tokenized alone, when the text was cut and they are its
     /// last bytes and start a character; nil otherwise.
     var keptTextTokens: Int?
-
-    init(tokens: [Int32], wasCut: Bool, bytes: [UInt8], keptTextTokens: Int? = nil) {
-        self.tokens = tokens
-        self.wasCut = wasCut
-        self.bytes = bytes
-        self.keptTextTokens = keptTextTokens
-    }
 }

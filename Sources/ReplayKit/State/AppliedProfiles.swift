@@ -22,18 +22,6 @@ public struct AppliedProfiles: Sendable, Equatable {
         public var prefillMillisecondsPerToken: Double
         public var decodeTokensPerSecond: Double
         public var source: String
-
-        public init(name: String, from: String, below: String?, contextTokens: Int, languages: [String],
-                    prefillMillisecondsPerToken: Double, decodeTokensPerSecond: Double, source: String) {
-            self.name = name
-            self.from = from
-            self.below = below
-            self.contextTokens = contextTokens
-            self.languages = languages
-            self.prefillMillisecondsPerToken = prefillMillisecondsPerToken
-            self.decodeTokensPerSecond = decodeTokensPerSecond
-            self.source = source
-        }
     }
 
     public init(name: String, sha256: String, unknownModel: String, versions: [Version]) {

@@ -342,14 +342,6 @@ public struct ShardFacts: Sendable, Equatable {
     /// The shards that ran without the kernel's sandbox.
     public var unsandboxed: [Int]
 
-    public init(count: Int, by: ShardBy, indexes: [Int], threadsSeen: Int, unsandboxed: [Int]) {
-        self.count = count
-        self.by = by
-        self.indexes = indexes
-        self.threadsSeen = threadsSeen
-        self.unsandboxed = unsandboxed
-    }
-
     var lowestIndex: Int { indexes.first ?? 0 }
 
     /// Whether these shards replay corpus file `index`: every file in a thread split (each shard
