@@ -71,26 +71,3 @@ extension CorpusCounts: Codable {
             fatal: try container.decode(FatalNote?.self, forKey: .fatal))
     }
 }
-
-/// `{"file_index", "file", "line", "reason"}`, the reason read back through its rule.
-extension BadLineNote: Codable {
-    enum CodingKeys: String, CodingKey {
-        case fileIndex = "file_index"
-        case file, line, reason
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(fileIndex, forKey: .fileIndex)
-        try container.encode(file, forKey: .file)
-        try container.encode(line, forKey: .line)
-        try container.encode(reason, forKey: .reason)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(fileIndex: try container.decode(Int.self, forKey: .fileIndex), file: try container.decode(ResultPath.self, forKey: .file).text,
-                  line: try container.decode(Int.self, forKey: .line),
-                  reason: ReportLabel.reason(try container.decode(Prose.self, forKey: .reason).text))
-    }
-}

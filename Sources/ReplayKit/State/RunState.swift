@@ -411,6 +411,21 @@ public struct BadLineNote: Sendable, Equatable, Comparable {
     }
 }
 
+/// `{"file_index", "file", "line", "reason"}`, the reason read back through its rule.
+extension BadLineNote: Codable {
+    enum CodingKeys: String, CodingKey {
+        case fileIndex = "file_index"
+        case file, line, reason
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(fileIndex: try container.decode(Int.self, forKey: .fileIndex), file: try container.decode(ResultPath.self, forKey: .file).text,
+                  line: try container.decode(Int.self, forKey: .line),
+                  reason: ReportLabel.reason(try container.decode(Prose.self, forKey: .reason).text))
+    }
+}
+
 /// What stopped a run with an input error: a bad line under `--strict` (its place), or a corpus
 /// that could not be opened (file index -1).
 public struct FatalNote: Sendable, Equatable, Comparable, Codable {
