@@ -137,31 +137,20 @@ public indirect enum ReportValue: Sendable, Equatable {
     /// A JSON string as the compact result files write it (`items.json.zst`): quotes and
     /// backslashes escaped, every other control character as `\u00XX`. The writer and the
     /// audit, which rebuilds such a file's exact bytes, both call this one function.
-    public static func compactQuoted(_ text: String) -> String {
+    public static func compactQuoted(_ text: String) -> String { quoted(text, shortEscapes: false) }
+
+    /// A JSON string as the indented files write it: `\n`, `\r` and `\t` in their short forms too.
+    static func quoted(_ text: String, shortEscapes: Bool = true) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
+            case "\n" where shortEscapes: out += "\\n"
+            case "\r" where shortEscapes: out += "\\r"
+            case "\t" where shortEscapes: out += "\\t"
             default:
                 if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
-
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) }
-                else { out.unicodeScalars.append(scalar) }
             }
         }
         return out + "\""
