@@ -35,7 +35,7 @@ public struct MetricsDocument: ResultDocument, Equatable {
     public var totals: Totals
     public var metrics: [MetricCells]
     /// Nil, and then no key at all, when no summaries were given.
-    public var replayed: [Replayed]?
+    @OmittedWhenNil public var replayed: [Replayed]?
 
     /// How the intervals are taken.
     public enum Interval: String, Codable, Sendable { case wilson }
@@ -148,30 +148,5 @@ public struct MetricsDocument: ResultDocument, Equatable {
                             inBudgetDevice: summary.inBudgetDevice,
                             usage: summary.usageMetric.map { Usage(metric: $0, cell: Cell(counter.cell($0))) })
         }
-    }
-
-    enum CodingKeys: String, CodingKey { case schema, interval, confidence, smallSampleBelow, totals, metrics, replayed }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        schema = try container.decode(SchemaName<Self>.self, forKey: .schema)
-        interval = try container.decode(Interval.self, forKey: .interval)
-        confidence = try container.decode(Double.self, forKey: .confidence)
-        smallSampleBelow = try container.decode(Int.self, forKey: .smallSampleBelow)
-        totals = try container.decode(Totals.self, forKey: .totals)
-        metrics = try container.decode([MetricCells].self, forKey: .metrics)
-        replayed = container.contains(.replayed) ? try container.decode([Replayed].self, forKey: .replayed) : nil
-    }
-
-    /// Every key, `replayed` only when there are summaries.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(schema, forKey: .schema)
-        try container.encode(interval, forKey: .interval)
-        try container.encode(confidence, forKey: .confidence)
-        try container.encode(smallSampleBelow, forKey: .smallSampleBelow)
-        try container.encode(totals, forKey: .totals)
-        try container.encode(metrics, forKey: .metrics)
-        if let replayed { try container.encode(replayed, forKey: .replayed) }
     }
 }

@@ -84,6 +84,26 @@ import Testing
         #expect(try ReportValueDecoder().decode([Int?].self, from: .array([.int(1), .null])) == [1, nil])
     }
 
+    /// A block only some files carry: `@OmittedWhenNil` keeps the synthesized coding but leaves
+    /// the key out when there is no value, and reads an absent key as nil and a null as an error.
+    struct Block: Codable, Equatable {
+        var name: String
+        @OmittedWhenNil var extra: Leg?
+        var after: Int
+    }
+
+    @Test func anOmittedFieldHasNoKeyWithoutAValue() throws {
+        let leg = Leg(name: "x", metres: 1, colour: .red)
+        let without = try ReportValueEncoder().encode(Block(name: "a", extra: nil, after: 2))
+        #expect(without == .object([("name", .label("a")), ("after", .int(2))]))
+        #expect(try ReportValueDecoder(strict: true).decode(Block.self, from: without) == Block(name: "a", extra: nil, after: 2))
+        let with = try ReportValueEncoder().encode(Block(name: "a", extra: leg, after: 2))
+        #expect(with == .object([("name", .label("a")), ("extra", try ReportValueEncoder().encode(leg)), ("after", .int(2))]))
+        #expect(try ReportValueDecoder(strict: true).decode(Block.self, from: with) == Block(name: "a", extra: leg, after: 2))
+        let null = ReportValue.object([("name", .label("a")), ("extra", .null), ("after", .int(2))])
+        #expect(throws: StateFormatError.self) { try ReportValueDecoder().decode(Block.self, from: null) }
+    }
+
     /// A strict reading refuses what no type reads: a key at any depth, or a key given twice,
     /// named by its path; a plain reading passes over both. Keys taken whole (a dictionary, a
     /// `ReportValue`) are read.
