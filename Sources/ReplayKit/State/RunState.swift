@@ -263,22 +263,19 @@ public struct StateOptions: Sendable, Equatable {
         return jobs.map { $0.job(budgetMilliseconds: budgets[$0], labels: labels, contextLimit: unknown) }
     }
 
-    /// The names of the options that differ from `other`'s, as the command line spells them.
+    /// The options that differ from `other`'s, each its flag (`OptionFlag`); the prompt sets'
+    /// with the two sets named.
     public func differences(from other: StateOptions) -> [String] {
-        var names: [String] = []
-        if jobs != other.jobs { names.append("--job") }
-        if budgets != other.budgets { names.append("--budget") }
-        if device != other.device { names.append("--device") }
-        if threadLimit != other.threadLimit { names.append("--limit") }
-        if strict != other.strict { names.append("--strict") }
-        if dryRun != other.dryRun { names.append("--dry-run") }
-        if flywheel != other.flywheel { names.append("--flywheel") }
-        if batchSize != other.batchSize { names.append("--batch") }
-        if labels.digest != other.labels.digest { names.append("--labels") }
-        if prompts != other.prompts { names.append("--prompts: one ran with \(prompts.summary), the other with \(other.prompts.summary)") }
-        if profiles.sha256 != other.profiles.sha256 { names.append("--profiles") }
-        if injection != other.injection { names.append("--inject-fallbacks") }
-        return names
+        let differing: [(OptionFlag, Bool)] = [
+            (.job, jobs != other.jobs), (.budget, budgets != other.budgets), (.device, device != other.device),
+            (.limit, threadLimit != other.threadLimit), (.strict, strict != other.strict), (.dryRun, dryRun != other.dryRun),
+            (.flywheel, flywheel != other.flywheel), (.batch, batchSize != other.batchSize),
+            (.labels, labels.digest != other.labels.digest), (.prompts, prompts != other.prompts),
+            (.profiles, profiles.sha256 != other.profiles.sha256), (.injectFallbacks, injection != other.injection),
+        ]
+        return differing.filter(\.1).map { flag, _ in
+            flag == .prompts ? "\(flag.rawValue): one ran with \(prompts.summary), the other with \(other.prompts.summary)" : flag.rawValue
+        }
     }
 }
 

@@ -1,8 +1,7 @@
-import ReplayKit
-
-/// An option two compared runs were made with differently, as compare.json's
-/// `differences.options` names it: the flag that begins `StateOptions.differences`' sentence
-/// (`--prompts` of "--prompts: one ran with …"); compare.md and compare.html show the sentence.
+/// An option two runs were made with differently, as the command line spells it: the flag that
+/// begins each of `StateOptions.differences` (`--prompts` of "--prompts: one ran with …"), and
+/// the name compare.json's `differences.options` gives it (compare.md and compare.html show the
+/// sentence).
 public enum OptionFlag: String, Codable, Sendable, CaseIterable {
     case job = "--job", budget = "--budget", device = "--device", limit = "--limit", strict = "--strict", dryRun = "--dry-run"
     case flywheel = "--flywheel", batch = "--batch", labels = "--labels", prompts = "--prompts", profiles = "--profiles"
