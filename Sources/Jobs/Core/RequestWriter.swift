@@ -2,7 +2,8 @@ import Engine
 import Privacy
 
 /// The requests of one plan call: each place's prompt values written in the job's words
-/// (`JobPrompts`) into a request, and the request's size counted from its prompt's parts.
+/// (`JobPrompts`) into a request under the job's limits (`AskSettings`), and the request's size
+/// counted from its prompt's parts.
 ///
 /// Every job writes its requests this one way. The writer keeps what a plan call's places share
 /// (the last place's instructions, the prompt's fixed parts and their counts: `JobPrompts`'
@@ -23,23 +24,23 @@ struct RequestWriter {
         let knownCounts: [Int?]
     }
 
-    let prompts: JobPrompts
+    let asking: AskSettings
     let tokenizer: any Tokenizer
     private var partsMemo: JobPrompts.PromptPartsMemo? = nil
     private var instructionsMemo: JobPrompts.InstructionsMemo? = nil
 
-    init(prompts: JobPrompts, tokenizer: any Tokenizer) {
-        self.prompts = prompts
+    init(asking: AskSettings, tokenizer: any Tokenizer) {
+        self.asking = asking
         self.tokenizer = tokenizer
     }
 
     /// The request for the place `values` describe, answered under `grammar`.
-    mutating func request(_ values: PromptValues, grammar: String?, maxOutputTokens: Int, contextLimit: Int,
-                          measuresConfidence: Bool = false) -> Written {
-        let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
+    mutating func request(_ values: PromptValues, grammar: String?, measuresConfidence: Bool = false) -> Written {
+        let (parts, knownCounts) = asking.prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
         let request = GenerationRequest(
-            instructions: prompts.instructions(values, memo: &instructionsMemo), promptParts: parts, separator: Self.separator,
-            grammar: grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit, measuresConfidence: measuresConfidence)
+            instructions: asking.prompts.instructions(values, memo: &instructionsMemo), promptParts: parts, separator: Self.separator,
+            grammar: grammar, maxOutputTokens: asking.maxOutputTokens, contextLimit: asking.contextLimit,
+            measuresConfidence: measuresConfidence)
         let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: Self.separator, knownCounts: knownCounts)
         return Written(request: request, promptTokens: promptTokens, parts: parts, knownCounts: knownCounts)
     }
