@@ -38,10 +38,8 @@ public struct ChipsJob: AskingJob, CountedPlanning {
     /// `plan`, counting what it read into `work`: one pass, each screen's attribution looked up
     /// in `ThreadAttributions`, and (for a range that starts partway) one pass back to the
     /// person's last words before it.
-    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
-              work: inout PlanningWork) -> [JobItem] {
-        var items: [JobItem] = []
-        var writer = RequestWriter(asking: asking, tokenizer: tokenizer)
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, writer: inout RequestWriter, ledger: inout JobLedger,
+              work: inout PlanningWork) {
         // Messages are read in place, by index: a copy of a whole record retains each of its
         // strings, and a dry run plans hundreds of thousands of screens on two threads.
         let messages = snapshot.messages
@@ -71,11 +69,8 @@ public struct ChipsJob: AskingJob, CountedPlanning {
             ledger.scanned(attribution)
             guard screen.isChipEligible else { continue }
 
-            guard asking.supportedLanguages.supports(language) else {
-                items.append(.unsupportedLanguage(job: .chips, attribution: attribution))
-                continue
-            }
-            let cut = tokenizer.suffix(of: screen.words, maxTokens: inputCap)
+            guard writer.answers(in: language, at: attribution) else { continue }
+            let cut = writer.tokenizer.suffix(of: screen.words, maxTokens: inputCap)
             let reference = next.flatMap { messages[$0].from == .person ? messages[$0].text : nil }
             let values = Self.values(agent: agent, cut: cut, lastFromPerson: lastFromPerson, language: language)
             // The words were counted for the cut: the prompt's size reuses that count.
@@ -83,11 +78,10 @@ public struct ChipsJob: AskingJob, CountedPlanning {
             // The person's language as a subtag, for the language rule at check (`ChipLanguageRule`).
             var labels: [String: String] = [:]
             labels["language"] = Language.code(of: language)
-            items.append(JobItem(job: .chips, attribution: attribution, request: written.request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens,
-                                 reference: reference, labels: labels))
+            writer.items.append(JobItem(job: .chips, attribution: attribution, request: written.request,
+                                        inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens,
+                                        reference: reference, labels: labels))
         }
-        return items
     }
 
     public var described: JobDescription {

@@ -46,21 +46,16 @@ public struct DraftJob: AskingJob, CountedPlanning {
     }
 
     /// `plan`, counting what it read into `work`: one pass, each message on its own.
-    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
-              work: inout PlanningWork) -> [JobItem] {
-        var items: [JobItem] = []
-        var writer = RequestWriter(asking: asking, tokenizer: tokenizer)
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, writer: inout RequestWriter, ledger: inout JobLedger,
+              work: inout PlanningWork) {
         for index in range {
             guard let (message, attribution) = snapshot.personMessage(at: index, work: &work, ledger: &ledger) else { continue }
             guard message.meta.offline, let text = message.text, !text.isEmpty else { continue }
             let language = snapshot.language(of: message)
-            guard asking.supportedLanguages.supports(language) else {
-                items.append(.unsupportedLanguage(job: .draft, attribution: attribution))
-                continue
-            }
+            guard writer.answers(in: language, at: attribution) else { continue }
             let agent = snapshot.thread.agent ?? message.meta.groupTo ?? snapshot.thread.group?.lead ?? "the agent"
             // The message is the input: counted once, for both sizes.
-            let inputTokens = tokenizer.tokenCount(of: text)
+            let inputTokens = writer.tokenizer.tokenCount(of: text)
             var values = PromptValues(language: language)
             values.set("agent", SealedText(agent))
             values.set("message", text, tokens: inputTokens)
@@ -75,10 +70,9 @@ public struct DraftJob: AskingJob, CountedPlanning {
             if expected == Draft.none.kind {
                 labels["expert_topic"] = text.withUnsealedText { ExpertTopic.named(in: $0, language: Language.code(of: language)) }?.rawValue
             }
-            items.append(JobItem(job: .draft, attribution: attribution, request: written.request,
-                                 inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
+            writer.items.append(JobItem(job: .draft, attribution: attribution, request: written.request,
+                                        inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
         }
-        return items
     }
 
     public var described: JobDescription {

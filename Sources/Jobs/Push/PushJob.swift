@@ -54,10 +54,8 @@ public struct PushJob: AskingJob, CountedPlanning {
     /// One pass in time order: each agent's newest replies (`NewestReplies`) and every message's
     /// attribution (`ThreadAttributions`) are kept as the thread is read, so a push reads only
     /// the replies it joins, never the thread before it.
-    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
-              work: inout PlanningWork) -> [JobItem] {
-        var items: [JobItem] = []
-        var writer = RequestWriter(asking: asking, tokenizer: tokenizer)
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, writer: inout RequestWriter, ledger: inout JobLedger,
+              work: inout PlanningWork) {
         // Messages are read in place, by index, and copied only when they carry a push.
         let messages = snapshot.messages
         let attributions = snapshot.attributions()
@@ -91,12 +89,9 @@ public struct PushJob: AskingJob, CountedPlanning {
                 ledger.count("no_words", attribution)
                 continue
             }
-            guard asking.supportedLanguages.supports(snapshot.language(of: message)) else {
-                items.append(.unsupportedLanguage(job: .push, attribution: attribution))
-                continue
-            }
+            guard writer.answers(in: snapshot.language(of: message), at: attribution) else { continue }
             if replies.count > 1 { ledger.count("batched", attribution) }
-            let cut = tokenizer.suffix(of: words, maxTokens: inputCap)
+            let cut = writer.tokenizer.suffix(of: words, maxTokens: inputCap)
             var values = PromptValues(language: snapshot.language(of: message))
             values.set("words", cut.text, tokens: cut.textTokens)
             values.set("replies", SealedText(String(replies.count)))
@@ -105,10 +100,9 @@ public struct PushJob: AskingJob, CountedPlanning {
             let written = writer.request(values, grammar: PushLine.grammar)
             var labels = ["agent": agent]
             labels["language"] = Language.code(of: snapshot.language(of: message))
-            items.append(JobItem(job: .push, attribution: attribution, request: written.request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens, labels: labels))
+            writer.items.append(JobItem(job: .push, attribution: attribution, request: written.request,
+                                        inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens, labels: labels))
         }
-        return items
     }
 
     public var described: JobDescription {

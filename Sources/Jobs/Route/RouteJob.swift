@@ -66,9 +66,9 @@ public struct RouteJob: AskingJob, CountedPlanning {
     static let nameSeparator: Character = "\n"
 
     /// `plan`, counting what it read into `work`: one pass, each message on its own.
-    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
-              work: inout PlanningWork) -> [JobItem] {
-        guard let group = snapshot.thread.group else { return [] }
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, writer: inout RequestWriter, ledger: inout JobLedger,
+              work: inout PlanningWork) {
+        guard let group = snapshot.thread.group else { return }
         let names = group.members.map(\.name)
         let choices = Route.choices(members: names)
         let grammar = GrammarWriter.grammar(for: Route.schema(members: names))   // one per group, not per message
@@ -77,8 +77,7 @@ public struct RouteJob: AskingJob, CountedPlanning {
         // them with the message's own count (`Tokenizer.tokenCount(joining:)`).
         var memberTokens: [Int]? = nil
         let members = choices.joined(separator: String(Self.nameSeparator))
-        var items: [JobItem] = []
-        var writer = RequestWriter(asking: asking, tokenizer: tokenizer)
+        let tokenizer = writer.tokenizer
         for index in range {
             guard let (message, attribution) = snapshot.personMessage(at: index, work: &work, ledger: &ledger) else { continue }
             guard let text = message.text, !text.isEmpty else { continue }
@@ -86,10 +85,7 @@ public struct RouteJob: AskingJob, CountedPlanning {
                 ledger.count("named", attribution)
                 continue
             }
-            guard asking.supportedLanguages.supports(snapshot.language(of: message)) else {
-                items.append(.unsupportedLanguage(job: .route, attribution: attribution))
-                continue
-            }
+            guard writer.answers(in: snapshot.language(of: message), at: attribution) else { continue }
             var values = PromptValues(language: snapshot.language(of: message))
             // Counted once here, so both sizes below are sums of known counts wherever the seams
             // allow, and the prompt is never joined (a request joins its parts only when read).
@@ -102,10 +98,9 @@ public struct RouteJob: AskingJob, CountedPlanning {
             labels["routed"] = message.meta.groupRouted
             // The prompt is the input.
             let inputTokens = tokenizer.tokenCount(joining: written.parts, separator: RequestWriter.separator, knownCounts: written.knownCounts)
-            items.append(JobItem(job: .route, attribution: attribution, request: written.request,
-                                 inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
+            writer.items.append(JobItem(job: .route, attribution: attribution, request: written.request,
+                                        inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
         }
-        return items
     }
 
     public var described: JobDescription {
