@@ -104,7 +104,7 @@ enum Threads {
     @Test(arguments: ["ja-JP", "fr-FR", nil] as [String?])
     func instructionsNameThePersonsLanguage(locale: String?) {
         let expected = ["ja-JP": "Japanese", "fr-FR": "French"][locale ?? ""] ?? "English"
-        let instructions = ChipsJob().prompts.instructions(PromptValues(language: locale))
+        let instructions = ChipsJob().asking.prompts.instructions(PromptValues(language: locale))
         #expect(instructions.withUnsealedText { $0.contains("in \(expected),") })
     }
 }

@@ -210,7 +210,7 @@ enum QuadraticPlanning {
                 ledger.count("no_words", attribution)
                 continue
             }
-            guard job.supportedLanguages.supports(snapshot.language(of: message)) else {
+            guard job.asking.supportedLanguages.supports(snapshot.language(of: message)) else {
                 items.append(.unsupportedLanguage(job: .push, attribution: attribution))
                 continue
             }
@@ -220,11 +220,11 @@ enum QuadraticPlanning {
             values.set("words", cut.text, tokens: cut.textTokens)
             values.set("replies", SealedText(String(replies.count)))
             if replies.count > 1 { values.hold("batched") }
-            let (parts, knownCounts) = job.prompts.promptParts(values)
+            let (parts, knownCounts) = job.asking.prompts.promptParts(values)
             let request = GenerationRequest(
-                instructions: job.prompts.instructions(values),
+                instructions: job.asking.prompts.instructions(values),
                 prompt: SealedText.joined(parts, separator: "\n"),
-                grammar: PushLine.grammar, maxOutputTokens: job.maxOutputTokens, contextLimit: job.contextLimit)
+                grammar: PushLine.grammar, maxOutputTokens: job.asking.maxOutputTokens, contextLimit: job.asking.contextLimit)
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
                                                           knownCounts: knownCounts)
             var labels = ["agent": agent]
@@ -253,18 +253,18 @@ enum QuadraticPlanning {
             attribution.locale = language ?? attribution.locale
             ledger.scanned(attribution)
             guard screen.isChipEligible else { continue }
-            guard job.supportedLanguages.supports(language) else {
+            guard job.asking.supportedLanguages.supports(language) else {
                 items.append(.unsupportedLanguage(job: .chips, attribution: attribution))
                 continue
             }
             let cut = tokenizer.suffix(of: screen.words, maxTokens: job.inputCap)
             let reference = next.flatMap { messages[$0].from == .person ? messages[$0].text : nil }
             let values = ChipsJob.values(agent: agent, cut: cut, lastFromPerson: lastFromPerson, language: language)
-            let (parts, knownCounts) = job.prompts.promptParts(values)
+            let (parts, knownCounts) = job.asking.prompts.promptParts(values)
             let request = GenerationRequest(
-                instructions: job.prompts.instructions(values),
+                instructions: job.asking.prompts.instructions(values),
                 prompt: SealedText.joined(parts, separator: "\n"),
-                grammar: Replies.grammar, maxOutputTokens: job.maxOutputTokens, contextLimit: job.contextLimit)
+                grammar: Replies.grammar, maxOutputTokens: job.asking.maxOutputTokens, contextLimit: job.asking.contextLimit)
             let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: "\n",
                                                           knownCounts: knownCounts)
             var labels: [String: String] = [:]

@@ -31,10 +31,10 @@ import Testing
     }
 
     @Test func everyJobsDefaultIsTheBuiltInSetsPart() {
-        #expect(ChipsJob().prompts == PromptSet.builtIn.chips)
-        #expect(RouteJob().prompts == PromptSet.builtIn.route)
-        #expect(PushJob().prompts == PromptSet.builtIn.push)
-        #expect(DraftJob().prompts == PromptSet.builtIn.draft)
+        #expect(ChipsJob().asking.prompts == PromptSet.builtIn.chips)
+        #expect(RouteJob().asking.prompts == PromptSet.builtIn.route)
+        #expect(PushJob().asking.prompts == PromptSet.builtIn.push)
+        #expect(DraftJob().asking.prompts == PromptSet.builtIn.draft)
     }
 
     @Test func templatesFillInTheirInputsAndWriteBraces() throws {
@@ -125,17 +125,17 @@ import Testing
         var values = PromptValues(language: nil)
         values.set("message", SealedText("hi"))
         values.set("members", lines: lines)
-        #expect(job.prompts.promptParts(values).parts
+        #expect(job.asking.prompts.promptParts(values).parts
                 == ["Members:", "- Sage: sleep", "- Penny", "\nMessage:", "hi", "\nWho is this message for?"].map(SealedText.init))
         values.set("members", lines: [])
-        #expect(job.prompts.promptParts(values).parts.count == 4)
+        #expect(job.asking.prompts.promptParts(values).parts.count == 4)
     }
 
     @Test func instructionsForALanguageReplaceTheDefaultForThatLanguageOnly() throws {
         let set = try PromptFiles.read([("jobs.chips.instructions.languages.fr", .label("Propose des réponses en {language}."))])
         let job = ChipsJob(prompts: set.chips)
-        #expect(job.prompts.instructions(PromptValues(language: "fr-CA")) == SealedText("Propose des réponses en French."))
-        #expect(job.prompts.instructions(PromptValues(language: "de-DE")) == PromptSet.builtIn.chips.instructions(PromptValues(language: "de-DE")))
+        #expect(job.asking.prompts.instructions(PromptValues(language: "fr-CA")) == SealedText("Propose des réponses en French."))
+        #expect(job.asking.prompts.instructions(PromptValues(language: "de-DE")) == PromptSet.builtIn.chips.instructions(PromptValues(language: "de-DE")))
         // Written back in the same place.
         #expect(set.json.contains("\"languages\": {\n          \"fr\": \"Propose des réponses en {language}.\"\n        }"))
     }

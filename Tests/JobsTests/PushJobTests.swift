@@ -204,6 +204,6 @@ import Testing
     }
 
     @Test func theInstructionsNameTheLanguage() {
-        #expect(PushJob().prompts.instructions(PromptValues(language: "de-DE")).withUnsealedText { $0.contains("in German,") })
+        #expect(PushJob().asking.prompts.instructions(PromptValues(language: "de-DE")).withUnsealedText { $0.contains("in German,") })
     }
 }

@@ -14,44 +14,32 @@ import Export
 /// the reply, folded) and `best_f1` (the best chip's token F1 with it); no chips shown scores 0.
 /// Counters: the spec's never rules, `never:chips_wrong_language` and `never:chips_agent_voice`
 /// (`check`; docs/never-rules.md).
-public struct ChipsJob: Job, CountedPlanning {
+public struct ChipsJob: AskingJob, CountedPlanning {
     public var kind: JobKind { .chips }
     /// Planning reads the words of the screen that asks.
     public var readsScreenWords: Bool { true }
     /// The spec's budget: "ready within 800 ms of the screen landing, or they don't show" (§2).
     public static let defaultBudget = Budget(milliseconds: 800, source: .spec)
-    /// The time budget from the screen landing to chips ready.
-    public var budgetMilliseconds: Double
+    /// How chips are asked: the budget runs from the screen landing to chips ready, and the output
+    /// cap fits three 40-character replies and their JSON.
+    public var asking: AskSettings
     /// Tokens of screen words the model may see, counted from the end (spec: 600).
     public var inputCap: Int
-    /// The session's token ceiling (the phone's 4,096).
-    public var contextLimit: Int
-    /// The most tokens the model may write: three 40-character replies and their JSON.
-    public var maxOutputTokens: Int
-    /// The languages the chips may be written in; the person's language outside them falls back (spec §6).
-    public var supportedLanguages: SupportedLanguages
-    /// The instructions and the words of the prompt (the prompt set's chips).
-    public var prompts: JobPrompts
 
     public init(budgetMilliseconds: Double = ChipsJob.defaultBudget.milliseconds, inputCap: Int = 600, contextLimit: Int = 4096,
                 maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence,
                 prompts: JobPrompts = PromptSet.builtIn.chips) {
         precondition(prompts.job == .chips, "chips asks with the chips prompts")
-        self.budgetMilliseconds = budgetMilliseconds
+        asking = AskSettings(budgetMilliseconds: budgetMilliseconds, contextLimit: contextLimit, maxOutputTokens: maxOutputTokens,
+                             supportedLanguages: supportedLanguages, prompts: prompts)
         self.inputCap = inputCap
-        self.contextLimit = contextLimit
-        self.maxOutputTokens = maxOutputTokens
-        self.supportedLanguages = supportedLanguages
-        self.prompts = prompts
     }
 
     /// `plan`, counting what it read into `work`: one pass, each screen's attribution looked up
     /// in `ThreadAttributions`, and (for a range that starts partway) one pass back to the
     /// person's last words before it.
-    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
-              work: inout PlanningWork) -> [JobItem] {
-        var items: [JobItem] = []
-        var writer = RequestWriter(prompts: prompts, tokenizer: tokenizer)
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, writer: inout RequestWriter, ledger: inout JobLedger,
+              work: inout PlanningWork) {
         // Messages are read in place, by index: a copy of a whole record retains each of its
         // strings, and a dry run plans hundreds of thousands of screens on two threads.
         let messages = snapshot.messages
@@ -81,27 +69,23 @@ public struct ChipsJob: Job, CountedPlanning {
             ledger.scanned(attribution)
             guard screen.isChipEligible else { continue }
 
-            guard supportedLanguages.supports(language) else {
-                items.append(.unsupportedLanguage(job: .chips, attribution: attribution))
-                continue
-            }
-            let cut = tokenizer.suffix(of: screen.words, maxTokens: inputCap)
+            guard writer.answers(in: language, at: attribution) else { continue }
+            let cut = writer.tokenizer.suffix(of: screen.words, maxTokens: inputCap)
             let reference = next.flatMap { messages[$0].from == .person ? messages[$0].text : nil }
             let values = Self.values(agent: agent, cut: cut, lastFromPerson: lastFromPerson, language: language)
             // The words were counted for the cut: the prompt's size reuses that count.
-            let written = writer.request(values, grammar: Replies.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            let written = writer.request(values, grammar: Replies.grammar)
             // The person's language as a subtag, for the language rule at check (`ChipLanguageRule`).
             var labels: [String: String] = [:]
             labels["language"] = Language.code(of: language)
-            items.append(JobItem(job: .chips, attribution: attribution, request: written.request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens,
-                                 reference: reference, labels: labels))
+            writer.items.append(JobItem(job: .chips, attribution: attribution, request: written.request,
+                                        inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens,
+                                        reference: reference, labels: labels))
         }
-        return items
     }
 
     public var described: JobDescription {
-        JobDescription(kind: kind, budget: budget, inputCapTokens: inputCap, contextLimitTokens: contextLimit,
+        JobDescription(kind: kind, budget: budget, inputCapTokens: inputCap, contextLimitTokens: asking.contextLimit,
                        outputSchema: Replies.schema)
     }
 

@@ -1,14 +1,15 @@
 import Engine
 import Privacy
 
-/// The requests of one plan call: each place's prompt values written in the job's words
-/// (`JobPrompts`) into a request, and the request's size counted from its prompt's parts.
+/// The items of one plan call, and their requests: each place's prompt values written in the
+/// job's words (`JobPrompts`) into a request under the job's limits (`AskSettings`), and the
+/// request's size counted from its prompt's parts.
 ///
 /// Every job writes its requests this one way. The writer keeps what a plan call's places share
 /// (the last place's instructions, the prompt's fixed parts and their counts: `JobPrompts`'
 /// memos), so most places render and count only their own words, and the size sums the parts'
 /// known counts wherever the seams allow (`Tokenizer.promptTokenCount(for:promptParts:…)`): the
-/// prompt is never joined to be counted. One writer per plan call.
+/// prompt is never joined to be counted. One writer per plan call (`CountedPlanning` makes it).
 struct RequestWriter {
     /// A prompt's parts are joined by a newline.
     static let separator = "\n"
@@ -23,23 +24,33 @@ struct RequestWriter {
         let knownCounts: [Int?]
     }
 
-    let prompts: JobPrompts
+    let asking: AskSettings
     let tokenizer: any Tokenizer
+    /// The plan call's items so far, in the order of their places: what it returns.
+    var items: [JobItem] = []
     private var partsMemo: JobPrompts.PromptPartsMemo? = nil
     private var instructionsMemo: JobPrompts.InstructionsMemo? = nil
 
-    init(prompts: JobPrompts, tokenizer: any Tokenizer) {
-        self.prompts = prompts
+    init(asking: AskSettings, tokenizer: any Tokenizer) {
+        self.asking = asking
         self.tokenizer = tokenizer
     }
 
+    /// Whether the job answers in `language` (`AskSettings.supportedLanguages`); when it does not,
+    /// the place at `attribution` falls back before the model is asked (spec §6), and its item says so.
+    mutating func answers(in language: String?, at attribution: Attribution) -> Bool {
+        guard !asking.supportedLanguages.supports(language) else { return true }
+        items.append(.unsupportedLanguage(job: asking.prompts.job, attribution: attribution))
+        return false
+    }
+
     /// The request for the place `values` describe, answered under `grammar`.
-    mutating func request(_ values: PromptValues, grammar: String?, maxOutputTokens: Int, contextLimit: Int,
-                          measuresConfidence: Bool = false) -> Written {
-        let (parts, knownCounts) = prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
+    mutating func request(_ values: PromptValues, grammar: String?, measuresConfidence: Bool = false) -> Written {
+        let (parts, knownCounts) = asking.prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
         let request = GenerationRequest(
-            instructions: prompts.instructions(values, memo: &instructionsMemo), promptParts: parts, separator: Self.separator,
-            grammar: grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit, measuresConfidence: measuresConfidence)
+            instructions: asking.prompts.instructions(values, memo: &instructionsMemo), promptParts: parts, separator: Self.separator,
+            grammar: grammar, maxOutputTokens: asking.maxOutputTokens, contextLimit: asking.contextLimit,
+            measuresConfidence: measuresConfidence)
         let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: Self.separator, knownCounts: knownCounts)
         return Written(request: request, promptTokens: promptTokens, parts: parts, knownCounts: knownCounts)
     }

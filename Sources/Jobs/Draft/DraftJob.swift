@@ -26,55 +26,40 @@ import Export
 /// - `checklist_when_used`: over messages whose draft the person ticked (so a checklist was
 ///   wanted and used), whether this model also drafts a checklist: the draft that matters most
 ///   should not be lost.
-public struct DraftJob: Job, CountedPlanning {
+public struct DraftJob: AskingJob, CountedPlanning {
     public var kind: JobKind { .draft }
     /// Planning reads the message alone.
     public var readsScreenWords: Bool { false }
     /// The project's budget, not the spec's: the spec says the person "gets something to use
     /// right away" and gives no number.
     public static let defaultBudget = Budget(milliseconds: 2000, source: .projectDefault)
-    /// The time budget from sending offline to the draft drawn.
-    public var budgetMilliseconds: Double
-    /// The session's token ceiling (the phone's 4,096).
-    public var contextLimit: Int
-    /// The most tokens the model may write: a full checklist (40 + 8 × 60 characters) and its JSON.
-    public var maxOutputTokens: Int
-    /// The languages a draft may be written in; a message in another falls back (spec §6).
-    public var supportedLanguages: SupportedLanguages
-    /// The instructions and the words of the prompt (the prompt set's draft).
-    public var prompts: JobPrompts
+    /// How a draft is asked: the budget runs from sending offline to the draft drawn, and the
+    /// output cap fits a full checklist (40 + 8 × 60 characters) and its JSON.
+    public var asking: AskSettings
 
     public init(budgetMilliseconds: Double = DraftJob.defaultBudget.milliseconds, contextLimit: Int = 4096,
                 maxOutputTokens: Int = 256, supportedLanguages: SupportedLanguages = .appleIntelligence,
                 prompts: JobPrompts = PromptSet.builtIn.draft) {
         precondition(prompts.job == .draft, "draft asks with the draft prompts")
-        self.prompts = prompts
-        self.budgetMilliseconds = budgetMilliseconds
-        self.contextLimit = contextLimit
-        self.maxOutputTokens = maxOutputTokens
-        self.supportedLanguages = supportedLanguages
+        asking = AskSettings(budgetMilliseconds: budgetMilliseconds, contextLimit: contextLimit, maxOutputTokens: maxOutputTokens,
+                             supportedLanguages: supportedLanguages, prompts: prompts)
     }
 
     /// `plan`, counting what it read into `work`: one pass, each message on its own.
-    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
-              work: inout PlanningWork) -> [JobItem] {
-        var items: [JobItem] = []
-        var writer = RequestWriter(prompts: prompts, tokenizer: tokenizer)
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, writer: inout RequestWriter, ledger: inout JobLedger,
+              work: inout PlanningWork) {
         for index in range {
             guard let (message, attribution) = snapshot.personMessage(at: index, work: &work, ledger: &ledger) else { continue }
             guard message.meta.offline, let text = message.text, !text.isEmpty else { continue }
             let language = snapshot.language(of: message)
-            guard supportedLanguages.supports(language) else {
-                items.append(.unsupportedLanguage(job: .draft, attribution: attribution))
-                continue
-            }
+            guard writer.answers(in: language, at: attribution) else { continue }
             let agent = snapshot.thread.agent ?? message.meta.groupTo ?? snapshot.thread.group?.lead ?? "the agent"
             // The message is the input: counted once, for both sizes.
-            let inputTokens = tokenizer.tokenCount(of: text)
+            let inputTokens = writer.tokenizer.tokenCount(of: text)
             var values = PromptValues(language: language)
             values.set("agent", SealedText(agent))
             values.set("message", text, tokens: inputTokens)
-            let written = writer.request(values, grammar: Draft.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            let written = writer.request(values, grammar: Draft.grammar)
             let expected = text.withUnsealedText { Self.expectedKind(of: $0) }
             var labels = [
                 "expected": expected,
@@ -85,14 +70,13 @@ public struct DraftJob: Job, CountedPlanning {
             if expected == Draft.none.kind {
                 labels["expert_topic"] = text.withUnsealedText { ExpertTopic.named(in: $0, language: Language.code(of: language)) }?.rawValue
             }
-            items.append(JobItem(job: .draft, attribution: attribution, request: written.request,
-                                 inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
+            writer.items.append(JobItem(job: .draft, attribution: attribution, request: written.request,
+                                        inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
         }
-        return items
     }
 
     public var described: JobDescription {
-        JobDescription(kind: kind, budget: budget, inputCapTokens: nil, contextLimitTokens: contextLimit, outputSchema: Draft.schema)
+        JobDescription(kind: kind, budget: budget, inputCapTokens: nil, contextLimitTokens: asking.contextLimit, outputSchema: Draft.schema)
     }
 
     /// Decodes and checks the draft (`Draft.check`), and counts `NeverRule.draftExpertQuestion`

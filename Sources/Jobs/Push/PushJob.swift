@@ -24,40 +24,29 @@ import Export
 /// is not scored `well_formed` at all (never counted as passed); and the spec's never rules,
 /// `never:push_advice`, `never:push_greeting`, `never:push_speaks_for_agent` (`check`;
 /// docs/never-rules.md).
-public struct PushJob: Job, CountedPlanning {
+public struct PushJob: AskingJob, CountedPlanning {
     public var kind: JobKind { .push }
     /// Planning reads the newest replies' words.
     public var readsScreenWords: Bool { true }
     /// The project's budget, not the spec's: the spec says only that a notification extension has
     /// "little memory and about 30 seconds"; 3,000 ms keeps the push prompt.
     public static let defaultBudget = Budget(milliseconds: 3000, source: .projectDefault)
-    /// The time budget for the line.
-    public var budgetMilliseconds: Double
+    /// How the line is asked: the budget is the line's, and the output cap fits a 90-character
+    /// line and its JSON, with room for scripts that take more than one token per character.
+    public var asking: AskSettings
     /// Tokens of words the model may see, counted from the end (spec: 1,000).
     public var inputCap: Int
     /// The most replies a batched push reads (spec: the newest three).
     public var newestReplies: Int
-    /// The session's token ceiling (the phone's 4,096).
-    public var contextLimit: Int
-    /// The most tokens the model may write: a 90-character line and its JSON, with room for
-    /// scripts that take more than one token per character.
-    public var maxOutputTokens: Int
-    /// The languages the line may be written in; a reply in another falls back (spec §6).
-    public var supportedLanguages: SupportedLanguages
-    /// The instructions and the words of the prompt (the prompt set's push).
-    public var prompts: JobPrompts
 
     public init(budgetMilliseconds: Double = PushJob.defaultBudget.milliseconds, inputCap: Int = 1000, newestReplies: Int = 3,
                 contextLimit: Int = 4096, maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence,
                 prompts: JobPrompts = PromptSet.builtIn.push) {
         precondition(prompts.job == .push, "push asks with the push prompts")
-        self.prompts = prompts
-        self.budgetMilliseconds = budgetMilliseconds
+        asking = AskSettings(budgetMilliseconds: budgetMilliseconds, contextLimit: contextLimit, maxOutputTokens: maxOutputTokens,
+                             supportedLanguages: supportedLanguages, prompts: prompts)
         self.inputCap = inputCap
         self.newestReplies = newestReplies
-        self.contextLimit = contextLimit
-        self.maxOutputTokens = maxOutputTokens
-        self.supportedLanguages = supportedLanguages
     }
 
     /// `plan`, counting what it read into `work`.
@@ -65,10 +54,8 @@ public struct PushJob: Job, CountedPlanning {
     /// One pass in time order: each agent's newest replies (`NewestReplies`) and every message's
     /// attribution (`ThreadAttributions`) are kept as the thread is read, so a push reads only
     /// the replies it joins, never the thread before it.
-    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
-              work: inout PlanningWork) -> [JobItem] {
-        var items: [JobItem] = []
-        var writer = RequestWriter(prompts: prompts, tokenizer: tokenizer)
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, writer: inout RequestWriter, ledger: inout JobLedger,
+              work: inout PlanningWork) {
         // Messages are read in place, by index, and copied only when they carry a push.
         let messages = snapshot.messages
         let attributions = snapshot.attributions()
@@ -102,28 +89,24 @@ public struct PushJob: Job, CountedPlanning {
                 ledger.count("no_words", attribution)
                 continue
             }
-            guard supportedLanguages.supports(snapshot.language(of: message)) else {
-                items.append(.unsupportedLanguage(job: .push, attribution: attribution))
-                continue
-            }
+            guard writer.answers(in: snapshot.language(of: message), at: attribution) else { continue }
             if replies.count > 1 { ledger.count("batched", attribution) }
-            let cut = tokenizer.suffix(of: words, maxTokens: inputCap)
+            let cut = writer.tokenizer.suffix(of: words, maxTokens: inputCap)
             var values = PromptValues(language: snapshot.language(of: message))
             values.set("words", cut.text, tokens: cut.textTokens)
             values.set("replies", SealedText(String(replies.count)))
             if replies.count > 1 { values.hold("batched") }
             // The words were counted for the cut: the prompt's size reuses that count.
-            let written = writer.request(values, grammar: PushLine.grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit)
+            let written = writer.request(values, grammar: PushLine.grammar)
             var labels = ["agent": agent]
             labels["language"] = Language.code(of: snapshot.language(of: message))
-            items.append(JobItem(job: .push, attribution: attribution, request: written.request,
-                                 inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens, labels: labels))
+            writer.items.append(JobItem(job: .push, attribution: attribution, request: written.request,
+                                        inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens, labels: labels))
         }
-        return items
     }
 
     public var described: JobDescription {
-        JobDescription(kind: kind, budget: budget, inputCapTokens: inputCap, contextLimitTokens: contextLimit,
+        JobDescription(kind: kind, budget: budget, inputCapTokens: inputCap, contextLimitTokens: asking.contextLimit,
                        outputSchema: PushLine.schema, settings: JobSettings.Own(newestReplies: newestReplies))
     }
 

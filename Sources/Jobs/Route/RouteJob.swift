@@ -30,7 +30,7 @@ import Export
 /// person saw, as the quality keys), the lead written as "lead" and every other name as its `ReportLabel(member:)` (kept when the
 /// team listed it in `labels`, else a salted hash): a counter's key is written into the report,
 /// and a member's name is free text.
-public struct RouteJob: Job, CountedPlanning {
+public struct RouteJob: AskingJob, CountedPlanning {
     public var kind: JobKind { .route }
     /// Planning reads the message and the members, never a screen.
     public var readsScreenWords: Bool { false }
@@ -40,35 +40,25 @@ public struct RouteJob: Job, CountedPlanning {
     public static let defaultBudget = Budget(milliseconds: 400, source: .projectDefault)
     /// The project's threshold (the spec says only that a low-confidence answer means the lead).
     public static let defaultMinimumConfidence = 0.5
-    /// The time budget from the typing pause to the pill's guess.
-    public var budgetMilliseconds: Double
+    /// How routing asks: the budget runs from the typing pause to the pill's guess, and the output
+    /// cap fits `{"to":"Name"}` for the longest name.
+    public var asking: AskSettings
     /// A member's name is kept only when its confidence is above this; otherwise the lead.
     ///
     /// 0.5 by default: above it the chosen name is more likely than every other choice together,
     /// so a two-way tie (0.5 or less each) always goes to the lead, as the spec asks.
     public var minimumConfidence: Double
-    /// The session's token ceiling (the phone's 4,096).
-    public var contextLimit: Int
-    /// The most tokens the model may write: `{"to":"Name"}` for the longest name.
-    public var maxOutputTokens: Int
-    /// The languages the model may route in; a message in another falls back (spec §6).
-    public var supportedLanguages: SupportedLanguages
     /// The members' names the team allows in the confusion counters (`--labels`); others are hashed.
     public var labels: TeamLabels
-    /// The instructions, the words of the prompt and the member lines (the prompt set's route).
-    public var prompts: JobPrompts
 
     public init(budgetMilliseconds: Double = RouteJob.defaultBudget.milliseconds,
                 minimumConfidence: Double = RouteJob.defaultMinimumConfidence, contextLimit: Int = 4096,
                 maxOutputTokens: Int = 48, supportedLanguages: SupportedLanguages = .appleIntelligence,
                 labels: TeamLabels = .none, prompts: JobPrompts = PromptSet.builtIn.route) {
         precondition(prompts.job == .route, "route asks with the route prompts")
-        self.prompts = prompts
-        self.budgetMilliseconds = budgetMilliseconds
+        asking = AskSettings(budgetMilliseconds: budgetMilliseconds, contextLimit: contextLimit, maxOutputTokens: maxOutputTokens,
+                             supportedLanguages: supportedLanguages, prompts: prompts)
         self.minimumConfidence = minimumConfidence
-        self.contextLimit = contextLimit
-        self.maxOutputTokens = maxOutputTokens
-        self.supportedLanguages = supportedLanguages
         self.labels = labels
     }
 
@@ -76,9 +66,9 @@ public struct RouteJob: Job, CountedPlanning {
     static let nameSeparator: Character = "\n"
 
     /// `plan`, counting what it read into `work`: one pass, each message on its own.
-    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, tokenizer: any Tokenizer, ledger: inout JobLedger,
-              work: inout PlanningWork) -> [JobItem] {
-        guard let group = snapshot.thread.group else { return [] }
+    func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, writer: inout RequestWriter, ledger: inout JobLedger,
+              work: inout PlanningWork) {
+        guard let group = snapshot.thread.group else { return }
         let names = group.members.map(\.name)
         let choices = Route.choices(members: names)
         let grammar = GrammarWriter.grammar(for: Route.schema(members: names))   // one per group, not per message
@@ -87,8 +77,7 @@ public struct RouteJob: Job, CountedPlanning {
         // them with the message's own count (`Tokenizer.tokenCount(joining:)`).
         var memberTokens: [Int]? = nil
         let members = choices.joined(separator: String(Self.nameSeparator))
-        var items: [JobItem] = []
-        var writer = RequestWriter(prompts: prompts, tokenizer: tokenizer)
+        let tokenizer = writer.tokenizer
         for index in range {
             guard let (message, attribution) = snapshot.personMessage(at: index, work: &work, ledger: &ledger) else { continue }
             guard let text = message.text, !text.isEmpty else { continue }
@@ -96,32 +85,27 @@ public struct RouteJob: Job, CountedPlanning {
                 ledger.count("named", attribution)
                 continue
             }
-            guard supportedLanguages.supports(snapshot.language(of: message)) else {
-                items.append(.unsupportedLanguage(job: .route, attribution: attribution))
-                continue
-            }
+            guard writer.answers(in: snapshot.language(of: message), at: attribution) else { continue }
             var values = PromptValues(language: snapshot.language(of: message))
             // Counted once here, so both sizes below are sums of known counts wherever the seams
             // allow, and the prompt is never joined (a request joins its parts only when read).
             values.set("message", text, tokens: tokenizer.tokenCount(of: text))
             if memberTokens == nil { memberTokens = memberLines.map(tokenizer.tokenCount(of:)) }
             values.set("members", lines: memberLines, tokens: memberTokens)
-            let written = writer.request(values, grammar: grammar, maxOutputTokens: maxOutputTokens, contextLimit: contextLimit,
-                                         measuresConfidence: true)
+            let written = writer.request(values, grammar: grammar, measuresConfidence: true)
             var labels = ["lead": group.lead, "members": members]
             labels["to"] = message.meta.groupTo
             labels["routed"] = message.meta.groupRouted
             // The prompt is the input.
             let inputTokens = tokenizer.tokenCount(joining: written.parts, separator: RequestWriter.separator, knownCounts: written.knownCounts)
-            items.append(JobItem(job: .route, attribution: attribution, request: written.request,
-                                 inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
+            writer.items.append(JobItem(job: .route, attribution: attribution, request: written.request,
+                                        inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
         }
-        return items
     }
 
     public var described: JobDescription {
         let confidenceSource: SettingSource = minimumConfidence == Self.defaultMinimumConfidence ? .projectDefault : .flagOrConfig
-        return JobDescription(kind: kind, budget: budget, inputCapTokens: nil, contextLimitTokens: contextLimit, outputSchema: nil,
+        return JobDescription(kind: kind, budget: budget, inputCapTokens: nil, contextLimitTokens: asking.contextLimit, outputSchema: nil,
                               settings: JobSettings.Own(minimumConfidence: minimumConfidence, minimumConfidenceSource: confidenceSource))
     }
 
@@ -175,7 +159,7 @@ public struct RouteJob: Job, CountedPlanning {
     /// alone when it has no `about`.
     func memberLine(_ member: GroupMember) -> SealedText {
         member.about.isEmpty
-            ? prompts.line("member_without_about", ["name": SealedText(member.name)])
-            : prompts.line("member", ["name": SealedText(member.name), "about": member.about])
+            ? asking.prompts.line("member_without_about", ["name": SealedText(member.name)])
+            : asking.prompts.line("member", ["name": SealedText(member.name), "about": member.about])
     }
 }
