@@ -69,8 +69,8 @@ public enum SuiteExpectation: Sendable, Equatable {
 
     /// The values of `fallback`: what the app decides before the model is asked. `none`: nothing
     /// (the model is asked, or the job is not eligible there at all).
-    public static let fallbacks = ["none", FallbackReason.unsupportedLanguage.rawValue, FallbackReason.contextExceeded.rawValue,
-                                   "named", "relay_line_kept", "no_words"]
+    public static let fallbacks = ["none", FallbackReason.unsupportedLanguage.rawValue, FallbackReason.contextExceeded.rawValue]
+        + SuiteRunner.planningFallbacks.map(\.rawValue)
 
     /// The draft kinds `draft_kind` takes.
     public static let draftKinds = Draft.kinds

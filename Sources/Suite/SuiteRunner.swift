@@ -23,6 +23,10 @@ public struct SuiteRunner: Sendable {
     /// profile says (the profiles' unknown model without one), as a run judges a place.
     public var profiles: ModelProfiles = .builtIn
 
+    /// The counters that say the app settled a place in planning, without the model: a case's
+    /// `fallback` names the first one counted.
+    static let planningFallbacks: [JobCounter] = [.named, .relayLineKept, .noWords]
+
     /// One run of a case: its plan, and what was found so far.
     private struct Pending {
         let suiteCase: SuiteCase
@@ -74,9 +78,9 @@ public struct SuiteRunner: Sendable {
         let items = run.job.plan(snapshot, tokenizer: model, ledger: &ledger)
         let counters = ledger.overall.counters
         var observation = SuiteObservation()
-        observation.named = (counters["named"] ?? 0) > 0
+        observation.named = (counters[JobCounter.named.rawValue] ?? 0) > 0
         guard let item = items.first(where: { $0.attribution.message == target }) else {
-            observation.fallback = ["named", "relay_line_kept", "no_words"].first { (counters[$0] ?? 0) > 0 } ?? "none"
+            observation.fallback = Self.planningFallbacks.first { (counters[$0.rawValue] ?? 0) > 0 }?.rawValue ?? "none"
             run.observation = observation
             return run
         }
@@ -103,7 +107,7 @@ public struct SuiteRunner: Sendable {
         observation.inputCut = item.inputWasCut
         observation.inputTokens = item.inputTokens
         if suiteCase.job == .push, let push = run.job as? PushJob {
-            observation.repliesRead = repliesRead(suiteCase.input, inputTokens: item.inputTokens, batched: (counters["batched"] ?? 0) > 0,
+            observation.repliesRead = repliesRead(suiteCase.input, inputTokens: item.inputTokens, batched: (counters[JobCounter.batched.rawValue] ?? 0) > 0,
                                                   cap: push.inputCap)
         }
         // The session's ceiling, which a run's engine meets when it asks: decided here.

@@ -142,10 +142,10 @@ indirect enum ResultText: Sendable {
     /// and a draft kind, or routing's `confusion:<actual>-><guessed>` with member names under the
     /// name rule.
     static func isCounter(_ text: String, listed: TeamLabels = .none) -> Bool {
-        if counterNames.contains(text) { return true }
+        if JobCounter.names.contains(text) { return true }
         if text.hasPrefix("never:") { return NeverRule(rawValue: String(text.dropFirst("never:".count))) != nil }
         if let kind = text.split(separator: ":", maxSplits: 1).last, text.hasPrefix("kind:") || text.hasPrefix("expected:") {
-            return draftKinds.contains(String(kind))
+            return Draft.kinds.contains(String(kind))
         }
         guard text.hasPrefix("confusion:") else { return false }
         let pair = text.dropFirst("confusion:".count)
@@ -162,14 +162,6 @@ indirect enum ResultText: Sendable {
 
     static func isMember(_ text: String, listed: TeamLabels = .none) -> Bool { text == "lead" || isLabel(text, .member, listed: listed) }
 
-    /// The jobs' counter names (docs/report-schema.md): a name a job adds is a finding until it
-    /// is listed here, which the clean-run tests show at once.
-    static let counterNames: Set<String> = [
-        "relay_line_kept", "no_words", "batched", "rejected_schema", "rejected_blank", "rejected_greeting",
-        "rejected_agent_says", "unchecked", "named", "low_confidence", "answered_lead", "no_draft",
-    ]
-    /// Draft kinds in `kind:` and `expected:` counters.
-    static let draftKinds: Set<String> = ["checklist", "timer", "card", "list", "note", "none"]
 
     /// Words of llama.cpp's quantisation names (`Q4_K - Medium`, `IQ2_XXS - 2.0625 bpw`) and
     /// its unknown size (`?B`).

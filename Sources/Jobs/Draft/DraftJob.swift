@@ -84,7 +84,7 @@ public struct DraftJob: AskingJob, CountedPlanning {
     /// and the output decodes as any kind but `none`: rejected (a blank field) and late drafts too.
     public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<Draft> {
         var checked: Checked<Draft> = switch Draft.check(output: output) {
-        case .success(let draft): .accepted(draft, counters: [draft == .none ? "no_draft" : "kind:\(draft.kind)": 1])
+        case .success(let draft): .accepted(draft, counters: [draft == .none ? JobCounter.noDraft.rawValue : "kind:\(draft.kind)": 1])
         case .failure(let rejection): .rejected(rejection.rawValue)
         }
         if item.labels["expert_topic"] != nil, let kind = Draft.decodedKind(output), kind != Draft.none.kind {

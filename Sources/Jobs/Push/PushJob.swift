@@ -76,7 +76,7 @@ public struct PushJob: AskingJob, CountedPlanning {
             attribution.locale = snapshot.language(of: message) ?? attribution.locale
             ledger.scanned(attribution)
             guard push.kind == "reply" else {
-                ledger.count("relay_line_kept", attribution)
+                ledger.count(JobCounter.relayLineKept.rawValue, attribution)
                 continue
             }
             // The newest `min(batch, 3)` replies of this agent, up to and including this one, oldest first.
@@ -86,11 +86,11 @@ public struct PushJob: AskingJob, CountedPlanning {
             work.messagesRead += replies.count
             let words = SealedText.joined(replies.compactMap { messages[$0].screen?.words }.filter { !$0.isEmpty }, separator: "\n\n")
             guard !words.isEmpty else {
-                ledger.count("no_words", attribution)
+                ledger.count(JobCounter.noWords.rawValue, attribution)
                 continue
             }
             guard writer.answers(in: snapshot.language(of: message), at: attribution) else { continue }
-            if replies.count > 1 { ledger.count("batched", attribution) }
+            if replies.count > 1 { ledger.count(JobCounter.batched.rawValue, attribution) }
             let cut = writer.tokenizer.suffix(of: words, maxTokens: inputCap)
             var values = PromptValues(language: snapshot.language(of: message))
             values.set("words", cut.text, tokens: cut.textTokens)
@@ -118,7 +118,7 @@ public struct PushJob: AskingJob, CountedPlanning {
     public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<PushLine> {
         let agent = item.labels["agent"] ?? ""
         var checked: Checked<PushLine> = switch PushLine.check(output: output, agent: agent, language: item.labels["language"]) {
-        case .success(let line): .accepted(line, counters: line.checkedInItsLanguage ? [:] : ["unchecked": 1])
+        case .success(let line): .accepted(line, counters: line.checkedInItsLanguage ? [:] : [JobCounter.unchecked.rawValue: 1])
         case .failure(let rejection): .rejected(rejection.rawValue)
         }
         guard let line = PushLine.decodedLine(output), !line.isEmpty else { return checked }

@@ -82,7 +82,7 @@ public struct RouteJob: AskingJob, CountedPlanning {
             guard let (message, attribution) = snapshot.personMessage(at: index, work: &work, ledger: &ledger) else { continue }
             guard let text = message.text, !text.isEmpty else { continue }
             if Mention.namesMember(text, members: names) {
-                ledger.count("named", attribution)
+                ledger.count(JobCounter.named.rawValue, attribution)
                 continue
             }
             guard writer.answers(in: snapshot.language(of: message), at: attribution) else { continue }
@@ -122,10 +122,10 @@ public struct RouteJob: AskingJob, CountedPlanning {
             return .rejected(RouteOutsideGroupRule.namesOutsider(output, choices: members) ? NeverRule.routeOutsideGroup.counter : nil)
         }
         if route.chose(Route.lead) || route.chose(caseInsensitive: lead) {
-            return .accepted(lead, counters: ["answered_lead": 1])
+            return .accepted(lead, counters: [JobCounter.answeredLead.rawValue: 1])
         }
         guard outcome.minimumTokenProbability > minimumConfidence else {
-            return .accepted(lead, counters: ["low_confidence": 1])
+            return .accepted(lead, counters: [JobCounter.lowConfidence.rawValue: 1])
         }
         return .accepted(members.first { route.chose($0) } ?? lead)
     }

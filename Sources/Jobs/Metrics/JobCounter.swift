@@ -1,0 +1,26 @@
+/// The fixed counter names the jobs add to their metrics (docs/report-schema.md, "Per job"),
+/// besides their output checks' rejections, their never rules (`never:`) and the draft kinds
+/// (`kind:`, `expected:`). The jobs count by these, the suite reads them, and `replay audit`
+/// admits a counter name in a result file only from `names`.
+public enum JobCounter: String, Sendable, CaseIterable {
+    /// Push: the newest reply's own line was kept for the push (the relay fallback).
+    case relayLineKept = "relay_line_kept"
+    /// Push: the replies had no words to sum up.
+    case noWords = "no_words"
+    /// Push: inputs joined from several replies.
+    case batched
+    /// Push: a line that passed but whose language has no check of its own.
+    case unchecked
+    /// Routing: the person named a member, so the model was not asked.
+    case named
+    /// Routing: a guess below the confidence floor, turned into the lead.
+    case lowConfidence = "low_confidence"
+    /// Routing: the model answered the lead.
+    case answeredLead = "answered_lead"
+    /// Draft: the model chose to draft nothing.
+    case noDraft = "no_draft"
+
+    /// Every fixed counter name: these and the push line's and the draft's rejections.
+    public static let names = Set(allCases.map(\.rawValue) + PushLine.Rejection.allCases.map(\.rawValue)
+        + Draft.Rejection.allCases.map(\.rawValue))
+}
