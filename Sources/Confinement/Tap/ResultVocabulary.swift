@@ -23,6 +23,7 @@ public enum ResultVocabulary {
         "Sources/Llama/LlamaError.swift",
         "Sources/Llama/Bindings/LlamaModel.swift",
         "Sources/ReplayKit/State/RunState.swift",
+        "Sources/ReplayKit/State/OptionFlag.swift",
         "Sources/Export",
         "Sources/Compare/Output",
         "Sources/Compare/GateVerdict.swift",
