@@ -69,4 +69,4 @@ public struct Attribution: Sendable, Hashable {
 
 // Keys of a result file's objects by job and by fallback reason (`ResultMap`).
 extension JobKind: ResultMapKey {}
-extension FallbackReason: ResultMapKey {}
+extension FallbackReason: SortedMapKey { public typealias Stored = FallbackReason }

@@ -1,8 +1,16 @@
+import Privacy
+
 /// The counts of one job over a corpus, or over one build, model version or locale of it.
 ///
 /// Counts, sums and histograms only: what the report carries. Everything merges exactly, so
 /// two halves of a corpus add up to the whole.
-public struct JobMetrics: Sendable, Equatable {
+///
+/// A state file (state.json and checkpoints, docs/report-schema.md) holds every count, sum and
+/// histogram bucket, so that a state read back merges exactly as the value did; its keys come in
+/// the order of these fields, each dictionary sorted by key. Names of quality measures and
+/// counters are written as they are: ReplayKit's `RunState` has put them through their
+/// `ReportLabel` rules before, and puts them through again when reading a state back.
+public struct JobMetrics: Sendable, Equatable, Codable {
     /// Places the job looked at (agent screens for chips, person messages for routing…).
     public var scanned = 0
     /// Places where it fires.
@@ -12,7 +20,7 @@ public struct JobMetrics: Sendable, Equatable {
     /// Eligible places with a valid answer within every budget.
     public var answered = 0
     /// Eligible places that fell back, by reason.
-    public var fallbacks: [FallbackReason: Int] = [:]
+    @SortedMap<FallbackReason, Int> public var fallbacks: [FallbackReason: Int] = [:]
     /// Asked places whose valid answer came within the time budget, by the host's clock.
     public var inBudgetHost = 0
     /// The same by the device profile's estimate.
@@ -29,11 +37,25 @@ public struct JobMetrics: Sendable, Equatable {
     public var tokensOut = 0
     /// Quality measures of what the person saw (answers within the budget on the device, else
     /// the app's fallback): their sums and how many places had each.
-    public var quality: [String: QualityTally] = [:]
+    @SortedMap<QualityName, QualityTally> public var quality: [String: QualityTally] = [:]
     /// The same measures over every valid answer, late ones scored as if shown.
-    public var qualityAllAnswers: [String: QualityTally] = [:]
+    @SortedMap<QualityName, QualityTally> public var qualityAllAnswers: [String: QualityTally] = [:]
     /// Job-specific counters (for example routing's "named").
-    public var counters: [String: Int] = [:]
+    @SortedMap<CounterName, Int> public var counters: [String: Int] = [:]
+
+    enum CodingKeys: String, CodingKey {
+        case scanned, eligible, asked, answered, fallbacks
+        case inBudgetHost = "in_budget_host"
+        case inBudgetDevice = "in_budget_device"
+        case inputCut = "inputs_cut"
+        case hostLatency = "host_latency_ms"
+        case deviceLatency = "device_latency_ms"
+        case tokensIn = "tokens_in"
+        case tokensOut = "tokens_out"
+        case quality
+        case qualityAllAnswers = "quality_all_answers"
+        case counters
+    }
 
     public init() {}
 
@@ -123,14 +145,33 @@ public struct QualityTally: Sendable, Equatable, Codable {
 }
 
 /// One job's metrics overall and split by app build, by model version and by locale.
-public struct JobLedger: Sendable, Equatable {
+///
+/// A state holds it as `{"overall", "by_build": {label: metrics}, "by_model": …, "by_locale": …}`,
+/// labels in display order.
+public struct JobLedger: Sendable, Equatable, Codable {
     public var overall = JobMetrics()
-    public var byBuild: [String: JobMetrics] = [:]
-    public var byModel: [String: JobMetrics] = [:]
+    @SortedMap<BuildLabel, JobMetrics> public var byBuild: [String: JobMetrics] = [:]
+    @SortedMap<ModelLabel, JobMetrics> public var byModel: [String: JobMetrics] = [:]
     /// Keyed by `Attribution.locale`: the raw tag, as the other slices hold raw builds and models.
-    public var byLocale: [String: JobMetrics] = [:]
+    @SortedMap<LocaleLabel, JobMetrics> public var byLocale: [String: JobMetrics] = [:]
+
+    enum CodingKeys: String, CodingKey {
+        case overall
+        case byBuild = "by_build"
+        case byModel = "by_model"
+        case byLocale = "by_locale"
+    }
 
     public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        overall = try container.decode(JobMetrics.self, forKey: .overall)
+        _byBuild = try container.decode(SortedMap<BuildLabel, JobMetrics>.self, forKey: .byBuild)
+        _byModel = try container.decode(SortedMap<ModelLabel, JobMetrics>.self, forKey: .byModel)
+        // A state written before locales were counted has none.
+        if container.contains(.byLocale) { _byLocale = try container.decode(SortedMap<LocaleLabel, JobMetrics>.self, forKey: .byLocale) }
+    }
 
     /// Counts a place the job looked at.
     public mutating func scanned(_ attribution: Attribution) {

@@ -2,7 +2,7 @@ import Privacy
 
 /// A quality measure's name, as the jobs score their answers (`JobItem.quality`): the keys of
 /// report.json's `quality` blocks, of the items file's measures and of `replay compare`'s metrics.
-public struct QualityName: ResultMapKey, Comparable, Sendable {
+public struct QualityName: SortedMapKey, Comparable, Sendable {
     public let name: String
 
     /// Each job's measures (docs/report-schema.md, "Quality").
@@ -15,6 +15,8 @@ public struct QualityName: ResultMapKey, Comparable, Sendable {
     public static let all: Set<String> = Set(byJob.values.joined())
 
     public init(_ name: String) { self.name = name }
+    public init(stored name: String) { self.name = name }
+    public var stored: String { name }
 
     public var mapKey: String { name }
 

@@ -1,10 +1,19 @@
 /// A string of a result file with its rule as its type: encoded as the bare string, judged by
 /// the auditor's `ResultStringJudge` when one decodes it (`ResultStringRule`).
+///
+/// It also wraps a `String` field (`@Prose var message: String`), so a type that keeps plain
+/// strings is still judged by its synthesized coding.
+@propertyWrapper
 public struct Judged<Rule: ResultStringRuleName>: Codable, Sendable, Hashable, Comparable, CustomStringConvertible,
     ExpressibleByStringLiteral {
     public var text: String
 
     public init(_ text: String) { self.text = text }
+    public init(wrappedValue: String) { text = wrappedValue }
+    public var wrappedValue: String {
+        get { text }
+        set { text = newValue }
+    }
     public init(stringLiteral text: String) { self.text = text }
 
     public var description: String { text }

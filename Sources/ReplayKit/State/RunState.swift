@@ -388,7 +388,7 @@ public struct CorpusCounts: Sendable, Equatable {
 /// the file and what is wrong with it, never its content).
 public struct FileNote: Sendable, Equatable, Comparable, Codable {
     public var fileIndex: Int
-    public var message: String
+    @Prose public var message: String
 
     enum CodingKeys: String, CodingKey {
         case fileIndex = "file_index"
@@ -428,7 +428,7 @@ extension BadLineNote: Codable {
 public struct FatalNote: Sendable, Equatable, Comparable, Codable {
     public var fileIndex: Int
     public var line: Int
-    public var message: String
+    @Prose public var message: String
 
     enum CodingKeys: String, CodingKey {
         case fileIndex = "file_index"
@@ -442,7 +442,7 @@ public struct FatalNote: Sendable, Equatable, Comparable, Codable {
 /// When a run started (ISO 8601, UTC, seconds) and how long it took: the only facts of a state
 /// that differ between two runs of the same corpus and options, with the sandbox block.
 public struct Timing: Sendable, Equatable, Codable {
-    public var started: String
+    @UTCTimestamp public var started: String
     public var seconds: Double
 
     enum CodingKeys: String, CodingKey { case started, seconds }
@@ -482,44 +482,12 @@ public struct Checkpoint: Sendable, Equatable, Codable {
 public struct ItemSegment: Sendable, Equatable, Codable {
     public var sequence: Int
     public var count: Int
-    public var sha256: String
+    @SHA256Hex public var sha256: String
 
     enum CodingKeys: String, CodingKey { case sequence, count, sha256 }
 }
 
-// Reading a state's strings as their rules say, which the auditor judges (`ResultStringRule`);
-// each is written as the plain string it holds.
-
-extension FileNote {
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(fileIndex: try c.decode(Int.self, forKey: .fileIndex), message: try c.decode(Prose.self, forKey: .message).text)
-    }
-}
-
-extension FatalNote {
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(fileIndex: try c.decode(Int.self, forKey: .fileIndex), line: try c.decode(Int.self, forKey: .line),
-                  message: try c.decode(Prose.self, forKey: .message).text)
-    }
-}
-
-extension Timing {
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(started: try c.decode(UTCTimestamp.self, forKey: .started).text, seconds: try c.decode(Double.self, forKey: .seconds))
-    }
-}
-
-extension ItemSegment {
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(sequence: try c.decode(Int.self, forKey: .sequence), count: try c.decode(Int.self, forKey: .count),
-                  sha256: try c.decode(SHA256Hex.self, forKey: .sha256).text)
-    }
-}
-
+/// Reading the model's strings as their rules say (`ResultStringRule`): each is optional, written null when absent.
 extension ModelIdentity {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
