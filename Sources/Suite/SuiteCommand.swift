@@ -106,7 +106,8 @@ public enum SuiteCommand: Subcommand {
             do {
                 let largest = options.profiles.largestContext(on: options.device.name)
                 let engine = try LlamaEnginePool(modelPath: path, sequences: options.batchSize,
-                                                 contextPerSequence: min(4096, largest), longestContext: largest)
+                                                 contextPerSequence: min(4096, largest), longestContext: largest,
+                                                 threads: AvailableProcessors.count)
                 model = engine
                 description = ModelDescription(info: engine.info, fileBytes: RunCommand.fileSize(path), sha256: CorpusIdentity.sha256(ofFile: path))
             } catch {

@@ -108,7 +108,7 @@ enum ModelBench {
         let engine: LlamaEnginePool
         do {
             engine = try LlamaEnginePool(modelPath: path, lanes: lanes, sequences: batch,
-                                         contextPerSequence: 4096, options: engineOptions)
+                                         contextPerSequence: 4096, threads: AvailableProcessors.count, options: engineOptions)
         } catch {
             diagnostics("replay-bench model: \(error.description)")
             return .model

@@ -98,7 +98,8 @@ int replay_argument_area_length(void);
 int replay_seccomp_confine(void);
 
 /// syscall(2) with six arguments, for SandboxProbe's attempts at calls glibc does not wrap
-/// (io_uring_setup, add_key, keyctl) or wraps variadically (semctl, mq_open, prctl).
+/// (io_uring_setup, add_key, keyctl) or wraps variadically (semctl, mq_open, prctl), and for
+/// sched_getaffinity, whose wrapper glibc declares only with _GNU_SOURCE (AvailableProcessors).
 /// Returns the result or -errno.
 long replay_system_call(long number, long a0, long a1, long a2, long a3, long a4, long a5);
 

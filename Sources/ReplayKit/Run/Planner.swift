@@ -24,7 +24,7 @@ struct Planner: Sendable {
     let dryRun: Bool
     let itemKeys: ItemKeys
     /// The cores a long thread's planning is spread over.
-    var workers = ProcessInfo.processInfo.activeProcessorCount
+    var workers = AvailableProcessors.count
 
     /// One thread (or the places of a piece of it) through every job: its counts, its prompt
     /// sizes, the outcomes of items decided without the model, and the requests for the model.

@@ -67,7 +67,7 @@ public final class ReplayRunner {
     /// overrides what of each screen is read (tests: a run reading every node counts the same).
     public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?, tokenizer: any Tokenizer,
                 modelUnavailable: String? = nil, tap: AuditTap? = nil, showProgress: Bool = false,
-                planningWorkers: Int = ProcessInfo.processInfo.activeProcessorCount, itemKeys: ItemKeys? = nil,
+                planningWorkers: Int = AvailableProcessors.count, itemKeys: ItemKeys? = nil,
                 stop: StopRequest? = nil, screens: ScreenDetail? = nil) {
         self.options = options
         self.stop = stop

@@ -1,4 +1,5 @@
 import Engine
+import Confinement
 import Llama
 
 /// The model a run asks, and how a state names it.
@@ -32,7 +33,8 @@ final class RunModel {
                     // version with a larger one allows (27.0's 8,192) gets a sequence of its own.
                     let largest = options.profiles.largestContext(on: options.device.name)
                     let loaded = try LlamaEnginePool(modelPath: path, sequences: options.batchSize,
-                                                     contextPerSequence: min(4096, largest), longestContext: largest)
+                                                     contextPerSequence: min(4096, largest), longestContext: largest,
+                                                     threads: AvailableProcessors.count)
                     engine = loaded
                     tokenizer = DeferredTokenizer(.init(tokenizer: loaded, problem: nil))
                 } catch {
