@@ -121,15 +121,8 @@ public enum SuiteCommand: Subcommand {
                                  modelVersion: options.modelVersion, prompts: prompts.identity, device: options.device,
                                  sandbox: confined.sandbox, started: ISO8601DateFormatter().string(from: started),
                                  seconds: clock.millisecondsSince / 1000)
-        let json: String
-        do throws(StateFormatError) {
-            json = try SuiteReportDocument(report).json()
-        } catch {
-            diagnostics("replay suite: report.json cannot be written: \(error.description)")
-            return .output
-        }
         do throws(OutputDirectory.Failure) {
-            try OutputDirectory(options.outputDirectory).saveSuite(json: json, markdown: SuiteMarkdown.render(report), junit: SuiteJUnit.render(report))
+            try OutputDirectory(options.outputDirectory).saveSuite(json: SuiteReportDocument(report).json(), markdown: SuiteMarkdown.render(report), junit: SuiteJUnit.render(report))
         } catch {
             diagnostics("replay suite: \(error.description)")
             return .output
