@@ -5,6 +5,7 @@ import Testing
 import TestSupport
 import Engine
 @testable import Llama
+@testable import ReplayBench
 
 /// The engine's speed-ups change nothing but speed: the real model answers the same requests
 /// with each of them off and on, in batches of every size, one request at a time, and in smaller
