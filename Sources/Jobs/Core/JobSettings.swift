@@ -6,15 +6,17 @@ import Privacy
 public struct JobSettings: Codable, Sendable, Equatable {
     public var budgetMilliseconds: Double
     public var budgetSource: SettingSource
-    public var inputCapTokens: Int?
+    @OmittedWhenNil public var inputCapTokens: Int?
     public var contextLimitTokens: Int
-    public var own: Own
+    /// Push: how many of the newest replies the line may draw on.
+    @OmittedWhenNil public var newestReplies: Int?
+    /// Routing: the confidence below which a guess is not kept, and where it comes from.
+    @OmittedWhenNil public var minimumConfidence: Double?
+    @OmittedWhenNil public var minimumConfidenceSource: SettingSource?
 
-    /// Settings only some jobs have.
+    /// Settings only some jobs have, as a job describes them (`JobDescription`).
     public struct Own: Sendable, Equatable {
-        /// Push: how many of the newest replies the line may draw on.
         public var newestReplies: Int?
-        /// Routing: the confidence below which a guess is not kept, and where it comes from.
         public var minimumConfidence: Double?
         public var minimumConfidenceSource: SettingSource?
     }
@@ -34,27 +36,6 @@ public struct JobSettings: Codable, Sendable, Equatable {
         self.budgetSource = budgetSource
         self.inputCapTokens = inputCapTokens
         self.contextLimitTokens = contextLimitTokens
-        self.own = own
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        func optional<T: Decodable>(_ key: CodingKeys) throws -> T? { c.contains(key) ? try c.decode(T.self, forKey: key) : nil }
-        self.init(budgetMilliseconds: try c.decode(Double.self, forKey: .budgetMilliseconds),
-                  budgetSource: try c.decode(SettingSource.self, forKey: .budgetSource), inputCapTokens: try optional(.inputCapTokens),
-                  contextLimitTokens: try c.decode(Int.self, forKey: .contextLimitTokens),
-                  own: Own(newestReplies: try optional(.newestReplies), minimumConfidence: try optional(.minimumConfidence),
-                           minimumConfidenceSource: try optional(.minimumConfidenceSource)))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(budgetMilliseconds, forKey: .budgetMilliseconds)
-        try c.encode(budgetSource, forKey: .budgetSource)
-        if let inputCapTokens { try c.encode(inputCapTokens, forKey: .inputCapTokens) }
-        try c.encode(contextLimitTokens, forKey: .contextLimitTokens)
-        if let value = own.newestReplies { try c.encode(value, forKey: .newestReplies) }
-        if let value = own.minimumConfidence { try c.encode(value, forKey: .minimumConfidence) }
-        if let value = own.minimumConfidenceSource { try c.encode(value, forKey: .minimumConfidenceSource) }
+        (newestReplies, minimumConfidence, minimumConfidenceSource) = (own.newestReplies, own.minimumConfidence, own.minimumConfidenceSource)
     }
 }
