@@ -21,7 +21,7 @@ public enum SuiteCommand: Subcommand {
     public static let name = "suite"
 
     public static let usage = """
-        usage: replay suite run [--out DIR] [--model PATH] [--prompts FILE.json] [--device PROFILE]
+        usage: replay suite run [--out DIR] [--model PATH|NAME] [--prompts FILE.json] [--device PROFILE]
                                 [--profiles FILE.json] [--model-version V] [--batch N] [--allow-unsandboxed]
                                 [--force] SUITE.json
 
@@ -36,7 +36,9 @@ public enum SuiteCommand: Subcommand {
         words or the model's.
 
         --out DIR     where the results go (default ./suite-report)
-        --model PATH  a GGUF instruct model (default: SmolLM2-135M-Instruct from scripts/setup)
+        --model M     a GGUF chat model's path, or the name of one scripts/setup installed:
+                      smollm2-135m (the default), qwen2.5-coder-0.5b, qwen2.5-coder-1.5b
+                      (scripts/setup --deps-only --model NAME installs it)
         --prompts F   the words the jobs ask with, from a prompt set file (replay.prompts/1)
         --device P    the phone whose clock judges the budgets: a device of the profiles
                       (iphone15pro, the default; iphone16pro, iphone17pro) or custom:MS_PER_TOKEN,TOKENS_PER_S

@@ -1,4 +1,5 @@
 import Engine
+import Llama
 import ReplayKit
 
 /// `replay suite run`'s command line, parsed.
@@ -49,7 +50,9 @@ public struct SuiteOptions: Sendable, Equatable {
             case "-h", "--help": return nil
             case "--": optionsEnded = true
             case "--out": options.outputDirectory = try value(for: argument)
-            case "--model": options.modelPath = try value(for: argument)
+            case "--model":
+                let given = try value(for: argument)
+                do { options.modelPath = try DefaultModel.file(forModelArgument: given) } catch { throw .usage(error.description) }
             case "--prompts": options.promptsPath = try value(for: argument)
             case "--device": deviceName = try value(for: argument)
             case "--profiles":
