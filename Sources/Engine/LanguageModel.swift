@@ -116,9 +116,13 @@ public struct GenerationRequest: Sendable {
     public var maxOutputTokens: Int
     /// The session's token ceiling (prompt plus output), like the phone's 4,096.
     public var contextLimit: Int
-    /// Whether to measure `minimumTokenProbability` (masks the whole vocabulary every step,
-    /// which costs about as much as evaluating the token: only for jobs that need a confidence).
-    public var measuresConfidence: Bool
+    /// Every output the answer may be, complete (`{"to":"Coach"}`, one per choice), for a job
+    /// whose answer is one choice among a few (routing); nil for the others. An engine that can
+    /// score (`LlamaEngine`) scores each as a sequence of the model's own tokens after the prompt,
+    /// answers the most likely and reports its share of the choices' probability
+    /// (`GenerationOutcome.choiceProbability`); one that cannot generates under `grammar`, which
+    /// must allow exactly these. Structure and fixed labels only (member names), as grammars.
+    public var choices: [SealedText]?
     /// Which place the request is for, as a number that is the same for that place in every run
     /// under one run key (the item's keyed hash; 0 when not set): what an engine that decides
     /// per place, such as `FallbackInjectingModel`, decides by. Never derived from the words.
@@ -129,8 +133,8 @@ public struct GenerationRequest: Sendable {
     public var countedPromptTokens: Int? = nil
 
     public init(instructions: SealedText, prompt: SealedText, grammar: String?, maxOutputTokens: Int, contextLimit: Int = 4096,
-                measuresConfidence: Bool = false) {
-        self.measuresConfidence = measuresConfidence
+                choices: [SealedText]? = nil) {
+        self.choices = choices
         self.instructions = instructions
         self.promptParts = [prompt]
         self.promptSeparator = ""
@@ -141,9 +145,9 @@ public struct GenerationRequest: Sendable {
 
     /// A request whose prompt is `parts` joined by `separator`, joined only when it is read.
     public init(instructions: SealedText, promptParts parts: [SealedText], separator: String, grammar: String?,
-                maxOutputTokens: Int, contextLimit: Int = 4096, measuresConfidence: Bool = false) {
+                maxOutputTokens: Int, contextLimit: Int = 4096, choices: [SealedText]? = nil) {
         self.init(instructions: instructions, prompt: .empty, grammar: grammar, maxOutputTokens: maxOutputTokens,
-                  contextLimit: contextLimit, measuresConfidence: measuresConfidence)
+                  contextLimit: contextLimit, choices: choices)
         promptParts = parts
         promptSeparator = separator
     }
@@ -181,18 +185,19 @@ public struct GenerationOutcome: Sendable {
     /// evaluation it took part in (by tokens) plus its own sampling time. With batching this
     /// approximates the cost of running it alone, not the wall time of the batch.
     public var hostMilliseconds: Double
-    /// The lowest probability, among the tokens the grammar allowed, of any token chosen:
-    /// a confidence for answers that are one choice among a few (routing). 1 unless the
-    /// request asked to measure it.
-    public var minimumTokenProbability: Double
+    /// For a request with `choices`, scored: the answer's probability among the choices, 0 to 1,
+    /// each choice's probability being that of its whole token sequence after the prompt (the
+    /// product of its tokens' probabilities), normalised over the choices. A confidence in the
+    /// chosen answer as a whole, however many tokens it takes. 1 when nothing was scored.
+    public var choiceProbability: Double
 
     public init(output: Result<SealedText, Failure>, promptTokens: Int, outputTokens: Int,
-                hostMilliseconds: Double, minimumTokenProbability: Double = 1) {
+                hostMilliseconds: Double, choiceProbability: Double = 1) {
         self.output = output
         self.promptTokens = promptTokens
         self.outputTokens = outputTokens
         self.hostMilliseconds = hostMilliseconds
-        self.minimumTokenProbability = minimumTokenProbability
+        self.choiceProbability = choiceProbability
     }
 }
 

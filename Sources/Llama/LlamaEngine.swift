@@ -64,8 +64,9 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     private var openers: [String: Opener] = [:]
     /// Per grammar: a parsed sampler in its start state, copied for each request.
     private var samplers: [String: LlamaGrammar] = [:]
-    /// The tokens a grammar allows after the tokens written so far (for confidences).
-    private var allowedSets: [AllowedKey: [Int32]] = [:]
+    /// A choice's tokens (`GenerationRequest.choices`), tokenized once per call for all the
+    /// requests of a group. Emptied when a call ends, as the prompts kept for it are.
+    private var choiceTokens: [SealedText: [Int32]] = [:]
 
     /// Sequence 0 holds the companion token of an evaluation that would otherwise carry a single
     /// sequence's single token; requests use sequences 1 to `sequences`.
@@ -135,7 +136,9 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         let maxOutputTokens: Int
         let grammar: LlamaGrammar?
         let grammarText: String?
-        let measuresConfidence: Bool
+        /// The request's choices and their tokens, when it is scored rather than generated.
+        let choices: [SealedText]?
+        let choiceTokens: [[Int32]]
         var cursor = 0                 // prompt tokens already evaluated
         var position = 0               // next position in the sequence
         var next: Int32? = nil         // picked token still to be evaluated
@@ -145,7 +148,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         var outputIDs: [Int32] = []    // the output tokens so far (the grammar's state, with its text)
         var outputTokens = 0
         var hostNanoseconds: Double = 0
-        var minimumProbability = 1.0
+        var choiceProbability = 1.0
         var failure: GenerationOutcome.Failure? = nil
         var finished = false
 
@@ -156,7 +159,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             let output: Result<SealedText, GenerationOutcome.Failure> = failure.map { .failure($0) }
                 ?? .success(SealedText(String(decoding: bytes, as: UTF8.self)))
             return GenerationOutcome(output: output, promptTokens: prompt.count, outputTokens: outputTokens,
-                                     hostMilliseconds: hostNanoseconds / 1_000_000, minimumTokenProbability: minimumProbability)
+                                     hostMilliseconds: hostNanoseconds / 1_000_000, choiceProbability: choiceProbability)
         }
     }
 
@@ -228,6 +231,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         defer {
             for id in run.slots.indices { context.remove(sequence: id) }
             recentPrompts.removeAll()
+            choiceTokens.removeAll()
         }
         while true {
             if stop?.isRaised == true { return nil }
@@ -263,13 +267,23 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         }
         let constraint = request.grammar.flatMap { self.sampler(for: $0) }
         precondition(request.grammar == nil || constraint != nil, "a job built a grammar llama.cpp rejects")
+        var choices: [[Int32]] = []
+        for choice in request.choices ?? [] {
+            if let known = choiceTokens[choice] {
+                choices.append(known)
+            } else {
+                let tokens = choice.withUnsealedText { model.tokenize($0) }
+                choiceTokens[choice] = tokens
+                choices.append(tokens)
+            }
+        }
         var slot = Slot(request: index, prompt: tokens, instructionPrefix: prepared.instructionPrefix,
                         maxOutputTokens: request.maxOutputTokens, grammar: constraint, grammarText: request.grammar,
-                        measuresConfidence: request.measuresConfidence)
+                        choices: request.choices?.isEmpty == false ? request.choices : nil, choiceTokens: choices)
         if options.prefixCache {
             share(into: &slot, id: id, run: run)
         }
-        if options.forcedTokenJump, let text = request.grammar, let opener = openers[text] {
+        if options.forcedTokenJump, slot.choices == nil, let text = request.grammar, let opener = openers[text] {
             slot.draft = opener.draft
         }
         slot.hostNanoseconds = prepared.nanoseconds + started.nanosecondsSince
@@ -420,7 +434,11 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             }
         }
         if isLast {
-            pick(&slot, id: id, indices: indices, draft: draft)
+            if slot.choices != nil {
+                score(&slot, id: id, at: indices[0])
+            } else {
+                pick(&slot, id: id, indices: indices, draft: draft)
+            }
         }
     }
 
@@ -468,7 +486,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             slot.next = chosen
             break
         }
-        if options.forcedTokenJump, slot.next != nil, !slot.measuresConfidence, let grammar = slot.grammar,
+        if options.forcedTokenJump, slot.next != nil, let grammar = slot.grammar,
            let last = slot.bytes.last, let text = slot.grammarText, openers[text]?.endBytes.contains(last) == true,
            onlyTheEndIsAllowed(by: grammar) {
             // Greedy decoding would pick an end token next, whatever the logits: the answer is complete.
@@ -537,17 +555,105 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         return allowedTokens(grammar).allSatisfy { model.isEndOfGeneration($0) }
     }
 
+    // MARK: - Scoring choices
+
+    /// Answers a request that carries its choices (`GenerationRequest.choices`): each choice's
+    /// log probability is the sum of its tokens' log probabilities (softmax over the whole
+    /// vocabulary) after the prompt, whose last logits are at batch position `index`; the answer
+    /// is the most likely choice (the first among equals), and its probability normalised over
+    /// the choices is `choiceProbability`. The tokens every choice starts with (`{"to":"`) are
+    /// evaluated once; each choice's own tokens then go in after them and are removed again, so
+    /// every choice is scored on the same cells. Tokens shared by all choices add the same to
+    /// each and are left out of the sums.
+    private func score(_ slot: inout Slot, id: Int, at index: Int32) {
+        let started = ContinuousClock.now
+        defer { slot.hostNanoseconds += started.nanosecondsSince }
+        let choices = slot.choiceTokens
+        guard !choices.isEmpty, let texts = slot.choices else { return }
+        let shared = choices.dropFirst().reduce(choices[0].count) { min($0, commonPrefix(choices[0], $1)) }
+        let start = slot.position
+        var sums = [Double](repeating: 0, count: choices.count)
+        // The logits that predict each choice's first token of its own.
+        var row = context.logits(at: index)
+        if shared > 0 {
+            row = evaluateForScoring(Array(choices[0][..<shared]), from: start, id: id, slot: &slot).last ?? nil
+        }
+        guard let firstRow = row else { return failScoring(&slot) }
+        let normaliser = logSumExp(firstRow)
+        for (i, choice) in choices.enumerated() where choice.count > shared {
+            sums[i] += Double(firstRow[Int(choice[shared])]) - normaliser
+        }
+        // Each choice's later tokens, predicted by the rows of its own tokens before them.
+        for (i, choice) in choices.enumerated() where choice.count > shared + 1 {
+            let rows = evaluateForScoring(Array(choice[shared ..< choice.count - 1]), from: start + shared, id: id, slot: &slot)
+            guard rows.count == choice.count - shared - 1 else { return failScoring(&slot) }
+            for (k, logits) in rows.enumerated() {
+                guard let logits else { return failScoring(&slot) }
+                sums[i] += Double(logits[Int(choice[shared + 1 + k])]) - logSumExp(logits)
+            }
+            context.remove(sequence: id, from: start + shared)
+        }
+        context.remove(sequence: id, from: start)
+        let best = sums.indices.max { sums[$0] < sums[$1] || (sums[$0] == sums[$1] && $0 > $1) }!
+        let total = sums.reduce(0) { $0 + exp($1 - sums[best]) }
+        slot.choiceProbability = 1 / total
+        slot.bytes = texts[best].withUnsealedText { Array($0.utf8) }
+        slot.outputIDs = choices[best]
+        slot.outputTokens = choices[best].count
+        slot.finished = true
+        statistics.requestsScored += 1
+    }
+
+    /// Evaluates `tokens` in sequence `id` from `position` (with the companion token when alone,
+    /// as every evaluation here holds two tokens at least) and returns each token's row of logits,
+    /// valid until the next evaluation; empty when the evaluation failed.
+    private func evaluateForScoring(_ tokens: [Int32], from position: Int, id: Int, slot: inout Slot) -> [UnsafeMutablePointer<Float>?] {
+        batch.reset()
+        if tokens.count == 1 {
+            batch.append(model.framingTokens[0].first ?? 0, position: 0, sequence: Self.companion, wantsLogits: true)
+        }
+        let indices = tokens.enumerated().map { batch.append($1, position: position + $0, sequence: id, wantsLogits: true) }
+        let started = ContinuousClock.now
+        let status = context.decode(batch)
+        let nanoseconds = started.nanosecondsSince
+        statistics.decodeCalls += 1
+        statistics.tokensEvaluated += batch.count
+        statistics.decodeNanoseconds += nanoseconds
+        statistics.choiceTokensEvaluated += tokens.count
+        if tokens.count == 1 { context.remove(sequence: Self.companion) }
+        guard status == 0 else {
+            slot.failure = .decodeFailed(status: status)
+            return []
+        }
+        return indices.map { context.logits(at: $0) }
+    }
+
+    /// Ends a scored request that could not be evaluated (its failure is set, or set here).
+    private func failScoring(_ slot: inout Slot) {
+        if slot.failure == nil { slot.failure = .decodeFailed(status: -1) }
+        slot.finished = true
+    }
+
+    /// log Σ exp(logits) over the vocabulary, from the largest logit for precision.
+    private func logSumExp(_ logits: UnsafeMutablePointer<Float>) -> Double {
+        let vocabulary = model.vocabularySize
+        var largest = logits[0]
+        for token in 1..<vocabulary where logits[token] > largest { largest = logits[token] }
+        var sum: Float = 0
+        for token in 0..<vocabulary { sum += expf(logits[token] - largest) }
+        return Double(largest) + Double(log(sum))
+    }
+
     // MARK: - Sampling
 
-    /// Picks the most likely token the grammar allows at the batch position `index` and, when
-    /// the request measures confidence, records its probability among the allowed tokens.
-    /// Returns the token, or nil when the sequence is finished (an end token, the output
-    /// allowance reached, or no token allowed).
+    /// Picks the most likely token the grammar allows at the batch position `index`. Returns the
+    /// token, or nil when the sequence is finished (an end token, the output allowance reached,
+    /// or no token allowed).
     ///
     /// Masking the whole vocabulary with the grammar costs about as much as evaluating a token,
-    /// so without a confidence to measure the unconstrained best token is tried first: if the
-    /// grammar allows it, it is also the best allowed token (greedy gives the same answer), and
-    /// the full mask is only needed when it does not.
+    /// so the unconstrained best token is tried first: if the grammar allows it, it is also the
+    /// best allowed token (greedy gives the same answer), and the full mask is only needed when
+    /// it does not.
     func sample(_ slot: inout Slot, at index: Int32) -> Int32? {
         guard let logits = context.logits(at: index) else {
             slot.failure = .decodeFailed(status: -1)
@@ -556,18 +662,14 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         }
         let vocabulary = model.vocabularySize
         var best: Int32 = -1
-        if slot.measuresConfidence {
-            best = confidentBest(logits: logits, vocabulary: vocabulary, slot: &slot)
+        var top = 0
+        for token in 1..<vocabulary where logits[token] > logits[top] { top = token }
+        if let grammar = slot.grammar {
+            let grammarStarted = ContinuousClock.now
+            best = grammar.allows(Int32(top)) ? Int32(top) : bestAllowed(logits: logits, vocabulary: vocabulary, grammar: grammar)
+            statistics.grammarNanoseconds += grammarStarted.nanosecondsSince
         } else {
-            var top = 0
-            for token in 1..<vocabulary where logits[token] > logits[top] { top = token }
-            if let grammar = slot.grammar {
-                let grammarStarted = ContinuousClock.now
-                best = grammar.allows(Int32(top)) ? Int32(top) : bestAllowed(logits: logits, vocabulary: vocabulary, grammar: grammar)
-                statistics.grammarNanoseconds += grammarStarted.nanosecondsSince
-            } else {
-                best = Int32(top)
-            }
+            best = Int32(top)
         }
         guard best >= 0 else {
             slot.failure = .grammarDeadEnd
@@ -622,43 +724,6 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         return best
     }
 
-    /// For requests that measure confidence: the best allowed token, and its probability among
-    /// the allowed tokens. The allowed set depends only on the grammar and the tokens written so
-    /// far, so it is kept for the next request in the same state (messages to the same group);
-    /// the sums run over it in id order, as over the masked vocabulary, so they are the same
-    /// numbers. -1 when the grammar allows nothing.
-    private func confidentBest(logits: UnsafeMutablePointer<Float>, vocabulary: Int, slot: inout Slot) -> Int32 {
-        let allowed: [Int32]
-        if let grammar = slot.grammar {
-            let key = AllowedKey(grammar: slot.grammarText ?? "", written: slot.outputIDs)
-            if let known = allowedSets[key] {
-                allowed = known
-                statistics.allowedSetsReused += 1
-            } else {
-                let started = ContinuousClock.now
-                allowed = allowedTokens(grammar)
-                statistics.grammarNanoseconds += started.nanosecondsSince
-                if allowedSets.count >= 4096 { allowedSets.removeAll() }
-                if allowed.count <= 4096 { allowedSets[key] = allowed }
-            }
-        } else {
-            allowed = (0..<Int32(vocabulary)).map { $0 }
-        }
-        var best: Int32 = -1
-        var bestLogit = -Float.infinity
-        for token in allowed where logits[Int(token)] > bestLogit {
-            best = token
-            bestLogit = logits[Int(token)]
-        }
-        guard best >= 0 else { return -1 }
-        var normaliser = 0.0
-        for token in allowed {
-            normaliser += exp(Double(logits[Int(token)] - bestLogit))
-        }
-        slot.minimumProbability = min(slot.minimumProbability, 1 / normaliser)
-        return best
-    }
-
     /// The tokens `grammar` allows next, in id order: what masking the whole vocabulary gives.
     /// Only the tokens whose first byte the grammar allows are asked about (with the end tokens),
     /// which is a few hundred where a grammar expects a quote or a name.
@@ -678,12 +743,6 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         }
         return grammar.allowed(among: asked)
     }
-}
-
-/// A grammar's state: its text and the tokens written under it so far.
-struct AllowedKey: Hashable {
-    let grammar: String
-    let written: [Int32]
 }
 
 /// How many leading elements two token lists share.
@@ -712,8 +771,9 @@ public struct EngineStatistics: Sendable, Equatable {
     public var draftTokensAccepted = 0
     /// Sequences ended without evaluating their last token (the grammar allowed only the end).
     public var endStepsSkipped = 0
-    /// Allowed sets reused instead of masking the vocabulary again.
-    public var allowedSetsReused = 0
+    /// Requests answered by scoring their choices, and the choice tokens evaluated for them.
+    public var requestsScored = 0
+    public var choiceTokensEvaluated = 0
     /// Tokens of prompt chunks (the rest of `tokensEvaluated` is generation).
     public var prefillTokens = 0
     /// Sequences in flight passed to another lane at a call's end, and taken from one.

@@ -239,7 +239,8 @@ extension EngineStatistics {
         draftTokensProposed += other.draftTokensProposed
         draftTokensAccepted += other.draftTokensAccepted
         endStepsSkipped += other.endStepsSkipped
-        allowedSetsReused += other.allowedSetsReused
+        requestsScored += other.requestsScored
+        choiceTokensEvaluated += other.choiceTokensEvaluated
         prefillTokens += other.prefillTokens
     }
 }

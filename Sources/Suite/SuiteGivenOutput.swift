@@ -9,7 +9,7 @@ import ReplayKit
 public struct SuiteGivenOutput: Sendable {
     /// What the model would have written.
     public var output: SealedText
-    /// The confidence the engine would have measured (`minimumTokenProbability`), 0 to 1:
+    /// The confidence the engine would have measured (`choiceProbability`), 0 to 1:
     /// routing keeps a member's name only above its minimum confidence.
     public var confidence: Double
 

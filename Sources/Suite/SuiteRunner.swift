@@ -121,7 +121,7 @@ public struct SuiteRunner: Sendable {
         if let given = suiteCase.given {
             run.outcome = GenerationOutcome(output: .success(given.output), promptTokens: promptTokens,
                                             outputTokens: model.tokenCount(of: given.output), hostMilliseconds: 0,
-                                            minimumTokenProbability: given.confidence)
+                                            choiceProbability: given.confidence)
         } else {
             run.request = run.item?.request
         }

@@ -14,7 +14,7 @@ import Testing
     }
 
     /// Chips' 800 ms is the spec's (§2); the other budgets are the project's choices, as is
-    /// routing's 0.5 confidence: the spec gives no number for them.
+    /// routing's 0.4 confidence: the spec gives no number for them.
     @Test(arguments: [
         (JobKind.chips, 800.0, SettingSource.spec),
         (.route, 400, .projectDefault),
@@ -34,7 +34,7 @@ import Testing
         func source(_ job: RouteJob) -> SettingSource? { job.described.settings.minimumConfidenceSource }
         #expect(source(RouteJob()) == .projectDefault)
         #expect(source(RouteJob(minimumConfidence: 0.7)) == .flagOrConfig)
-        #expect(RouteJob().described.settings.minimumConfidence == 0.5)
+        #expect(RouteJob().described.settings.minimumConfidence == 0.4)
     }
 
     /// The schema a job describes is the one its requests are decoded under.

@@ -22,7 +22,7 @@ import TestSupport
             && a.request?.instructions == b.request?.instructions && a.request?.prompt == b.request?.prompt
             && a.request?.grammar == b.request?.grammar && a.request?.maxOutputTokens == b.request?.maxOutputTokens
             && a.request?.contextLimit == b.request?.contextLimit
-            && a.request?.measuresConfidence == b.request?.measuresConfidence
+            && a.request?.choices == b.request?.choices
             && (a.request == nil) == (b.request == nil)
     }
 

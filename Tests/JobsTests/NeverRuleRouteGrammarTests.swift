@@ -89,7 +89,7 @@ import Testing
             #expect(!RouteOutsideGroupRule.namesOutsider(text, choices: choices))
             let checked = RouteJob().check(text, for: item, outcome: GenerationOutcome(output: .success(text), promptTokens: 1,
                                                                                     outputTokens: 1, hostMilliseconds: 1,
-                                                                                    minimumTokenProbability: 1))
+                                                                                    choiceProbability: 1))
             #expect(checked.answer != nil && checked.counters[NeverRule.routeOutsideGroup.counter] == nil)
         }
 

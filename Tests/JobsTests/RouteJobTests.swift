@@ -43,7 +43,8 @@ import Testing
         #expect(ledger.overall.scanned == 2 && items.count == 2)
         let item = items[1]
         let request = try #require(item.request)
-        #expect(request.measuresConfidence)
+        #expect(request.choices == Route.outputs(members: ["Coach", "Sage", "Penny"]))
+        #expect(request.choices?.count == 4)
         #expect(request.grammar == GrammarWriter.grammar(for: Route.schema(members: ["Coach", "Sage", "Penny"])))
         #expect(request.prompt.withUnsealedText {
             $0.contains("I keep waking at 3am") && $0.contains("- Sage: sleep and calm") && $0.contains("- Penny: money and budgets")
@@ -93,8 +94,8 @@ import Testing
 
     @Test(arguments: [
         ("Sage", 0.9, "Sage", false),
-        ("Sage", 0.51, "Sage", false),
-        ("Sage", 0.5, "lead", true),     // a two-way tie
+        ("Sage", 0.41, "Sage", false),
+        ("Sage", 0.4, "lead", true),     // at the threshold
         ("Sage", 0.2, "lead", true),
         ("lead", 0.3, "lead", false),    // "lead" is the lead at any confidence
         ("Coach", 0.9, "lead", false),   // the lead's own name is the lead
@@ -125,13 +126,18 @@ import Testing
         #expect(!result.counters.keys.contains { $0.contains("Sage") })
     }
 
-    @Test func theThresholdIsConfigurable() throws {
-        let job = RouteJob(minimumConfidence: 0.1)
+    /// The threshold is the job's (`--route-confidence`), and 0 turns the rule off: a member is
+    /// kept at any confidence, even one that rounds to nothing.
+    @Test(arguments: [(0.1, 0.3, true), (0.3, 0.3, false), (0.0, 0.3, true), (0.0, 0.0, true), (0.0, 1e-300, true), (0.9, 0.95, true)])
+    func theThresholdIsConfigurable(threshold: Double, confidence: Double, kept: Bool) throws {
+        let job = JobKind.route.job(routeConfidence: threshold)
+        #expect((job as? RouteJob)?.minimumConfidence == threshold)
         var ledger = JobLedger()
         let item = try #require(job.plan(Threads.group([Threads.groupPerson("m1", "hello", to: "Sage")]),
                                          tokenizer: ScriptedModel(output: ""), ledger: &ledger).first)
-        let result = job.evaluate(item, outcome: Threads.outcome(#"{"to":"Sage"}"#, confidence: 0.3), device: .iPhone15Pro)
-        #expect(result.quality["accuracy"] == 1)
+        let result = job.evaluate(item, outcome: Threads.outcome(#"{"to":"Sage"}"#, confidence: confidence), device: .iPhone15Pro)
+        #expect(result.quality["accuracy"] == (kept ? 1 : 0))
+        #expect(result.counters["low_confidence", default: 0] == (kept ? 0 : 1))
     }
 
     @Test(arguments: [

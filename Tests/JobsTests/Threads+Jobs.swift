@@ -42,6 +42,6 @@ extension Threads {
     /// An outcome that wrote `output`, with a confidence.
     static func outcome(_ output: String, promptTokens: Int = 100, outputTokens: Int = 5, confidence: Double = 1) -> GenerationOutcome {
         GenerationOutcome(output: .success(SealedText(output)), promptTokens: promptTokens, outputTokens: outputTokens,
-                          hostMilliseconds: 20, minimumTokenProbability: confidence)
+                          hostMilliseconds: 20, choiceProbability: confidence)
     }
 }

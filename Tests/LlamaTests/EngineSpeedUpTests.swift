@@ -26,7 +26,7 @@ import Engine
             }
             promptTokens = outcome.promptTokens
             outputTokens = outcome.outputTokens
-            confidence = outcome.minimumTokenProbability
+            confidence = outcome.choiceProbability
         }
 
         var description: String { "\(digest.prefix(12)) \(promptTokens)+\(outputTokens) p=\(confidence)" }
@@ -95,7 +95,7 @@ import Engine
         try Self.nameTheSpeedUpsThatDiffer(answers, ["prefix=on", "continuous=on", "chunk=100"])
         // And each speed-up did something.
         #expect(statistics.promptTokensShared > 0)
-        #expect(statistics.allowedSetsReused > 0)
+        #expect(statistics.requestsScored > 0)
     }
 
     /// The flash engine's speed-ups, the forced-token jump among them, against flash's own plain run.
@@ -310,7 +310,8 @@ enum JobShapes {
         let prompt = "Members:\n- Sage: sleep, rest and evening routines\n- Rio: running plans and weekly training\n"
             + "- Mika: meals, recipes and baking\n\nMessage:\n\(words(count, seed: seed))\n\nWho is this message for?"
         return GenerationRequest(instructions: SealedText(instructions), prompt: SealedText(prompt), grammar: route,
-                                 maxOutputTokens: 48, measuresConfidence: true)
+                                 maxOutputTokens: 48,
+                                 choices: ["Sage", "Rio", "Mika", "lead"].map { SealedText(#"{"to":""# + $0 + #""}"#) })
     }
 
     static func draft(_ language: String, agent: String, message: String) -> GenerationRequest {

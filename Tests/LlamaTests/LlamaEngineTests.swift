@@ -17,9 +17,11 @@ private func engine() throws -> LlamaEngine { try sharedEngine.get() }
 
 private let yesNo = #"root ::= "{\"answer\":\"" ("yes" | "no") "\"}""#
 
-private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, confidence: Bool = false) -> GenerationRequest {
+private let yesNoOutputs = ["yes", "no"].map { SealedText(#"{"answer":""# + $0 + #""}"#) }
+
+private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, choices: [SealedText]? = nil) -> GenerationRequest {
     GenerationRequest(instructions: SealedText("Answer with yes or no."), prompt: SealedText(prompt),
-                      grammar: grammar, maxOutputTokens: max, contextLimit: 1024, measuresConfidence: confidence)
+                      grammar: grammar, maxOutputTokens: max, contextLimit: 1024, choices: choices)
 }
 
 @Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct LlamaEngineTests {
@@ -31,16 +33,32 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, 
     }
 
     @Test func outputFollowsTheGrammar() throws {
-        let outcomes = try engine().respond(to: [request("Is the sky blue?", confidence: true), request("Is fire cold?", confidence: true)])
+        let outcomes = try engine().respond(to: [request("Is the sky blue?"), request("Is fire cold?")])
         #expect(outcomes.count == 2)
         for outcome in outcomes {
             let text = try outcome.output.get()
             let valid = text.withUnsealedText { $0 == #"{"answer":"yes"}"# || $0 == #"{"answer":"no"}"# }
             #expect(valid)
             #expect(outcome.outputTokens > 0 && outcome.promptTokens > 10)
-            #expect(outcome.minimumTokenProbability > 0 && outcome.minimumTokenProbability < 1)
+            #expect(outcome.choiceProbability == 1)
             #expect(outcome.hostMilliseconds > 0)
         }
+    }
+
+    /// A request with choices is answered by scoring them: the answer is one of them, whatever
+    /// their order, with the same probability, at least 1/n (it is the most likely), below 1
+    /// (the other choice has some); a single choice has probability 1.
+    @Test(arguments: ["Is the sky blue?", "Is fire cold?"])
+    func aScoredAnswerIsTheLikeliestChoiceWhateverTheirOrder(prompt: String) throws {
+        let outcomes = try engine().respond(to: [request(prompt, choices: yesNoOutputs), request(prompt, choices: yesNoOutputs.reversed()),
+                                                 request(prompt, choices: [yesNoOutputs[1]])])
+        let answer = try outcomes[0].output.get()
+        #expect(yesNoOutputs.contains(answer))
+        #expect(try outcomes[1].output.get() == answer)
+        #expect(abs(outcomes[0].choiceProbability - outcomes[1].choiceProbability) < 1e-9)
+        #expect(outcomes[0].choiceProbability >= 0.5 && outcomes[0].choiceProbability < 1)
+        #expect(try outcomes[2].output.get() == yesNoOutputs[1] && outcomes[2].choiceProbability == 1)
+        #expect(outcomes[0].outputTokens > 0)
     }
 
     @Test func sameRequestSameAnswerAloneOrInABatch() throws {
@@ -52,15 +70,6 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, 
             #expect(try batched[index].output.get() == alone)
         }
         #expect(try engine().respond(to: [free])[0].output.get() == alone)
-    }
-
-    @Test(arguments: [yesNo, listGrammar], ["How was your run today?", "Did you sleep well?"])
-    func theFastPathGivesTheSameAnswerAsMaskingEverything(grammar: String, prompt: String) throws {
-        let fast = try engine().respond(to: [request(prompt, grammar: grammar, max: 60)])[0]
-        let full = try engine().respond(to: [request(prompt, grammar: grammar, max: 60, confidence: true)])[0]
-        #expect(try fast.output.get() == full.output.get())
-        #expect(fast.outputTokens == full.outputTokens)
-        #expect(fast.minimumTokenProbability == 1)
     }
 
     @Test func tooLongForTheSessionFallsBackWithoutDecoding() throws {
@@ -113,9 +122,3 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, 
 extension Result {
     var failureValue: Failure? { if case .failure(let f) = self { f } else { nil } }
 }
-
-/// Up to three short quoted phrases: where the unconstrained best token is often not allowed.
-private let listGrammar = #"""
-    root ::= "[" item ("," item){0,2} "]"
-    item ::= "\"" [a-zA-Z ,.!?']{1,40} "\""
-    """#

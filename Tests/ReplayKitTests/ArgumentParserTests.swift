@@ -1,5 +1,6 @@
 import Engine
 import Jobs
+import Privacy
 import Testing
 @testable import ReplayKit
 @testable import Replay
@@ -15,6 +16,35 @@ import Testing
         #expect(options.outputDirectory == "replay-report")
         #expect(options.device == .iPhone15Pro)
         #expect(!options.dryRun && !options.strict && options.threadLimit == nil)
+    }
+
+    /// `--route-confidence P`: routing's threshold, from 0 (the rule off) up to but not including 1;
+    /// the state keeps it when given, and two runs with different thresholds do not merge.
+    @Test func theRouteConfidenceIsAProbabilityTheStateKeeps() throws {
+        guard case .replay(let options) = try ArgumentParser.parse(["--route-confidence", "0.3", "c.jsonl"]),
+              case .replay(let plain) = try ArgumentParser.parse(["c.jsonl"]),
+              case .replay(let off) = try ArgumentParser.parse(["--route-confidence", "0", "c.jsonl"]) else {
+            Issue.record("expected replays")
+            return
+        }
+        #expect(options.routeConfidence == 0.3 && plain.routeConfidence == nil && off.routeConfidence == 0)
+        #expect((RunJobs.jobs(for: options).first { $0.kind == .route } as? RouteJob)?.minimumConfidence == 0.3)
+        #expect((RunJobs.jobs(for: plain).first { $0.kind == .route } as? RouteJob)?.minimumConfidence == RouteJob.defaultMinimumConfidence)
+        for bad in ["1", "1.5", "-0.1", "half", "nan"] {
+            #expect(throws: ArgumentParser.UsageError(
+                "--route-confidence takes a probability from 0 (the rule off) up to but not including 1, not '\(bad)'")) {
+                try ArgumentParser.parse(["--route-confidence", bad, "c.jsonl"])
+            }
+        }
+        let given = StateOptions(options, jobs: RunJobs.jobs(for: options))
+        let unset = StateOptions(plain, jobs: RunJobs.jobs(for: plain))
+        #expect(given.differences(from: unset) == ["--route-confidence"])
+        #expect(given.makeJobs().compactMap { $0 as? RouteJob }.first?.minimumConfidence == 0.3)
+        let encoded = try ReportValueEncoder().encode(given)
+        #expect(encoded["route_confidence"] == .number(0.3))
+        #expect(try ReportValueEncoder().encode(unset)["route_confidence"] == nil)
+        #expect(try ReportValueDecoder().decode(StateOptions.self, from: encoded).routeConfidence == 0.3)
+        #expect(try ReportValueDecoder().decode(StateOptions.self, from: try ReportValueEncoder().encode(unset)).routeConfidence == nil)
     }
 
     @Test func everyFlag() throws {

@@ -100,7 +100,7 @@ import TestSupport
             #expect(report.at("jobs.\(kind).budget_source") == .label(source))
             #expect(report.at("jobs.\(kind).context_limit_tokens") == .int(4096))
         }
-        #expect(report.at("jobs.route.minimum_confidence") == .number(0.5))
+        #expect(report.at("jobs.route.minimum_confidence") == .number(0.4))
         #expect(report.at("jobs.route.minimum_confidence_source") == .label("default"))
         #expect(report.at("jobs.chips.input_cap_tokens") == .int(600) && report.at("jobs.push.input_cap_tokens") == .int(1000))
         #expect(report.at("jobs.push.newest_replies") == .int(3))

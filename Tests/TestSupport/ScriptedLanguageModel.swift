@@ -19,7 +19,7 @@ public final class ScriptedLanguageModel: LanguageModel, @unchecked Sendable {
     public convenience init(outputTokens: Int = 10, output: @escaping @Sendable (GenerationRequest) -> String) {
         self.init { request in
             GenerationOutcome(output: .success(SealedText(output(request))), promptTokens: 100, outputTokens: outputTokens,
-                              hostMilliseconds: 1, minimumTokenProbability: 1)
+                              hostMilliseconds: 1, choiceProbability: 1)
         }
     }
 

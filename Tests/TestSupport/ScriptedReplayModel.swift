@@ -34,7 +34,7 @@ public final class LabelScriptedModel: LanguageModel, @unchecked Sendable {
             let routing = request.instructions.withUnsealedText { $0.hasPrefix("You route") }
             let output = routing ? #"{"to":\#(LabelFreeText.json(routeTo))}"# : #"{"replies":["Sure","Later"]}"#
             return GenerationOutcome(output: .success(SealedText(output)), promptTokens: 100, outputTokens: 5,
-                                     hostMilliseconds: 10, minimumTokenProbability: 0.9)
+                                     hostMilliseconds: 10, choiceProbability: 0.9)
         }
     }
 }

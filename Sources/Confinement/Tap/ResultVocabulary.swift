@@ -42,7 +42,7 @@ public enum ResultVocabulary {
         // replay compare's writers (Compare/Output, GateVerdict).
         "accent", "across", "adjusted", "adjustment", "answer", "anywhere", "base", "bec", "better",
         "bootstrap", "both", "bound", "budgets", "centred", "change", "characters", "clustered", "clusters", "colour",
-        "compare", "crosses", "cursor", "details", "detect", "detectable", "differ", "difference", "differences",
+        "compare", "confidence", "crosses", "cursor", "details", "detect", "detectable", "differ", "difference", "differences",
         "discordant", "do", "draws", "each", "edf", "evidence", "exact", "forest", "gate", "gates",
         "grouped", "have", "higher", "holm", "how", "if", "included", "intervals", "item", "join", "joined",
         "labelledby", "lower", "mcnemar", "md", "mdd", "minimum", "more", "neither", "new", "normal",

@@ -55,11 +55,13 @@ extension JobKind {
     /// The one place a kind becomes a job type: everything else iterates over `JobKind.allCases`
     /// and the jobs' `described`.
     public func job(budgetMilliseconds: Double? = nil, labels: TeamLabels = .none, prompts: PromptSet = .builtIn,
-                    languages: SupportedLanguages = .appleIntelligence, contextLimit: Int = 4096) -> any Job {
+                    languages: SupportedLanguages = .appleIntelligence, contextLimit: Int = 4096,
+                    routeConfidence: Double? = nil) -> any Job {
         switch self {
         case .chips: ChipsJob(budgetMilliseconds: budgetMilliseconds ?? ChipsJob.defaultBudget.milliseconds, contextLimit: contextLimit,
                               supportedLanguages: languages, prompts: prompts.chips)
-        case .route: RouteJob(budgetMilliseconds: budgetMilliseconds ?? RouteJob.defaultBudget.milliseconds, contextLimit: contextLimit,
+        case .route: RouteJob(budgetMilliseconds: budgetMilliseconds ?? RouteJob.defaultBudget.milliseconds,
+                              minimumConfidence: routeConfidence ?? RouteJob.defaultMinimumConfidence, contextLimit: contextLimit,
                               supportedLanguages: languages, labels: labels, prompts: prompts.route)
         case .push: PushJob(budgetMilliseconds: budgetMilliseconds ?? PushJob.defaultBudget.milliseconds, contextLimit: contextLimit,
                             supportedLanguages: languages, prompts: prompts.push)

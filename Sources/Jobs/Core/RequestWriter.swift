@@ -45,12 +45,12 @@ struct RequestWriter {
     }
 
     /// The request for the place `values` describe, answered under `grammar`.
-    mutating func request(_ values: PromptValues, grammar: String?, measuresConfidence: Bool = false) -> Written {
+    mutating func request(_ values: PromptValues, grammar: String?, choices: [SealedText]? = nil) -> Written {
         let (parts, knownCounts) = asking.prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
         let request = GenerationRequest(
             instructions: asking.prompts.instructions(values, memo: &instructionsMemo), promptParts: parts, separator: Self.separator,
             grammar: grammar, maxOutputTokens: asking.maxOutputTokens, contextLimit: asking.contextLimit,
-            measuresConfidence: measuresConfidence)
+            choices: choices)
         let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: Self.separator, knownCounts: knownCounts)
         return Written(request: request, promptTokens: promptTokens, parts: parts, knownCounts: knownCounts)
     }

@@ -27,6 +27,13 @@ public struct Route: SealedOutput {
         return result
     }
 
+    /// Every output the schema allows, one per choice in `choices(members:)`'s order: the
+    /// compact JSON the grammar's language holds (`{"to":"Coach"}`), for an engine that scores
+    /// each choice as a whole (`GenerationRequest.choices`).
+    public static func outputs(members: [String]) -> [SealedText] {
+        choices(members: members).map { SealedText(#"{"to":""# + $0 + #""}"#) }
+    }
+
     /// The schema the model fills for a group with these members.
     public static func schema(members: [String]) -> GenerationSchema {
         .object([.init("to", .anyOf(choices(members: members)))])

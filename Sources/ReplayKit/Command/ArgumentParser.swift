@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Jobs
+import Llama
 import Privacy
 
 /// Parses `replay`'s command line: a small hand-written parser, with `usage` as its manual.
@@ -20,9 +21,9 @@ public enum ArgumentParser {
         .map { "\($0.rawValue) \(Int($0.job().budgetMilliseconds))" }.joined(separator: ", ")
 
     public static let usage = """
-        usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH] [--device PROFILE] [--dry-run]
-                      [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
-                      [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--labels FILE.json]
+        usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH|NAME] [--device PROFILE]
+                      [--dry-run] [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
+                      [--route-confidence P] [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--labels FILE.json]
                       [--prompts FILE.json] [--profiles FILE.json] [--inject-fallbacks REASON=RATE,...]
                       [--inject-seed N] [--allow-unsandboxed] [--force] [--shard I/N | --shards N]
                       [--shard-by thread|file] [--resume] [--checkpoint-every K] [--run-key FILE] CORPUS...
@@ -34,7 +35,7 @@ public enum ArgumentParser {
                replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
                replay verify DIR
-               replay suite run [--out DIR] [--model PATH] [--prompts FILE.json] [--device PROFILE] SUITE.json
+               replay suite run [--out DIR] [--model PATH|NAME] [--prompts FILE.json] [--device PROFILE] SUITE.json
                replay prompts show
                replay profiles show
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
@@ -46,7 +47,9 @@ public enum ArgumentParser {
         CORPUS        .jsonl.zst or .jsonl files, directories of *.jsonl.zst shards, or - for stdin
         --job J       \(jobNames.joined(separator: ", ")), a comma list, or all (the default)
         --out DIR     where report.json and report.md go (default ./replay-report)
-        --model PATH  a GGUF instruct model (default: SmolLM2-135M-Instruct from scripts/setup)
+        --model M     a GGUF chat model's path, or the name of one scripts/setup installed:
+                      smollm2-135m (the default), qwen2.5-coder-0.5b, qwen2.5-coder-1.5b
+                      (scripts/setup --deps-only --model NAME installs it)
         --device P    the phone whose clock judges the budgets: iphone15pro (default: 0.6 ms per
                       prompt token, 30 tokens/s; Apple, June 2024), iphone16pro, iphone17pro
                       (estimates, sources in replay profiles show), a device of --profiles, or
@@ -58,6 +61,9 @@ public enum ArgumentParser {
         --flywheel    also write the flywheel metrics and dashboard.html beside the report
                       (the default when all four jobs run)
         --budget J=MS a job's time budget (defaults: \(defaultBudgets))
+        --route-confidence P  routing keeps a member only when its probability among the
+                      group's choices is above P (default \(RouteJob.defaultMinimumConfidence); 0 turns the rule off;
+                      docs/routing.md)
         --fail-under K=MIN  a CI gate on a report number, e.g. chips.in_budget.device=0.9 or
                       route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
                       are written to junit.xml, one test case each
@@ -181,7 +187,9 @@ public enum ArgumentParser {
                 }
                 options.jobs = JobKind.allCases.filter(jobs.contains)
             case "--out": options.outputDirectory = try value(for: argument)
-            case "--model": options.modelPath = try value(for: argument)
+            case "--model":
+                let given = try value(for: argument)
+                do { options.modelPath = try DefaultModel.file(forModelArgument: given) } catch { throw UsageError(error.description) }
             case "--device": flagDevice = try value(for: argument)
             case "--profiles": profilesPath = try value(for: argument)
             case "--inject-fallbacks": injectionText = try value(for: argument)
@@ -198,6 +206,12 @@ public enum ArgumentParser {
                     throw UsageError("--budget takes JOB=MILLISECONDS with a job of \(jobNames.joined(separator: ", ")), not '\(text)'")
                 }
                 flagBudgets[job] = ms
+            case "--route-confidence":
+                let text = try value(for: argument)
+                guard let p = Double(text), p >= 0, p < 1 else {
+                    throw UsageError("--route-confidence takes a probability from 0 (the rule off) up to but not including 1, not '\(text)'")
+                }
+                options.routeConfidence = p
             case "--fail-under":
                 let text = try value(for: argument)
                 guard let threshold = Threshold(parsing: text) else {

@@ -35,7 +35,7 @@ final class AuditedModel: LanguageModel, ForwardingTokenizer {
 
     private func recorded(_ outcomes: [GenerationOutcome], of requests: [GenerationRequest]) -> [GenerationOutcome] {
         for (request, outcome) in zip(requests, outcomes) {
-            if case .success(let output) = outcome.output { tap.record(output: output, isLabel: request.measuresConfidence) }
+            if case .success(let output) = outcome.output { tap.record(output: output, isLabel: request.choices != nil) }
         }
         return outcomes
     }

@@ -15,6 +15,14 @@ public enum PlannedRequests {
     /// model does; `batchSize` is the run's `--batch`.
     public static func of(_ job: JobKind, corpus: [String], threads: Int?, requests wanted: Int?, batchSize: Int,
                           prompts: PromptSet, tokenizer: any Tokenizer) throws(Failure) -> [GenerationRequest] {
+        try items(job, corpus: corpus, threads: threads, requests: wanted, batchSize: batchSize, prompts: prompts,
+                  tokenizer: tokenizer).compactMap(\.request)
+    }
+
+    /// The items behind `of`'s requests, with what each needs to be judged (`JobItem.labels`):
+    /// those that ask only, as `of`'s.`
+    public static func items(_ job: JobKind, corpus: [String], threads: Int?, requests wanted: Int?, batchSize: Int,
+                             prompts: PromptSet, tokenizer: any Tokenizer) throws(Failure) -> [JobItem] {
         var options = ReplayOptions()
         options.jobs = [job]
         options.corpus = corpus
@@ -26,11 +34,11 @@ public enum PlannedRequests {
         if let failure = source.failure { throw Failure(description: failure) }
         let planner = Planner(options: options, jobs: [planned], tokenizer: tokenizer, canary: nil, modelUnavailable: false, dryRun: false,
                               itemKeys: .unkeyed(fileCount: source.allFiles.count))
-        var requests: [GenerationRequest] = []
+        var requests: [JobItem] = []
         let read = source.read(
             resume: nil,
             thread: { input in
-                requests += planner.plan(input).queued.compactMap(\.request)
+                requests += planner.plan(input).queued.filter { $0.request != nil }
                 return wanted.map { requests.count < $0 } ?? true
             },
             boundary: { _, _ in true }, progress: { _, _ in })

@@ -33,6 +33,8 @@ public struct ReplayOptions: Sendable, Equatable {
     public var flywheel = false
     /// Time budgets that replace a job's default, in milliseconds.
     public var budgets: [JobKind: Double] = [:]
+    /// Routing's minimum confidence (`--route-confidence`); nil: the job's default.
+    public var routeConfidence: Double? = nil
     /// CI gates: the run exits 1 when any is not met.
     public var thresholds: [Threshold] = []
     /// Run even where the kernel cannot confine the run; written in the report, fails the audit.

@@ -227,6 +227,8 @@ public struct StateOptions: Sendable, Equatable {
     public var profiles: AppliedProfiles
     /// The fallbacks injected (`--inject-fallbacks`, `--inject-seed`); nil: none.
     public var injection: FallbackInjection?
+    /// Routing's minimum confidence when given (`--route-confidence`); nil: the job's default.
+    public var routeConfidence: Double? = nil
 
     public init(jobs: [JobKind], budgets: [JobKind: Double], device: DeviceProfile, threadLimit: Int?, strict: Bool,
                 dryRun: Bool, flywheel: Bool, batchSize: Int, labels: TeamLabels = .none,
@@ -253,6 +255,7 @@ public struct StateOptions: Sendable, Equatable {
                   dryRun: options.dryRun, flywheel: options.flywheel, batchSize: options.batchSize, labels: options.labels,
                   prompts: options.prompts.identity, profiles: AppliedProfiles(options.profiles, device: options.device),
                   injection: options.dryRun ? nil : options.injection)
+        routeConfidence = options.routeConfidence
     }
 
     /// The jobs, each with its budget and the team's labels, to describe them in a report: with
@@ -260,7 +263,7 @@ public struct StateOptions: Sendable, Equatable {
     /// description does not depend on its prompts.
     public func makeJobs() -> [any Job] {
         let unknown = profiles.versions.first { $0.name == profiles.unknownModel }?.contextTokens ?? 4096
-        return jobs.map { $0.job(budgetMilliseconds: budgets[$0], labels: labels, contextLimit: unknown) }
+        return jobs.map { $0.job(budgetMilliseconds: budgets[$0], labels: labels, contextLimit: unknown, routeConfidence: routeConfidence) }
     }
 
     /// The options that differ from `other`'s, each its flag (`OptionFlag`); the prompt sets'
@@ -272,6 +275,7 @@ public struct StateOptions: Sendable, Equatable {
             (.flywheel, flywheel != other.flywheel), (.batch, batchSize != other.batchSize),
             (.labels, labels.digest != other.labels.digest), (.prompts, prompts != other.prompts),
             (.profiles, profiles.sha256 != other.profiles.sha256), (.injectFallbacks, injection != other.injection),
+            (.routeConfidence, routeConfidence != other.routeConfidence),
         ]
         return differing.filter(\.1).map { flag, _ in
             flag == .prompts ? "\(flag.rawValue): one ran with \(prompts.summary), the other with \(other.prompts.summary)" : flag.rawValue

@@ -18,6 +18,7 @@ extension StateOptions: Codable {
         case batchSize = "batch_size"
         case labels, prompts, profiles
         case injection = "inject_fallbacks"
+        case routeConfidence = "route_confidence"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -34,6 +35,8 @@ extension StateOptions: Codable {
         try container.encode(prompts, forKey: .prompts)
         try container.encode(profiles, forKey: .profiles)
         try container.encode(injection, forKey: .injection)
+        // Only when given, so a state of a run without the flag reads as before it existed.
+        if let routeConfidence { try container.encode(routeConfidence, forKey: .routeConfidence) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -51,6 +54,10 @@ extension StateOptions: Codable {
                   profiles: container.contains(.profiles) ? try container.decode(AppliedProfiles.self, forKey: .profiles)
                       : AppliedProfiles(.builtIn, device: device),
                   injection: container.contains(.injection) ? try container.decode(FallbackInjection?.self, forKey: .injection) : nil)
+        routeConfidence = container.contains(.routeConfidence) ? try container.decode(Double.self, forKey: .routeConfidence) : nil
+        if let routeConfidence, !(0..<1).contains(routeConfidence) {
+            throw StateFormatError(at: container.codingPath + [CodingKeys.routeConfidence], "not a probability from 0 up to 1")
+        }
     }
 
     /// The digest of the list a state was written with: null, or absent in a state written
