@@ -158,7 +158,7 @@ enum ModelBench {
         let statistics = [
             "decodes=\(stats.decodeCalls)", "evaluated=\(stats.tokensEvaluated)", "sampled=\(stats.tokensSampled)",
             "shared=\(stats.promptTokensShared)", "draft=\(stats.draftTokensAccepted)/\(stats.draftTokensProposed)",
-            "ends-skipped=\(stats.endStepsSkipped)", "masks-reused=\(stats.allowedSetsReused)",
+            "ends-skipped=\(stats.endStepsSkipped)", "scored=\(stats.requestsScored)",
             String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)",
             "fewest-prompt-tokens=\(engine.fewestPromptTokens(for: requests))",
             String(format: "sampling-s=%.2f", stats.samplingNanoseconds / 1e9), String(format: "grammar-s=%.2f", stats.grammarNanoseconds / 1e9),

@@ -8,11 +8,15 @@ let code: ExitCode
 switch arguments.first {
 case "model":
     code = ModelBench.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
+case "routing":
+    code = RoutingBench.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
 case "dry-run":
     code = LlamaTokenizerDryRun.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
 default:
     RunCommand.standardError("""
         usage: replay-bench model [OPTIONS] CORPUS...      the model stage alone (bench/model.sh)
+               replay-bench routing [--model PATH|NAME] [--batch N] [--limit N] CORPUS...
+                                                   routing accuracy and the confidence rule on labelled asks (docs/routing.md)
                replay-bench dry-run [REPLAY OPTIONS] CORPUS...
                                                    replay --dry-run with llama.cpp's tokenizer for every text (bench/dryrun.sh)
         """)
