@@ -76,7 +76,7 @@ let package = Package(
         // Features over the run pipeline, each calling down into it: `replay compare` (two runs
         // paired item by item, with their statistics) and `replay suite run` (a prompt suite).
         .target(name: "Compare", dependencies: ["ReplayKit", "Confinement", "Corpus", "Flywheel", "Jobs", "Engine", "Privacy"], swiftSettings: swift6),
-        .target(name: "Suite", dependencies: ["ReplayKit", "Confinement", "Jobs", "Engine", "Llama", "Export", "Privacy"],
+        .target(name: "Suite", dependencies: ["ReplayKit", "Compare", "Flywheel", "Confinement", "Jobs", "Engine", "Llama", "Export", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
         // The auditor: strace, canaries, output fingerprints, the result files' checks, SARIF.
         .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "Engine", "Flywheel", "ReplayKit", "Jobs", "Compare", "Suite"],

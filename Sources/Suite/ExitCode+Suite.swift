@@ -17,4 +17,20 @@ extension ExitCode {
         default: nil
         }
     }
+
+    /// The codes `replay suite compare` ends with, in the order its usage lists them.
+    public static let suiteCompareCodes: [ExitCode] = [.success, .thresholdsNotMet, .usage, .input, .output, .sandboxUnavailable]
+
+    /// What the code means after `replay suite compare`; nil for a code it never ends with.
+    public var suiteCompareMeaning: String? {
+        switch self {
+        case .success: "compared, every gate met: compare.json, compare.md, compare.html, junit.xml and manifest.json are written"
+        case .thresholdsNotMet: "a gate was not met (named on stderr and in junit.xml); the results are written"
+        case .usage: "usage error, or an --out that is refused: nothing ran"
+        case .input: "a directory is not a finished suite run's results (the error names it and says why): nothing was written"
+        case .output: "a result could not be written, or --out could not be created"
+        case .sandboxUnavailable: "the kernel cannot sandbox the comparison and --allow-unsandboxed was not given"
+        default: nil
+        }
+    }
 }

@@ -16,7 +16,7 @@ import ReplayKit
 /// under `--out` with no network, as a run is, before the model loads (exit 4 when it cannot).
 /// Exit 0 when every must case passed, 1 when one failed.
 public enum SuiteCommand: Subcommand {
-    public static var documents: [any ResultDocument.Type] { [SuiteReportDocument.self, RunManifest.self] }
+    public static var documents: [any ResultDocument.Type] { [SuiteReportDocument.self, SuiteCompareDocument.self, RunManifest.self] }
 
     public static let name = "suite"
 
@@ -24,6 +24,8 @@ public enum SuiteCommand: Subcommand {
         usage: replay suite run [--out DIR] [--model PATH|NAME] [--prompts FILE.json] [--device PROFILE]
                                 [--profiles FILE.json] [--model-version V] [--batch N] [--allow-unsandboxed]
                                 [--force] SUITE.json
+               replay suite compare [--out DIR] [--fail-under [JOB.]NAME=MIN]... BASE_DIR DIR...
+                                    (replay suite compare --help says more)
 
         Runs a prompt suite (replay.suite/1, docs/suite.md: fixed screens, expected chip shapes,
         routing cases with known answers, drafts that must parse) through the jobs: each case is
@@ -61,6 +63,9 @@ public enum SuiteCommand: Subcommand {
     /// engine (tests pass a scripted model); otherwise `--model` or the default model is loaded.
     static func run(_ arguments: [String], sandboxing: Sandboxing, diagnostics: (String) -> Void,
                     model injected: (any LanguageModel)? = nil) -> ExitCode {
+        if arguments.first == "compare" {
+            return SuiteCompareCommand.run(Array(arguments.dropFirst()), sandboxing: sandboxing, diagnostics: diagnostics)
+        }
         let options: SuiteOptions
         do throws(CommandStart.Stop) {
             options = try CommandStart.options(arguments, command: "replay suite", usage: usage, diagnostics: diagnostics,

@@ -1,6 +1,6 @@
 import ReplayKit
 
-/// Why `replay suite run` cannot run as asked: a command line it cannot use (exit 2), or a suite
+/// Why `replay suite run` (or `replay suite compare`) cannot run as asked: a command line it cannot use (exit 2), or a suite
 /// file that cannot be read or checked (exit 3).
 ///
 /// A suite file's problem names the file, the case (its index in `cases`, and its id once the id
@@ -28,6 +28,8 @@ public enum SuiteError: Error, Sendable, Equatable, CustomStringConvertible {
     case wrongValue(file: String, place: String, expected: String)
     /// Two cases with one id; `first` is the index of the first.
     case idTwice(file: String, place: String, first: Int)
+    /// `replay suite compare`: a directory that is not a finished suite run's results.
+    case notSuiteResults(directory: String, because: String)
 
     public var description: String {
         switch self {
@@ -51,6 +53,8 @@ public enum SuiteError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(file): \(place): must be \(expected)"
         case let .idTwice(file, place, first):
             "\(file): \(place): the id of cases[\(first)] already (each case needs an id of its own)"
+        case let .notSuiteResults(directory, because):
+            "\(directory) is not a finished replay suite run's results: \(because)"
         }
     }
 

@@ -32,7 +32,9 @@ public struct SuiteOptions: Sendable, Equatable {
             if arguments.isEmpty { throw .usage("replay suite needs a command: replay suite run SUITE") }
             return nil
         }
-        guard verb == "run" else { throw .usage("unknown command 'replay suite \(verb)': the command is replay suite run SUITE") }
+        guard verb == "run" else {
+            throw .usage("unknown command 'replay suite \(verb)': the commands are replay suite run SUITE and replay suite compare DIR...")
+        }
         var options = SuiteOptions()
         var files: [String] = []
         var optionsEnded = false

@@ -327,12 +327,29 @@ public enum ResultSchemaCheck {
             return strings
         }
 
-        /// The model's name may use the words of its file's name, when that file is the run's.
+        /// The model's name may use the words of its file's name, when that file is the run's:
+        /// every `model` block's `file` (`path`, `description.file`), at the top or in a list of
+        /// runs (`replay suite compare`'s `runs[i].model`).
         mutating func learnModelWords(_ value: ReportValue) {
             context.modelWords = []
-            for key in ["model.file", "model.path", "model.description.file"] {
-                if case .label(let path)? = value.at(key), ResultText.isPath(path, context: context) {
-                    context.modelWords.formUnion(ResultText.modelWords(ofFile: path))
+            var models: [ReportValue] = []
+            func collect(_ value: ReportValue) {
+                switch value {
+                case .object(let fields):
+                    for (key, child) in fields {
+                        if key == "model" { models.append(child) }
+                        collect(child)
+                    }
+                case .array(let items): items.forEach(collect)
+                default: break
+                }
+            }
+            collect(value)
+            for model in models {
+                for key in ["file", "path", "description.file"] {
+                    if case .label(let path)? = model.at(key), ResultText.isPath(path, context: context) {
+                        context.modelWords.formUnion(ResultText.modelWords(ofFile: path))
+                    }
                 }
             }
         }

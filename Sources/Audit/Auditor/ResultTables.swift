@@ -269,8 +269,8 @@ enum ResultTables {
         return key
     }
 
-    /// The words a gate key may be made of: every key of a job's block in report.json, and the
-    /// quality measures.
+    /// The words a gate key may be made of: every key of a job's block in report.json, the
+    /// quality measures, and the suite's model-dependent expectations.
     /// Read from the report's own type: every job's block, prompt sizes included, encoded.
     static let gateWords: Set<String> = {
         var words = QualityName.all
@@ -288,7 +288,8 @@ enum ResultTables {
             for (key, child) in fields { words.insert(key); collect(child) }
         }
         report["jobs"].map { if case .object(let jobs) = $0 { jobs.forEach { collect($0.1) } } }
-        return words.subtracting(["by_build", "by_model", "by_locale", "counters", "fallbacks"])
+        // `replay suite compare`'s gates name a job's model-dependent expectation.
+        return words.subtracting(["by_build", "by_model", "by_locale", "counters", "fallbacks"]).union(SuiteGate.gateable.map(\.rawValue))
     }()
 
     static func isDecimal(_ text: String) -> Bool {

@@ -9,4 +9,8 @@ public struct PairedObservation: Sendable, Equatable {
     public var new: Double
     /// The thread the item belongs to; any stable key (a keyed hash of the thread id, say).
     public var cluster: UInt64
+
+    public init(base: Double, new: Double, cluster: UInt64) {
+        (self.base, self.new, self.cluster) = (base, new, cluster)
+    }
 }

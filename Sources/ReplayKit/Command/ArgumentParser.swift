@@ -36,6 +36,7 @@ public enum ArgumentParser {
                replay audit [--out DIR] -- COMMAND ARGS...
                replay verify DIR
                replay suite run [--out DIR] [--model PATH|NAME] [--prompts FILE.json] [--device PROFILE] SUITE.json
+               replay suite compare [--out DIR] [--fail-under [JOB.]NAME=MIN]... BASE_DIR DIR...
                replay prompts show
                replay profiles show
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]

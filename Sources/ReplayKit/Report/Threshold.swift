@@ -9,6 +9,8 @@ public struct Threshold: Sendable, Equatable {
     public var key: String
     public var minimum: Double
 
+    package init(key: String, minimum: Double) { (self.key, self.minimum) = (key, minimum) }
+
     /// What the report says for this key: the number, or nil when there is none (no data).
     /// The key past the job is a path in the job's block as report.json spells it.
     public func value(in report: RunReport) -> Double? {
@@ -29,6 +31,9 @@ public struct Threshold: Sendable, Equatable {
         public var threshold: Threshold
         /// The report's number; nil when it had none.
         public var value: Double?
+
+        package init(threshold: Threshold, value: Double?) { (self.threshold, self.value) = (threshold, value) }
+
         public var met: Bool { value.map { $0 >= threshold.minimum } ?? false }
 
         /// One line for people: `chips.in_budget.device 0.250 < 0.9 (not met)`.
