@@ -85,7 +85,7 @@ let package = Package(
         // The command: a thin `main.swift` over the dispatcher, and `replay audit` over Audit.
         .executableTarget(name: "Replay", dependencies: ["ReplayKit", "Compare", "Suite", "Audit", "Confinement", "Engine"], swiftSettings: swift6 + llamaHeaders),
         // The benchmarks' own measurements (bench/model.sh), kept out of the shipped command.
-        .executableTarget(name: "ReplayBench", dependencies: ["ReplayKit", "Llama", "Jobs", "Engine", "Confinement", "Privacy"],
+        .executableTarget(name: "ReplayBench", dependencies: ["ReplayKit", "Export", "Flywheel", "Llama", "Jobs", "Engine", "Confinement", "Privacy"],
                           path: "bench/ReplayBench", swiftSettings: swift6 + llamaHeaders),
         // Test-only: confines itself and reports which writes and sockets the kernel still allows.
         .executableTarget(name: "SandboxProbe", dependencies: ["Confinement", "Privacy"], path: "Tests/Fixtures/SandboxProbe", swiftSettings: swift6),

@@ -8,6 +8,8 @@ let code: ExitCode
 switch arguments.first {
 case "model":
     code = ModelBench.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
+case "tokens":
+    code = TokenRates.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
 case "routing":
     code = RoutingBench.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
 case "dry-run":
@@ -17,6 +19,8 @@ default:
         usage: replay-bench model [OPTIONS] CORPUS...      the model stage alone (bench/model.sh)
                replay-bench routing [--model PATH|NAME] [--batch N] [--limit N] CORPUS...
                                                    routing accuracy and the confidence rule on labelled asks (docs/routing.md)
+               replay-bench tokens [--model PATH|NAME]... CORPUS...
+                                                   characters per token per language, for each model's tokenizer
                replay-bench dry-run [REPLAY OPTIONS] CORPUS...
                                                    replay --dry-run with llama.cpp's tokenizer for every text (bench/dryrun.sh)
         """)
