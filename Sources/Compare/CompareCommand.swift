@@ -56,15 +56,9 @@ public enum CompareCommand: Subcommand {
         } catch {
             return error.exitCode
         }
-        let workingDirectory = FileManager.default.currentDirectoryPath
-        let out = OutputDirectory.resolve(options.outputDirectory, from: workingDirectory)
-        for directory in [options.baseDirectory, options.newDirectory] {
-            let run = OutputDirectory.resolve(directory, from: workingDirectory)
-            if out == run || out.hasPrefix(run + "/") {
-                diagnostics("replay compare: --out \(options.outputDirectory) is \(out == run ? "" : "inside ")the run directory \(directory), "
-                            + "which it would change: give the comparison a directory of its own")
-                return .usage
-            }
+        if let refusal = CommandStart.outIsRead(options.outputDirectory, of: [options.baseDirectory, options.newDirectory], noun: "run") {
+            diagnostics("replay compare: " + refusal)
+            return .usage
         }
         // The runs' key, before confinement: each run's state.json is checked under it.
         let (key, confined): (RunKey, CommandStart.Confined)

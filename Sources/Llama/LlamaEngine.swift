@@ -445,12 +445,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     /// Evaluates the batch; each `(slot, tokens)` share is charged its part of the time. On
     /// failure those sequences fail with llama_decode's status.
     private func evaluate(shares: [(Int, Int)], slots: inout [Slot?]) -> Int32 {
-        let started = ContinuousClock.now
-        let status = context.decode(batch)
-        let nanoseconds = started.nanosecondsSince
-        statistics.decodeCalls += 1
-        statistics.tokensEvaluated += batch.count
-        statistics.decodeNanoseconds += nanoseconds
+        let (status, nanoseconds) = decodeBatch()
         let total = shares.reduce(0) { $0 + $1.1 }
         for (index, tokens) in shares {
             slots[index]!.hostNanoseconds += nanoseconds * Double(tokens) / Double(max(total, 1))
@@ -460,6 +455,17 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             }
         }
         return status
+    }
+
+    /// Evaluates the batch, counted in `statistics`: llama_decode's status and the time it took.
+    private func decodeBatch() -> (status: Int32, nanoseconds: Double) {
+        let started = ContinuousClock.now
+        let status = context.decode(batch)
+        let nanoseconds = started.nanosecondsSince
+        statistics.decodeCalls += 1
+        statistics.tokensEvaluated += batch.count
+        statistics.decodeNanoseconds += nanoseconds
+        return (status, nanoseconds)
     }
 
     /// Picks the slot's next tokens from the latest evaluation: one after its last token, or, when
@@ -613,12 +619,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             batch.append(model.framingTokens[0].first ?? 0, position: 0, sequence: Self.companion, wantsLogits: true)
         }
         let indices = tokens.enumerated().map { batch.append($1, position: position + $0, sequence: id, wantsLogits: true) }
-        let started = ContinuousClock.now
-        let status = context.decode(batch)
-        let nanoseconds = started.nanosecondsSince
-        statistics.decodeCalls += 1
-        statistics.tokensEvaluated += batch.count
-        statistics.decodeNanoseconds += nanoseconds
+        let status = decodeBatch().status
         statistics.choiceTokensEvaluated += tokens.count
         if tokens.count == 1 { context.remove(sequence: Self.companion) }
         guard status == 0 else {

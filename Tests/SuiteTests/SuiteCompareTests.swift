@@ -71,8 +71,8 @@ import TestSupport
         #expect(paired.run == 1 && paired.pairs == 30 && paired.baseOnly == 24 && paired.newOnly == 6)
         #expect(abs(paired.difference! - (-0.6)) < 1e-12)
         // Exact McNemar: 2 · P(X ≤ 6), X ~ Bin(30, 1/2) = 2 · Σ_{i≤6} C(30, i) / 2³⁰ (Python's math.comb).
-        #expect(abs(paired.p! / 0.001430906355381012 - 1) < 1e-5)
-        #expect(paired.pHolm == paired.p, "one expectation: Holm leaves its p")
+        #expect(abs(paired.pValue! / 0.001430906355381012 - 1) < 1e-5)
+        #expect(paired.adjustedPValue == paired.pValue, "one expectation: Holm leaves its p")
         #expect(paired.verdict == .worse)
         #expect((paired.minimumDetectable ?? 0) > 0 && paired.lower! < -0.6 && paired.upper! > -0.6)
         #expect(document.gates.map(\.met) == [true, false] && document.gates.map(\.run) == [0, 1])
@@ -100,7 +100,7 @@ import TestSupport
         let document = try ReportValueDecoder(strict: true).decode(
             SuiteCompareDocument.self, from: try ReportValue(parsingExactJSON: String(contentsOfFile: out + "/compare.json", encoding: .utf8)))
         let paired = try #require(document.expectations.first?.paired.first)
-        #expect(paired.difference == 0 && paired.p == 1 && paired.verdict == .noDetectableChange && paired.minimumDetectable == 0)
+        #expect(paired.difference == 0 && paired.pValue == 1 && paired.verdict == .noDetectableChange && paired.minimumDetectable == 0)
     }
 
     @Test func aDirectoryThatIsNotFinishedSuiteResultsIsRefusedByName() throws {

@@ -51,6 +51,22 @@ package enum CommandStart {
         try options(arguments, command: "replay", usage: ArgumentParser.usage, diagnostics: diagnostics, help: { print($0) }, parse: parse)
     }
 
+    /// Why `out` (`--out`) cannot be used by a command that reads `directories` (`noun`: "run",
+    /// "results"): it is one of them or inside one, which the command would change; nil when it
+    /// is neither.
+    package static func outIsRead(_ out: String, of directories: [String], noun: String) -> String? {
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        let resolved = OutputDirectory.resolve(out, from: workingDirectory)
+        for directory in directories {
+            let read = OutputDirectory.resolve(directory, from: workingDirectory)
+            if resolved == read || resolved.hasPrefix(read + "/") {
+                return "--out \(out) is \(resolved == read ? "" : "inside ")the \(noun) directory \(directory), "
+                    + "which it would change: give the comparison a directory of its own"
+            }
+        }
+        return nil
+    }
+
     /// The run key (`RunKeyFile.load`), read before confinement: `explicit` (`--run-key`), else
     /// `REPLAY_RUN_KEY`'s file, else the per-user key, which only a run (`creating`) may make. A
     /// key that cannot be had is named after `command` and ends the command with 2.

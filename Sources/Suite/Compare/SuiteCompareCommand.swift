@@ -85,16 +85,11 @@ public enum SuiteCompareCommand {
         } catch {
             return error.exitCode
         }
-        let workingDirectory = FileManager.default.currentDirectoryPath
-        let out = OutputDirectory.resolve(options.outputDirectory, from: workingDirectory)
-        for directory in options.directories {
-            let run = OutputDirectory.resolve(directory, from: workingDirectory)
-            if out == run || out.hasPrefix(run + "/") {
-                diagnostics("replay suite compare: --out \(options.outputDirectory) is \(out == run ? "" : "inside ")the results directory "
-                            + "\(directory), which it would change: give the comparison a directory of its own")
-                return .usage
-            }
+        if let refusal = CommandStart.outIsRead(options.outputDirectory, of: options.directories, noun: "results") {
+            diagnostics("replay suite compare: " + refusal)
+            return .usage
         }
+        let workingDirectory = FileManager.default.currentDirectoryPath
         let confined: CommandStart.Confined
         do throws(CommandStart.Stop) {
             confined = try CommandStart.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,

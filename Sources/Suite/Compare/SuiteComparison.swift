@@ -15,17 +15,27 @@ public struct SuiteComparison: Sendable {
     /// The Holm-adjusted significance level of the verdicts.
     public static let alpha = MetricVerdict.alpha
 
-    /// One expectation's pass rate in one run.
-    public struct Rate: Sendable, Equatable {
+    /// One expectation's pass rate in one run, with its Wilson 95% bounds (nil without a check).
+    /// As compare.json writes it.
+    public struct Rate: Codable, Sendable, Equatable {
         public var passed: Int
         public var checked: Int
-        public var rate: Double? { checked == 0 ? nil : Double(passed) / Double(checked) }
-        /// Wilson 95% bounds; nil without a check.
-        public var interval: WilsonInterval? { WilsonInterval(successes: passed, trials: checked) }
+        public var rate: Double?
+        public var low: Double?
+        public var high: Double?
+
+        init(passed: Int, checked: Int) {
+            (self.passed, self.checked) = (passed, checked)
+            rate = checked == 0 ? nil : Double(passed) / Double(checked)
+            let interval = WilsonInterval(successes: passed, trials: checked)
+            (low, high) = (interval?.low, interval?.high)
+        }
     }
 
-    /// One expectation in a later run against the first.
-    public struct Paired: Sendable, Equatable {
+    /// One expectation in a later run against the first, as compare.json writes it.
+    public struct Paired: Codable, Sendable, Equatable {
+        /// The later run's index among the runs compared.
+        public var run: Int
         /// Case runs both judged.
         public var pairs: Int
         /// Passed in the first run only (b), and in the later one only (c).
@@ -43,6 +53,14 @@ public struct SuiteComparison: Sendable {
         /// The smallest true difference these pairs would detect at 80% power (two-sided 0.05).
         public var minimumDetectable: Double?
         public var verdict: MetricVerdict
+
+        enum CodingKeys: String, CodingKey {
+            case run, pairs
+            case baseOnly = "base_only", newOnly = "new_only", baseRate = "base_rate", newRate = "new_rate"
+            case difference, lower, upper
+            case pValue = "p", adjustedPValue = "p_holm", minimumDetectable = "minimum_detectable"
+            case verdict
+        }
     }
 
     /// One job's model-dependent expectation across the runs.
@@ -76,7 +94,7 @@ public struct SuiteComparison: Sendable {
                 let mine = run.outcomes.filter { $0.key.job == job && $0.key.name == name }
                 return Rate(passed: mine.values.filter { $0 }.count, checked: mine.count)
             }
-            let paired = judged.dropFirst().map { Self.paired(base: judged[0], new: $0, job: job, name: name) }
+            let paired = judged.indices.dropFirst().map { Self.paired(base: judged[0], new: judged[$0], run: $0, job: job, name: name) }
             return Row(job: job, name: name, rates: rates, paired: paired)
         }
         // Holm across the expectations, per later run.
@@ -104,7 +122,7 @@ public struct SuiteComparison: Sendable {
         return judged
     }
 
-    static func paired(base: Judged, new: Judged, job: JobKind, name: SuiteExpectation.Name) -> Paired {
+    static func paired(base: Judged, new: Judged, run: Int, job: JobKind, name: SuiteExpectation.Name) -> Paired {
         var observations: [PairedObservation] = []
         var b = 0, c = 0
         for (key, basePassed) in base.outcomes where key.job == job && key.name == name {
@@ -116,9 +134,9 @@ public struct SuiteComparison: Sendable {
         // In a fixed order, so every digit of the standard error is the same from run to run.
         observations.sort { ($0.cluster, $0.base, $0.new) < ($1.cluster, $1.base, $1.new) }
         guard let estimate = PairedDifference.estimate(observations) else {
-            return Paired(pairs: 0, baseOnly: 0, newOnly: 0, verdict: .noPairs)
+            return Paired(run: run, pairs: 0, baseOnly: 0, newOnly: 0, verdict: .noPairs)
         }
-        return Paired(pairs: observations.count, baseOnly: b, newOnly: c, baseRate: estimate.baseMean, newRate: estimate.newMean,
+        return Paired(run: run, pairs: observations.count, baseOnly: b, newOnly: c, baseRate: estimate.baseMean, newRate: estimate.newMean,
                       difference: estimate.difference, lower: estimate.lower, upper: estimate.upper,
                       pValue: McNemar.exactPValue(baseOnly: b, newOnly: c), adjustedPValue: nil,
                       minimumDetectable: estimate.minimumDetectable, verdict: .noDetectableChange)

@@ -53,7 +53,7 @@ public struct SuiteGate: Sendable, Equatable {
         let rows = comparison.rows.filter { $0.name == name && (job == nil || $0.job == job) }
         if rows.isEmpty, let job { return [Verdict(gate: self, job: job, run: 0, low: nil)] }
         return rows.flatMap { row in
-            row.rates.enumerated().map { Verdict(gate: self, job: row.job, run: $0, low: $1.interval?.low) }
+            row.rates.enumerated().map { Verdict(gate: self, job: row.job, run: $0, low: $1.low) }
         }
     }
 }

@@ -70,56 +70,12 @@ public struct SuiteCompareDocument: ResultDocument {
         public var job: JobKind
         public var expectation: SuiteExpectation.Name
         /// Per run, in the order of `runs`.
-        public var rates: [Rate]
+        public var rates: [SuiteComparison.Rate]
         /// Per run after the first, against the first.
-        public var paired: [Paired]
+        public var paired: [SuiteComparison.Paired]
 
         init(_ row: SuiteComparison.Row) {
-            (job, expectation) = (row.job, row.name)
-            rates = row.rates.map { Rate(passed: $0.passed, checked: $0.checked, rate: $0.rate, low: $0.interval?.low, high: $0.interval?.high) }
-            paired = row.paired.enumerated().map { Paired($1, run: $0 + 1) }
-        }
-    }
-
-    /// A pass rate with its Wilson 95% bounds (null without a check).
-    public struct Rate: Codable, Sendable {
-        public var passed: Int
-        public var checked: Int
-        public var rate: Double?
-        public var low: Double?
-        public var high: Double?
-    }
-
-    /// A run against the first, over the case runs both judged.
-    public struct Paired: Codable, Sendable {
-        /// The run's index in `runs`.
-        public var run: Int
-        public var pairs: Int
-        public var baseOnly: Int
-        public var newOnly: Int
-        public var baseRate: Double?
-        public var newRate: Double?
-        public var difference: Double?
-        public var lower: Double?
-        public var upper: Double?
-        public var p: Double?
-        public var pHolm: Double?
-        public var minimumDetectable: Double?
-        public var verdict: MetricVerdict
-
-        enum CodingKeys: String, CodingKey {
-            case run, pairs
-            case baseOnly = "base_only", newOnly = "new_only", baseRate = "base_rate", newRate = "new_rate"
-            case difference, lower, upper, p
-            case pHolm = "p_holm", minimumDetectable = "minimum_detectable"
-            case verdict
-        }
-
-        init(_ paired: SuiteComparison.Paired, run: Int) {
-            self.run = run
-            (pairs, baseOnly, newOnly) = (paired.pairs, paired.baseOnly, paired.newOnly)
-            (baseRate, newRate, difference, lower, upper) = (paired.baseRate, paired.newRate, paired.difference, paired.lower, paired.upper)
-            (p, pHolm, minimumDetectable, verdict) = (paired.pValue, paired.adjustedPValue, paired.minimumDetectable, paired.verdict)
+            (job, expectation, rates, paired) = (row.job, row.name, row.rates, row.paired)
         }
     }
 

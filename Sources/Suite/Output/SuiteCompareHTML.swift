@@ -39,7 +39,7 @@ public enum SuiteCompareHTML {
                     }
                     let paired = row.paired[index - 1]
                     out += "<td>\(h(SuiteCompareText.difference(paired)))</td><td>\(paired.pairs) (\(paired.baseOnly), \(paired.newOnly))</td>"
-                    out += "<td class=\"num\">\(h(SuiteCompareText.p(paired.p)))</td><td class=\"num\">\(h(SuiteCompareText.p(paired.pHolm)))</td>"
+                    out += "<td class=\"num\">\(h(SuiteCompareText.p(paired.pValue)))</td><td class=\"num\">\(h(SuiteCompareText.p(paired.adjustedPValue)))</td>"
                     out += "<td class=\"num\">\(h(SuiteCompareText.points(paired.minimumDetectable)))</td>"
                     out += "<td class=\"v-\(paired.verdict == .better ? "better" : paired.verdict == .worse ? "worse" : "none")\">\(h(paired.verdict.rawValue))</td></tr>\n"
                 }

@@ -35,7 +35,7 @@ public enum SuiteCompareMarkdown {
                     }
                     let paired = row.paired[index - 1]
                     out += "\(SuiteCompareText.difference(paired)) | \(paired.pairs) (\(paired.baseOnly), \(paired.newOnly)) "
-                    out += "| \(SuiteCompareText.p(paired.p)) | \(SuiteCompareText.p(paired.pHolm)) "
+                    out += "| \(SuiteCompareText.p(paired.pValue)) | \(SuiteCompareText.p(paired.adjustedPValue)) "
                     out += "| \(SuiteCompareText.points(paired.minimumDetectable)) | \(paired.verdict.rawValue) |\n"
                 }
             }
@@ -56,13 +56,13 @@ public enum SuiteCompareMarkdown {
 /// The numbers of a suite comparison as compare.md and compare.html show them.
 enum SuiteCompareText {
     /// `61.7% [49.0, 72.9] (37/60)`, or `no checks`.
-    static func rate(_ rate: SuiteCompareDocument.Rate) -> String {
+    static func rate(_ rate: SuiteComparison.Rate) -> String {
         guard let value = rate.rate, let low = rate.low, let high = rate.high else { return "no checks" }
         return String(format: "%.1f%% [%.1f, %.1f] (%d/%d)", 100 * value, 100 * low, 100 * high, rate.passed, rate.checked)
     }
 
     /// `+15.0 [+3.1, +26.9] points`, or `no pairs`.
-    static func difference(_ paired: SuiteCompareDocument.Paired) -> String {
+    static func difference(_ paired: SuiteComparison.Paired) -> String {
         guard let difference = paired.difference, let lower = paired.lower, let upper = paired.upper else { return "no pairs" }
         return String(format: "%+.1f [%+.1f, %+.1f] points", 100 * difference, 100 * lower, 100 * upper)
     }
