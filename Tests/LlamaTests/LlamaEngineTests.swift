@@ -61,6 +61,53 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, 
         #expect(outcomes[0].outputTokens > 0)
     }
 
+    /// The engine's scoring against a naive computation of the same quantity: each choice
+    /// evaluated whole after the prompt, in a context of its own, its tokens' log-softmax summed
+    /// over the whole vocabulary, the sums normalised over the choices. The engine evaluates the
+    /// choices' common tokens once and each choice's own tokens after them, removing them again;
+    /// both must name the same answer with the same probability (to what batch shapes may move).
+    @Test func aScoredProbabilityIsTheNormalisedProductOfEachChoicesTokens() throws {
+        let engine = try engine()
+        let choices = ["Sage", "Rio", "Mika", "lead"].map { SealedText(#"{"to":""# + $0 + #""}"#) }
+        let request = GenerationRequest(
+            instructions: SealedText("You route a message in a group chat to the member it is for. Answer only with JSON."),
+            prompt: SealedText("Members:\n- Sage: sleep and rest\n- Rio: running plans\n- Mika: meals and recipes\n\nMessage:\n"
+                               + "I keep waking up at 3am\n\nWho is this message for?"),
+            grammar: nil, maxOutputTokens: 48, contextLimit: 1024, choices: choices)
+        let outcome = try #require(engine.respond(to: [request]).first)
+
+        let model = engine.model
+        let context = try LlamaContext(model: model, sequences: 1, contextPerSequence: 1024, batchTokens: 512, threads: 1, batchThreads: 1,
+                                       flashAttention: false)
+        let batch = LlamaBatch(capacity: 512)
+        let prompt = model.promptTokens(for: request)
+        var sums: [Double] = []
+        for choice in choices {
+            let tokens = choice.withUnsealedText { model.tokenize($0) }
+            context.remove(sequence: 0)
+            batch.reset()
+            var rows: [Int32] = []
+            for (position, token) in (prompt + tokens).enumerated() {
+                let row = batch.append(token, position: position, sequence: 0, wantsLogits: position >= prompt.count - 1)
+                if position >= prompt.count - 1 { rows.append(row) }
+            }
+            try #require(context.decode(batch) == 0)
+            var sum = 0.0
+            for (k, token) in tokens.enumerated() {
+                let logits = try #require(context.logits(at: rows[k]))
+                let largest = (0..<model.vocabularySize).map { Double(logits[$0]) }.max()!
+                let normaliser = largest + log((0..<model.vocabularySize).reduce(0.0) { $0 + exp(Double(logits[$1]) - largest) })
+                sum += Double(logits[Int(token)]) - normaliser
+            }
+            sums.append(sum)
+        }
+        let best = sums.indices.max { sums[$0] < sums[$1] }!
+        let probability = 1 / sums.reduce(0) { $0 + exp($1 - sums[best]) }
+        #expect(try outcome.output.get() == choices[best])
+        #expect(abs(outcome.choiceProbability - probability) < 1e-3, "engine \(outcome.choiceProbability), naive \(probability)")
+        #expect(outcome.choiceProbability > 0.25 && outcome.choiceProbability < 1)
+    }
+
     @Test func sameRequestSameAnswerAloneOrInABatch() throws {
         let free = request("Name three fruits.", grammar: #"root ::= [a-z ,]{1,40}"#, max: 12)
         let alone = try engine().respond(to: [free])[0].output.get()
