@@ -31,6 +31,7 @@ import Testing
         "| 0.9–1.0 | 6 | 100.0% [61.0, 100.0] (6/6) |",
         "| 0.5–0.6 | 0 | – |",
         "No valid answer: 1; answered the lead itself: 1 (right 1).",
+        "| unknown | 10 | 70.0% [39.7, 89.2] (7/10) | 70.0% [39.7, 89.2] (7/10) |",
     ])
     func theTableHoldsTheRow(row: String) {
         #expect(Self.table.contains(row), "\(Self.table)")

@@ -38,6 +38,8 @@ enum RoutingBench {
         var answer: Int?
         var lead: Int
         var confidence: Double
+        /// The ask's language as a report shows it (`ReportLabel(locale:)` of its primary subtag).
+        var language: String = "unknown"
     }
 
     static func run(_ arguments: [String], diagnostics: (String) -> Void) -> ExitCode {
@@ -127,8 +129,9 @@ enum RoutingBench {
         if case .success(let output) = outcome.output, let route = Route(output: output, members: members) {
             answer = route.chose(Route.lead) ? lead : names.firstIndex { route.chose($0) }
         }
+        let primary = item.attribution.locale.prefix { $0 != "-" && $0 != "_" }
         return Answered(group: item.labels["members"] ?? "", label: label, answer: answer, lead: lead,
-                        confidence: outcome.choiceProbability)
+                        confidence: outcome.choiceProbability, language: ReportLabel(locale: String(primary)).text)
     }
 
     /// The asks' numbers as markdown.
@@ -183,6 +186,21 @@ enum RoutingBench {
                 return ask.confidence >= low && (ask.confidence < low + 0.1 || (decile == 9 && ask.confidence <= 1))
             }
             lines.append(String(format: "| %.1f–%.1f ", low, low + 0.1) + "| \(inDecile.count) | \(rate(inDecile.filter { $0.answer == $0.label }.count, inDecile.count)) |")
+        }
+        lines.append("")
+        lines.append("By language, the rule off and at the default (\(RouteJob.defaultMinimumConfidence)):")
+        lines.append("")
+        lines.append("| language | asks | accuracy, rule off [Wilson 95%] | accuracy at the default [Wilson 95%] |")
+        lines.append("|---|---:|---|---|")
+        for language in Set(asks.map(\.language)).sorted() {
+            let mine = asks.filter { $0.language == language }
+            let off = mine.filter { ($0.answer ?? $0.lead) == $0.label }.count
+            let on = mine.filter { ask in
+                let judged = ask.answer != nil && ask.answer != ask.lead
+                let final = judged && ask.confidence <= RouteJob.defaultMinimumConfidence ? ask.lead : (ask.answer ?? ask.lead)
+                return final == ask.label
+            }.count
+            lines.append("| \(language) | \(mine.count) | \(rate(off, mine.count)) | \(rate(on, mine.count)) |")
         }
         let noAnswer = asks.filter { $0.answer == nil }.count
         let saidLead = asks.filter { $0.answer == $0.lead }.count
