@@ -99,12 +99,7 @@ enum ModelBench {
                 return .usage
             }
         }
-        do {
-            _ = try Sandbox.confine(SandboxPolicy(writableDirectories: []))
-        } catch {
-            diagnostics("replay-bench model: refusing to run: the kernel cannot confine this run: \(error.description)")
-            return .sandboxUnavailable
-        }
+        if let refused = BenchConfinement.confine("replay-bench model", diagnostics: diagnostics) { return refused }
         let engine: LlamaEnginePool
         do {
             engine = try LlamaEnginePool(modelPath: path, lanes: lanes, sequences: batch,

@@ -78,12 +78,7 @@ enum RoutingBench {
             diagnostics("replay-bench routing: \(error.description)")
             return .usage
         }
-        do {
-            _ = try Sandbox.confine(SandboxPolicy(writableDirectories: []))
-        } catch {
-            diagnostics("replay-bench routing: refusing to run: the kernel cannot confine this run: \(error.description)")
-            return .sandboxUnavailable
-        }
+        if let refused = BenchConfinement.confine("replay-bench routing", diagnostics: diagnostics) { return refused }
         let engine: LlamaEnginePool
         let items: [JobItem]
         do {

@@ -47,12 +47,7 @@ enum TokenRates {
             diagnostics("replay-bench tokens: \(error)")
             return .model
         }
-        do {
-            _ = try Sandbox.confine(SandboxPolicy(writableDirectories: []))
-        } catch {
-            diagnostics("replay-bench tokens: refusing to run: the kernel cannot confine this run: \(error.description)")
-            return .sandboxUnavailable
-        }
+        if let refused = BenchConfinement.confine("replay-bench tokens", diagnostics: diagnostics) { return refused }
         struct Counts { var texts = 0, characters = 0; var tokens: [Int] }
         var byLanguage: [String: Counts] = [:]
         var locales: [String: String] = [:]
