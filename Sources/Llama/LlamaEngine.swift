@@ -575,7 +575,8 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         let started = ContinuousClock.now
         defer { slot.hostNanoseconds += started.nanosecondsSince }
         let choices = slot.choiceTokens
-        guard !choices.isEmpty, let texts = slot.choices else { return }
+        // Never reached without choices (`admit` scores only a request that has some); ended, not left waiting.
+        guard !choices.isEmpty, let texts = slot.choices else { return failScoring(&slot) }
         let shared = choices.dropFirst().reduce(choices[0].count) { min($0, commonPrefix(choices[0], $1)) }
         let start = slot.position
         var sums = [Double](repeating: 0, count: choices.count)

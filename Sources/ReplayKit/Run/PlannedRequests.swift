@@ -20,7 +20,7 @@ public enum PlannedRequests {
     }
 
     /// The items behind `of`'s requests, with what each needs to be judged (`JobItem.labels`):
-    /// those that ask only, as `of`'s.`
+    /// those that ask only, as `of`'s.
     public static func items(_ job: JobKind, corpus: [String], threads: Int?, requests wanted: Int?, batchSize: Int,
                              prompts: PromptSet, tokenizer: any Tokenizer) throws(Failure) -> [JobItem] {
         var options = ReplayOptions()
@@ -34,16 +34,16 @@ public enum PlannedRequests {
         if let failure = source.failure { throw Failure(description: failure) }
         let planner = Planner(options: options, jobs: [planned], tokenizer: tokenizer, canary: nil, modelUnavailable: false, dryRun: false,
                               itemKeys: .unkeyed(fileCount: source.allFiles.count))
-        var requests: [JobItem] = []
+        var items: [JobItem] = []
         let read = source.read(
             resume: nil,
             thread: { input in
-                requests += planner.plan(input).queued.filter { $0.request != nil }
-                return wanted.map { requests.count < $0 } ?? true
+                items += planner.plan(input).queued.filter { $0.request != nil }
+                return wanted.map { items.count < $0 } ?? true
             },
             boundary: { _, _ in true }, progress: { _, _ in })
         if case .input(let failure) = read.fatal { throw Failure(description: "\(failure)") }
-        if let wanted, requests.count > wanted { requests.removeLast(requests.count - wanted) }
-        return requests
+        if let wanted, items.count > wanted { items.removeLast(items.count - wanted) }
+        return items
     }
 }
