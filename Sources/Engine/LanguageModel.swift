@@ -28,9 +28,15 @@ public protocol Tokenizer: AnyObject, Sendable {
     /// the sum exact, so words already counted for a cut are not tokenized again.
     func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
                           knownCounts: [Int?]) -> Int
+
+    /// The tokenizer that counts a place of model version `model` (`meta.model`): itself, unless
+    /// it counts each version its own way (`PhoneTokenizers`).
+    func tokenizer(forModel model: String) -> any Tokenizer
 }
 
 extension Tokenizer {
+    public func tokenizer(forModel model: String) -> any Tokenizer { self }
+
     /// Counts the joined text: exact for any tokenizer, and what one that cannot do better does.
     public func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
         tokenCount(of: SealedText.joined(parts, separator: separator))

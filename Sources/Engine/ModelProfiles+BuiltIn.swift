@@ -44,6 +44,11 @@ extension ModelProfiles {
               "from": "26.0",
               "below": "26.4",
               "context_tokens": 4096,
+              "tokens": {
+                "chars_per_token": { "latin": 3.5, "han": 1.4, "kana": 1.4, "hangul": 1.0, "other": 1.0 },
+                "framing_tokens": 24,
+                "source": "estimate: latin 3.5, the middle of Apple's rule of thumb of 3 to 4 characters per token (TN3193); han and kana 1.4, measured on the Japanese of corpora/ with Qwen2.5's 151k-token vocabulary as a proxy for the phone model's 150k (1.36); hangul and other scripts 1.0, one token a character, unmeasured and cautious; framing 24 tokens, unmeasured"
+              },
               "languages": ["da", "de", "en", "es", "fr", "it", "ja", "ko", "nb", "nl", "no", "pt", "sv", "tr", "vi", "zh"],
               "source": "one model for iOS 26.0 to 26.3 (Apple, 'Updating prompts for new model versions'); 4,096 tokens (Apple TN3193, 'Managing the on-device foundation model's context window'); languages: Apple Intelligence as of iOS 26 (support.apple.com/en-us/121115), 'no' and 'nb' both written Norwegian"
             },
@@ -52,6 +57,11 @@ extension ModelProfiles {
               "from": "26.4",
               "below": "27.0",
               "context_tokens": 4096,
+              "tokens": {
+                "chars_per_token": { "latin": 3.5, "han": 1.4, "kana": 1.4, "hangul": 1.0, "other": 1.0 },
+                "framing_tokens": 24,
+                "source": "estimate: latin 3.5, the middle of Apple's rule of thumb of 3 to 4 characters per token (TN3193); han and kana 1.4, measured on the Japanese of corpora/ with Qwen2.5's 151k-token vocabulary as a proxy for the phone model's 150k (1.36); hangul and other scripts 1.0, one token a character, unmeasured and cautious; framing 24 tokens, unmeasured"
+              },
               "languages": ["da", "de", "en", "es", "fr", "it", "ja", "ko", "nb", "nl", "no", "pt", "sv", "tr", "vi", "zh"],
               "source": "one model for iOS 26.4 (Apple, 'Updating prompts for new model versions'); contextSize reports 4,096 tokens on 26.x (WWDC26 session 319); languages as 26.0"
             },
@@ -59,6 +69,11 @@ extension ModelProfiles {
               "name": "27.0",
               "from": "27.0",
               "context_tokens": 8192,
+              "tokens": {
+                "chars_per_token": { "latin": 3.5, "han": 1.4, "kana": 1.4, "hangul": 1.0, "other": 1.0 },
+                "framing_tokens": 24,
+                "source": "estimate: latin 3.5, the middle of Apple's rule of thumb of 3 to 4 characters per token (TN3193); han and kana 1.4, measured on the Japanese of corpora/ with Qwen2.5's 151k-token vocabulary as a proxy for the phone model's 150k (1.36); hangul and other scripts 1.0, one token a character, unmeasured and cautious; framing 24 tokens, unmeasured"
+              },
               "languages": ["da", "de", "en", "es", "fr", "it", "ja", "ko", "nb", "nl", "no", "pt", "sv", "tr", "vi", "zh"],
               "source": "the model of iOS 27 (WWDC26 session 241, 'rebuilt from the ground up'); contextSize reports 8,192 tokens on 27.0 on newer devices (WWDC26 session 319), which devices are newer is not named there, so a team that knows sets context_tokens_by_device; languages as 26.x (the sources name no newer list)"
             }

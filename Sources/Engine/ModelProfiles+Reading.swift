@@ -125,8 +125,8 @@ private struct ProfilesReader {
 
     func model(_ value: ReportValue, at path: String, devices: Set<String>) throws(EngineError) -> ModelVersionProfile {
         let fields = try self.fields(value, at: path, allowed: ["name", "from", "below", "context_tokens", "context_tokens_by_device",
-                                                                "languages", "timing_by_device", "source"],
-                                     optional: ["below", "context_tokens_by_device", "timing_by_device"])
+                                                                "languages", "timing_by_device", "tokens", "source"],
+                                     optional: ["below", "context_tokens_by_device", "timing_by_device", "tokens"])
         let from = try version(fields["from"]!, at: path + ".from")
         let below = try fields["below"].map { (value) throws(EngineError) -> ModelVersion in try version(value, at: path + ".below") }
         if let below, below <= from { throw wrong(path + ".below", "a version after from") }
@@ -161,6 +161,26 @@ private struct ProfilesReader {
             name: try name(fields["name"]!, at: path + ".name"), from: from, below: below,
             contextTokens: try contextTokens(fields["context_tokens"]!, at: path + ".context_tokens"),
             contextTokensByDevice: byDevice, languages: languages, timingByDevice: timing,
+            tokens: try fields["tokens"].map { (value) throws(EngineError) in try tokens(value, at: path + ".tokens") } ?? .builtIn,
             source: try text(fields["source"]!, at: path + ".source"))
+    }
+
+    /// `tokens`: characters per token for every script, the framing's tokens, and their source.
+    func tokens(_ value: ReportValue, at path: String) throws(EngineError) -> PhoneTokenRates {
+        let fields = try self.fields(value, at: path, allowed: ["chars_per_token", "framing_tokens", "source"])
+        let scripts = PhoneTokenRates.Script.allCases.map(\.rawValue)
+        let rates = try self.fields(fields["chars_per_token"]!, at: path + ".chars_per_token", allowed: scripts)
+        var charactersPerToken: [PhoneTokenRates.Script: Double] = [:]
+        for script in PhoneTokenRates.Script.allCases {
+            let at = path + ".chars_per_token." + script.rawValue
+            let rate = try number(rates[script.rawValue]!, at: at, above: 0)
+            guard rate <= 100 else { throw wrong(at, "a number of characters per token above 0 and at most 100") }
+            charactersPerToken[script] = rate
+        }
+        guard case .int(let framing) = fields["framing_tokens"]!, (0...4096).contains(framing) else {
+            throw wrong(path + ".framing_tokens", "a whole number of tokens from 0 to 4096")
+        }
+        return PhoneTokenRates(charactersPerToken: charactersPerToken, framingTokens: framing,
+                               source: try text(fields["source"]!, at: path + ".source"))
     }
 }

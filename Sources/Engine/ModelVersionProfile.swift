@@ -1,6 +1,6 @@
 /// What one on-device model version can do, as the replay judges it: the versions it covers,
-/// its session's token ceiling, the languages it answers in, and (where it differs from the
-/// device's own figures) its speed on a device.
+/// its session's token ceiling, the languages it answers in, how many of its tokens a text takes,
+/// and (where it differs from the device's own figures) its speed on a device.
 ///
 /// The model changes with the OS (spec §1: one for iOS 26.0 to 26.3, one for 26.4, one for 27),
 /// and so does its context: 4,096 tokens on 26.x, 8,192 on 27.0 on newer devices (WWDC26
@@ -20,6 +20,8 @@ public struct ModelVersionProfile: Sendable, Equatable {
     public var languages: Set<String>
     /// Its speed on named devices where it differs from the device's own figures.
     public var timingByDevice: [String: DeviceTiming] = [:]
+    /// How many of its tokens a text takes: what its cuts, ceiling and device time count.
+    public var tokens: PhoneTokenRates = .builtIn
     /// Where the numbers come from.
     public var source: String
 

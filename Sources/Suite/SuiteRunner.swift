@@ -5,7 +5,7 @@ import ReplayKit
 
 /// Runs a suite's cases through the jobs with a model: each case as a one-thread snapshot planned
 /// by its job's own `plan` (eligibility, the language check and the cuts are the app's code,
-/// counted with the model's tokenizer), the requests left asked of the model in calls as a run
+/// counted in the phone's tokens of the case's model version, as a run counts them), the requests left asked of the model in calls as a run
 /// asks them, each answer judged by `Job.evaluate` as a run judges it, then every expectation
 /// checked.
 ///
@@ -26,6 +26,11 @@ public struct SuiteRunner: Sendable {
     /// The counters that say the app settled a place in planning, without the model: a case's
     /// `fallback` names the first one counted.
     static let planningFallbacks: [JobCounter] = [.named, .relayLineKept, .noWords]
+
+    /// What a case's cuts and sizes are counted in: the phone's tokens of `modelVersion`'s profile.
+    private var phoneTokens: any Tokenizer {
+        PhoneTokenizers(profiles).tokenizer(forModel: modelVersion ?? Attribution.unknown)
+    }
 
     /// One run of a case: its plan, and what was found so far.
     private struct Pending {
@@ -75,7 +80,8 @@ public struct SuiteRunner: Sendable {
         }
         let (snapshot, target) = suiteCase.input.snapshot(language: language, modelVersion: modelVersion)
         var ledger = JobLedger()
-        let items = run.job.plan(snapshot, tokenizer: model, ledger: &ledger)
+        let tokens = phoneTokens
+        let items = run.job.plan(snapshot, tokenizer: tokens, ledger: &ledger)
         let counters = ledger.overall.counters
         var observation = SuiteObservation()
         observation.named = (counters[JobCounter.named.rawValue] ?? 0) > 0
@@ -95,20 +101,21 @@ public struct SuiteRunner: Sendable {
         // version's languages, ceiling and speed.
         var preAsk = PreAsk(profiles: profiles, device: device)
         let size: PreAsk.Size
-        switch preAsk.decide(item, request: request, tokenizer: model, modelUnavailable: false) {
+        switch preAsk.decide(item, request: request, modelUnavailable: false) {
         case .fallback(let reason):
             observation.fallback = reason.rawValue
             run.observation = observation
             return run
         case .ask(let asked, let sized):
             run.item?.request = asked
+            run.item?.promptTokens = sized.promptTokens
             size = sized
         }
         observation.inputCut = item.inputWasCut
         observation.inputTokens = item.inputTokens
         if suiteCase.job == .push, let push = run.job as? PushJob {
             observation.repliesRead = repliesRead(suiteCase.input, inputTokens: item.inputTokens, batched: (counters[JobCounter.batched.rawValue] ?? 0) > 0,
-                                                  cap: push.inputCap)
+                                                  cap: push.inputCap, tokens: tokens)
         }
         // The session's ceiling, which a run's engine meets when it asks: decided here.
         let promptTokens = size.promptTokens
@@ -120,7 +127,7 @@ public struct SuiteRunner: Sendable {
         run.observation = observation
         if let given = suiteCase.given {
             run.outcome = GenerationOutcome(output: .success(given.output), promptTokens: promptTokens,
-                                            outputTokens: model.tokenCount(of: given.output), hostMilliseconds: 0,
+                                            outputTokens: tokens.tokenCount(of: given.output), hostMilliseconds: 0,
                                             choiceProbability: given.confidence)
         } else {
             run.request = run.item?.request
@@ -130,11 +137,11 @@ public struct SuiteRunner: Sendable {
 
     /// The number of newest replies whose words, joined and cut as the push job joins and cuts
     /// them, are `inputTokens` long, and agree with whether the job counted the push `batched`.
-    private func repliesRead(_ input: SuiteInput, inputTokens: Int, batched: Bool, cap: Int) -> Int? {
+    private func repliesRead(_ input: SuiteInput, inputTokens: Int, batched: Bool, cap: Int, tokens: any Tokenizer) -> Int? {
         let words = input.replyWords
         for count in 1...max(1, words.count) where (count > 1) == batched {
             let joined = SealedText.joined(words.suffix(count).filter { !$0.isEmpty }, separator: "\n\n")
-            if model.suffix(of: joined, maxTokens: cap).keptTokens == inputTokens { return count }
+            if tokens.suffix(of: joined, maxTokens: cap).keptTokens == inputTokens { return count }
         }
         return nil
     }
@@ -161,7 +168,8 @@ public struct SuiteRunner: Sendable {
     /// facts of its checked answer.
     private func judge<J: Job>(_ job: J, item: JobItem, outcome: GenerationOutcome, input: SuiteInput,
                                into observation: inout SuiteObservation) {
-        let result = job.evaluate(item, outcome: outcome, device: profiles.device(device, model: modelVersion ?? Attribution.unknown))
+        let result = job.evaluate(item, outcome: outcome, device: profiles.device(device, model: modelVersion ?? Attribution.unknown),
+                                  phoneTokens: phoneTokens)
         observation.judged = true
         observation.inBudget = result.inBudgetDevice ?? false
         observation.violations = result.counters.filter { $0.key.hasPrefix(NeverRule.counterPrefix) }.values.reduce(0, +)

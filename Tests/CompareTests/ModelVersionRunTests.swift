@@ -29,19 +29,19 @@ import TestSupport
         options.dryRun = true
         options.profiles = profiles
         let jobs = [RunJobs.job(.draft, profiles: profiles)]
-        let tally = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: WordTokenizer()).run()
+        let tally = ReplayRunner(options: options, jobs: jobs, model: nil).run()
         return ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date(timeIntervalSince1970: 0)).build()
     }
 
     @Test func aMessageOver4096TokensFitsOn27ButNotOn26() throws {
-        // 5,000 words: over 26.x's 4,096 tokens, within 27.0's 8,192.
-        let report = try Self.dryRun(Self.corpus(words: 5000, threads: [("t1", "26.4", "en-US"), ("t2", "27.0", "en-US"), ("t3", "27.1", "en-US")]))
+        // 3,000 words of 16,892 characters: about 4,830 phone tokens, over 26.x's 4,096 and within 27.0's 8,192.
+        let report = try Self.dryRun(Self.corpus(words: 3000, threads: [("t1", "26.4", "en-US"), ("t2", "27.0", "en-US"), ("t3", "27.1", "en-US")]))
         // Version labels hold dots, so the slices are read by subscript, not by `at`'s path.
         let byModel = try #require(report.at("jobs.draft")?["by_model"])
         #expect(byModel["26.4"]?["fallbacks"]?["context_exceeded"] == .int(1))
         #expect(byModel["27.0"]?["fallbacks"]?["context_exceeded"] == nil)
         #expect(byModel["27.1"]?["fallbacks"]?["context_exceeded"] == nil)
-        // Not cut, but judged on 27.0's clock: 5,000 tokens of prefill is past the 2,000 ms budget.
+        // Not cut, but judged on 27.0's clock: 4,800 tokens of prefill is past the 2,000 ms budget.
         #expect(byModel["27.0"]?["fallbacks"]?["time_budget"] == .int(1))
         #expect(report.at("jobs.draft.prompt_sizes.over_context") == .int(1))
         let versions = try #require(report.at("run.profiles.versions"))
@@ -78,7 +78,7 @@ import TestSupport
             var options = ReplayOptions()
             options.corpus = [corpus]
             options.injection = injection
-            return ReplayRunner(options: options, jobs: [ChipsJob()], model: ScriptedReplayModel(), tokenizer: ScriptedReplayModel()).run()
+            return ReplayRunner(options: options, jobs: [ChipsJob()], model: ScriptedReplayModel()).run()
         }
         let injection = try FallbackInjection.parse("refusal=0.05", seed: 11)
         let base = run(nil), new = run(injection)
@@ -137,7 +137,7 @@ final class WordTokenizer: Tokenizer, @unchecked Sendable {
         var options = ReplayOptions()
         options.corpus = [writeCorpus(CompareFixtures.corpus(threads: 6), in: work.path)]
         let jobs: [any Job] = [ChipsJob()]
-        let tally = ReplayRunner(options: options, jobs: jobs, model: FixedModel(output), tokenizer: FixedModel(output)).run()
+        let tally = ReplayRunner(options: options, jobs: jobs, model: FixedModel(output)).run()
         return ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date(timeIntervalSince1970: 0)).build()
     }
 

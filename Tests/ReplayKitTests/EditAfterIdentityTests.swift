@@ -141,7 +141,7 @@ import TestSupport
         func run(_ expected: ExpectedCorpus?) -> ReplayTally {
             let jobs = options.jobs.map { RunJobs.job($0) }
             let model = LabelScriptedModel(routeTo: "Penny")
-            let runner = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: model, planningWorkers: 2,
+            let runner = ReplayRunner(options: options, jobs: jobs, model: nil, planningWorkers: 2,
                                       itemKeys: ItemKeys(key: StateFixtures.key, fileDigests: identity.files.map(\.digest)))
             runner.expectedCorpus = expected
             return runner.run()

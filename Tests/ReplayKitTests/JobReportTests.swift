@@ -31,7 +31,7 @@ import TestSupport
         options.dryRun = model == nil
         options.labels = tinyLabels
         change(&options)
-        let tally = ReplayRunner(options: options, jobs: jobs, model: model, tokenizer: model ?? ScriptedReplayModel()).run()
+        let tally = ReplayRunner(options: options, jobs: jobs, model: model ?? ScriptedReplayModel()).run()
         return ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date()).build()
     }
 
@@ -64,10 +64,13 @@ import TestSupport
         #expect(replayed["inBudgetDevice"] as? Double == 0)
     }
 
-    /// Spec §2: late chips don't show. Every chip here matches the reply but comes 1.2 s after the
-    /// screen on the phone: nobody saw one, so a quality gate must not pass on them.
+    /// A phone that reads a prompt token in 100 ms: every chip prompt (dozens of tokens) is seconds late.
+    static func slowPhone(_ options: inout ReplayOptions) { options.device = DeviceProfile.custom("custom:100,30")! }
+
+    /// Spec §2: late chips don't show. Every chip here matches the reply but comes seconds after
+    /// the screen on the phone: nobody saw one, so a quality gate must not pass on them.
     @Test func aQualityGateCannotPassOnChipsNobodySaw() throws {
-        let report = try report(tinyCorpus, model: ScriptedReplayModel(promptTokens: 2000))
+        let report = try report(tinyCorpus, options: Self.slowPhone)
         #expect(report.at("jobs.chips.fallbacks.time_budget") == .int(2))
         #expect(report.at("jobs.chips.quality.exact_match.compared") == .int(1))
         #expect(report.at("jobs.chips.quality.exact_match.mean") == .number(0))
@@ -121,7 +124,7 @@ import TestSupport
     }
 
     @Test func markdownShowsWhatThePersonSawAndEveryAnswerApart() throws {
-        let value = try report(tinyCorpus, model: ScriptedReplayModel(promptTokens: 2000))
+        let value = try report(tinyCorpus, options: Self.slowPhone)
         let markdown = MarkdownReport.render(try ReportValueDecoder(strict: true).decode(RunReport.self, from: value))
         #expect(markdown.contains("\nquality: best_f1 0.0% over 1; exact_match 0.0% over 1."))
         #expect(markdown.contains("\nquality_all_answers: best_f1 100.0% over 1; exact_match 100.0% over 1."))

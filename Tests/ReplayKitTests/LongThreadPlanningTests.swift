@@ -12,7 +12,7 @@ import TestSupport
         var options = ReplayOptions()
         options.dryRun = dryRun
         var planner = Planner(options: options, jobs: JobKind.allCases.map { RunJobs.job($0) },
-                              tokenizer: ApproximateTokenizer(), canary: nil, modelUnavailable: false, dryRun: dryRun,
+                              phoneTokens: PhoneTokenizers(options.profiles), canary: nil, modelUnavailable: false, dryRun: dryRun,
                               itemKeys: .unkeyed(fileCount: 1))
         planner.workers = workers
         return planner

@@ -51,7 +51,7 @@ let tinyCorpus = """
         options.dryRun = model == nil
         options.labels = tinyLabels
         let tokenizer = model ?? ScriptedReplayModel()
-        let runner = ReplayRunner(options: options, jobs: [ChipsJob()], model: model, tokenizer: tokenizer)
+        let runner = ReplayRunner(options: options, jobs: [ChipsJob()], model: model)
         let tally = runner.run()
         let report = ReportBuilder(options: options, tally: tally, model: nil, jobs: [ChipsJob()], seconds: 1, started: Date()).build()
         return (tally, report)
@@ -134,7 +134,7 @@ let tinyCorpus = """
         options.dryRun = true
         let jobs: [any Job] = [ChipsJob(), RouteJob(), PushJob(), DraftJob()]
         func report(workers: Int) -> ReportValue {
-            let tally = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: tokenizer, planningWorkers: workers).run()
+            let tally = ReplayRunner(options: options, jobs: jobs, model: nil, planningWorkers: workers).run()
             let built = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date(timeIntervalSince1970: 0)).build()
             return .object([("corpus", built["corpus"]!), ("jobs", built["jobs"]!)])
         }

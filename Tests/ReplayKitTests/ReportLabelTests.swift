@@ -54,9 +54,12 @@ import TestSupport
         options.flywheel = true
         options.labels = labels
         options.thresholds = [Threshold(key: "route.accuracy", minimum: 0.9), Threshold(key: "chips.answered_rate", minimum: 0.5)]
-        let jobs = options.jobs.map { RunJobs.job($0, labels: labels) }
+        // A member named by a whole sentence takes the phone seconds to write: the budget lets
+        // its route be shown, so it is counted under its hash as a shown route.
+        options.budgets[.route] = 60_000
+        let jobs = options.jobs.map { job in RunJobs.job(job, budget: options.budgets[job], labels: labels) }
         let model = LabelScriptedModel(routeTo: routeTo)
-        let tally = ReplayRunner(options: options, jobs: jobs, model: model, tokenizer: model).run()
+        let tally = ReplayRunner(options: options, jobs: jobs, model: model).run()
         let builder = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 1, started: Date())
         let report = builder.report
         let out = directory + "/out"

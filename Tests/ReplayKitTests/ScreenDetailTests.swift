@@ -28,7 +28,7 @@ import TestSupport
         let jobs = kinds.map { RunJobs.job($0) }
         func report(_ screens: ScreenDetail?) -> (json: String, items: Int) {
             let model = LabelScriptedModel(routeTo: "Penny")
-            let tally = ReplayRunner(options: options, jobs: jobs, model: dryRun ? nil : model, tokenizer: model,
+            let tally = ReplayRunner(options: options, jobs: jobs, model: dryRun ? nil : model,
                                      planningWorkers: 2, screens: screens).run()
             let built = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0,
                                       started: Date(timeIntervalSince1970: 0)).build()

@@ -33,7 +33,7 @@ import TestSupport
         // The builds are names, not versions: the team lists them to read them as written.
         options.labels = TeamLabels(builds: ["A", "B", "C", "Z"])
         let jobs = JobKind.allCases.map { $0.job() }
-        let tally = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: ScriptedReplayModel()).run()
+        let tally = ReplayRunner(options: options, jobs: jobs, model: nil).run()
         let report = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date()).build()
         return (report, try #require(tally.flywheel))
     }

@@ -46,7 +46,7 @@ import TestSupport
         let jobs = options.jobs.map { RunJobs.job($0) }
         let scripted = model ?? LabelScriptedModel(routeTo: "Penny")
         let identity = CorpusIdentity.of((try? CorpusReader(paths: paths).files) ?? [], key: StateFixtures.key).identity
-        let runner = ReplayRunner(options: options, jobs: jobs, model: dryRun ? nil : scripted, tokenizer: scripted, planningWorkers: 2,
+        let runner = ReplayRunner(options: options, jobs: jobs, model: dryRun ? nil : scripted, planningWorkers: 2,
                                   itemKeys: ItemKeys(key: StateFixtures.key, fileDigests: identity.files.map(\.digest)), stop: stop)
         let tally = runner.run(resume: resume, checkpoint: checkpoint)
         let state = RunState(tally: tally, options: StateOptions(options, jobs: jobs), corpusIdentity: identity, model: .none,

@@ -36,7 +36,7 @@ import TestSupport
         options.dryRun = true
         options.threadLimit = limit
         options.flywheel = true
-        return ReplayRunner(options: options, jobs: [ChipsJob()], model: nil, tokenizer: ScriptedReplayModel(), planningWorkers: 1).run()
+        return ReplayRunner(options: options, jobs: [ChipsJob()], model: nil, planningWorkers: 1).run()
     }
 
     @Test(arguments: [1, 2, 7, 30, 39, 40, 41, 100])

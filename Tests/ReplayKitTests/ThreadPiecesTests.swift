@@ -111,7 +111,7 @@ import TestSupport
 
     static func run(_ options: ReplayOptions, firstPiece: Int?, tokenizer: any Tokenizer) -> (report: String, items: [ItemOutcome]) {
         let jobs = JobKind.allCases.map { RunJobs.job($0) }
-        let runner = ReplayRunner(options: options, jobs: jobs, model: nil, tokenizer: tokenizer, planningWorkers: 2)
+        let runner = ReplayRunner(options: options, jobs: jobs, model: nil, planningWorkers: 2)
         runner.firstPiece = firstPiece
         let tally = runner.run()
         let built = ReportBuilder(options: options, tally: tally, model: nil, jobs: jobs, seconds: 0, started: Date(timeIntervalSince1970: 0)).build()

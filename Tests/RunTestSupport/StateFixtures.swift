@@ -77,7 +77,7 @@ public enum StateFixtures {
             RunState(tally: tally, options: StateOptions(options, jobs: jobs), corpusIdentity: identity, model: .none,
                      timing: Timing(started: Date(timeIntervalSince1970: 0), seconds: 1))
         }
-        let runner = ReplayRunner(options: options, jobs: jobs, model: dryRun ? nil : model, tokenizer: model, planningWorkers: 2,
+        let runner = ReplayRunner(options: options, jobs: jobs, model: dryRun ? nil : model, planningWorkers: 2,
                                   itemKeys: ItemKeys(key: key, fileDigests: identity.files.map(\.digest)))
         var sequence = 0
         let tally = runner.run(resume: resume) { partial in

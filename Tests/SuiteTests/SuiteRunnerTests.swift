@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 /// The suite's runner decides each expectation from the jobs' own planning and judging, with a
-/// scripted model (words are tokens): deterministic expectations come out as the app's rules say,
+/// scripted model, sizes in the phone's tokens: deterministic expectations come out as the app's rules say,
 /// whatever the model writes, and given outputs are judged without asking it.
 @Suite struct SuiteRunnerTests {
     static func run(_ cases: [String], model: any LanguageModel = ScriptedLanguageModel.valid(), modelVersion: String? = nil)
@@ -41,19 +41,22 @@ import TestSupport
         #expect(results.allSatisfy { $0.expectations.filter { [.fires, .fallback, .inputCut, .parses].contains($0.name) }.allSatisfy { $0.deterministic } })
     }
 
+    /// The cuts count the phone's tokens (the built-in estimate: 3.5 Latin characters a token),
+    /// whatever the model's own tokenizer says.
     @Test func theCutsAreTheJobsOwn() throws {
-        let long = SuiteText.repeated("easy miles", 400)   // 800 tokens for the scripted model
+        let long = SuiteText.repeated("easy miles", 280)   // 3,079 characters: 881 phone tokens
         let results = try Self.run([
             SuiteText.chips("chips-cut", screen: #"[{"say": "\#(long) How was it?"}]"#,
                             expect: #"{"input_cut": true, "input_tokens_at_most": 600}"#),
-            SuiteText.chips("chips-whole", screen: #"[{"say": "\#(SuiteText.repeated("easy", 500)) ok?"}]"#,
+            // 2,003 characters: 573 tokens.
+            SuiteText.chips("chips-whole", screen: #"[{"say": "\#(SuiteText.repeated("easy", 400)) ok?"}]"#,
                             expect: #"{"input_cut": false, "input_tokens_at_most": 600}"#),
             SuiteText.push("push-cut", replies: #"[[{"say": "\#(long) \#(long)"}]]"#, expect: #"{"input_cut": true, "input_tokens_at_most": 1000}"#),
-            SuiteText.push("push-whole", replies: #"[[{"say": "\#(long)"}]]"#, expect: #"{"input_cut": false, "input_tokens_at_most": 799}"#),
+            SuiteText.push("push-whole", replies: #"[[{"say": "\#(long)"}]]"#, expect: #"{"input_cut": false, "input_tokens_at_most": 880}"#),
         ])
         #expect(results.prefix(3).allSatisfy { $0.passed })
         #expect(Self.verdicts(results[3]) == ["input_cut": "pass", "input_tokens_at_most": "differs"])
-        #expect(results[3].expectations[1].observed == .int(800))
+        #expect(results[3].expectations[1].observed == .int(881))
         #expect(results[0].expectations[1].observed == .int(600))
     }
 
@@ -61,7 +64,8 @@ import TestSupport
         // Replies of 1, 2, 3, 4 and 5 words: the count read shows in the input's size.
         let replies = "[" + (1...5).map { #"[{"say": "\#(SuiteText.repeated("mile", $0))"}]"# }.joined(separator: ", ") + "]"
         let results = try Self.run([
-            SuiteText.push("five", batch: 5, replies: replies, expect: #"{"reads_newest": 3, "input_tokens_at_most": 12}"#),
+            // The newest three, joined: 61 characters, 18 phone tokens.
+            SuiteText.push("five", batch: 5, replies: replies, expect: #"{"reads_newest": 3, "input_tokens_at_most": 18}"#),
             SuiteText.push("two", batch: 2, replies: replies, expect: #"{"reads_newest": 2}"#),
             SuiteText.push("one", batch: 1, replies: replies, expect: #"{"reads_newest": 1}"#),
             SuiteText.push("wrong", must: false, batch: 5, replies: replies, expect: #"{"reads_newest": 5}"#),

@@ -112,7 +112,7 @@ enum ModelBench {
         let requests: [GenerationRequest]
         do {
             requests = try PlannedRequests.of(job, corpus: corpus, threads: limit, requests: wanted, batchSize: batch,
-                                              prompts: prompts, tokenizer: engine)
+                                              prompts: prompts)
         } catch {
             diagnostics("replay-bench model: \(error.description)")
             return .input

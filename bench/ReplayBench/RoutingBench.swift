@@ -84,7 +84,7 @@ enum RoutingBench {
         do {
             engine = try LlamaEnginePool(modelPath: path, sequences: batch, contextPerSequence: 4096, threads: AvailableProcessors.count)
             items = try PlannedRequests.items(.route, corpus: corpus, threads: limit, requests: nil, batchSize: batch,
-                                              prompts: .builtIn, tokenizer: engine)
+                                              prompts: .builtIn)
                 .filter { $0.labels["to"] != nil && $0.labels["routed"] == nil }
         } catch let error as LlamaError {
             diagnostics("replay-bench routing: \(error.description)")

@@ -100,6 +100,24 @@ extension Job {
                    hostMilliseconds: nil, deviceMilliseconds: nil, inBudgetHost: nil, inBudgetDevice: nil)
     }
 
+    /// `evaluate(_:outcome:device:)` with the sizes counted in the phone's tokens: the prompt as
+    /// planning counted it for the place's model version (`item.promptTokens`, else `tokens`),
+    /// and the output by `tokens` (the same version's `PhoneTokenizer`). The stand-in's own
+    /// counts are its tokenizer's, a different model's, so they judge nothing; an output the
+    /// stand-in gave none of (a failure) keeps the stand-in's count, the best known.
+    ///
+    /// A prompt the phone's ceiling allows but the stand-in cannot hold (`contextExceeded` after
+    /// planning let it through) falls back `context_exceeded` as any, and is counted
+    /// `stand_in_context_exceeded`, so a run says which of its fallbacks are the stand-in's.
+    public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile, phoneTokens tokens: any Tokenizer) -> ItemResult {
+        var sized = outcome
+        sized.promptTokens = item.promptTokens ?? item.request.map(tokens.promptTokenCount(for:)) ?? outcome.promptTokens
+        if case .success(let text) = outcome.output { sized.outputTokens = tokens.tokenCount(of: text) }
+        var result = evaluate(item, outcome: sized, device: device)
+        if case .failure(.contextExceeded) = outcome.output { result.counters[JobCounter.standInContextExceeded.rawValue, default: 0] += 1 }
+        return result
+    }
+
     /// The result of an asked item, judged the same way for every job: the engine's failures by
     /// reason, then the job's `check`, then the time budget, then `score` twice.
     ///

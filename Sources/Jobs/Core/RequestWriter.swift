@@ -25,7 +25,12 @@ struct RequestWriter {
     }
 
     let asking: AskSettings
-    let tokenizer: any Tokenizer
+    /// The plan call's tokenizer, which may count each model version its own way
+    /// (`Tokenizer.tokenizer(forModel:)`).
+    private let base: any Tokenizer
+    /// The tokenizer of the current place's model version, chosen at `answers(in:at:)`: what its
+    /// cut and its prompt are counted with.
+    private(set) var tokenizer: any Tokenizer
     /// The plan call's items so far, in the order of their places: what it returns.
     var items: [JobItem] = []
     private var partsMemo: JobPrompts.PromptPartsMemo? = nil
@@ -33,13 +38,23 @@ struct RequestWriter {
 
     init(asking: AskSettings, tokenizer: any Tokenizer) {
         self.asking = asking
+        base = tokenizer
         self.tokenizer = tokenizer
     }
 
     /// Whether the job answers in `language` (`AskSettings.supportedLanguages`); when it does not,
     /// the place at `attribution` falls back before the model is asked (spec §6), and its item says so.
+    /// When it does, `tokenizer` is then the place's model version's.
     mutating func answers(in language: String?, at attribution: Attribution) -> Bool {
-        guard !asking.supportedLanguages.supports(language) else { return true }
+        guard !asking.supportedLanguages.supports(language) else {
+            let counting = base.tokenizer(forModel: attribution.model)
+            if counting !== tokenizer {
+                // Counts kept between places are another version's: counted again.
+                tokenizer = counting
+                partsMemo = nil
+            }
+            return true
+        }
         items.append(.unsupportedLanguage(job: asking.prompts.job, attribution: attribution))
         return false
     }

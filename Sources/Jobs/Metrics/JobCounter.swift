@@ -19,6 +19,9 @@ public enum JobCounter: String, Sendable, CaseIterable {
     case answeredLead = "answered_lead"
     /// Draft: the model chose to draft nothing.
     case noDraft = "no_draft"
+    /// Any job: the stand-in model could not hold a prompt the phone's ceiling allows (by the
+    /// phone's token estimate), so the place fell back `context_exceeded` because of the stand-in.
+    case standInContextExceeded = "stand_in_context_exceeded"
 
     /// Every fixed counter name: these and the push line's and the draft's rejections.
     public static let names = Set(allCases.map(\.rawValue) + PushLine.Rejection.allCases.map(\.rawValue)

@@ -80,8 +80,8 @@ public struct RouteJob: AskingJob, CountedPlanning {
         // Counted once, at the first message that needs a prompt: every prompt's size then sums
         // them with the message's own count (`Tokenizer.tokenCount(joining:)`).
         var memberTokens: [Int]? = nil
+        var countedWith: (any Tokenizer)? = nil
         let members = choices.joined(separator: String(Self.nameSeparator))
-        let tokenizer = writer.tokenizer
         for index in range {
             guard let (message, attribution) = snapshot.personMessage(at: index, work: &work, ledger: &ledger) else { continue }
             guard let text = message.text, !text.isEmpty else { continue }
@@ -90,6 +90,11 @@ public struct RouteJob: AskingJob, CountedPlanning {
                 continue
             }
             guard writer.answers(in: snapshot.language(of: message), at: attribution) else { continue }
+            let tokenizer = writer.tokenizer   // the message's model version's
+            if countedWith !== tokenizer {
+                memberTokens = nil
+                countedWith = tokenizer
+            }
             var values = PromptValues(language: snapshot.language(of: message))
             // Counted once here, so both sizes below are sums of known counts wherever the seams
             // allow, and the prompt is never joined (a request joins its parts only when read).

@@ -73,7 +73,7 @@ public enum RunCommand {
         // whose vocabulary is loading, once it is loaded.
         let modelProblem = options.dryRun && session.model.path != nil ? nil : session.model.identity(diagnostics: diagnostics).unavailable
         if options.resume, let refused = session.resume(diagnostics: diagnostics) { return refused }
-        let runner = ReplayRunner(options: options, jobs: session.jobs, model: session.model.engine, tokenizer: session.model.tokenizer,
+        let runner = ReplayRunner(options: options, jobs: session.jobs, model: session.model.engine,
                                   modelUnavailable: options.dryRun ? nil : modelProblem, tap: session.tap, showProgress: isatty(2) == 1,
                                   itemKeys: ItemKeys(key: key, fileDigests: session.identity.files.map(\.digest)), stop: stop)
         runner.expectedCorpus = session.expected

@@ -51,7 +51,7 @@ public struct ReportBuilder {
                 mode: options.dryRun ? .dryRun : .replay, jobs: jobs.map(\.kind), started: UTCTimestamp(state.timing.started),
                 seconds: state.timing.seconds, threadLimit: options.threadLimit, stoppedAtLimit: state.corpus.stoppedAtLimit,
                 strict: options.strict, batchSize: options.batchSize, modelUnavailable: state.model.unavailable.map { Prose($0) },
-                tokenSizes: state.model.approximateTokens ? .estimated : .model, prompts: options.prompts, profiles: options.profiles,
+                tokenSizes: .phone, prompts: options.prompts, profiles: options.profiles,
                 injectFallbacks: options.injection),
             shard: RunReport.Shard(index: facts.indexes.count == 1 ? facts.indexes[0] : nil, count: facts.count, by: facts.by,
                                    shards: facts.indexes, threadsRead: facts.threadsSeen, threadsSkipped: state.threadsSkipped,

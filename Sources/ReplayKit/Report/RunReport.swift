@@ -59,8 +59,11 @@ public struct RunReport: ResultDocument, Equatable {
         case dryRun = "dry-run"
     }
 
-    /// How prompt sizes were counted.
+    /// How prompt and output sizes were counted: in the phone's tokens, by each model version's
+    /// estimate (`run.profiles`), as every run since the estimate counts them; the two older
+    /// ways (the stand-in's tokenizer, or UTF-8 bytes without one) are read in older reports.
     public enum TokenSizes: String, Codable, Sendable {
+        case phone = "phone tokens, estimated per model version (run.profiles)"
         case model = "model tokenizer"
         case estimated = "estimated from UTF-8 bytes (no tokenizer)"
     }

@@ -12,6 +12,8 @@ final class ModelStage {
     /// The run's phone; each answer is judged as its own model version runs on it (`profiles`).
     let device: DeviceProfile
     let profiles: ModelProfiles
+    /// What each answer's sizes are counted in: the phone's tokens, by its model version.
+    let phoneTokens: PhoneTokenizers
     /// Requests sent in one call.
     let requestsPerCall: Int
     private var queue: [JobItem] = []
@@ -28,6 +30,7 @@ final class ModelStage {
 
     init(model: any LanguageModel, jobs: [any Job], device: DeviceProfile, profiles: ModelProfiles = .builtIn, stop: StopRequest? = nil) {
         self.profiles = profiles
+        phoneTokens = PhoneTokenizers(profiles)
         self.model = model
         self.stop = stop
         self.jobs = Dictionary(jobs.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
@@ -56,7 +59,6 @@ final class ModelStage {
         let requests = zip(queue, places).map { item, place in
             var request = item.request!
             request.place = place.key
-            request.countedPromptTokens = item.promptTokens
             return request
         }
         let answered = stop.map { model.respond(to: requests, unless: $0) } ?? model.respond(to: requests)
@@ -67,7 +69,9 @@ final class ModelStage {
         asked += queue.count
         calls += 1
         for ((item, place), answer) in zip(zip(queue, places), answers) {
-            let result = jobs[item.job]!.evaluate(item, outcome: answer, device: profiles.device(device, model: item.attribution.model))
+            let model = item.attribution.model
+            let result = jobs[item.job]!.evaluate(item, outcome: answer, device: profiles.device(device, model: model),
+                                                  phoneTokens: phoneTokens.tokenizer(forModel: model))
             judged(result, place.outcome(of: result))
         }
         queue.removeAll(keepingCapacity: true)

@@ -11,18 +11,17 @@ public enum PlannedRequests {
     }
 
     /// The first requests of `job` over `corpus`: those of the first `threads` threads (all when
-    /// nil), cut to the first `requests` when given. `tokenizer` sizes the prompts as the run's
-    /// model does; `batchSize` is the run's `--batch`.
+    /// nil), cut to the first `requests` when given, sized as a run sizes them (the phone's tokens
+    /// of the built-in profiles); `batchSize` is the run's `--batch`.
     public static func of(_ job: JobKind, corpus: [String], threads: Int?, requests wanted: Int?, batchSize: Int,
-                          prompts: PromptSet, tokenizer: any Tokenizer) throws(Failure) -> [GenerationRequest] {
-        try items(job, corpus: corpus, threads: threads, requests: wanted, batchSize: batchSize, prompts: prompts,
-                  tokenizer: tokenizer).compactMap(\.request)
+                          prompts: PromptSet) throws(Failure) -> [GenerationRequest] {
+        try items(job, corpus: corpus, threads: threads, requests: wanted, batchSize: batchSize, prompts: prompts).compactMap(\.request)
     }
 
     /// The items behind `of`'s requests, with what each needs to be judged (`JobItem.labels`):
     /// those that ask only, as `of`'s.
     public static func items(_ job: JobKind, corpus: [String], threads: Int?, requests wanted: Int?, batchSize: Int,
-                             prompts: PromptSet, tokenizer: any Tokenizer) throws(Failure) -> [JobItem] {
+                             prompts: PromptSet) throws(Failure) -> [JobItem] {
         var options = ReplayOptions()
         options.jobs = [job]
         options.corpus = corpus
@@ -32,7 +31,7 @@ public enum PlannedRequests {
         let planned = RunJobs.job(job, prompts: prompts)
         let source = ThreadSource(options: options, screens: ThreadSource.screenDetail(for: [planned], plantsCanary: false))
         if let failure = source.failure { throw Failure(description: failure) }
-        let planner = Planner(options: options, jobs: [planned], tokenizer: tokenizer, canary: nil, modelUnavailable: false, dryRun: false,
+        let planner = Planner(options: options, jobs: [planned], phoneTokens: PhoneTokenizers(options.profiles), canary: nil, modelUnavailable: false, dryRun: false,
                               itemKeys: .unkeyed(fileCount: source.allFiles.count))
         var items: [JobItem] = []
         let read = source.read(

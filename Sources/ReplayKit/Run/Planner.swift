@@ -15,7 +15,9 @@ import Privacy
 struct Planner: Sendable {
     let options: ReplayOptions
     let jobs: [any Job]
-    let tokenizer: any Tokenizer
+    /// What cuts and sizes are counted in: the phone's tokens, each model version's estimate
+    /// (`options.profiles`), never the stand-in's.
+    let phoneTokens: PhoneTokenizers
     /// Under `replay audit`: the tap whose canary is planted in every text before planning.
     let canary: AuditTap?
     /// The model could not be loaded: every item the model would be asked falls back.
@@ -40,9 +42,7 @@ struct Planner: Sendable {
         let threadHash = itemKeys.thread(file: input.file, thread: thread.thread.id)
         let keys = itemKeys.inThread(file: input.file, thread: thread.thread.id)
         let ranges = Self.ranges(of: input.places, workers: input.piece ? 1 : workers)
-        // A vocabulary still loading is waited for here, once a thread, and then counted with
-        // directly: not through the wait (and a retain of the shared tokenizer) at every count.
-        let tokenizer = (self.tokenizer as? DeferredTokenizer)?.loaded.tokenizer ?? self.tokenizer
+        let tokenizer: any Tokenizer = phoneTokens
         for job in jobs {
             let parts: [PlannedPart]
             if ranges.count == 1 {
@@ -85,7 +85,7 @@ struct Planner: Sendable {
             return ItemPlace(key: keys.key(message: item.attribution.message, job: item.job),
                              thread: threadHash, build: buildLabel, model: modelLabel, locale: localeLabel)
         }
-        var preAsk = PreAsk(profiles: options.profiles, device: options.device)
+        var preAsk = PreAsk(profiles: options.profiles, device: options.device, phoneTokens: phoneTokens)
         func add(_ result: ItemResult, at item: JobItem) {
             part.ledger.add(result)
             part.outcomes.append(place(item).outcome(of: result))
@@ -97,12 +97,13 @@ struct Planner: Sendable {
                 continue
             }
             let size: PreAsk.Size
-            switch preAsk.decide(item, request: request, tokenizer: tokenizer, modelUnavailable: modelUnavailable) {
+            switch preAsk.decide(item, request: request, modelUnavailable: modelUnavailable) {
             case .fallback(let reason):
                 add(job.unasked(item, reason: reason), at: item)
                 continue
             case .ask(let asked, let sized):
                 item.request = asked
+                item.promptTokens = sized.promptTokens
                 size = sized
             }
             let (promptTokens, prefill, overContext) = (size.promptTokens, size.devicePrefillMilliseconds, size.overContext)

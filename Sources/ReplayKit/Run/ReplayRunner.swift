@@ -58,14 +58,15 @@ public final class ReplayRunner {
     /// A dry run's planning, overlapping the reader: twice the workers' batches out at most.
     private lazy var planning = PlanningPipeline(maxInFlight: planningWorkers * 2)
 
-    /// A runner over `options` with `model` (nil for `--dry-run`, which needs only a tokenizer).
+    /// A runner over `options` with `model` (nil for `--dry-run`, which plans only). Every size is
+    /// counted in the phone's tokens (`PhoneTokenizers` of `options.profiles`), with or without a model.
     ///
     /// `modelUnavailable` says why the model could not be loaded: every eligible place then falls
     /// back. `tap` (under `replay audit`) plants the canary and watches the model. `itemKeys`
     /// names the items (`ItemKeys`, under the run key); nil keys them under a key of zeros with
     /// files named by their place, which only tests that ignore the keys may use. `screens`
     /// overrides what of each screen is read (tests: a run reading every node counts the same).
-    public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?, tokenizer: any Tokenizer,
+    public init(options: ReplayOptions, jobs: [any Job], model: (any LanguageModel)?,
                 modelUnavailable: String? = nil, tap: AuditTap? = nil, showProgress: Bool = false,
                 planningWorkers: Int = AvailableProcessors.count, itemKeys: ItemKeys? = nil,
                 stop: StopRequest? = nil, screens: ScreenDetail? = nil) {
@@ -80,7 +81,7 @@ public final class ReplayRunner {
         let watched: (any LanguageModel)? = injected.map { model in tap.map { AuditedModel(model, tap: $0) } ?? model }
         modelStage = watched.map { ModelStage(model: $0, jobs: jobs, device: options.device, profiles: options.profiles, stop: stop) }
         self.screens = screens ?? ThreadSource.screenDetail(for: jobs, plantsCanary: tap != nil)
-        var planner = Planner(options: options, jobs: jobs, tokenizer: tokenizer, canary: tap,
+        var planner = Planner(options: options, jobs: jobs, phoneTokens: PhoneTokenizers(options.profiles), canary: tap,
                               modelUnavailable: modelUnavailable != nil, dryRun: model == nil,
                               itemKeys: itemKeys ?? .unkeyed(fileCount: options.corpus.count))
         planner.workers = self.planningWorkers
