@@ -1,21 +1,19 @@
 #!/usr/bin/env bash
-# Times the dry run against decompression alone and against llama.cpp's own tokenizer, in one run.
+# Times the dry run against decompression alone and against the reader, in one run.
 #
 #   zstd -dc > /dev/null                      the floor: decompression alone
 #   replay flywheel                            the reader (decompress, split, parse, count)
 #   replay --dry-run --job J, J in chips route push draft
-#                                              the reader, each job's planning and exact prompt
-#                                              sizes with the model's tokenizer (native BPE)
-#   replay-bench dry-run --job chips
-#                                              the same dry run with every text through
-#                                              llama_tokenize, as before the native tokenizer
-#   replay --dry-run --job J --model (none), J in chips push
-#                                              the floor under any tokenizer: the same planning
-#                                              with the approximate counts a run without a model
-#                                              falls back to (exit 4), so no text is tokenized
-# Prints one table of wall seconds and ratios to zstd -dc, "dry run vs llama.cpp tokenizer: N×",
-# and whether both chips reports hold the same numbers (they must: the native tokenizer gives
-# llama.cpp's exact ids, and only the run's start time and duration may differ).
+#                                              the reader, each job's planning and its prompt
+#                                              sizes in the phone's tokens (each model version's
+#                                              estimate, docs/profiles.md)
+#   replay --dry-run --job chips --model (none)
+#                                              the same with no model file at all (exit 4): the
+#                                              sizes are the phone's, so only the vocabulary's
+#                                              load is saved
+# Prints one table of wall seconds and ratios to zstd -dc, and whether both chips reports hold the
+# same numbers (they must: no size depends on the stand-in, and only the run's start time and
+# duration and what it says of the model may differ).
 #
 # The reader and the four jobs' dry runs go in interleaved rounds (BENCH_ROUNDS, default 3): each
 # time printed is the best of its rounds, and each "× the reader" the median of the rounds' own
@@ -54,12 +52,9 @@ for round in $(seq "$rounds"); do
     echo "$round|replay --dry-run --job $job|$(seconds "$replay" --dry-run --job "$job" --out "$dir" "$corpus")" >> "$out/rounds"
   done
 done
-rows+=("same, chips, llama.cpp tokenizer|$(seconds "$replay_bench" dry-run --job chips --out "$out/llama-chips" "$corpus")")
-# No model file: every count is the approximate one, and the run says so with exit 4 (expected here).
-for job in chips push; do
-  rows+=("same, $job, no tokenizer (approximate counts)|$(seconds sh -c '"$1" --dry-run --job "$2" --model "$3/none.gguf" --out "$3/approx-$2" "$4"; [ $? -eq 4 ]' \
-    sh "$replay" "$job" "$out" "$corpus")")
-done
+# No model file: the run says so with exit 4 (expected here); its sizes are the same.
+rows+=("same, chips, no model file|$(seconds sh -c '"$1" --dry-run --job chips --model "$2/none.gguf" --out "$2/none-chips" "$3"; [ $? -eq 4 ]' \
+  sh "$replay" "$out" "$corpus")")
 
 bytes=$(zstd -dc "$corpus" | wc -c)
 printf '%s\n' "${rows[@]}" > "$out/rows"
@@ -80,7 +75,7 @@ def of_reader(name):
     return statistics.median(r[name] / r["replay flywheel"] for r in rounds.values())
 floor = rows[0][1]
 native = json.load(open(f"{out}/dry-chips/report.json"))
-llama = json.load(open(f"{out}/llama-chips/report.json"))
+none = json.load(open(f"{out}/none-chips/report.json"))
 chips = native["jobs"]["chips"]
 print(f"corpus: {threads} threads, {native['corpus']['messages']} messages, {size / 1e6:.0f} MB of JSON Lines, "
       f"{chips['eligible']} chip-eligible screens")
@@ -91,25 +86,21 @@ for name, seconds in rows:
     ratio = f"{of_reader(name):.2f}×" if name in names else ""
     print(f"| {name} | {seconds:.2f} | {seconds / floor:.1f}× | {ratio} |")
 print()
-dry = dict(rows)["replay --dry-run --job chips"]
-slow = dict(rows)["same, chips, llama.cpp tokenizer"]
-print(f"dry run vs llama.cpp tokenizer: {slow / dry:.1f}× ({slow:.2f} s -> {dry:.2f} s, chips)")
 
 def numbers(report):
-    """The report without what differs between two runs of the same dry run: when and how long."""
+    """The report without what differs between two dry runs of the same corpus: when, how long,
+    and what was said of the model (one had a file, the other none)."""
     report = json.loads(json.dumps(report))
-    report["run"].pop("started", None)
-    report["run"].pop("seconds", None)
-    report.pop("sandbox", None)
+    for key in ("started", "seconds", "model_unavailable"):
+        report["run"].pop(key, None)
+    for key in ("sandbox", "model"):
+        report.pop(key, None)
     return report
-same = numbers(native) == numbers(llama)
-print(f"same numbers in both chips reports: {'yes' if same else 'NO'}")
+same = numbers(native) == numbers(none)
+print(f"same numbers in both chips reports (a model file and none): {'yes' if same else 'NO'}")
 reader = dict(rows)["replay flywheel"]
-for job in ("chips", "push"):
-    exact = dict(rows)[f"replay --dry-run --job {job}"]
-    floor_ = dict(rows)[f"same, {job}, no tokenizer (approximate counts)"]
-    print(f"{job}: {exact / reader:.1f}× the reader with exact counts, {floor_ / reader:.1f}× with none "
-          f"(exact counts are {100 * (exact - floor_) / exact:.0f}% of the dry run)")
+for job in ("chips", "route", "push", "draft"):
+    print(f"{job}: {dict(rows)[f'replay --dry-run --job {job}'] / reader:.1f}× the reader")
 
 sys.exit(0 if same else 1)
 PY

@@ -14,24 +14,25 @@ import TestSupport
 @Suite(.serialized, .tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ModelStageAnswersTests {
     /// Threads of the sample read per job: enough for three to five requests of each (one real-model
     /// run per job; EngineSpeedUpTests holds every speed-up and batch shape to the plain engine).
-    /// `replay-bench dry-run` sizes every text with llama.cpp's tokenizer where `replay` uses its
-    /// own: the two give the same report, timings aside (the native tokenizer is exact), which is
-    /// what lets bench/dryrun.sh time the one against the other.
-    @Test func theBenchDryRunWithLlamasTokenizerReportsAsReplay() throws {
+    /// Every size is the phone's (each model version's estimate), never the stand-in's: a dry run
+    /// with the model file and one with none at all (exit 4) report the same jobs, which is what
+    /// lets bench/dryrun.sh time the one against the other.
+    @Test func aDryRunSizesTheSameWithTheModelAndWithout() throws {
         #expect(DefaultModel.path() != nil, "the default model is missing: run scripts/setup")
         let corpus = BuiltProducts.packageRoot + "/corpora/sample.jsonl.zst"
-        let directory = try TemporaryDirectory(prefix: "bench-dry")
-        let common = ["--job", "chips,push", "--limit", "12", "--allow-unsandboxed"]
-        let native = try Subprocess.run(BuiltProducts.executable("replay"), ["--dry-run", "--out", directory.path("native")] + common + [corpus])
-        let llama = try Subprocess.run(BuiltProducts.executable("replay-bench"), ["dry-run", "--out", directory.path("llama")] + common + [corpus])
-        #expect(native.status == 0 && llama.status == 0)
+        let directory = try TemporaryDirectory(prefix: "dry-sizes")
+        let common = ["--dry-run", "--job", "chips,push", "--limit", "12", "--allow-unsandboxed"]
+        let model = try Subprocess.run(BuiltProducts.executable("replay"), common + ["--out", directory.path("model"), corpus])
+        let none = try Subprocess.run(BuiltProducts.executable("replay"),
+                                      common + ["--model", directory.path("none.gguf"), "--out", directory.path("none"), corpus])
+        #expect(model.status == 0 && none.status == 4)
         func jobs(_ run: String) throws -> String {
             let report = try String(contentsOfFile: directory.path(run) + "/report.json", encoding: .utf8)
             let jobs = try #require(report.range(of: "\"jobs\": {"), "a report has its jobs")
             return String(report[jobs.lowerBound...])
         }
-        #expect(try jobs("native").contains("\"prompt_sizes\""))
-        #expect(try jobs("native") == jobs("llama"))
+        #expect(try jobs("model").contains("\"prompt_sizes\""))
+        #expect(try jobs("model") == jobs("none"))
     }
 
     @Test(arguments: [("chips", 3), ("route", 8), ("push", 3), ("draft", 30)])

@@ -40,7 +40,8 @@ let tinyCorpus = """
 
 
 @Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ReplayRunTests {
-    func run(_ corpus: String, strict: Bool = false, model: ScriptedReplayModel? = ScriptedReplayModel()) -> (ReplayTally, ReportValue) {
+    func run(_ corpus: String, strict: Bool = false, model: ScriptedReplayModel? = ScriptedReplayModel(),
+             device: DeviceProfile = .iPhone15Pro) -> (ReplayTally, ReportValue) {
         let directoryOwner = try! TemporaryDirectory(prefix: "replay-test")
         let directory = directoryOwner.path
         defer { withExtendedLifetime(directoryOwner) {} }
@@ -50,7 +51,7 @@ let tinyCorpus = """
         options.strict = strict
         options.dryRun = model == nil
         options.labels = tinyLabels
-        let tokenizer = model ?? ScriptedReplayModel()
+        options.device = device
         let runner = ReplayRunner(options: options, jobs: [ChipsJob()], model: model)
         let tally = runner.run()
         let report = ReportBuilder(options: options, tally: tally, model: nil, jobs: [ChipsJob()], seconds: 1, started: Date()).build()
@@ -72,8 +73,11 @@ let tinyCorpus = """
         #expect(int("jobs.chips.answered") == 2)
         #expect(report.at("jobs.chips.in_budget.device") == .number(1))
         #expect(report.at("jobs.chips.in_budget.host") == .number(1))
-        #expect(int("jobs.chips.tokens.in") == 2 * 100)
-        #expect(int("jobs.chips.tokens.out") == 2 * 10)
+        // The phone's tokens, whatever the stand-in counts (its 100 a prompt and 10 an answer):
+        // the two chip prompts by the built-in estimate, and two answers of 41 characters at 3.5
+        // a token (12 each).
+        #expect(int("jobs.chips.tokens.in") == 229)
+        #expect(int("jobs.chips.tokens.out") == 2 * 12)
         // Only t1's screen is followed by a reply; the scripted chip is exactly that reply.
         #expect(int("jobs.chips.quality.exact_match.compared") == 1)
         #expect(report.at("jobs.chips.quality.exact_match.mean") == .number(1))
@@ -95,8 +99,8 @@ let tinyCorpus = """
     }
 
     @Test func budgetMissesAndInvalidOutputsAreFallbacks() {
-        let model = ScriptedReplayModel(promptTokens: 2000)   // 1,200 ms of prefill on the device
-        let (_, report) = run(tinyCorpus, model: model)
+        // A phone that reads a prompt token in 20 ms: over a second of prefill for any chip prompt.
+        let (_, report) = run(tinyCorpus, device: DeviceProfile.custom("custom:20,30")!)
         #expect(report.at("jobs.chips.answered") == .int(0))
         #expect(report.at("jobs.chips.fallbacks.time_budget") == .int(2))
         #expect(report.at("jobs.chips.in_budget.device") == .number(0))

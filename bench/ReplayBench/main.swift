@@ -12,8 +12,6 @@ case "tokens":
     code = TokenRates.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
 case "routing":
     code = RoutingBench.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
-case "dry-run":
-    code = LlamaTokenizerDryRun.run(Array(arguments.dropFirst()), diagnostics: RunCommand.standardError)
 default:
     RunCommand.standardError("""
         usage: replay-bench model [OPTIONS] CORPUS...      the model stage alone (bench/model.sh)
@@ -21,8 +19,6 @@ default:
                                                    routing accuracy and the confidence rule on labelled asks (docs/routing.md)
                replay-bench tokens [--model PATH|NAME]... CORPUS...
                                                    characters per token per language, for each model's tokenizer
-               replay-bench dry-run [REPLAY OPTIONS] CORPUS...
-                                                   replay --dry-run with llama.cpp's tokenizer for every text (bench/dryrun.sh)
         """)
     code = .usage
 }

@@ -61,11 +61,6 @@ public struct ReplayOptions: Sendable, Equatable {
     /// unless given.
     public var prompts = PromptSet.builtIn
 
-    /// Whether a dry run sizes plain words with the native tokenizer where it is exact (always,
-    /// for `replay`); false sends every text through llama.cpp's, for `replay-bench dry-run` to
-    /// measure what the native one saves.
-    public var nativeTokenizer = true
-
     /// Threads between checkpoints when `--resume` is given without `--checkpoint-every`.
     public static let defaultCheckpointEvery = 200
 

@@ -6,8 +6,9 @@ import Llama
 ///
 /// No model (a missing or unreadable file): the run still completes and every job reports the
 /// fallback, as the app would fall back on a phone without the model; exit 4 says so. A dry run
-/// needs only the vocabulary, which loads while the reader reads (planning is the first to need
-/// it); a run with the model loads it here, before any thread is read.
+/// sizes in the phone's tokens and asks nothing, so it loads only the vocabulary, while the reader
+/// reads, to say whether the model is there; a run with the model loads it here, before any
+/// thread is read.
 final class RunModel {
     let path: String?
     /// The engine that answers; nil in a dry run and when the model could not be loaded.
@@ -24,9 +25,7 @@ final class RunModel {
         var engine: LlamaEnginePool? = nil
         if let path {
             if options.dryRun {
-                tokenizer = DeferredTokenizer { [native = options.nativeTokenizer] in
-                    try LlamaModel(path: path, vocabularyOnly: true, nativeTokenizer: native)
-                }
+                tokenizer = DeferredTokenizer { try LlamaModel(path: path, vocabularyOnly: true) }
             } else {
                 do {
                     // Each lane's sequences hold a 4,096-token session (26.x's); a request that a
@@ -47,8 +46,8 @@ final class RunModel {
         }
         self.engine = engine
         // The model's digest identifies it for a merge or a resume: the whole file's SHA-256 with
-        // the model (the report's model.sha256), its first and last MiB in a dry run, whose
-        // tokenizer decides token sizes too (hashing 100 MB would cost more than the dry run).
+        // the model (the report's model.sha256), its first and last MiB in a dry run (hashing
+        // 100 MB would cost more than the dry run).
         let digest = engine == nil ? nil : path.flatMap(CorpusIdentity.sha256(ofFile:))
         self.digest = digest
         file = engine == nil ? path.flatMap(CorpusIdentity.file) : nil
