@@ -4,10 +4,10 @@ import Privacy
 /// own version's estimate (`ModelVersionProfile.tokens`), looked up by its `meta.model` as the
 /// version's ceiling and languages are.
 ///
-/// Used as a plain `Tokenizer` it counts as the unknown model's version; a job counts a place
-/// with `tokenizer(forModel:)`. When every version has the same rates (the built-in set) that is
+/// Used as a plain `Tokenizer` it counts as the unknown model's version (its calls forwarded to
+/// that version's `PhoneTokenizer`); a job counts a place with `tokenizer(forModel:)`. When every version has the same rates (the built-in set) that is
 /// one tokenizer, and no place's version is looked up.
-public final class PhoneTokenizers: Tokenizer, Sendable {
+public final class PhoneTokenizers: ForwardingTokenizer, Sendable {
     private let profiles: ModelProfiles
     private let byName: [String: PhoneTokenizer]
     private let fallback: PhoneTokenizer
@@ -27,18 +27,5 @@ public final class PhoneTokenizers: Tokenizer, Sendable {
         single ? fallback : byName[profiles.profile(forModel: model).name] ?? fallback
     }
 
-    public func tokenCount(of text: SealedText) -> Int { fallback.tokenCount(of: text) }
-
-    public func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
-        fallback.tokenCount(joining: parts, separator: separator, knownCounts: knownCounts)
-    }
-
-    public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { fallback.suffix(of: text, maxTokens: maxTokens) }
-
-    public func promptTokenCount(for request: GenerationRequest) -> Int { fallback.promptTokenCount(for: request) }
-
-    public func promptTokenCount(for request: GenerationRequest, promptParts parts: [SealedText], separator: String,
-                                 knownCounts: [Int?]) -> Int {
-        fallback.promptTokenCount(for: request, promptParts: parts, separator: separator, knownCounts: knownCounts)
-    }
+    public var underlyingTokenizer: any Tokenizer { fallback }
 }

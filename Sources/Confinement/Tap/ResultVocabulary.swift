@@ -71,10 +71,9 @@ public enum ResultVocabulary {
         "vi", "which", "window", "written", "wwdc", "zh",
         "checks", "devices", "es", "figures", "hold", "inject", "kib", "larger", "modelprofilestests", "pass", "profiles",
         "reports", "should", "sources", "tops", "us", "why",
-        // The phone's token estimate: its source, its scripts and keys, the report's token sizes,
-        // and the counter of a prompt only the stand-in could not hold.
-        "cautious", "corpora", "exceeded", "framing", "han", "hangul", "japanese", "k", "kana", "latin", "measured",
-        "phone", "proxy", "qwen", "rule", "scripts", "stand", "thumb", "unmeasured", "vocabulary",
+        // The phone's token estimate: its source, its scripts and keys, the report's token sizes.
+        "cautious", "corpora", "framing", "han", "hangul", "japanese", "k", "kana", "latin", "measured",
+        "phone", "proxy", "qwen", "rule", "scripts", "thumb", "unmeasured", "vocabulary",
         // The never rules' line of report.md.
         "broken", "checked", "rules",
         "a", "aab", "about", "above", "acff", "after", "agent", "align", "all", "allocate", "amp", "an", "anchor",
