@@ -1,0 +1,98 @@
+import Engine
+import Foundation
+import Privacy
+import Synchronization
+
+/// A `LanguageModel` answered by a Chat Completions server on this machine, such as macOS 27's
+/// `fm serve`, which serves the phone's own on-device model (`replay suite run --endpoint URL`).
+///
+/// Each request is one HTTP exchange on the one keep-alive connection
+/// (`LoopbackConnection`, connected before confinement), asked as the phone's model is asked
+/// (`ChatCompletionsRequest`), one at a time, in order; the server's answer becomes the output or
+/// a named failure (`ChatCompletionsAnswer`). Sizes are counted in the phone's tokens
+/// (`PhoneTokenizer(.builtIn)`), as every size is, since the server's tokenizer cannot be asked
+/// in-process. A response that never comes, or a connection the server closed, fails that request
+/// and every later one with `decodeFailed(status: -2)`: a confined process cannot connect again.
+///
+/// Only for a suite's own words: `--endpoint` is an option of `replay suite run` alone, so no
+/// corpus word is ever sent, even to this machine.
+public final class EndpointModel: LanguageModel {
+    public let url: EndpointURL
+    /// The `model` each request names (`--endpoint-model`); nil names none.
+    public let modelName: String?
+    /// How long to wait for each piece of a response, in milliseconds.
+    public let timeoutMilliseconds: Int32
+    private let connection: LoopbackConnection
+    /// Whether the connection can still carry a request.
+    private let usable = Mutex(true)
+    private let tokens = PhoneTokenizer(.builtIn)
+
+    /// How long a response may take by default: a small on-device model answers a suite's
+    /// request in seconds; a stalled server is given up on after this.
+    public static let defaultTimeoutMilliseconds: Int32 = 120_000
+
+    /// A model over `connection`, already connected to `url`.
+    public init(url: EndpointURL, connection: LoopbackConnection, modelName: String? = nil,
+                timeoutMilliseconds: Int32 = EndpointModel.defaultTimeoutMilliseconds) {
+        self.url = url
+        self.connection = connection
+        self.modelName = modelName
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+
+    /// Connects to `url` (before confinement: see `LoopbackConnection`).
+    public static func connect(_ url: EndpointURL, modelName: String? = nil,
+                               timeoutMilliseconds: Int32 = EndpointModel.defaultTimeoutMilliseconds) throws(EndpointError) -> EndpointModel {
+        EndpointModel(url: url, connection: try LoopbackConnection.connect(to: url), modelName: modelName,
+                      timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// The descriptor of the connection, which the sandbox must keep open.
+    public var descriptor: Int32 { connection.descriptor }
+
+    public var info: ModelInfo {
+        ModelInfo(name: modelName ?? "endpoint", description: "Chat Completions server on loopback", path: url.given,
+                  parameters: 0, contextPerSequence: 4096, batchSize: 1)
+    }
+
+    public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
+        requests.map(respond)
+    }
+
+    /// One request, one exchange.
+    private func respond(to request: GenerationRequest) -> GenerationOutcome {
+        let clock = ContinuousClock.now
+        let promptTokens = request.countedPromptTokens ?? tokens.promptTokenCount(for: request)
+        func outcome(_ output: Result<SealedText, GenerationOutcome.Failure>) -> GenerationOutcome {
+            let written = (try? output.get()).map(tokens.tokenCount(of:)) ?? 0
+            let elapsed = clock.duration(to: .now)
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            return GenerationOutcome(output: output, promptTokens: promptTokens, outputTokens: written, hostMilliseconds: milliseconds)
+        }
+        guard usable.withLock({ $0 }) else { return outcome(.failure(.decodeFailed(status: ChatCompletionsAnswer.noResponseStatus))) }
+        guard connection.send(ChatCompletionsRequest.bytes(for: request, url: url, model: modelName)) else {
+            lose()
+            return outcome(.failure(.decodeFailed(status: ChatCompletionsAnswer.noResponseStatus)))
+        }
+        let response: HTTPResponse
+        do {
+            response = try HTTPResponse.read(from: connection, timeoutMilliseconds: timeoutMilliseconds)
+        } catch {
+            lose()
+            return outcome(.failure(.decodeFailed(status: ChatCompletionsAnswer.noResponseStatus)))
+        }
+        if response.closes { lose() }
+        return outcome(ChatCompletionsAnswer.output(of: response, for: request, promptTokens: promptTokens))
+    }
+
+    /// The connection can carry nothing more: closed, so a late response cannot be read as the next one's.
+    private func lose() {
+        usable.withLock { $0 = false }
+        connection.close()
+    }
+
+    // Counted in the phone's tokens.
+    public func tokenCount(of text: SealedText) -> Int { tokens.tokenCount(of: text) }
+    public func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { tokens.suffix(of: text, maxTokens: maxTokens) }
+    public func promptTokenCount(for request: GenerationRequest) -> Int { tokens.promptTokenCount(for: request) }
+}
