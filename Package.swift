@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "Suite", dependencies: ["ReplayKit", "Compare", "Flywheel", "Confinement", "Jobs", "Engine", "Endpoint", "Llama", "Export", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
         // The auditor: strace, canaries, output fingerprints, the result files' checks, SARIF.
-        .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "Engine", "Flywheel", "ReplayKit", "Jobs", "Compare", "Suite"],
+        .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "Engine", "Endpoint", "Flywheel", "ReplayKit", "Jobs", "Compare", "Suite"],
                 swiftSettings: swift6 + llamaHeaders),
 
         // The command: a thin `main.swift` over the dispatcher, and `replay audit` over Audit.
