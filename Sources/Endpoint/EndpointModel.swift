@@ -50,8 +50,11 @@ public final class EndpointModel: LanguageModel {
     /// The descriptor of the connection, which the sandbox must keep open.
     public var descriptor: Int32 { connection.descriptor }
 
+    /// For the report: fixed words the audit's shape check takes as a model's (`endpoint`, `HTTP
+    /// chat server`) and the URL as its file. Never `modelName`, which is the user's free text,
+    /// as a report's labels must not be.
     public var info: ModelInfo {
-        ModelInfo(name: modelName ?? "endpoint", description: "Chat Completions server on loopback", path: url.given,
+        ModelInfo(name: "endpoint", description: "HTTP chat server", path: url.given,
                   parameters: 0, contextPerSequence: 4096, batchSize: 1)
     }
 

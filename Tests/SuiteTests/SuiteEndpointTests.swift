@@ -1,3 +1,4 @@
+@testable import Audit
 import Foundation
 import Privacy
 @testable import Suite
@@ -33,13 +34,17 @@ import TestSupport
         let report = try ReportValue(parsingExactJSON: try String(contentsOfFile: out + "/report.json", encoding: .utf8))
         #expect(report["verdict"] == .label("pass"))
         #expect(report.at("sandbox.enforced") == .bool(true), "confined, the connection kept")
-        #expect(report.at("model.name") == .label("stub-model"))
+        #expect(report.at("model.name") == .label("endpoint"), "the fixed name, not --endpoint-model's free text")
+        #expect(report.at("model.file") == .label(server.url))
         #expect(report.at("totals.by_kind.model_dependent.failed") == .int(0), "route_to Sage: the schema's answer has probability 1")
         let requests = server.requests
         #expect(requests.count == 2, "the given case is not asked")
         #expect(requests.allSatisfy { $0["connection"] as? Int == 1 && $0["model"] as? String == "stub-model" })
         #expect(requests.map { $0["schema_name"] as? String } == ["replies", "route"])
         #expect(requests.allSatisfy { $0["choices_sent"] as? Bool == false && $0["temperature"] as? Int == 0 })
+        // The results are what replay writes: the audit's shape check finds nothing, given the URL as the model's path.
+        let findings = ResultSchemaCheck.check(directory: out, knownPaths: [directory.path("suite.json"), server.url], documents: SuiteCommand.documents)
+        #expect(findings.isEmpty, "\(findings.map(\.message))")
     }
 
     @Test func eachFailureTheServerNamesFailsTheCaseItAnswers() throws {
