@@ -26,6 +26,8 @@ public final class EndpointModel: LanguageModel {
     /// Whether the connection can still carry a request.
     private let usable = Mutex(true)
     private let tokens = PhoneTokenizer(.builtIn)
+    /// How the requests ended so far: answered, or each failure with its HTTP status.
+    private let tally = Mutex<[String: Int]>([:])
 
     /// How long a response may take by default: a small on-device model answers a suite's
     /// request in seconds; a stalled server is given up on after this.
@@ -68,6 +70,7 @@ public final class EndpointModel: LanguageModel {
         let promptTokens = request.countedPromptTokens ?? tokens.promptTokenCount(for: request)
         func outcome(_ output: Result<SealedText, GenerationOutcome.Failure>) -> GenerationOutcome {
             let written = (try? output.get()).map(tokens.tokenCount(of:)) ?? 0
+            tally.withLock { $0[Self.name(of: output), default: 0] += 1 }
             let elapsed = clock.duration(to: .now)
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             return GenerationOutcome(output: output, promptTokens: promptTokens, outputTokens: written, hostMilliseconds: milliseconds)
@@ -86,6 +89,34 @@ public final class EndpointModel: LanguageModel {
         }
         if response.closes { lose() }
         return outcome(ChatCompletionsAnswer.output(of: response, for: request, promptTokens: promptTokens))
+    }
+
+    /// One line of how the requests ended: counts, failures' names and HTTP statuses, never a
+    /// word of a request or an answer (`replay suite: the endpoint answered 3 of 4 requests; …`).
+    /// Says at a glance why every case failed when the server refuses the requests' form.
+    public var summary: String {
+        let counts = tally.withLock { $0 }
+        let total = counts.values.reduce(0, +)
+        let failures = counts.filter { $0.key != "answered" }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        var line = "the endpoint answered \(counts["answered"] ?? 0) of \(total) request\(total == 1 ? "" : "s")"
+        if !failures.isEmpty { line += "; " + failures.map { "\($0.value) \($0.key)" }.joined(separator: ", ") }
+        return line
+    }
+
+    /// The name an outcome is tallied under.
+    private static func name(of output: Result<SealedText, GenerationOutcome.Failure>) -> String {
+        switch output {
+        case .success: "answered"
+        case .failure(.refused): "refused"
+        case .failure(.outputTruncated): "cut at max_tokens"
+        case .failure(.guardrailViolation): "stopped by guardrails"
+        case .failure(.rateLimited): "rate limited"
+        case .failure(.contextExceeded): "over the context window"
+        case .failure(.decodeFailed(let status)) where status == ChatCompletionsAnswer.malformedStatus: "not a Chat Completions response"
+        case .failure(.decodeFailed(let status)) where status == ChatCompletionsAnswer.noResponseStatus: "without a response"
+        case .failure(.decodeFailed(let status)): "failed with HTTP \(status)"
+        case .failure(.grammarDeadEnd): "failed"
+        }
     }
 
     /// The connection can carry nothing more: closed, so a late response cannot be read as the next one's.

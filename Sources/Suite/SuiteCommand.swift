@@ -157,6 +157,7 @@ public enum SuiteCommand: Subcommand {
             diagnostics("replay suite: \(error.description)")
             return .output
         }
+        if let endpoint { diagnostics("replay suite: " + endpoint.summary) }
         for line in summary(report) { diagnostics("replay suite: " + line) }
         diagnostics("replay suite: results in \(options.outputDirectory)/report.json, report.md and junit.xml")
         return report.passed ? .success : .thresholdsNotMet

@@ -67,6 +67,9 @@ import TestSupport
         for index in 0..<7 { #expect(errors.contains("must case case-\(index) failed: parses (differs)"), "case-\(index)") }
         #expect(!errors.contains("case-7 failed"))
         #expect(errors.contains("verdict: fail, 7 of 8 must cases failed (exit 1)"))
+        #expect(errors.contains("replay suite: the endpoint answered 1 of 8 requests; 1 cut at max_tokens, 1 failed with HTTP 500, "
+                                + "1 not a Chat Completions response, 1 over the context window, 1 rate limited, 1 refused, 1 stopped by guardrails"),
+                "\(errors)")
         #expect(server.requests.count == 8)
         #expect(FileManager.default.fileExists(atPath: out + "/manifest.json"))
     }
