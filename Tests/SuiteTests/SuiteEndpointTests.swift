@@ -86,6 +86,18 @@ import TestSupport
         #expect(status == 2 && errors.contains("--endpoint and --model name two models"))
     }
 
+    @Test func theOptionsParse() throws {
+        let options = try #require(try SuiteOptions.parse(["run", "--endpoint", "http://[::1]:1976/v1", "--endpoint-model", "apple.fm-1", "s.json"]))
+        #expect(options.endpoint?.family == .ipv6 && options.endpoint?.port == 1976 && options.endpointModel == "apple.fm-1")
+        #expect(options.modelPath == nil)
+        for (arguments, reason) in [(["--endpoint-model", "m"], "--endpoint-model names a model of --endpoint"),
+                                    (["--endpoint", "http://127.0.0.1:1", "--endpoint-model", "a b"], "--endpoint-model takes a model's name"),
+                                    (["--endpoint", "s.json"], "--endpoint s.json: it must start with http://")] {
+            #expect(throws: SuiteError.self) { try SuiteOptions.parse(["run"] + arguments + ["s.json"]) }
+            do { _ = try SuiteOptions.parse(["run"] + arguments + ["s.json"]) } catch { #expect(error.description.hasPrefix(reason), "\(error)") }
+        }
+    }
+
     @Test func aServerThatIsNotThereIsExitFourNamingTheURL() throws {
         let directory = try TemporaryDirectory(prefix: "suite-endpoint-absent")
         let url = "http://127.0.0.1:\(ChatStubServer.unusedPort())"
