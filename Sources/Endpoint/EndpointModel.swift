@@ -69,7 +69,8 @@ public final class EndpointModel: LanguageModel {
         let clock = ContinuousClock.now
         let promptTokens = request.countedPromptTokens ?? tokens.promptTokenCount(for: request)
         func outcome(_ output: Result<SealedText, GenerationOutcome.Failure>) -> GenerationOutcome {
-            let written = (try? output.get()).map(tokens.tokenCount(of:)) ?? 0
+            // A failure wrote nothing shown, but one cut at `max_tokens` wrote the whole allowance.
+            let written = (try? output.get()).map(tokens.tokenCount(of:)) ?? (output == .failure(.outputTruncated) ? request.maxOutputTokens : 0)
             tally.withLock { $0[Self.name(of: output), default: 0] += 1 }
             let elapsed = clock.duration(to: .now)
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15

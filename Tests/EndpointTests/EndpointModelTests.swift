@@ -54,6 +54,7 @@ import TestSupport
         // Sized in the phone's tokens, as every size is.
         #expect(prompt == PhoneTokenizer(.builtIn).promptTokenCount(for: ChatCompletionsRequestTests.request()))
         #expect(outcomes[0].outputTokens == PhoneTokenizer(.builtIn).tokenCount(of: SealedText(#"{"replies":["Yes","Café?"]}"#)))
+        #expect(outcomes[3].outputTokens == 48 && outcomes[2].outputTokens == 0, "cut at the allowance: the whole allowance; refused: nothing")
         #expect(outcomes.allSatisfy { $0.choiceProbability == 1 })
         #expect(requests.count == 14)
         #expect(requests.allSatisfy { $0["connection"] as? Int == 1 }, "one keep-alive connection for every request")
