@@ -67,6 +67,8 @@ let package = Package(
         .target(name: "Engine", dependencies: ["Privacy"], swiftSettings: swift6),
         .target(name: "Llama", dependencies: ["CLlama", "Engine", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders, linkerSettings: llamaLibraries),
+        // A model asked over HTTP: a Chat Completions server on this machine's loopback (`fm serve`).
+        .target(name: "Endpoint", dependencies: ["Engine", "Privacy"], swiftSettings: swift6),
         .target(name: "Jobs", dependencies: ["Export", "Engine", "Privacy"], swiftSettings: swift6),
         .target(name: "Flywheel", dependencies: ["Export", "Privacy"], swiftSettings: swift6),
         // The sandbox (Landlock and seccomp), the manifest of what a run wrote, and the audit tap.
@@ -76,10 +78,10 @@ let package = Package(
         // Features over the run pipeline, each calling down into it: `replay compare` (two runs
         // paired item by item, with their statistics) and `replay suite run` (a prompt suite).
         .target(name: "Compare", dependencies: ["ReplayKit", "Confinement", "Corpus", "Flywheel", "Jobs", "Engine", "Privacy"], swiftSettings: swift6),
-        .target(name: "Suite", dependencies: ["ReplayKit", "Compare", "Flywheel", "Confinement", "Jobs", "Engine", "Llama", "Export", "Privacy"],
+        .target(name: "Suite", dependencies: ["ReplayKit", "Compare", "Flywheel", "Confinement", "Jobs", "Engine", "Endpoint", "Llama", "Export", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
         // The auditor: strace, canaries, output fingerprints, the result files' checks, SARIF.
-        .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "Engine", "Flywheel", "ReplayKit", "Jobs", "Compare", "Suite"],
+        .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "Engine", "Endpoint", "Flywheel", "ReplayKit", "Jobs", "Compare", "Suite"],
                 swiftSettings: swift6 + llamaHeaders),
 
         // The command: a thin `main.swift` over the dispatcher, and `replay audit` over Audit.
@@ -106,6 +108,7 @@ let package = Package(
                     exclude: ["FuzzCorpus"], swiftSettings: tests6),  // inputs the tests read by path
         .testTarget(name: "CorpusTests", dependencies: ["TestSupport", "Corpus", "Export", "Privacy"], swiftSettings: tests6),
         .testTarget(name: "EngineTests", dependencies: ["TestSupport", "Engine", "Privacy"], swiftSettings: tests6),
+        .testTarget(name: "EndpointTests", dependencies: ["TestSupport", "Endpoint", "Engine", "Jobs", "Privacy"], swiftSettings: tests6),
         // ReplayBench: the engine options' text form (`replay-bench model --engine`), which the
         // speed-up suites name their variants by.
         .testTarget(name: "LlamaTests", dependencies: ["TestSupport", "CLlama", "Llama", "Engine", "Export", "Corpus", "Privacy", "ReplayBench"],

@@ -158,6 +158,8 @@ let allowed: [Allowance] = {
           "audit.sarif and audit-junit.xml: rule ids, file names, lines and byte offsets, never what the run wrote")
     allow("Sources/Spawn/ChildProcess.swift", ["ChildProcess", "posix_spawn", "posix_spawnp", "write"],
           "the one spawner: runs the program, arguments, environment and input its caller gives (each caller is itself checked here); write feeds that input to the child's pipe")
+    allow("Sources/Endpoint/LoopbackConnection.swift", ["socket", "connect", "send"],
+          "`replay suite run --endpoint`'s one connection, to a loopback address only (EndpointURL refuses any other), made before confinement: it sends a suite's own words (never a corpus's) to a Chat Completions server on this machine")
     allow("Tests/Fixtures/SandboxProbe/", ["*"],
           "test-only program: it tries every write and socket on purpose and reports which the kernel allowed")
     allow("Tests/Fixtures/LeakyFixtures/", ["*"],

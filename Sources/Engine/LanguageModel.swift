@@ -118,6 +118,9 @@ public struct GenerationRequest: Sendable {
     /// A GBNF grammar the output must match, or nil for free text. Grammars hold structure and
     /// fixed labels only (member names at most), never a thread's words.
     public var grammar: String?
+    /// The same shape as `grammar`, as a JSON Schema, for an engine that takes schemas instead of
+    /// grammars (`EndpointModel`); nil for free text. Set by the job with its grammar.
+    public var responseSchema: ResponseSchema? = nil
     /// The most tokens the model may write; reaching it means the output is incomplete.
     public var maxOutputTokens: Int
     /// The session's token ceiling (prompt plus output), like the phone's 4,096.
@@ -127,7 +130,7 @@ public struct GenerationRequest: Sendable {
     /// score (`LlamaEngine`) scores each as a sequence of the model's own tokens after the prompt,
     /// answers the most likely and reports its share of the choices' probability
     /// (`GenerationOutcome.choiceProbability`); one that cannot generates under `grammar`, which
-    /// must allow exactly these. Structure and fixed labels only (member names), as grammars.
+    /// must allow exactly these (and `responseSchema` too). Structure and fixed labels only (member names), as grammars.
     public var choices: [SealedText]?
     /// Which place the request is for, as a number that is the same for that place in every run
     /// under one run key (the item's keyed hash; 0 when not set): what an engine that decides

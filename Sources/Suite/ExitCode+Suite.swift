@@ -11,7 +11,7 @@ extension ExitCode {
         case .thresholdsNotMet: "a must case failed (named on stderr and in junit.xml); the results are written"
         case .usage: "usage error, a prompt set file that cannot be used, or an --out that is refused: nothing ran"
         case .input: "the suite file cannot be read or is not a suite (the error names the file, the case and the key): nothing ran"
-        case .model: "the model could not be loaded (no model, or a file llama.cpp cannot load): nothing ran"
+        case .model: "the model could not be loaded (no model, a file llama.cpp cannot load, or no server at --endpoint): nothing ran"
         case .output: "a result could not be written, or --out could not be created"
         case .sandboxUnavailable: "the kernel cannot sandbox the run and --allow-unsandboxed was not given"
         default: nil

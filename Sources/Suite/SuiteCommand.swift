@@ -1,4 +1,5 @@
 import Confinement
+import Endpoint
 import Engine
 import Foundation
 import Jobs
@@ -14,6 +15,9 @@ import ReplayKit
 /// The suite file and the prompt set are read first (a bad suite file exits 3 naming the case
 /// and key; a bad prompt set is a usage error, exit 2); then the process is confined to writing
 /// under `--out` with no network, as a run is, before the model loads (exit 4 when it cannot).
+/// With `--endpoint URL` the model is a Chat Completions server on this machine's loopback
+/// (`EndpointModel`): its one connection is made before confinement (exit 4 when nothing
+/// answers), and is the only socket the sandbox lets the process keep.
 /// Exit 0 when every must case passed, 1 when one failed.
 public enum SuiteCommand: Subcommand {
     public static var documents: [any ResultDocument.Type] { [SuiteReportDocument.self, SuiteCompareDocument.self, RunManifest.self] }
@@ -23,7 +27,7 @@ public enum SuiteCommand: Subcommand {
     public static let usage = """
         usage: replay suite run [--out DIR] [--model PATH|NAME] [--prompts FILE.json] [--device PROFILE]
                                 [--profiles FILE.json] [--model-version V] [--batch N] [--allow-unsandboxed]
-                                [--force] SUITE.json
+                                [--endpoint URL [--endpoint-model NAME]] [--force] SUITE.json
                replay suite compare [--out DIR] [--fail-under [JOB.]NAME=MIN]... BASE_DIR DIR...
                                     (replay suite compare --help says more)
 
@@ -41,6 +45,10 @@ public enum SuiteCommand: Subcommand {
         --model M     a GGUF chat model's path, or the name of one scripts/setup installed:
                       smollm2-135m (the default), qwen2.5-coder-0.5b, qwen2.5-coder-1.5b
                       (scripts/setup --deps-only --model NAME installs it)
+        --endpoint URL  ask a Chat Completions server on this machine instead of a GGUF model: macOS 27's
+                      fm serve (http://127.0.0.1:1976) serves the phone's own model. Loopback only
+                      (127.0.0.1, ::1, localhost); only the suite's words are sent. Not with --model
+        --endpoint-model N  the model the requests name (default: none; the server's own)
         --prompts F   the words the jobs ask with, from a prompt set file (replay.prompts/1)
         --device P    the phone whose clock judges the budgets: a device of the profiles
                       (iphone15pro, the default; iphone16pro, iphone17pro) or custom:MS_PER_TOKEN,TOKENS_PER_S
@@ -91,11 +99,23 @@ public enum SuiteCommand: Subcommand {
         }
         let started = Date()
         let clock = ContinuousClock.now
+        // `--endpoint`: connected now, before confinement, which forbids making any socket after
+        // it; the sandbox keeps this one connection (a loopback one, which it checks) open.
+        var endpoint: EndpointModel? = nil
+        if injected == nil, let url = options.endpoint {
+            do {
+                endpoint = try EndpointModel.connect(url, modelName: options.endpointModel)
+            } catch {
+                diagnostics("replay suite: \(error.description)")
+                return .model
+            }
+        }
         // Confined before the model starts any thread, as a run is.
         let confined: CommandStart.Confined
         do throws(CommandStart.Stop) {
             confined = try CommandStart.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
-                                                force: options.force, diagnostics: diagnostics)
+                                                keepingConnections: endpoint.map { [$0.descriptor] } ?? [], force: options.force,
+                                                diagnostics: diagnostics)
         } catch {
             return error.exitCode
         }
@@ -105,6 +125,9 @@ public enum SuiteCommand: Subcommand {
         if let injected {
             model = injected
             description = ModelDescription(info: injected.info, fileBytes: 0, sha256: nil)
+        } else if let endpoint {
+            model = endpoint
+            description = ModelDescription(info: endpoint.info, fileBytes: 0, sha256: nil)
         } else {
             guard let path = options.modelPath ?? DefaultModel.path() else {
                 diagnostics("replay suite: no model: pass --model PATH, or run scripts/setup to install the default model")
@@ -134,6 +157,7 @@ public enum SuiteCommand: Subcommand {
             diagnostics("replay suite: \(error.description)")
             return .output
         }
+        if let endpoint { diagnostics("replay suite: " + endpoint.summary) }
         for line in summary(report) { diagnostics("replay suite: " + line) }
         diagnostics("replay suite: results in \(options.outputDirectory)/report.json, report.md and junit.xml")
         return report.passed ? .success : .thresholdsNotMet

@@ -1,3 +1,4 @@
+import Endpoint
 import Engine
 import Llama
 import ReplayKit
@@ -8,6 +9,11 @@ public struct SuiteOptions: Sendable, Equatable {
     public var outputDirectory = "suite-report"
     /// A GGUF model (`--model`); nil: the default model.
     public var modelPath: String?
+    /// A Chat Completions server on this machine's loopback that answers instead of a GGUF model
+    /// (`--endpoint URL`, such as `fm serve`'s http://127.0.0.1:1976); nil: the llama.cpp engine.
+    public var endpoint: EndpointURL?
+    /// The `model` the endpoint's requests name (`--endpoint-model`); nil names none.
+    public var endpointModel: String?
     /// A prompt set file (`--prompts`); nil: the built-in set.
     public var promptsPath: String?
     public var device: DeviceProfile = .iPhone15Pro
@@ -55,6 +61,15 @@ public struct SuiteOptions: Sendable, Equatable {
             case "--model":
                 let given = try value(for: argument)
                 do { options.modelPath = try DefaultModel.file(forModelArgument: given) } catch { throw .usage(error.description) }
+            case "--endpoint":
+                let given = try value(for: argument)
+                do throws(EndpointError) { options.endpoint = try EndpointURL(given) } catch { throw .usage(error.description) }
+            case "--endpoint-model":
+                let name = try value(for: argument)
+                guard !name.isEmpty, name.count <= 200, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                    throw .usage("--endpoint-model takes a model's name as the server lists it: printable ASCII without spaces")
+                }
+                options.endpointModel = name
             case "--prompts": options.promptsPath = try value(for: argument)
             case "--device": deviceName = try value(for: argument)
             case "--profiles":
@@ -87,6 +102,10 @@ public struct SuiteOptions: Sendable, Equatable {
         guard files.count == 1 else { throw .usage("replay suite run needs one suite file (given \(files.count))") }
         options.suitePath = files[0]
         guard !options.outputDirectory.isEmpty else { throw .usage("--out needs a directory") }
+        if options.endpoint != nil, options.modelPath != nil {
+            throw .usage("--endpoint and --model name two models: give one (--endpoint asks a Chat Completions server instead of a GGUF file)")
+        }
+        if options.endpointModel != nil, options.endpoint == nil { throw .usage("--endpoint-model names a model of --endpoint: give --endpoint URL too") }
         return options
     }
 }

@@ -75,6 +75,7 @@ import Privacy
             .threadsAlreadyRunning(count: 5, abi: 7),
             .threadsAlreadyRunning(count: -1, abi: 7),
             .networkSocketOpen(descriptor: 4, domain: AF_INET),
+            .keptDescriptorIsNotALoopbackConnection(descriptor: 6),
             .rulesetFailed(errno: EINVAL),
             .ruleFailed(path: "/out", errno: ENOENT),
             .noNewPrivilegesFailed(errno: EPERM),

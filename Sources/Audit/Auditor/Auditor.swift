@@ -195,7 +195,8 @@ public enum Auditor {
         result.places = places
         let allowed = AllowedPlaces(directory: childDirectory, streams: [stdoutPath, stderrPath], terminals: auditTerminals())
         var written: [String] = []
-        result.findings += judge(log, Judging(allowed: allowed, places: places, isReplay: plan.isReplay), written: &written)
+        result.findings += judge(log, Judging(allowed: allowed, places: places, isReplay: plan.isReplay,
+                                              endpoint: EndpointConnection.of(plan.command)), written: &written)
 
         // Scan.
         let beforeScan = try? RunManifest.take(childDirectory)
@@ -253,6 +254,9 @@ public enum Auditor {
         var places: PlaceNames
         /// Whether the run is `replay`, which executes no other program.
         var isReplay: Bool
+        /// The one connection the command may make: `replay suite run --endpoint URL`'s to a
+        /// server on this machine's loopback, made before it confines itself; nil for any other command.
+        var endpoint: EndpointConnection? = nil
     }
 
     /// Findings from the trace, and the paths written outside the directory (to be scanned).
@@ -273,10 +277,17 @@ public enum Auditor {
         var executions = 0
         /// The processes that claimed the run directory (once each).
         var claimants: Set<Int> = []
-        for entry in log.entries {
+        // `replay suite run --endpoint`'s one loopback connection, when the trace shows it made
+        // as that command makes it (`EndpointConnection`): its socket, its connect and the sends
+        // on it are not network egress.
+        let endpoint = judging.endpoint
+        let accepted = endpoint?.accepted(in: log)
+        for (index, entry) in log.entries.enumerated() {
             switch entry.event {
+            case .confined:
+                continue
             case let .socket(family, outcome):
-                guard !isLocal(family) else { continue }
+                guard !isLocal(family), index != accepted?.socket else { continue }
                 switch outcome {
                 case .succeeded:
                     add(.networkEgress, "socket " + family, "The run opened a socket of family \(family) (pid \(entry.pid)).")
@@ -290,6 +301,10 @@ public enum Auditor {
                 // Judged by what strace decoded, never by how the text looks: a named socket
                 // whose path begins with `UNIX` is a path like any other.
                 guard family != "AF_UNSPEC", !(isLocal(family) && address.isConnected) else { continue }
+                if let accepted, let endpoint {
+                    if index == accepted.connect { continue }
+                    if index > accepted.connect, case .connected(let socket) = address, endpoint.isPeer(of: socket) { continue }
+                }
                 let place = places.show(address: address.key, family: family)
                 switch outcome {
                 case .succeeded, .failed("ECONNREFUSED"), .failed("EINPROGRESS"), .failed("ENETUNREACH"), .failed("EHOSTUNREACH"):

@@ -37,6 +37,9 @@ public struct StraceLog: Sendable {
         /// strace's name for what it asked, such as `PR_SET_NAME`, `F_SETLK` or `CLONE_UNTRACED`;
         /// never a value the run chose).
         case unreviewed(call: String, operation: String?, outcome: Outcome)
+        /// `landlock_restrict_self`: the process confined itself (the sandbox). What it did
+        /// before is what `EndpointConnection` judges its one connection by.
+        case confined(outcome: Outcome)
         /// `flock(fd, LOCK_EX|LOCK_NB)` on `path`: a run's claim on its `--out` (judged by the
         /// auditor: the run directory itself, once per process; any other is an unreviewed call).
         case claim(path: String, outcome: Outcome)
@@ -164,6 +167,8 @@ public struct StraceLog: Sendable {
             return .socket(family: family, outcome: outcome)
         case "execve", "execveat":
             return .exec(call: name, outcome: outcome)
+        case "landlock_restrict_self":
+            return .confined(outcome: outcome)
         case "pidfd_send_signal":
             return .signal(call: name, target: 0, signal: arguments.count > 1 ? arguments[1] : "?", outcome: outcome)
         case _ where signalCalls[name] != nil:

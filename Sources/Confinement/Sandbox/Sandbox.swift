@@ -78,7 +78,10 @@ public enum Sandbox {
         if let (descriptor, domain) = openNetworkSocket() { throw .networkSocketOpen(descriptor: descriptor, domain: domain) }
         let directories = policy.writableDirectories.map(canonical)
         let files = policy.writableFiles.map(canonical)
-        let writers = openWriters(directories: directories, files: files)
+        for descriptor in policy.keptConnections where !isLoopbackConnection(descriptor) {
+            throw .keptDescriptorIsNotALoopbackConnection(descriptor: descriptor)
+        }
+        let writers = openWriters(directories: directories, files: files).filter { !policy.keptConnections.contains($0.0) }
         if policy.openWriters == .refuse, let (descriptor, kind) = writers.first {
             throw .writableDescriptorOpen(descriptor: descriptor, kind: kind)
         }
@@ -242,6 +245,35 @@ public enum Sandbox {
             }
         }
         return nil
+    }
+
+    /// Whether `descriptor` is a TCP socket connected to a loopback address (127.0.0.0/8, ::1, or
+    /// ::ffff:127.0.0.0/104), as the kernel says (`SO_DOMAIN`, `SO_TYPE`, `getpeername`).
+    static func isLoopbackConnection(_ descriptor: Int32) -> Bool {
+        var domain: Int32 = 0, type: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard descriptor > 2, getsockopt(descriptor, SOL_SOCKET, SO_DOMAIN, &domain, &length) == 0 else { return false }
+        length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &type, &length) == 0, type == Int32(SOCK_STREAM.rawValue) else { return false }
+        var peer = sockaddr_storage()
+        var size = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &size) }
+        }
+        guard named == 0 else { return false }
+        switch (domain, Int32(peer.ss_family)) {
+        case (AF_INET, AF_INET):
+            let address = withUnsafePointer(to: &peer) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee } }
+            return UInt32(bigEndian: address.sin_addr.s_addr) >> 24 == 127
+        case (AF_INET6, AF_INET6):
+            let address = withUnsafePointer(to: &peer) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee } }
+            let bytes = withUnsafeBytes(of: address.sin6_addr) { Array($0) }
+            let loopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+            let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+            return loopback || mapped
+        default:
+            return false
+        }
     }
 
     /// The descriptors above stderr open for writing to anything but `files` or a file beneath

@@ -16,6 +16,9 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// stdin, stdout or stderr is a network socket, which would stay usable: Landlock and seccomp
     /// check only sockets created and connected afterwards.
     case networkSocketOpen(descriptor: Int32, domain: Int32)
+    /// A descriptor the policy keeps (`SandboxPolicy.keptConnections`) is not a TCP connection to
+    /// a loopback address, the only socket the sandbox lets a process keep.
+    case keptDescriptorIsNotALoopbackConnection(descriptor: Int32)
     /// A descriptor above stderr, opened before confinement, is open for writing somewhere other
     /// than the writable paths (a file, a pipe, a socket, a terminal), and the policy says refuse
     /// (`SandboxPolicy.OpenWriters.refuse`): Landlock checks a file only when it is opened, so
@@ -43,7 +46,8 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// can start it without that.
     public var isAboutHowTheProcessWasStarted: Bool {
         switch self {
-        case .threadsAlreadyRunning, .networkSocketOpen, .writableDescriptorOpen, .sharedWritableMemory, .descriptorNotRedirected: true
+        case .threadsAlreadyRunning, .networkSocketOpen, .keptDescriptorIsNotALoopbackConnection, .writableDescriptorOpen, .sharedWritableMemory,
+             .descriptorNotRedirected: true
         default: false
         }
     }
@@ -61,6 +65,9 @@ public enum SandboxError: Error, Sendable, Equatable, CustomStringConvertible {
                 + " (ABI 8 can confine them all): confine before anything starts a thread."
         case .networkSocketOpen(let descriptor, let domain):
             "Descriptor \(descriptor) is a network socket (address family \(domain)) opened before confinement, which the sandbox could not stop from sending."
+        case .keptDescriptorIsNotALoopbackConnection(let descriptor):
+            "Descriptor \(descriptor) was to stay open through confinement, but it is not a TCP connection to a loopback address"
+                + " (127.0.0.1 or ::1), the only socket a confined process may keep."
         case .writableDescriptorOpen(let descriptor, let kind):
             "Descriptor \(descriptor), \(kind), is open for writing from before confinement, and the sandbox cannot stop"
                 + " writes through it: start the program without it (in a shell, add \(descriptor)>&- to the command)."

@@ -2,8 +2,10 @@ import Privacy
 /// What a confined process may still change: new files beneath a few paths, and nothing else.
 ///
 /// Reads stay allowed everywhere (the model and the corpus must be read); the policy lists only
-/// where writes may go. There is no switch to allow TCP or any socket: the product never needs
-/// the network. The defaults are `replay`'s.
+/// where writes may go. There is no switch to allow TCP or any new socket: the product never
+/// needs the network. The one exception is a connection made before confinement to a server on
+/// this machine's loopback (`keptConnections`: `replay suite run --endpoint`), which stays usable
+/// while no other can be made. The defaults are `replay`'s.
 public struct SandboxPolicy: Sendable, Equatable {
     /// Directories beneath which files may be created and written (the `--out` directory). Each
     /// must exist before `Sandbox.confine`: creating one is a write.
@@ -32,6 +34,13 @@ public struct SandboxPolicy: Sendable, Equatable {
     /// What becomes of descriptors above stderr that were opened before confinement for writing
     /// anywhere but the writable paths; Landlock checks a file only when it is opened.
     public var openWriters: OpenWriters
+    /// Descriptors of TCP connections to a loopback address (127.0.0.0/8, ::1), connected before
+    /// confinement, that stay usable after it: `replay suite run --endpoint`'s one connection to
+    /// a Chat Completions server on this machine. `confine` checks each is such a connection
+    /// (`SandboxError.keptDescriptorIsNotALoopbackConnection`) and does not point it at /dev/null;
+    /// once confined, no socket can be made or connected, so nothing else can be reached. Empty
+    /// for every other command.
+    public var keptConnections: [Int32]
 
     /// What `Sandbox.confine` does with a descriptor open for writing from before confinement.
     public enum OpenWriters: Sendable, Equatable {
@@ -45,11 +54,12 @@ public struct SandboxPolicy: Sendable, Equatable {
     }
 
     public init(writableDirectories: [String], writableFiles: [String] = ["/dev/null"], createOnly: Bool = true,
-                filterSystemCalls: Bool = true, openWriters: OpenWriters = .redirectToDevNull) {
+                filterSystemCalls: Bool = true, openWriters: OpenWriters = .redirectToDevNull, keptConnections: [Int32] = []) {
         self.writableDirectories = writableDirectories
         self.writableFiles = writableFiles
         self.createOnly = createOnly
         self.filterSystemCalls = filterSystemCalls
         self.openWriters = openWriters
+        self.keptConnections = keptConnections
     }
 }

@@ -74,7 +74,7 @@ public struct ChipsJob: AskingJob, CountedPlanning {
             let reference = next.flatMap { messages[$0].from == .person ? messages[$0].text : nil }
             let values = Self.values(agent: agent, cut: cut, lastFromPerson: lastFromPerson, language: language)
             // The words were counted for the cut: the prompt's size reuses that count.
-            let written = writer.request(values, grammar: Replies.grammar)
+            let written = writer.request(values, grammar: Replies.grammar, schema: Replies.responseSchema)
             // The person's language as a subtag, for the language rule at check (`ChipLanguageRule`).
             var labels: [String: String] = [:]
             labels["language"] = Language.code(of: language)

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Privacy
 
@@ -17,6 +18,9 @@ public struct Replies: SealedOutput {
 
     /// The grammar for `schema`, written once.
     public static let grammar = GrammarWriter.grammar(for: schema)
+
+    /// `schema` as a JSON Schema, for an engine that takes schemas (`JSONSchemaWriter`), written once.
+    public static let responseSchema = JSONSchemaWriter.responseSchema("replies", schema)
 
     /// Reads and checks a model's output: decoded by the schema, then trimmed, blank and
     /// repeated replies dropped (folded comparison); nil when no reply is left.

@@ -59,13 +59,15 @@ struct RequestWriter {
         return false
     }
 
-    /// The request for the place `values` describe, answered under `grammar`.
-    mutating func request(_ values: PromptValues, grammar: String?, choices: [SealedText]? = nil) -> Written {
+    /// The request for the place `values` describe, answered under `grammar` (or, by an engine
+    /// that takes schemas, under `schema`: the same shape).
+    mutating func request(_ values: PromptValues, grammar: String?, schema: ResponseSchema?, choices: [SealedText]? = nil) -> Written {
         let (parts, knownCounts) = asking.prompts.promptParts(values, tokenizer: tokenizer, memo: &partsMemo)
-        let request = GenerationRequest(
+        var request = GenerationRequest(
             instructions: asking.prompts.instructions(values, memo: &instructionsMemo), promptParts: parts, separator: Self.separator,
             grammar: grammar, maxOutputTokens: asking.maxOutputTokens, contextLimit: asking.contextLimit,
             choices: choices)
+        request.responseSchema = schema
         let promptTokens = tokenizer.promptTokenCount(for: request, promptParts: parts, separator: Self.separator, knownCounts: knownCounts)
         return Written(request: request, promptTokens: promptTokens, parts: parts, knownCounts: knownCounts)
     }

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Privacy
 
@@ -43,6 +44,9 @@ public enum Draft: SealedOutput {
 
     /// The grammar for `schema`, written once.
     public static let grammar = GrammarWriter.grammar(for: schema)
+
+    /// `schema` as a JSON Schema, for an engine that takes schemas (`JSONSchemaWriter`), written once.
+    public static let responseSchema = JSONSchemaWriter.responseSchema("draft", schema)
 
     /// Why an output was rejected; the raw value is the job's counter.
     public enum Rejection: String, Error, Sendable, CaseIterable {

@@ -59,7 +59,7 @@ public struct DraftJob: AskingJob, CountedPlanning {
             var values = PromptValues(language: language)
             values.set("agent", SealedText(agent))
             values.set("message", text, tokens: inputTokens)
-            let written = writer.request(values, grammar: Draft.grammar)
+            let written = writer.request(values, grammar: Draft.grammar, schema: Draft.responseSchema)
             let expected = text.withUnsealedText { Self.expectedKind(of: $0) }
             var labels = [
                 "expected": expected,

@@ -97,7 +97,7 @@ public struct PushJob: AskingJob, CountedPlanning {
             values.set("replies", SealedText(String(replies.count)))
             if replies.count > 1 { values.hold("batched") }
             // The words were counted for the cut: the prompt's size reuses that count.
-            let written = writer.request(values, grammar: PushLine.grammar)
+            let written = writer.request(values, grammar: PushLine.grammar, schema: PushLine.responseSchema)
             var labels = ["agent": agent]
             labels["language"] = Language.code(of: snapshot.language(of: message))
             writer.items.append(JobItem(job: .push, attribution: attribution, request: written.request,

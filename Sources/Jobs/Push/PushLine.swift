@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Privacy
 
@@ -21,6 +22,9 @@ public struct PushLine: SealedOutput {
 
     /// The grammar for `schema`, written once.
     public static let grammar = GrammarWriter.grammar(for: schema)
+
+    /// `schema` as a JSON Schema, for an engine that takes schemas (`JSONSchemaWriter`), written once.
+    public static let responseSchema = JSONSchemaWriter.responseSchema("push_line", schema)
 
     /// Why a line was rejected; the raw value is the job's counter.
     public enum Rejection: String, Error, Sendable, CaseIterable {

@@ -74,7 +74,9 @@ public struct RouteJob: AskingJob, CountedPlanning {
         guard let group = snapshot.thread.group else { return }
         let names = group.members.map(\.name)
         let choices = Route.choices(members: names)
-        let grammar = GrammarWriter.grammar(for: Route.schema(members: names))   // one per group, not per message
+        let schema = Route.schema(members: names)
+        let grammar = GrammarWriter.grammar(for: schema)   // one per group, not per message
+        let responseSchema = JSONSchemaWriter.responseSchema("route", schema)
         let outputs = Route.outputs(members: names)
         let memberLines = group.members.map(memberLine)   // the same for every message of the group
         // Counted once, at the first message that needs a prompt: every prompt's size then sums
@@ -101,7 +103,7 @@ public struct RouteJob: AskingJob, CountedPlanning {
             values.set("message", text, tokens: tokenizer.tokenCount(of: text))
             if memberTokens == nil { memberTokens = memberLines.map(tokenizer.tokenCount(of:)) }
             values.set("members", lines: memberLines, tokens: memberTokens)
-            let written = writer.request(values, grammar: grammar, choices: outputs)
+            let written = writer.request(values, grammar: grammar, schema: responseSchema, choices: outputs)
             var labels = ["lead": group.lead, "members": members]
             labels["to"] = message.meta.groupTo
             labels["routed"] = message.meta.groupRouted

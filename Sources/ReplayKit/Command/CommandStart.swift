@@ -99,11 +99,16 @@ package enum CommandStart {
     /// holding a finished run (without `force`), is refused next (exit 2, `OutputDirectory.Claim`). A
     /// directory that cannot be created, cleared or written in is a result that cannot be written
     /// (exit 5), found before anything is replayed, not a kernel without a sandbox (exit 8).
+    ///
+    /// `keepingConnections` are loopback connections made before this call that stay usable
+    /// (`SandboxPolicy.keptConnections`): only `replay suite run --endpoint` gives one.
     package static func confine(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool,
-                        keepingCheckpoints: Bool = false, force: Bool, diagnostics: (String) -> Void) throws(Stop) -> Confined {
+                        keepingCheckpoints: Bool = false, keepingConnections: [Int32] = [], force: Bool,
+                        diagnostics: (String) -> Void) throws(Stop) -> Confined {
         do {
             return try confined(directory, sandboxing: sandboxing, allowUnsandboxed: allowUnsandboxed,
-                                keepingCheckpoints: keepingCheckpoints, force: force, diagnostics: diagnostics)
+                                keepingCheckpoints: keepingCheckpoints, keepingConnections: keepingConnections, force: force,
+                                diagnostics: diagnostics)
         } catch {
             diagnostics("replay: \(error.description)")
             throw Stop(exitCode: error.exitCode)
@@ -113,7 +118,8 @@ package enum CommandStart {
     /// `confine`'s steps, each failure thrown for `confine` to print; warnings (an unlockable
     /// directory, `--allow-unsandboxed`) are printed as they come.
     private static func confined(_ directory: String, sandboxing: Sandboxing, allowUnsandboxed: Bool,
-                                 keepingCheckpoints: Bool, force: Bool, diagnostics: (String) -> Void) throws(ConfineFailure) -> Confined {
+                                 keepingCheckpoints: Bool, keepingConnections: [Int32], force: Bool,
+                                 diagnostics: (String) -> Void) throws(ConfineFailure) -> Confined {
         if let refusal = OutputDirectory.refusal(for: directory) { throw .outDirectoryRefused(refusal) }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -146,7 +152,8 @@ package enum CommandStart {
         }
         do {
             let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
-            return Confined(sandbox: try sandboxing.confine(SandboxPolicy(writableDirectories: [absolute])), claim: claim)
+            return Confined(sandbox: try sandboxing.confine(SandboxPolicy(writableDirectories: [absolute],
+                                                                                   keptConnections: keepingConnections)), claim: claim)
         } catch {
             guard allowUnsandboxed else { throw .sandbox(error) }
             diagnostics("replay: running unsandboxed (--allow-unsandboxed): \(error.description)")
