@@ -20,6 +20,8 @@ public final class EndpointModel: LanguageModel {
     public let url: EndpointURL
     /// The `model` each request names (`--endpoint-model`); nil names none.
     public let modelName: String?
+    /// How each request spells its schema (`--response-format`).
+    public let format: ResponseFormat
     /// How long to wait for each piece of a response, in milliseconds.
     public let timeoutMilliseconds: Int32
     private let connection: LoopbackConnection
@@ -34,18 +36,19 @@ public final class EndpointModel: LanguageModel {
     public static let defaultTimeoutMilliseconds: Int32 = 120_000
 
     /// A model over `connection`, already connected to `url`.
-    public init(url: EndpointURL, connection: LoopbackConnection, modelName: String? = nil,
+    public init(url: EndpointURL, connection: LoopbackConnection, modelName: String? = nil, format: ResponseFormat = .jsonSchema,
                 timeoutMilliseconds: Int32 = EndpointModel.defaultTimeoutMilliseconds) {
         self.url = url
         self.connection = connection
         self.modelName = modelName
+        self.format = format
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
     /// Connects to `url` (before confinement: see `LoopbackConnection`).
-    public static func connect(_ url: EndpointURL, modelName: String? = nil,
+    public static func connect(_ url: EndpointURL, modelName: String? = nil, format: ResponseFormat = .jsonSchema,
                                timeoutMilliseconds: Int32 = EndpointModel.defaultTimeoutMilliseconds) throws(EndpointError) -> EndpointModel {
-        EndpointModel(url: url, connection: try LoopbackConnection.connect(to: url), modelName: modelName,
+        EndpointModel(url: url, connection: try LoopbackConnection.connect(to: url), modelName: modelName, format: format,
                       timeoutMilliseconds: timeoutMilliseconds)
     }
 
@@ -77,7 +80,7 @@ public final class EndpointModel: LanguageModel {
             return GenerationOutcome(output: output, promptTokens: promptTokens, outputTokens: written, hostMilliseconds: milliseconds)
         }
         guard usable.withLock({ $0 }) else { return outcome(.failure(.decodeFailed(status: ChatCompletionsAnswer.noResponseStatus))) }
-        guard connection.send(ChatCompletionsRequest.bytes(for: request, url: url, model: modelName)) else {
+        guard connection.send(ChatCompletionsRequest.bytes(for: request, url: url, model: modelName, format: format)) else {
             lose()
             return outcome(.failure(.decodeFailed(status: ChatCompletionsAnswer.noResponseStatus)))
         }

@@ -27,7 +27,8 @@ public enum SuiteCommand: Subcommand {
     public static let usage = """
         usage: replay suite run [--out DIR] [--model PATH|NAME] [--prompts FILE.json] [--device PROFILE]
                                 [--profiles FILE.json] [--model-version V] [--batch N] [--allow-unsandboxed]
-                                [--endpoint URL [--endpoint-model NAME]] [--force] SUITE.json
+                                [--endpoint URL [--endpoint-model NAME] [--response-format F]]
+                                [--force] SUITE.json
                replay suite compare [--out DIR] [--fail-under [JOB.]NAME=MIN]... BASE_DIR DIR...
                                     (replay suite compare --help says more)
 
@@ -49,6 +50,8 @@ public enum SuiteCommand: Subcommand {
                       fm serve (http://127.0.0.1:1976) serves the phone's own model. Loopback only
                       (127.0.0.1, ::1, localhost); only the suite's words are sent. Not with --model
         --endpoint-model N  the model the requests name (default: none; the server's own)
+        --response-format F  how the requests spell the job's schema: json_schema (the default, as the
+                      Chat Completions API and fm serve take it) or json_object (llama-cpp-python's server)
         --prompts F   the words the jobs ask with, from a prompt set file (replay.prompts/1)
         --device P    the phone whose clock judges the budgets: a device of the profiles
                       (iphone15pro, the default; iphone16pro, iphone17pro) or custom:MS_PER_TOKEN,TOKENS_PER_S
@@ -104,7 +107,7 @@ public enum SuiteCommand: Subcommand {
         var endpoint: EndpointModel? = nil
         if injected == nil, let url = options.endpoint {
             do {
-                endpoint = try EndpointModel.connect(url, modelName: options.endpointModel)
+                endpoint = try EndpointModel.connect(url, modelName: options.endpointModel, format: options.responseFormat)
             } catch {
                 diagnostics("replay suite: \(error.description)")
                 return .model

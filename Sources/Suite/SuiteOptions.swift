@@ -14,6 +14,10 @@ public struct SuiteOptions: Sendable, Equatable {
     public var endpoint: EndpointURL?
     /// The `model` the endpoint's requests name (`--endpoint-model`); nil names none.
     public var endpointModel: String?
+    /// How the endpoint's requests spell the schema (`--response-format`).
+    public var responseFormat: ResponseFormat = .jsonSchema
+    /// Whether `--response-format` was given (it names how `--endpoint` is asked, so needs it).
+    var responseFormatGiven = false
     /// A prompt set file (`--prompts`); nil: the built-in set.
     public var promptsPath: String?
     public var device: DeviceProfile = .iPhone15Pro
@@ -70,6 +74,13 @@ public struct SuiteOptions: Sendable, Equatable {
                     throw .usage("--endpoint-model takes a model's name as the server lists it: printable ASCII without spaces")
                 }
                 options.endpointModel = name
+            case "--response-format":
+                let given = try value(for: argument)
+                guard let format = ResponseFormat(rawValue: given) else {
+                    throw .usage("--response-format takes json_schema (the Chat Completions API's) or json_object (llama-cpp-python's), not '\(given)'")
+                }
+                options.responseFormat = format
+                options.responseFormatGiven = true
             case "--prompts": options.promptsPath = try value(for: argument)
             case "--device": deviceName = try value(for: argument)
             case "--profiles":
@@ -106,6 +117,7 @@ public struct SuiteOptions: Sendable, Equatable {
             throw .usage("--endpoint and --model name two models: give one (--endpoint asks a Chat Completions server instead of a GGUF file)")
         }
         if options.endpointModel != nil, options.endpoint == nil { throw .usage("--endpoint-model names a model of --endpoint: give --endpoint URL too") }
+        if options.responseFormatGiven, options.endpoint == nil { throw .usage("--response-format says how --endpoint is asked: give --endpoint URL too") }
         return options
     }
 }
