@@ -40,6 +40,16 @@ import Testing
         #expect(bare["model"] == nil && bare["response_format"] == nil)
     }
 
+    /// `--response-format json_object`: the schema beside the type, as llama-cpp-python's server reads it.
+    @Test func theJSONObjectFormPutsTheSchemaBesideTheType() throws {
+        let body = ChatCompletionsRequest.body(for: Self.request(), model: nil, format: .jsonObject)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        let format = try #require(json["response_format"] as? [String: Any])
+        #expect(format["type"] as? String == "json_object" && format["json_schema"] == nil)
+        let schema = try #require(format["schema"] as? [String: Any])
+        #expect(schema["required"] as? [String] == ["replies"])
+    }
+
     @Test func everyJobsSchemaIsJSONSchemaWithItsGuides() throws {
         func parsed(_ schema: GenerationSchema) throws -> [String: Any] {
             try #require(try JSONSerialization.jsonObject(with: Data(JSONSchemaWriter.json(for: schema).utf8)) as? [String: Any])

@@ -89,8 +89,12 @@ import TestSupport
     @Test func theOptionsParse() throws {
         let options = try #require(try SuiteOptions.parse(["run", "--endpoint", "http://[::1]:1976/v1", "--endpoint-model", "apple.fm-1", "s.json"]))
         #expect(options.endpoint?.family == .ipv6 && options.endpoint?.port == 1976 && options.endpointModel == "apple.fm-1")
-        #expect(options.modelPath == nil)
+        #expect(options.modelPath == nil && options.responseFormat == .jsonSchema)
+        let llamaCppPython = try #require(try SuiteOptions.parse(["run", "--endpoint", "http://127.0.0.1:8000/v1", "--response-format", "json_object", "s.json"]))
+        #expect(llamaCppPython.responseFormat == .jsonObject)
         for (arguments, reason) in [(["--endpoint-model", "m"], "--endpoint-model names a model of --endpoint"),
+                                    (["--response-format", "json_object"], "--response-format says how --endpoint is asked"),
+                                    (["--endpoint", "http://127.0.0.1:1", "--response-format", "yaml"], "--response-format takes json_schema"),
                                     (["--endpoint", "http://127.0.0.1:1", "--endpoint-model", "a b"], "--endpoint-model takes a model's name"),
                                     (["--endpoint", "s.json"], "--endpoint s.json: it must start with http://")] {
             #expect(throws: SuiteError.self) { try SuiteOptions.parse(["run"] + arguments + ["s.json"]) }
