@@ -130,7 +130,7 @@ public enum SuiteCommand: Subcommand {
             description = ModelDescription(info: injected.info, fileBytes: 0, sha256: nil)
         } else if let endpoint {
             model = endpoint
-            description = ModelDescription(info: endpoint.info, fileBytes: 0, sha256: nil)
+            description = ModelDescription(info: endpoint.info, fileBytes: 0, sha256: nil, endpointModel: endpoint.modelName ?? "default")
         } else {
             guard let path = options.modelPath ?? DefaultModel.path() else {
                 diagnostics("replay suite: no model: pass --model PATH, or run scripts/setup to install the default model")

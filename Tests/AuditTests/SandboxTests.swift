@@ -194,6 +194,26 @@ struct Channel: Sendable, CustomTestStringConvertible {
         #expect(run.outcomes["write-outside"] != nil, "the probe went on after confining itself")
     }
 
+    /// `replay suite run --endpoint`'s connection (`SandboxPolicy.keptConnections`): kept through
+    /// confinement, it still carries bytes to its peer, and it cannot be pointed at another port
+    /// or address (connect(2), sendto(2) with an address), nor can a new socket reach them. Each
+    /// attempt meets the filter's own answer (as a new TCP connect does), not the kernel's, which
+    /// the unconfined run shows: EISCONN to a connected socket's connect, and a sendto whose
+    /// address a connected stream socket ignores.
+    @Test func aKeptLoopbackConnectionReachesItsPeerAndNothingElse() throws {
+        let attempts = ["kept-connect-other-port", "kept-connect-other-address", "kept-sendto-other-port", "kept-sendto-other-address"]
+        let confined = try SandboxProbeRun.run(["--kept-loopback"])
+        #expect(confined.status == 0, "\(confined.lines)")
+        #expect(confined.outcomes["kept-connected"] == "ok" && confined.outcomes["kept-send"] == "ok")
+        let refused = try #require(confined.outcomes["connect-tcp"])
+        #expect(refused != "ok")
+        for attempt in attempts + ["new-connect-other-port"] { #expect(confined.outcomes[attempt] == refused, "\(attempt)") }
+        let unconfined = try SandboxProbeRun.run(["--kept-loopback", "--unconfined"])
+        #expect(unconfined.outcomes["kept-send"] == "ok")
+        #expect(unconfined.outcomes["kept-connect-other-port"] == "EISCONN" && unconfined.outcomes["kept-connect-other-address"] == "EISCONN")
+        #expect(unconfined.outcomes["kept-sendto-other-port"] == "ok" && unconfined.outcomes["kept-sendto-other-address"] == "ok")
+    }
+
     /// Landlock alone denies TCP and file writes, but not UDP, UNIX sockets or metadata: the reason
     /// seccomp is there.
     @Test func landlockAloneLeavesWhatSeccompCloses() throws {

@@ -36,6 +36,7 @@ import TestSupport
         #expect(report.at("sandbox.enforced") == .bool(true), "confined, the connection kept")
         #expect(report.at("model.name") == .label("endpoint"), "the fixed name, not --endpoint-model's free text")
         #expect(report.at("model.file") == .label(server.url))
+        #expect(report.at("model.endpoint_model") == .label("stub-model"), "the model id the requests named, a token")
         #expect(report.at("totals.by_kind.model_dependent.failed") == .int(0), "route_to Sage: the schema's answer has probability 1")
         let requests = server.requests
         #expect(requests.count == 2, "the given case is not asked")

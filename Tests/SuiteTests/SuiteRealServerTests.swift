@@ -40,6 +40,9 @@ struct SuiteRealServerTests {
         #expect(report.at("totals.by_kind.deterministic.failed") == .int(0))
         #expect((report.at("totals.by_kind.deterministic.checked")?.doubleValue ?? 0) >= 15)
         #expect(report.at("sandbox.enforced") == .bool(true))
+        // The report says the answers came from an endpoint, which one, and the model id asked for.
+        #expect(report.at("model.name") == .label("endpoint") && report.at("model.file") == .label(server.url))
+        #expect(report.at("model.endpoint_model") == .label("default"))
         // Four places are asked (chips, route, push, draft), and the server answered each.
         #expect(ran.errors.contains("the endpoint answered 4 of 4 requests"), "\(ran.errors)")
     }

@@ -166,17 +166,20 @@ public struct ModelDescription: Sendable {
     public var info: ModelInfo
     public var fileBytes: Int
     public var sha256: String?
+    /// The model id a Chat Completions server was asked for (`--endpoint-model`), when one was.
+    public var endpointModel: String?
 
-    public init(info: ModelInfo, fileBytes: Int, sha256: String?) {
+    public init(info: ModelInfo, fileBytes: Int, sha256: String?, endpointModel: String? = nil) {
         self.info = info
         self.fileBytes = fileBytes
         self.sha256 = sha256
+        self.endpointModel = endpointModel
     }
 
     /// The report's `model` block.
     package var report: ModelReport {
         ModelReport(name: ModelText(info.name), description: ModelText(info.description), file: ResultPath(info.path), fileBytes: fileBytes,
                     sha256: sha256.map { SHA256Hex($0) }, parameters: Int(info.parameters), contextPerSequence: info.contextPerSequence,
-                    batchSize: info.batchSize)
+                    batchSize: info.batchSize, endpointModel: endpointModel.map { TokenLabel(ReportLabel(token: $0).text) })
     }
 }

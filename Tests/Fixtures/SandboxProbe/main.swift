@@ -609,6 +609,16 @@ var pipeEnds: [Int32] = [-1, -1]
 if flags.contains("--preopen-pipe") { _ = pipe(&pipeEnds) }
 var socketEnds: [Int32] = [-1, -1]
 if flags.contains("--preopen-socket") { _ = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &socketEnds) }
+// --kept-loopback: a TCP connection to the listener on 127.0.0.1:PORT made before confining and
+// kept through it (`SandboxPolicy.keptConnections`, as `replay suite run --endpoint` keeps its
+// server's). After confining: a byte sent on it, then the same socket pointed at another port and
+// at another address, by connect(2) and by sendto(2) with an address.
+var kept: Int32 = -1
+if flags.contains("--kept-loopback") {
+    kept = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if probe.withSockaddr(probe.loopback(port), { connect(kept, $0, $1) }) != 0 { close(kept); kept = -1 }
+    say("kept-connected \(kept >= 0 ? "ok" : "failed")")
+}
 
 /// Writes a byte into `writer`, then counts the bytes waiting at `reader` without blocking.
 func arrived(_ writer: Int32, _ reader: Int32) -> Int {
@@ -633,7 +643,8 @@ if !flags.contains("--unconfined") {
     do {
         let policy = SandboxPolicy(writableDirectories: [allowed], createOnly: !flags.contains("--keep-removal"),
                                    filterSystemCalls: !flags.contains("--no-seccomp"),
-                                   openWriters: flags.contains("--refuse-writers") ? .refuse : .redirectToDevNull)
+                                   openWriters: flags.contains("--refuse-writers") ? .refuse : .redirectToDevNull,
+                                   keptConnections: kept >= 0 ? [kept] : [])
         let report = try Sandbox.confine(policy)
         say("confined " + ReportValue(encoding: report).json().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined())
     } catch {
@@ -649,6 +660,20 @@ if fileWriter >= 0 {
 }
 if pipeEnds[1] >= 0 { say("pipe-received \(arrived(pipeEnds[1], pipeEnds[0]))") }
 if socketEnds[1] >= 0 { say("socket-received \(arrived(socketEnds[0], socketEnds[1]))") }
+if kept >= 0 {
+    say("kept-send \(probe.outcome(Int32(send(kept, "x", 1, 0))))")
+    let otherPort = probe.loopback(port == UInt16.max ? port - 1 : port + 1)
+    var otherAddress = probe.loopback(port)
+    otherAddress.sin_addr.s_addr = UInt32(0x7f00_0002).bigEndian   // 127.0.0.2
+    say("kept-connect-other-port \(probe.withSockaddr(otherPort) { probe.outcome(connect(kept, $0, $1)) })")
+    say("kept-connect-other-address \(probe.withSockaddr(otherAddress) { probe.outcome(connect(kept, $0, $1)) })")
+    say("kept-sendto-other-port \(probe.withSockaddr(otherPort) { probe.outcome(Int32(sendto(kept, "x", 1, 0, $0, $1))) })")
+    say("kept-sendto-other-address \(probe.withSockaddr(otherAddress) { probe.outcome(Int32(sendto(kept, "x", 1, 0, $0, $1))) })")
+    let fresh = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let freshOutcome = fresh < 0 ? probe.outcome(fresh) : probe.withSockaddr(otherPort) { probe.outcome(connect(fresh, $0, $1)) }
+    if fresh >= 0 { close(fresh) }
+    say("new-connect-other-port \(freshOutcome)")
+}
 
 // --time-calls N: the filter's cost, as the time of N calls of two kinds: read(2) of /dev/null,
 // which the filter passes first, and getppid(2), which it passes after most of its list.
