@@ -47,23 +47,6 @@ enum ChatCompletionsRequest {
         return Array(json.utf8)
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as UTF-8.
-    static func quoted(_ text: String) -> String {
-        var escaped = "\""
-        escaped.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped + "\""
-    }
+    /// A JSON string literal, as the compact result files write one (`ReportValue.compactQuoted`).
+    static func quoted(_ text: String) -> String { ReportValue.compactQuoted(text) }
 }
