@@ -21,13 +21,54 @@ import TestSupport
         ("chips.in_budget.device=0.2", true, "chips.in_budget.device 0.25 >= 0.2 (met)"),
         ("chips.in_budget.device=0.9", false, "chips.in_budget.device 0.25 < 0.9 (not met)"),
         ("chips.exact_match=0.5", true, "chips.exact_match 0.5 >= 0.5 (met)"),
-        ("chips.in_budget.host=0.1", false, "chips.in_budget.host: no data (not met; needs 0.1)"),
-        ("route.accuracy=0.5", false, "route.accuracy: no data (not met; needs 0.5)"),
+        ("chips.in_budget.host=0.1", false, "chips.in_budget.host: no data (not met; needs at least 0.1)"),
+        ("route.accuracy=0.5", false, "route.accuracy: no data (not met; needs at least 0.5)"),
     ])
     func gatesAreJudgedFromTheReport(text: String, met: Bool, line: String) throws {
         let verdict = try #require(Threshold(parsing: text)).judge(report)
         #expect(verdict.met == met)
         #expect(verdict.line == line)
+    }
+
+    /// `--fail-over`: the number must stay at or below the limit; no number is not met either.
+    @Test(arguments: [
+        ("chips.in_budget.device=0.3", true, "chips.in_budget.device 0.25 <= 0.3 (met)"),
+        ("chips.in_budget.device=0.25", true, "chips.in_budget.device 0.25 <= 0.25 (met)"),
+        ("chips.in_budget.device=0.2", false, "chips.in_budget.device 0.25 > 0.2 (not met)"),
+        ("chips.in_budget.host=0.1", false, "chips.in_budget.host: no data (not met; needs at most 0.1)"),
+    ])
+    func aGateOverIsMetAtOrBelowItsLimit(text: String, met: Bool, line: String) throws {
+        let threshold = try #require(Threshold(parsing: text, bound: .atMost))
+        #expect(threshold.bound == .atMost && threshold.name.hasSuffix(" <= \(threshold.limit)"))
+        let verdict = threshold.judge(report)
+        #expect(verdict.met == met)
+        #expect(verdict.line == line)
+    }
+
+    @Test func junitNamesEachGateWithItsSide() throws {
+        let verdicts = [Threshold(parsing: "chips.in_budget.device=0.2")!, Threshold(parsing: "chips.in_budget.device=0.2", bound: .atMost)!]
+            .map { $0.judge(report) }
+        let xml = JUnitReport.render(verdicts)
+        #expect(xml.contains(#"name="chips.in_budget.device >= 0.2""#) && xml.contains(#"name="chips.in_budget.device &lt;= 0.2""#))
+        #expect(xml.components(separatedBy: "<failure ").count == 2, "only the gate over fails")
+        // The audit reads both sides as the writer's gates.
+        let directory = try TemporaryDirectory(prefix: "junit-sides")
+        _ = try directory.write("junit.xml", text: xml)
+        let findings = ResultSchemaCheck.check(directory: directory.path, knownPaths: [], documents: [])
+        #expect(findings.isEmpty, "\(findings.map(\.message))")
+    }
+
+    @Test func failOverComesFromTheFlagsTheMergeAndTheConfigFile() throws {
+        let directory = try TemporaryDirectory(prefix: "replay-test")
+        let path = try directory.write("replay.json", text: #"{"fail_under":{"chips.answered_rate":0.5},"fail_over":{"chips.fallbacks.time_budget":10,"route.fallbacks.time_budget":3}}"#)
+        let command = try ArgumentParser.parse(["--config", path, "--fail-over", "route.fallbacks.time_budget=1", "c.zst"])
+        guard case .replay(let options) = command else { Issue.record("expected a replay"); return }
+        // The flag replaces the file's gate of its key and side, and leaves the file's gate under of another key.
+        #expect(options.thresholds == [Threshold(key: "chips.answered_rate", minimum: 0.5), Threshold(key: "chips.fallbacks.time_budget", maximum: 10),
+                                       Threshold(key: "route.fallbacks.time_budget", maximum: 1)])
+        let merge = try #require(try MergeCommand.parse(["--fail-over", "chips.fallbacks.time_budget=0", "a", "b"]))
+        #expect(merge.thresholds == [Threshold(key: "chips.fallbacks.time_budget", maximum: 0)])
+        #expect(throws: ArgumentParser.UsageError.self) { try ArgumentParser.parse(["--fail-over", "chips=1", "c.zst"]) }
     }
 
     @Test(arguments: ["chips=0.9", "in_budget", "chips.in_budget.device=high", "chips.x=nan"])

@@ -100,7 +100,7 @@ enum ResultTables {
     // MARK: junit.xml
 
     /// junit.xml (`JUnitReport`): the writer's lines, one test case per gate, each named
-    /// `JOB.KEY >= MIN` with the key's parts words of the report's schema, its failure message
+    /// `JOB.KEY >= MIN` or `JOB.KEY &lt;= MAX` with the key's parts words of the report's schema, its failure message
     /// the writer's words around that key and numbers; the counts add up. `replay compare`'s
     /// (`CompareJUnit`, suite `replay.compare`): cases named `JOB.KEY not worse by MARGIN`, or
     /// the one passing case `compared` of a comparison without gates.
@@ -245,7 +245,7 @@ enum ResultTables {
         guard let close = rest.range(of: #"" name=""#) else { return nil }
         let job = String(rest[..<close.lowerBound])
         let named = rest[close.upperBound...]
-        guard let gate = named.range(of: " >= ") else { return nil }
+        guard let gate = named.range(of: " >= ") ?? named.range(of: " &lt;= ") else { return nil }
         let key = String(named[..<gate.lowerBound])
         let minimum = String(named[gate.upperBound...].dropLast(line.hasSuffix("/>") ? 3 : 2))
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)

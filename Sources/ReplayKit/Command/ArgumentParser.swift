@@ -23,12 +23,13 @@ public enum ArgumentParser {
     public static let usage = """
         usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH|NAME] [--device PROFILE]
                       [--dry-run] [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
-                      [--route-confidence P] [--fail-under JOB.KEY=MIN]... [--config FILE.json] [--labels FILE.json]
-                      [--prompts FILE.json] [--profiles FILE.json] [--inject-fallbacks REASON=RATE,...]
+                      [--route-confidence P] [--fail-under JOB.KEY=MIN]... [--fail-over JOB.KEY=MAX]...
+                      [--config FILE.json] [--labels FILE.json] [--prompts FILE.json] [--profiles FILE.json]
+                      [--inject-fallbacks REASON=RATE,...]
                       [--inject-seed N] [--allow-unsandboxed] [--force] [--shard I/N | --shards N]
                       [--shard-by thread|file] [--resume] [--checkpoint-every K] [--run-key FILE] CORPUS...
-               replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--labels FILE.json] [--run-key FILE]
-                            [--allow-unsandboxed] [--force] SHARD_DIR...
+               replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--fail-over JOB.KEY=MAX]...
+                            [--labels FILE.json] [--run-key FILE] [--allow-unsandboxed] [--force] SHARD_DIR...
                replay compare [--out DIR] [--fail-if-worse JOB.KEY=MARGIN]... [--seed N] [--run-key FILE]
                               [--allow-unsandboxed] [--force] BASE_DIR NEW_DIR
                replay flywheel [--out DIR] [--labels FILE.json] [--allow-unsandboxed] [--force] CORPUS...
@@ -68,6 +69,8 @@ public enum ArgumentParser {
         --fail-under K=MIN  a CI gate on a report number, e.g. chips.in_budget.device=0.9 or
                       route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
                       are written to junit.xml, one test case each
+        --fail-over K=MAX  a CI gate on a number that must stay low, e.g. chips.fallbacks.time_budget=10
+                      or chips.violations.never:chips_agent_voice=0
         --config F    budgets, device, gates, labels and prompts from a JSON file (see docs/usage.md); flags win
         --labels F    the names the results may show as written, from a JSON file
                       {"agents": [...], "members": [...], "builds": [...], "models": [...], "kinds": [...]}
@@ -213,10 +216,10 @@ public enum ArgumentParser {
                     throw UsageError("--route-confidence takes a probability from 0 (the rule off) up to but not including 1, not '\(text)'")
                 }
                 options.routeConfidence = p
-            case "--fail-under":
+            case "--fail-under", "--fail-over":
                 let text = try value(for: argument)
-                guard let threshold = Threshold(parsing: text) else {
-                    throw UsageError("--fail-under takes JOB.KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)'")
+                guard let threshold = Threshold(parsing: text, bound: argument == "--fail-under" ? .atLeast : .atMost) else {
+                    throw UsageError("\(argument) takes JOB.KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)'")
                 }
                 flagThresholds.append(threshold)
             case "--config": configPath = try value(for: argument)
@@ -257,8 +260,8 @@ public enum ArgumentParser {
             if injectionSeed == nil { injectionSeed = config.injectSeed }
             if options.runKeyPath == nil { options.runKeyPath = config.runKeyPath }
             options.budgets = config.budgets
-            // A gate given on the command line replaces the config file's gate of the same key.
-            options.thresholds = config.thresholds.filter { gate in !flagThresholds.contains { $0.key == gate.key } }
+            // A gate given on the command line replaces the config file's gate of the same key and side.
+            options.thresholds = config.thresholds.filter { gate in !flagThresholds.contains { $0.key == gate.key && $0.bound == gate.bound } }
             if labelsPath == nil { labelsPath = config.labels }
             if promptsPath == nil { promptsPath = config.prompts }
         }

@@ -10,6 +10,7 @@ import Privacy
 ///   "device": "iphone15pro",
 ///   "budgets_ms": { "chips": 800, "route": 400, "push": 3000, "draft": 2000 },
 ///   "fail_under": { "chips.in_budget.device": 0.9, "route.accuracy": 0.5 },
+///   "fail_over": { "chips.fallbacks.time_budget": 10 },
 ///   "labels": "labels.json",
 ///   "prompts": "prompts.json",
 ///   "profiles": "profiles.json",
@@ -42,7 +43,7 @@ public struct ConfigFile: Sendable, Equatable {
     public init() {}
 
     /// The keys a config file may have, in the order an unknown key's error lists them.
-    static let keys = ["device", "budgets_ms", "fail_under", "labels", "run_key", "prompts", "profiles", "inject_fallbacks", "inject_seed"]
+    static let keys = ["device", "budgets_ms", "fail_under", "fail_over", "labels", "run_key", "prompts", "profiles", "inject_fallbacks", "inject_seed"]
 
     /// Reads and checks the file; the error says which key is wrong.
     public static func load(_ path: String) throws(ArgumentParser.UsageError) -> ConfigFile {
@@ -95,12 +96,13 @@ public struct ConfigFile: Sendable, Equatable {
                 config.budgets[job] = ms
             }
         }
-        if let gates = object["fail_under"] {
-            for (key, value) in try pairs(gates, at: "fail_under", .anyKeys).sorted(by: { $0.key < $1.key }) {
-                guard let minimum = value.doubleValue, key.contains(".") else {
-                    throw ArgumentParser.UsageError("\(path): fail_under.\(key) must be JOB.KEY with a number")
+        for (name, bound) in [("fail_under", Threshold.Bound.atLeast), ("fail_over", .atMost)] {
+            guard let gates = object[name] else { continue }
+            for (key, value) in try pairs(gates, at: name, .anyKeys).sorted(by: { $0.key < $1.key }) {
+                guard let limit = value.doubleValue, key.contains(".") else {
+                    throw ArgumentParser.UsageError("\(path): \(name).\(key) must be JOB.KEY with a number")
                 }
-                config.thresholds.append(Threshold(key: key, minimum: minimum))
+                config.thresholds.append(bound == .atLeast ? Threshold(key: key, minimum: limit) : Threshold(key: key, maximum: limit))
             }
         }
         return config

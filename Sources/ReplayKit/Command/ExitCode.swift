@@ -46,7 +46,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .success:
             "the run finished; the report is written"
         case .thresholdsNotMet:
-            "a --fail-under threshold, or a replay compare --fail-if-worse gate, was not met (CI gates)"
+            "a --fail-under or --fail-over threshold, or a replay compare --fail-if-worse gate, was not met (CI gates)"
         case .usage:
             "usage error, or an --out as broad as /, the home, a temporary or the working directory: nothing ran"
         case .input:

@@ -54,10 +54,10 @@ public enum MergeCommand: Subcommand {
             case "--labels":
                 guard let value = rest.popFirst() else { throw ArgumentParser.UsageError("--labels needs a value") }
                 options.labels = try LabelsFile.load(value)
-            case "--fail-under":
-                guard let text = rest.popFirst() else { throw ArgumentParser.UsageError("--fail-under needs a value") }
-                guard let threshold = Threshold(parsing: text) else {
-                    throw ArgumentParser.UsageError("--fail-under takes JOB.KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)'")
+            case "--fail-under", "--fail-over":
+                guard let text = rest.popFirst() else { throw ArgumentParser.UsageError("\(argument) needs a value") }
+                guard let threshold = Threshold(parsing: text, bound: argument == "--fail-under" ? .atLeast : .atMost) else {
+                    throw ArgumentParser.UsageError("\(argument) takes JOB.KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)'")
                 }
                 options.thresholds.append(threshold)
             case "--":

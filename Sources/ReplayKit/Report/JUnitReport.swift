@@ -9,7 +9,9 @@ public enum JUnitReport {
         xml += #"  <testsuite name="\#(escape(suite))" tests="\#(verdicts.count)" failures="\#(failures)" errors="0">"# + "\n"
         for verdict in verdicts {
             let job = verdict.threshold.key.split(separator: ".").first.map(String.init) ?? "replay"
-            xml += #"    <testcase classname="replay.\#(escape(job))" name="\#(escape(verdict.threshold.key)) >= \#(verdict.threshold.minimum)""#
+            // `>` may stand in an attribute as it is; `<` may not.
+            let side = verdict.threshold.bound == .atLeast ? ">=" : "&lt;="
+            xml += #"    <testcase classname="replay.\#(escape(job))" name="\#(escape(verdict.threshold.key)) \#(side) \#(verdict.threshold.limit)""#
             if verdict.met {
                 xml += "/>\n"
             } else {
