@@ -62,7 +62,7 @@ import TestSupport
 
     @Test(arguments: [
         ("{\"prompts\": 3}", "'prompts' must be the path of a prompt set file (see --prompts)"),
-        ("{\"prompt\": \"p.json\"}", "unknown key 'prompt' (device, budgets_ms, fail_under, labels, run_key, prompts, profiles, inject_fallbacks, inject_seed)"),
+        ("{\"prompt\": \"p.json\"}", "unknown key 'prompt' (device, budgets_ms, fail_under, fail_over, labels, run_key, prompts, profiles, inject_fallbacks, inject_seed)"),
     ])
     func aConfigsPromptsMustBeAPath(config: String, problem: String) throws {
         let directory = try TemporaryDirectory(prefix: "prompts")
