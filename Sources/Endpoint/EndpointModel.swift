@@ -70,7 +70,7 @@ public final class EndpointModel: LanguageModel {
     /// One request, one exchange.
     private func respond(to request: GenerationRequest) -> GenerationOutcome {
         let clock = ContinuousClock.now
-        let promptTokens = request.countedPromptTokens ?? tokens.promptTokenCount(for: request)
+        let promptTokens = tokens.promptTokenCount(for: request)
         func outcome(_ output: Result<SealedText, GenerationOutcome.Failure>) -> GenerationOutcome {
             // A failure wrote nothing shown, but one cut at `max_tokens` wrote the whole allowance.
             let written = (try? output.get()).map(tokens.tokenCount(of:)) ?? (output == .failure(.outputTruncated) ? request.maxOutputTokens : 0)

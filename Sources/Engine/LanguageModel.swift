@@ -136,10 +136,6 @@ public struct GenerationRequest: Sendable {
     /// under one run key (the item's keyed hash; 0 when not set): what an engine that decides
     /// per place, such as `FallbackInjectingModel`, decides by. Never derived from the words.
     public var place: UInt64 = 0
-    /// `Tokenizer.promptTokenCount(for:)` of this request when its maker already counted it with
-    /// the model's own tokenizer (planning does), so an engine that must know a request's size
-    /// before evaluating it (`LlamaEnginePool`'s long sequence) need not tokenize it again.
-    public var countedPromptTokens: Int? = nil
 
     public init(instructions: SealedText, prompt: SealedText, grammar: String?, maxOutputTokens: Int, contextLimit: Int = 4096,
                 choices: [SealedText]? = nil) {

@@ -1,3 +1,5 @@
+import Privacy
+
 /// How many of the phone model's tokens a text takes, estimated from its characters: a number of
 /// characters per token for each script, and the tokens every request adds around its turns.
 ///
@@ -68,4 +70,11 @@ public struct PhoneTokenRates: Sendable, Equatable {
         source: "estimate: latin 3.5, the middle of Apple's rule of thumb of 3 to 4 characters per token (TN3193); han and kana 1.4, "
             + "measured on the Japanese of corpora/ with Qwen2.5's 151k-token vocabulary as a proxy for the phone model's 150k "
             + "(1.36); hangul and other scripts 1.0, one token a character, unmeasured and cautious; framing 24 tokens, unmeasured")
+}
+
+/// A script as a key of a result file's map (`run.profiles.versions[].chars_per_token`), listed
+/// in the scripts' order.
+extension PhoneTokenRates.Script: SortedMapKey {
+    public typealias Stored = PhoneTokenRates.Script
+    public static func precedes(_ a: Self, _ b: Self) -> Bool { a < b }
 }

@@ -134,7 +134,7 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
     /// `stop` was raised.
     private func answer(_ requests: [GenerationRequest], stop: StopRequest?) -> [GenerationOutcome]? {
         guard let longestContext else { return answerInLanes(requests, stop: stop) }
-        // Only a request allowed more than a lane holds is counted again; the rest go as they came.
+        // Only a request allowed more than a lane holds is counted; the rest go as they came.
         let laneContext = info.contextPerSequence
         let long = requests.indices.filter { index in
             let request = requests[index]
@@ -142,7 +142,7 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
             // A token is at least a byte: words and instructions that fit in bytes fit in tokens.
             let bytes = request.instructions.withUnsealedText { $0.utf8.count } + request.prompt.withUnsealedText { $0.utf8.count }
             if bytes + templateTokens + request.maxOutputTokens <= laneContext { return false }
-            let tokens = request.countedPromptTokens ?? model.promptTokenCount(for: request)
+            let tokens = model.promptTokenCount(for: request)
             return tokens + request.maxOutputTokens > laneContext
         }
         guard !long.isEmpty else { return answerInLanes(requests, stop: stop) }

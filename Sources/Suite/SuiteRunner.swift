@@ -27,11 +27,6 @@ public struct SuiteRunner: Sendable {
     /// `fallback` names the first one counted.
     static let planningFallbacks: [JobCounter] = [.named, .relayLineKept, .noWords]
 
-    /// What a case's cuts and sizes are counted in: the phone's tokens of `modelVersion`'s profile.
-    private var phoneTokens: any Tokenizer {
-        PhoneTokenizers(profiles).tokenizer(forModel: modelVersion ?? Attribution.unknown)
-    }
-
     /// One run of a case: its plan, and what was found so far.
     private struct Pending {
         let suiteCase: SuiteCase
@@ -47,10 +42,13 @@ public struct SuiteRunner: Sendable {
 
     /// Every run of every case, in the file's order (a case's languages in its order).
     public func run() -> [SuiteCaseResult] {
+        // Every case's cuts and sizes are counted in the phone's tokens of `modelVersion`'s profile.
+        let phone = PhoneTokenizers(profiles)
+        let tokens = phone.tokenizer(forModel: modelVersion ?? Attribution.unknown)
         var pending: [Pending] = []
         for suiteCase in suite.cases {
             for language in suiteCase.runLanguages {
-                pending.append(plan(suiteCase, language: language))
+                pending.append(plan(suiteCase, language: language, phone: phone, tokens: tokens))
             }
         }
         // The model is asked as a run asks it: calls of a few batches' worth of requests.
@@ -63,12 +61,12 @@ public struct SuiteRunner: Sendable {
             for (index, outcome) in zip(indices, outcomes) { pending[index].outcome = outcome }
             start += perCall
         }
-        return pending.map(finish)
+        return pending.map { finish($0, tokens: tokens) }
     }
 
     /// Plans one run of a case: everything the app decides before the model, and the output to
     /// judge when it is given.
-    private func plan(_ suiteCase: SuiteCase, language: String?) -> Pending {
+    private func plan(_ suiteCase: SuiteCase, language: String?, phone: PhoneTokenizers, tokens: any Tokenizer) -> Pending {
         let version = profiles.profile(forModel: modelVersion ?? Attribution.unknown)
         let job = RunJobs.job(suiteCase.job, prompts: prompts, profiles: profiles, device: device)
         var run = Pending(suiteCase: suiteCase, language: language, job: job)
@@ -80,7 +78,6 @@ public struct SuiteRunner: Sendable {
         }
         let (snapshot, target) = suiteCase.input.snapshot(language: language, modelVersion: modelVersion)
         var ledger = JobLedger()
-        let tokens = phoneTokens
         let items = run.job.plan(snapshot, tokenizer: tokens, ledger: &ledger)
         let counters = ledger.overall.counters
         var observation = SuiteObservation()
@@ -99,7 +96,7 @@ public struct SuiteRunner: Sendable {
         }
         // Decided before asking exactly as a run's planner decides it (`PreAsk`): the case's model
         // version's languages, ceiling and speed.
-        var preAsk = PreAsk(profiles: profiles, device: device)
+        var preAsk = PreAsk(profiles: profiles, device: device, phoneTokens: phone)
         let size: PreAsk.Size
         switch preAsk.decide(item, request: request, modelUnavailable: false) {
         case .fallback(let reason):
@@ -147,7 +144,7 @@ public struct SuiteRunner: Sendable {
     }
 
     /// Judges the run's output, if it has one, then every expectation.
-    private func finish(_ run: Pending) -> SuiteCaseResult {
+    private func finish(_ run: Pending, tokens: any Tokenizer) -> SuiteCaseResult {
         let suiteCase = run.suiteCase
         var result = SuiteCaseResult(id: suiteCase.id, language: run.language, job: suiteCase.job, must: suiteCase.must,
                                      givenOutput: suiteCase.given != nil, skipped: run.skipped, expectations: [],
@@ -155,7 +152,7 @@ public struct SuiteRunner: Sendable {
         guard !run.skipped else { return result }
         var observation = run.observation
         if let item = run.item, let outcome = run.outcome {
-            judge(run.job, item: item, outcome: outcome, input: suiteCase.input, into: &observation)
+            judge(run.job, item: item, outcome: outcome, input: suiteCase.input, tokens: tokens, into: &observation)
         }
         result.expectations = suiteCase.expectations.map { expectation in
             SuiteVerdicts.verdict(expectation, observation, deterministic: suiteCase.given != nil || expectation.isDeterministic,
@@ -166,10 +163,10 @@ public struct SuiteRunner: Sendable {
 
     /// The job's own judging of an output (`Job.evaluate`, as a run's model stage), and the
     /// facts of its checked answer.
-    private func judge<J: Job>(_ job: J, item: JobItem, outcome: GenerationOutcome, input: SuiteInput,
+    private func judge<J: Job>(_ job: J, item: JobItem, outcome: GenerationOutcome, input: SuiteInput, tokens: any Tokenizer,
                                into observation: inout SuiteObservation) {
         let result = job.evaluate(item, outcome: outcome, device: profiles.device(device, model: modelVersion ?? Attribution.unknown),
-                                  phoneTokens: phoneTokens)
+                                  phoneTokens: tokens)
         observation.judged = true
         observation.inBudget = result.inBudgetDevice ?? false
         observation.violations = result.counters.filter { $0.key.hasPrefix(NeverRule.counterPrefix) }.values.reduce(0, +)

@@ -42,15 +42,14 @@ struct Planner: Sendable {
         let threadHash = itemKeys.thread(file: input.file, thread: thread.thread.id)
         let keys = itemKeys.inThread(file: input.file, thread: thread.thread.id)
         let ranges = Self.ranges(of: input.places, workers: input.piece ? 1 : workers)
-        let tokenizer: any Tokenizer = phoneTokens
         for job in jobs {
             let parts: [PlannedPart]
             if ranges.count == 1 {
-                parts = [plan(job, snapshot, messages: ranges[0], tokenizer: tokenizer, threadHash: threadHash, keys: keys)]
+                parts = [plan(job, snapshot, messages: ranges[0], tokenizer: phoneTokens, threadHash: threadHash, keys: keys)]
             } else {
                 let slots = PartSlots(count: ranges.count)
                 DispatchQueue.concurrentPerform(iterations: ranges.count) { index in
-                    slots.put(plan(job, snapshot, messages: ranges[index], tokenizer: tokenizer, threadHash: threadHash, keys: keys), at: index)
+                    slots.put(plan(job, snapshot, messages: ranges[index], tokenizer: phoneTokens, threadHash: threadHash, keys: keys), at: index)
                 }
                 parts = slots.parts
             }

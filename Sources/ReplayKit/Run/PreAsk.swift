@@ -47,10 +47,10 @@ package struct PreAsk {
         package var overContext: Bool
     }
 
-    package init(profiles: ModelProfiles, device: DeviceProfile, phoneTokens: PhoneTokenizers? = nil) {
+    package init(profiles: ModelProfiles, device: DeviceProfile, phoneTokens: PhoneTokenizers) {
         self.profiles = profiles
         self.device = device
-        self.phoneTokens = phoneTokens ?? PhoneTokenizers(profiles)
+        self.phoneTokens = phoneTokens
         engineContext = profiles.largestContext(on: device.name)
     }
 

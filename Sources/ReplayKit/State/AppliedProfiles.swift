@@ -22,8 +22,8 @@ public struct AppliedProfiles: Sendable, Equatable {
         public var prefillMillisecondsPerToken: Double
         public var decodeTokensPerSecond: Double
         public var source: String
-        /// Characters per phone token, by script name (`PhoneTokenRates.Script`).
-        public var charactersPerToken: [String: Double] = [:]
+        /// Characters per phone token, by script, written in the scripts' order.
+        @SortedMap<PhoneTokenRates.Script, Double> public var charactersPerToken: [PhoneTokenRates.Script: Double] = [:]
         public var framingTokens: Int = 0
         /// Where the token figures come from.
         public var tokensSource: String = ""
@@ -45,7 +45,7 @@ public struct AppliedProfiles: Sendable, Equatable {
                                      contextTokens: model.contextTokens(on: device.name), languages: model.languages.sorted(),
                                      prefillMillisecondsPerToken: running.prefillMillisecondsPerToken,
                                      decodeTokensPerSecond: running.decodeTokensPerSecond, source: model.source,
-                                     charactersPerToken: Dictionary(uniqueKeysWithValues: model.tokens.charactersPerToken.map { ($0.key.rawValue, $0.value) }),
+                                     charactersPerToken: model.tokens.charactersPerToken,
                                      framingTokens: model.tokens.framingTokens, tokensSource: model.tokens.source)
                   })
     }
@@ -95,39 +95,11 @@ extension AppliedProfiles.Version: Codable {
                   prefillMillisecondsPerToken: try c.decode(Double.self, forKey: .prefillMillisecondsPerToken),
                   decodeTokensPerSecond: try c.decode(Double.self, forKey: .decodeTokensPerSecond),
                   source: try c.decode(Prose.self, forKey: .source).text,
-                  charactersPerToken: try c.decode([String: Double].self, forKey: .charactersPerToken),
+                  charactersPerToken: try c.decode(SortedMap<PhoneTokenRates.Script, Double>.self, forKey: .charactersPerToken).wrappedValue,
                   framingTokens: try c.decode(Int.self, forKey: .framingTokens),
                   tokensSource: try c.decode(Prose.self, forKey: .tokensSource).text)
-        guard Set(charactersPerToken.keys) == Set(PhoneTokenRates.Script.allCases.map(\.rawValue)) else {
+        guard Set(charactersPerToken.keys) == Set(PhoneTokenRates.Script.allCases) else {
             throw StateFormatError(at: c.codingPath + [CodingKeys.charactersPerToken], "not a rate for each script")
         }
     }
-
-    /// The synthesized encoding but for `chars_per_token`, written in the scripts' order: a
-    /// dictionary's own order differs between two equal ones, and a state must read back to its bytes.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(from, forKey: .from)
-        try c.encode(below, forKey: .below)
-        try c.encode(contextTokens, forKey: .contextTokens)
-        try c.encode(languages, forKey: .languages)
-        try c.encode(prefillMillisecondsPerToken, forKey: .prefillMillisecondsPerToken)
-        try c.encode(decodeTokensPerSecond, forKey: .decodeTokensPerSecond)
-        try c.encode(source, forKey: .source)
-        var rates = c.nestedContainer(keyedBy: ScriptKey.self, forKey: .charactersPerToken)
-        for script in PhoneTokenRates.Script.allCases {
-            if let rate = charactersPerToken[script.rawValue] { try rates.encode(rate, forKey: ScriptKey(stringValue: script.rawValue)) }
-        }
-        try c.encode(framingTokens, forKey: .framingTokens)
-        try c.encode(tokensSource, forKey: .tokensSource)
-    }
-
-    private struct ScriptKey: CodingKey {
-        let stringValue: String
-        init(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-    }
 }
-
