@@ -80,7 +80,7 @@ public enum CompareCommand: Subcommand {
             return error.exitCode
         }
         let comparison = Comparison(base: base.items, new: new.items, bootstrap: PairedBootstrap(seed: options.seed))
-        let verdicts = options.gates.map { $0.judge(comparison) }
+        let verdicts = options.gates.flatMap { $0.judge(comparison) }
         let report = CompareReport(base: base, new: new, comparison: comparison, gates: verdicts, sandbox: confined.sandbox)
         let json: String
         do throws(StateFormatError) {

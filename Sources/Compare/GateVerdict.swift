@@ -25,7 +25,7 @@ public struct GateVerdict: Sendable, Equatable {
 
     /// Why a gate with no pairs fails, in a sentence.
     public var noPairsReason: String {
-        let job = gate.job.rawValue
+        let job = gate.job.rawValue + (gate.key.slice == .overall ? "" : " in the slice")
         switch gate.metric.kind {
         case .rate: return "no item of \(job) is in both runs"
         case .percentile: return "no item of \(job) was asked in both runs"

@@ -23,7 +23,7 @@ import TestSupport
         let comparison = Comparison(base: relabel(F.baseItems()), new: relabel(F.newItems()))
         let gate = try ComparisonGate(parsing: "chips.answered=0.02")
         return CompareReport(base: try RunDirectory.read(base, key: StateFixtures.key), new: try RunDirectory.read(new, key: StateFixtures.key), comparison: comparison,
-                             gates: [gate.judge(comparison)])
+                             gates: gate.judge(comparison))
     }
 
     @Test func markdownGivesEachJobItsWholeTableFirstThenItsSlices() throws {
@@ -50,9 +50,11 @@ import TestSupport
         #expect(html.contains(#"content="default-src 'none'; style-src 'unsafe-inline'""#))
         #expect(html.contains("@media (prefers-color-scheme: dark)"))
         #expect(!html.lowercased().contains("<script") && !html.contains("http://") && !html.contains("https://"))
-        // chips: all items, builds 2.3.0 and the odd one, model 26.1, locale unknown.
-        #expect(html.components(separatedBy: "<svg class=\"forest\"").count - 1 == 5)
-        #expect(html.components(separatedBy: "<details").count - 1 == 5 && html.contains("<details open>"))
+        // chips: all items, builds 2.3.0 and the odd one, model 26.1, locale unknown, and the two
+        // build × model cells.
+        #expect(html.components(separatedBy: "<svg class=\"forest\"").count - 1 == 7)
+        #expect(html.components(separatedBy: "<details").count - 1 == 7 && html.contains("<details open>"))
+        #expect(html.contains("chips, app build × model version 2.3.0 × 26.1"))
         #expect(html.contains("2.5|&lt;b&gt;&amp;[x](y)") && !html.contains("<b>&"))
         #expect(html.contains("<td class=\"v-better\">passed</td>"))
     }

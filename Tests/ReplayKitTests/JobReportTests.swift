@@ -77,10 +77,10 @@ import TestSupport
         #expect(report.at("jobs.chips.quality_all_answers.exact_match.mean") == .number(1))
         #expect(report.at("jobs.chips.quality_all_answers.exact_match.compared") == .int(1))
         let typed = try ReportValueDecoder(strict: true).decode(RunReport.self, from: report)
-        let gate = try #require(Threshold(parsing: "chips.exact_match=0.5")).judge(typed)
-        #expect(!gate.met && gate.value == 0)
-        let allAnswers = try #require(Threshold(parsing: "chips.quality_all_answers.exact_match.mean=0.5")).judge(typed)
-        #expect(allAnswers.met)   // the model's quality apart from its speed stays gateable by its full path
+        let gate = try Threshold(parsing: "chips.exact_match=0.5").judge(typed)
+        #expect(gate.count == 1 && !gate[0].met && gate[0].value == 0)
+        let allAnswers = try Threshold(parsing: "chips.quality_all_answers.exact_match.mean=0.5").judge(typed)
+        #expect(allAnswers.count == 1 && allAnswers[0].met)   // the model's quality apart from its speed stays gateable by its full path
         #expect(report.at("jobs.chips.by_build.A.quality.exact_match.mean") == .number(0))
         #expect(report.at("jobs.chips.by_build.A.quality_all_answers.exact_match.mean") == .number(1))
     }

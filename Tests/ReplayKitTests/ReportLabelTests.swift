@@ -53,7 +53,7 @@ import TestSupport
         options.corpus = [writeCorpus(corpus, in: directory)]
         options.flywheel = true
         options.labels = labels
-        options.thresholds = [Threshold(key: "route.accuracy", minimum: 0.9), Threshold(key: "chips.answered_rate", minimum: 0.5)]
+        options.thresholds = [Threshold(key: try GateKey(parsing: "route.accuracy"), minimum: 0.9), Threshold(key: try GateKey(parsing: "chips.answered_rate"), minimum: 0.5)]
         // A member named by a whole sentence takes the phone seconds to write: the budget lets
         // its route be shown, so it is counted under its hash as a shown route.
         options.budgets[.route] = 60_000
@@ -67,7 +67,7 @@ import TestSupport
         let output = OutputDirectory(out, key: StateFixtures.key)
         #expect(builder.state.flywheel != nil)
         try output.saveResults(of: builder.state, report: report)
-        try output.saveJUnit(options.thresholds.map { $0.judge(report) })
+        try output.saveJUnit(options.thresholds.flatMap { $0.judge(report) })
         var checkpoint = builder.state
         checkpoint.checkpoint = Checkpoint(sequence: 1, eventsRead: 3)
         try output.saveCheckpoint(checkpoint)

@@ -34,7 +34,7 @@ import Testing
         let merge = try #require(try MergeCommand.parse(["--out", "m", "--fail-under", "chips.scanned=1", "a", "b"]))
         #expect(merge.outputDirectory == "m")
         #expect(merge.shardDirectories == ["a", "b"])
-        #expect(merge.thresholds == [Threshold(key: "chips.scanned", minimum: 1)])
+        #expect(merge.thresholds == [Threshold(key: try GateKey(parsing: "chips.scanned"), minimum: 1)])
         #expect(throws: ArgumentParser.UsageError.self) { try MergeCommand.parse(["--out", "m"]) }
         #expect(throws: ArgumentParser.UsageError.self) { try MergeCommand.parse(["--limit", "3", "a"]) }
     }

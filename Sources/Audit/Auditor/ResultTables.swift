@@ -129,7 +129,7 @@ enum ResultTables {
                 index += 1
                 continue
             }
-            guard let key = compare ? compareGateKey(line) : gateKey(line) else {
+            guard let key = compare ? compareGateKey(line, context: context) : gateKey(line, context: context) else {
                 problems.append((index + 1, "not a test case of a gate"))
                 index += 1
                 continue
@@ -238,7 +238,7 @@ enum ResultTables {
     }
 
     /// The gate key of a `<testcase …` line, when the line is one the writer writes.
-    static func gateKey(_ line: String) -> String? {
+    static func gateKey(_ line: String, context: ResultText.Context) -> String? {
         let prefix = #"    <testcase classname="replay."#
         guard line.hasPrefix(prefix), line.hasSuffix("/>") || line.hasSuffix("\">") else { return nil }
         let rest = line.dropFirst(prefix.count)
@@ -248,15 +248,36 @@ enum ResultTables {
         guard let gate = named.range(of: " >= ") ?? named.range(of: " &lt;= ") else { return nil }
         let key = String(named[..<gate.lowerBound])
         let minimum = String(named[gate.upperBound...].dropLast(line.hasSuffix("/>") ? 3 : 2))
-        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.first == job, JobKind(rawValue: job) != nil, parts.count >= 2,
-              parts.dropFirst().allSatisfy(gateWords.contains), isDecimal(minimum) else { return nil }
+        guard isGateKey(key, job: job, context: context, path: {
+            $0.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { gateWords.contains(String($0)) }
+        }), isDecimal(minimum) else { return nil }
         return key
     }
 
-    /// The gate key of a `replay compare` test case line (`JOB.KEY not worse by MARGIN`), when the
-    /// line is one its writer writes: a job, one of compare's metric keys, a decimal margin.
-    static func compareGateKey(_ line: String) -> String? {
+    /// Whether `escaped`, a gate key as junit.xml writes it, is one a writer makes: `GateKey`'s
+    /// syntax, its job `job`, a path `path` admits, and every slice label one the run's label
+    /// rules pass (a build, a model version, a locale; a hash, `unknown`, `(other)`).
+    static func isGateKey(_ escaped: String, job: String, context: ResultText.Context, path: (String) -> Bool) -> Bool {
+        let text = escaped.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        guard let key = try? GateKey(parsing: text), key.job.rawValue == job, path(key.path) else { return false }
+        func admits(_ label: GateKey.Label, _ kind: ResultText.Label) -> Bool {
+            guard case .named(let name) = label else { return true }
+            return ResultText.isLabel(name, kind, listed: context.teamLabels)
+        }
+        switch key.slice {
+        case .overall: return true
+        case .build(let label): return admits(label, .build)
+        case .model(let label): return admits(label, .model)
+        case .locale(let label): return admits(label, .locale)
+        case .cell(let build, let model): return admits(build, .build) && admits(model, .model)
+        }
+    }
+
+    /// The gate key of a `replay compare` test case line (`JOB.KEY not worse by MARGIN`, the key
+    /// perhaps with a slice), when the line is one its writer writes: a job, one of compare's
+    /// metric keys, labels the run's rules pass, a decimal margin.
+    static func compareGateKey(_ line: String, context: ResultText.Context) -> String? {
         let prefix = #"    <testcase classname="replay."#
         let passing = line.hasSuffix("\"/>")
         guard line.hasPrefix(prefix), passing || line.hasSuffix("\">") else { return nil }
@@ -264,8 +285,7 @@ enum ResultTables {
         guard let close = rest.range(of: #"" name=""#), let gate = rest.range(of: " not worse by ") else { return nil }
         let job = String(rest[..<close.lowerBound])
         let key = String(rest[close.upperBound..<gate.lowerBound]), margin = String(rest[gate.upperBound...])
-        guard JobKind(rawValue: job) != nil, key.hasPrefix(job + "."),
-              MetricDefinition.knownKeys.contains(String(key.dropFirst(job.count + 1))), isDecimal(margin) else { return nil }
+        guard isGateKey(key, job: job, context: context, path: { MetricDefinition.knownKeys.contains($0) }), isDecimal(margin) else { return nil }
         return key
     }
 
@@ -289,7 +309,7 @@ enum ResultTables {
         }
         report["jobs"].map { if case .object(let jobs) = $0 { jobs.forEach { collect($0.1) } } }
         // `replay suite compare`'s gates name a job's model-dependent expectation.
-        return words.subtracting(["by_build", "by_model", "by_locale", "counters", "fallbacks"]).union(SuiteGate.gateable.map(\.rawValue))
+        return words.subtracting(["by_build", "by_model", "by_locale", "by_build_model", "counters", "fallbacks"]).union(SuiteGate.gateable.map(\.rawValue))
     }()
 
     static func isDecimal(_ text: String) -> Bool {

@@ -101,10 +101,12 @@ public struct CompareDocument: ResultDocument, Equatable {
         public var byBuild: ResultMap<BuildLabel, Slice>
         public var byModel: ResultMap<ModelLabel, Slice>
         public var byLocale: ResultMap<LocaleLabel, Slice>
+        /// Each build's model versions: the slice of every (build, model version) cell.
+        public var byBuildModel: ResultMap<BuildLabel, ResultMap<ModelLabel, Slice>>
 
         enum CodingKeys: String, CodingKey {
             case join, overall
-            case byBuild = "by_build", byModel = "by_model", byLocale = "by_locale"
+            case byBuild = "by_build", byModel = "by_model", byLocale = "by_locale", byBuildModel = "by_build_model"
         }
 
         init(_ job: JobComparison) {
@@ -113,6 +115,14 @@ public struct CompareDocument: ResultDocument, Equatable {
             byBuild = ResultMap(job.byBuild.map { (BuildLabel($0.label), Slice($0)) })
             byModel = ResultMap(job.byModel.map { (ModelLabel($0.label), Slice($0)) })
             byLocale = ResultMap(job.byLocale.map { (LocaleLabel($0.label), Slice($0)) })
+            var cells = ResultMap<BuildLabel, ResultMap<ModelLabel, Slice>>()
+            for cell in job.byBuildModel {
+                let build = BuildLabel(cell.label)
+                var models = cells[build] ?? ResultMap()
+                models[ModelLabel(cell.model ?? "")] = Slice(cell)
+                cells[build] = models
+            }
+            byBuildModel = cells
         }
     }
 
@@ -185,6 +195,11 @@ public struct CompareDocument: ResultDocument, Equatable {
     /// A `--fail-if-worse` gate judged (`GateVerdict`).
     public struct Gate: Codable, Sendable, Equatable {
         public var job: JobKind
+        /// The slice judged: its build, model version or locale label (a cell has both of the
+        /// first two); each omitted when the gate does not name it (all: the job's every item).
+        @OmittedWhenNil public var build: BuildLabel?
+        @OmittedWhenNil public var model: ModelLabel?
+        @OmittedWhenNil public var locale: LocaleLabel?
         public var metric: MetricKey
         public var margin: Double
         public var direction: MetricDefinition.Direction
@@ -200,6 +215,14 @@ public struct CompareDocument: ResultDocument, Equatable {
 
         init(_ verdict: GateVerdict) {
             (job, metric, margin) = (verdict.gate.job, MetricKey(verdict.gate.metric), verdict.gate.margin)
+            func named(_ label: GateKey.Label) -> String? { if case .named(let text) = label { text } else { nil } }
+            switch verdict.gate.key.slice {
+            case .overall: break
+            case .build(let label): build = named(label).map { BuildLabel($0) }
+            case .model(let label): model = named(label).map { ModelLabel($0) }
+            case .locale(let label): locale = named(label).map { LocaleLabel($0) }
+            case .cell(let b, let m): (build, model) = (named(b).map { BuildLabel($0) }, named(m).map { ModelLabel($0) })
+            }
             direction = verdict.gate.metric.direction
             bound = verdict.testsUpperBound ? .upper : .lower
             (value, limit, passed) = (verdict.bound, verdict.limit, verdict.passed)

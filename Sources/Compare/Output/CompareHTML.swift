@@ -82,11 +82,12 @@ private struct Page {
         var out = "<section id=\"job-\(h(job.job.rawValue))\">\n<h2>Job: \(h(job.job.rawValue))</h2>\n"
         out += figure(job, job.overall, title: "\(job.job.rawValue), all items", open: true)
         for (title, noun, slices) in [("By app build", "app build", job.byBuild), ("By model version", "model version", job.byModel),
-                                      ("By locale", "locale", job.byLocale)] where !slices.isEmpty {
+                                      ("By locale", "locale", job.byLocale),
+                                      ("By app build × model version", "app build × model version", job.byBuildModel)] where !slices.isEmpty {
             out += "<h3>\(title)</h3>\n"
             let shown = CompareMarkdown.shown(slices)
             for slice in shown {
-                out += figure(job, slice, title: "\(job.job.rawValue), \(noun) \(slice.label)", open: false)
+                out += figure(job, slice, title: "\(job.job.rawValue), \(noun) \(CompareMarkdown.name(slice))", open: false)
             }
             if shown.count < slices.count { out += "<p class=\"more\">\(slices.count - shown.count) more in compare.json.</p>\n" }
         }

@@ -33,9 +33,10 @@ public enum CompareMarkdown {
         for job in comparison.jobs {
             out += "## Job: \(md(job.job.rawValue))\n\n"
             out += "### All items\n\n" + table(job.overall)
-            for (title, slices) in [("App build", job.byBuild), ("Model version", job.byModel), ("Locale", job.byLocale)] {
+            for (title, slices) in [("App build", job.byBuild), ("Model version", job.byModel), ("Locale", job.byLocale),
+                                    ("App build × model version", job.byBuildModel)] {
                 let shown = CompareMarkdown.shown(slices)
-                for slice in shown { out += "### \(title) \(md(slice.label))\n\n" + table(slice) }
+                for slice in shown { out += "### \(title) \(md(CompareMarkdown.name(slice)))\n\n" + table(slice) }
                 if shown.count < slices.count { out += "\(slices.count - shown.count) more of \(title.lowercased()) in compare.json.\n\n" }
             }
         }
@@ -43,11 +44,16 @@ public enum CompareMarkdown {
     }
 
     /// At most `ReportLabel.maximumDistinct` slices of a dimension, those with the most items,
-    /// in label order.
+    /// in label order (a cell's build, then its model version).
     static func shown(_ slices: [SliceComparison]) -> [SliceComparison] {
-        let weights = Dictionary(slices.map { ($0.label, $0.eligible.base + $0.eligible.new) }) { a, _ in a }
+        let weights = Dictionary(slices.map { (name($0), $0.eligible.base + $0.eligible.new) }) { a, _ in a }
         let kept = ReportLabel.shown(weights, order: ReportLabel.precedes)
-        return slices.filter { kept.contains($0.label) }
+        return slices.filter { kept.contains(name($0)) }
+    }
+
+    /// A slice's name as a heading shows it: its label, or a cell's `build × model`.
+    static func name(_ slice: SliceComparison) -> String {
+        slice.model.map { "\(slice.label) × \($0)" } ?? slice.label
     }
 
     static func run(_ run: RunDirectory) -> String {

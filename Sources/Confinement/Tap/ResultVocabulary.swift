@@ -132,6 +132,6 @@ public enum ResultVocabulary {
 
     /// Characters beyond printable ASCII the writers use.
     public static let symbols: Set<Unicode.Scalar> = [
-        "\u{2013}", "\u{2014}", "\u{201c}", "\u{201d}", "\u{2026}", "\u{2212}",
+        "\u{00d7}", "\u{2013}", "\u{2014}", "\u{201c}", "\u{201d}", "\u{2026}", "\u{2212}",
     ]
 }

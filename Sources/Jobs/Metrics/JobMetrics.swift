@@ -144,22 +144,26 @@ public struct QualityTally: Sendable, Equatable, Codable {
     public var mean: Double? { count == 0 ? nil : sum / Double(count) }
 }
 
-/// One job's metrics overall and split by app build, by model version and by locale.
+/// One job's metrics overall and split by app build, by model version, by locale, and by the cell a
+/// release is decided on: app build × model version.
 ///
-/// A state holds it as `{"overall", "by_build": {label: metrics}, "by_model": …, "by_locale": …}`,
-/// labels in display order.
+/// A state holds it as `{"overall", "by_build": {label: metrics}, "by_model": …, "by_locale": …,
+/// "by_build_model": {build: {model: metrics}}}`, labels in display order.
 public struct JobLedger: Sendable, Equatable, Codable {
     public var overall = JobMetrics()
     @SortedMap<BuildLabel, JobMetrics> public var byBuild: [String: JobMetrics] = [:]
     @SortedMap<ModelLabel, JobMetrics> public var byModel: [String: JobMetrics] = [:]
     /// Keyed by `Attribution.locale`: the raw tag, as the other slices hold raw builds and models.
     @SortedMap<LocaleLabel, JobMetrics> public var byLocale: [String: JobMetrics] = [:]
+    /// Keyed by raw build, then by raw model version: each (build, model) cell's metrics.
+    @SortedMap<BuildLabel, SortedMap<ModelLabel, JobMetrics>> public var byBuildModel: [String: SortedMap<ModelLabel, JobMetrics>] = [:]
 
     enum CodingKeys: String, CodingKey {
         case overall
         case byBuild = "by_build"
         case byModel = "by_model"
         case byLocale = "by_locale"
+        case byBuildModel = "by_build_model"
     }
 
     public init() {}
@@ -171,6 +175,13 @@ public struct JobLedger: Sendable, Equatable, Codable {
         _byModel = try container.decode(SortedMap<ModelLabel, JobMetrics>.self, forKey: .byModel)
         // A state written before locales were counted has none.
         if container.contains(.byLocale) { _byLocale = try container.decode(SortedMap<LocaleLabel, JobMetrics>.self, forKey: .byLocale) }
+        _byBuildModel = try container.decode(SortedMap<BuildLabel, SortedMap<ModelLabel, JobMetrics>>.self, forKey: .byBuildModel)
+    }
+
+    /// The metrics of one (build, model version) cell, raw values as the other slices hold them.
+    public subscript(build build: String, model model: String) -> JobMetrics {
+        get { byBuildModel[build]?.wrappedValue[model] ?? JobMetrics() }
+        set { byBuildModel[build, default: SortedMap()].wrappedValue[model] = newValue }
     }
 
     /// Counts a place the job looked at.
@@ -179,6 +190,7 @@ public struct JobLedger: Sendable, Equatable, Codable {
         byBuild[attribution.build, default: JobMetrics()].scanned += 1
         byModel[attribution.model, default: JobMetrics()].scanned += 1
         byLocale[attribution.locale, default: JobMetrics()].scanned += 1
+        self[build: attribution.build, model: attribution.model].scanned += 1
     }
 
     /// Counts a job-specific event.
@@ -187,6 +199,7 @@ public struct JobLedger: Sendable, Equatable, Codable {
         byBuild[attribution.build, default: JobMetrics()].counters[counter, default: 0] += 1
         byModel[attribution.model, default: JobMetrics()].counters[counter, default: 0] += 1
         byLocale[attribution.locale, default: JobMetrics()].counters[counter, default: 0] += 1
+        self[build: attribution.build, model: attribution.model].counters[counter, default: 0] += 1
     }
 
     /// Counts the result of an eligible place.
@@ -195,6 +208,7 @@ public struct JobLedger: Sendable, Equatable, Codable {
         byBuild[result.attribution.build, default: JobMetrics()].add(result)
         byModel[result.attribution.model, default: JobMetrics()].add(result)
         byLocale[result.attribution.locale, default: JobMetrics()].add(result)
+        self[build: result.attribution.build, model: result.attribution.model].add(result)
     }
 
     /// Adds another ledger of the same job.
@@ -203,5 +217,8 @@ public struct JobLedger: Sendable, Equatable, Codable {
         for (key, metrics) in other.byBuild { byBuild[key, default: JobMetrics()].merge(metrics) }
         for (key, metrics) in other.byModel { byModel[key, default: JobMetrics()].merge(metrics) }
         for (key, metrics) in other.byLocale { byLocale[key, default: JobMetrics()].merge(metrics) }
+        for (build, models) in other.byBuildModel {
+            for (model, metrics) in models.wrappedValue { self[build: build, model: model].merge(metrics) }
+        }
     }
 }

@@ -70,7 +70,9 @@ public enum ArgumentParser {
                       route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
                       are written to junit.xml, one test case each
         --fail-over K=MAX  a CI gate on a number that must stay low, e.g. chips.fallbacks.time_budget=10
-                      or chips.violations.never:chips_agent_voice=0
+                      or chips.violations.chips_agent_voice=0
+                      A key may name a slice: chips[build=2.4.1 (534),model=27.0].answered_rate,
+                      route[model=*].accuracy (every version, each its own gate); docs/usage.md
         --config F    budgets, device, gates, labels and prompts from a JSON file (see docs/usage.md); flags win
         --labels F    the names the results may show as written, from a JSON file
                       {"agents": [...], "members": [...], "builds": [...], "models": [...], "kinds": [...]}
@@ -218,10 +220,11 @@ public enum ArgumentParser {
                 options.routeConfidence = p
             case "--fail-under", "--fail-over":
                 let text = try value(for: argument)
-                guard let threshold = Threshold(parsing: text, bound: argument == "--fail-under" ? .atLeast : .atMost) else {
-                    throw UsageError("\(argument) takes JOB.KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)'")
+                do throws(GateKey.Problem) {
+                    flagThresholds.append(try Threshold(parsing: text, bound: argument == "--fail-under" ? .atLeast : .atMost))
+                } catch {
+                    throw UsageError("\(argument) takes JOB.KEY=NUMBER or JOB[SLICE].KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)': \(error)")
                 }
-                flagThresholds.append(threshold)
             case "--config": configPath = try value(for: argument)
             case "--labels": labelsPath = try value(for: argument)
             case "--prompts": promptsPath = try value(for: argument)

@@ -99,10 +99,15 @@ public struct ConfigFile: Sendable, Equatable {
         for (name, bound) in [("fail_under", Threshold.Bound.atLeast), ("fail_over", .atMost)] {
             guard let gates = object[name] else { continue }
             for (key, value) in try pairs(gates, at: name, .anyKeys).sorted(by: { $0.key < $1.key }) {
-                guard let limit = value.doubleValue, key.contains(".") else {
-                    throw ArgumentParser.UsageError("\(path): \(name).\(key) must be JOB.KEY with a number")
+                guard let limit = value.doubleValue, limit.isFinite else {
+                    throw ArgumentParser.UsageError("\(path): \(name).\(key) must be JOB.KEY (or JOB[SLICE].KEY) with a number")
                 }
-                config.thresholds.append(bound == .atLeast ? Threshold(key: key, minimum: limit) : Threshold(key: key, maximum: limit))
+                do throws(GateKey.Problem) {
+                    let gate = try GateKey(parsing: key)
+                    config.thresholds.append(bound == .atLeast ? Threshold(key: gate, minimum: limit) : Threshold(key: gate, maximum: limit))
+                } catch {
+                    throw ArgumentParser.UsageError("\(path): \(name).\(key): \(error)")
+                }
             }
         }
         return config

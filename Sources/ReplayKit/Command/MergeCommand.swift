@@ -56,10 +56,11 @@ public enum MergeCommand: Subcommand {
                 options.labels = try LabelsFile.load(value)
             case "--fail-under", "--fail-over":
                 guard let text = rest.popFirst() else { throw ArgumentParser.UsageError("\(argument) needs a value") }
-                guard let threshold = Threshold(parsing: text, bound: argument == "--fail-under" ? .atLeast : .atMost) else {
-                    throw ArgumentParser.UsageError("\(argument) takes JOB.KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)'")
+                do throws(GateKey.Problem) {
+                    options.thresholds.append(try Threshold(parsing: text, bound: argument == "--fail-under" ? .atLeast : .atMost))
+                } catch {
+                    throw ArgumentParser.UsageError("\(argument) takes JOB.KEY=NUMBER or JOB[SLICE].KEY=NUMBER, such as chips.in_budget.device=0.9, not '\(text)': \(error)")
                 }
-                options.thresholds.append(threshold)
             case "--":
                 options.shardDirectories += rest
                 rest = []

@@ -118,7 +118,7 @@ public enum RunCommand {
                 return .output
             }
         }
-        let verdicts = thresholds.map { $0.judge(report) }
+        let verdicts = thresholds.flatMap { $0.judge(report, listed: state.options.labels) }
         do {
             try output.saveJUnit(verdicts)
         } catch {

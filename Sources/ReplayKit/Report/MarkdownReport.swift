@@ -30,7 +30,10 @@ public enum MarkdownReport {
             out += table(rows: [("all", m)])
             let dimensions = [("By app build", job.byBuild.pairs.map { ($0.key.text, $0.value) }),
                               ("By model version", job.byModel.pairs.map { ($0.key.text, $0.value) }),
-                              ("By locale", job.byLocale.pairs.map { ($0.key.text, $0.value) })]
+                              ("By locale", job.byLocale.pairs.map { ($0.key.text, $0.value) }),
+                              ("By app build × model version", job.byBuildModel.pairs.flatMap { build in
+                                  build.value.pairs.map { ("\(build.key.text) × \($0.key.text)", $0.value) }
+                              })]
             for (title, slices) in dimensions where !slices.isEmpty {
                 out += "\n### \(title)\n\n" + table(rows: slices)
             }

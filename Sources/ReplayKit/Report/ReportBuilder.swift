@@ -81,7 +81,27 @@ public struct ReportBuilder {
         return RunReport.Job(settings: job.described.reportSettings, overall: metrics(ledger.overall, job: job.kind), promptSizes: sizes,
                              byBuild: slices(ledger.byBuild, job: job.kind) { BuildLabel(ReportLabel(build: $0, listed: options.labels).text) },
                              byModel: slices(ledger.byModel, job: job.kind) { ModelLabel(ReportLabel(model: $0, listed: options.labels).text) },
-                             byLocale: slices(ledger.byLocale, job: job.kind) { LocaleLabel(ReportLabel(locale: $0).text) })
+                             byLocale: slices(ledger.byLocale, job: job.kind) { LocaleLabel(ReportLabel(locale: $0).text) },
+                             byBuildModel: cells(ledger, job: job.kind))
+    }
+
+    /// A job's metrics by build × model version: the builds `by_build` shows (cells of the builds
+    /// beyond the cap merged into "(other)"), and within each build its model versions, capped as
+    /// `by_model` is, by places scanned in that build. Exact: every count and histogram merges.
+    private func cells(_ ledger: JobLedger, job: JobKind) -> ResultMap<BuildLabel, ResultMap<ModelLabel, RunReport.Metrics>> {
+        var byLabel: [String: [String: JobMetrics]] = [:]
+        for (build, models) in ledger.byBuildModel {
+            let buildLabel = ReportLabel(build: build, listed: options.labels).text
+            for (model, metrics) in models.wrappedValue {
+                byLabel[buildLabel, default: [:]][ReportLabel(model: model, listed: options.labels).text, default: JobMetrics()].merge(metrics)
+            }
+        }
+        let builds = Self.capped(byLabel, weight: { $0.values.reduce(0) { $0 + $1.scanned } }) { merged, more in
+            for (model, metrics) in more { merged[model, default: JobMetrics()].merge(metrics) }
+        }
+        return ResultMap(builds.map { build, models in
+            (BuildLabel(build), ResultMap(Self.capped(models, weight: \.scanned) { $0.merge($1) }.map { (ModelLabel($0.0), metrics($0.1, job: job)) }))
+        })
     }
 
     /// A job's metrics by build, model version or locale, keyed by label: values whose labels coincide

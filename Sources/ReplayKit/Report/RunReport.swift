@@ -120,7 +120,9 @@ public struct RunReport: ResultDocument, Equatable {
     }
 
     /// A job's block: its settings, its metrics over the whole corpus, its prompts' sizes (a run
-    /// that asked), and the same metrics by build, model version and locale, in one object.
+    /// that asked), and the same metrics by build, model version and locale, and by the cell a
+    /// release is decided on, build × model version (`by_build_model`: `{build: {model: metrics}}`),
+    /// in one object.
     public struct Job: Codable, Sendable, Equatable {
         public var settings: JobSettings
         public var overall: Metrics
@@ -128,22 +130,27 @@ public struct RunReport: ResultDocument, Equatable {
         public var byBuild: ResultMap<BuildLabel, Metrics>
         public var byModel: ResultMap<ModelLabel, Metrics>
         public var byLocale: ResultMap<LocaleLabel, Metrics>
+        /// Each build's model versions: the metrics of every (build, model version) cell.
+        public var byBuildModel: ResultMap<BuildLabel, ResultMap<ModelLabel, Metrics>>
 
         enum CodingKeys: String, CodingKey {
             case promptSizes = "prompt_sizes"
             case byBuild = "by_build"
             case byModel = "by_model"
             case byLocale = "by_locale"
+            case byBuildModel = "by_build_model"
         }
 
         public init(settings: JobSettings, overall: Metrics, promptSizes: PromptSizes?, byBuild: ResultMap<BuildLabel, Metrics>,
-                    byModel: ResultMap<ModelLabel, Metrics>, byLocale: ResultMap<LocaleLabel, Metrics>) {
+                    byModel: ResultMap<ModelLabel, Metrics>, byLocale: ResultMap<LocaleLabel, Metrics>,
+                    byBuildModel: ResultMap<BuildLabel, ResultMap<ModelLabel, Metrics>>) {
             self.settings = settings
             self.overall = overall
             self.promptSizes = promptSizes
             self.byBuild = byBuild
             self.byModel = byModel
             self.byLocale = byLocale
+            self.byBuildModel = byBuildModel
         }
 
         public init(from decoder: any Decoder) throws {
@@ -154,6 +161,7 @@ public struct RunReport: ResultDocument, Equatable {
             byBuild = try c.decode(ResultMap<BuildLabel, Metrics>.self, forKey: .byBuild)
             byModel = try c.decode(ResultMap<ModelLabel, Metrics>.self, forKey: .byModel)
             byLocale = try c.decode(ResultMap<LocaleLabel, Metrics>.self, forKey: .byLocale)
+            byBuildModel = try c.decode(ResultMap<BuildLabel, ResultMap<ModelLabel, Metrics>>.self, forKey: .byBuildModel)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -164,6 +172,7 @@ public struct RunReport: ResultDocument, Equatable {
             try c.encode(byBuild, forKey: .byBuild)
             try c.encode(byModel, forKey: .byModel)
             try c.encode(byLocale, forKey: .byLocale)
+            try c.encode(byBuildModel, forKey: .byBuildModel)
         }
     }
 

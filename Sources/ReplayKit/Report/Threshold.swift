@@ -3,10 +3,12 @@ import Privacy
 
 /// A CI gate: a report number that must be at least a given value (`--fail-under
 /// chips.in_budget.device=0.9`), or at most one, for what must stay low: a never rule, a fallback
-/// (`--fail-over chips.violations.never:chips_agent_voice=0`).
+/// (`--fail-over chips.violations.chips_agent_voice=0`), over a job's every place or over a
+/// slice of them (`chips[build=2.4.1 (534),model=27.0].answered_rate`, `GateKey`).
 ///
-/// The key is `<job>.<path in that job's report block>`; a name that is not a path there is
-/// looked up as a quality measure, so `route.accuracy` means `jobs.route.quality.accuracy.mean`.
+/// The path is one in that slice's metrics as report.json spells them; a name that is not a path
+/// there is looked up as a quality measure, so `route.accuracy` means
+/// `jobs.route.quality.accuracy.mean`.
 public struct Threshold: Sendable, Equatable {
     /// Which side of `limit` the report's number must be on.
     public enum Bound: String, Sendable, Equatable {
@@ -16,33 +18,36 @@ public struct Threshold: Sendable, Equatable {
         case atMost = "<="
     }
 
-    public var key: String
+    public var key: GateKey
     public var limit: Double
     public var bound: Bound
 
-    package init(key: String, minimum: Double) { (self.key, self.limit, self.bound) = (key, minimum, .atLeast) }
-    package init(key: String, maximum: Double) { (self.key, self.limit, self.bound) = (key, maximum, .atMost) }
+    package init(key: GateKey, minimum: Double) { (self.key, self.limit, self.bound) = (key, minimum, .atLeast) }
+    package init(key: GateKey, maximum: Double) { (self.key, self.limit, self.bound) = (key, maximum, .atMost) }
 
     /// `key >= 0.9`, `key <= 0`: the gate as people read it (junit.xml writes `<` as `&lt;`).
     public var name: String { "\(key) \(bound.rawValue) \(limit)" }
 
-    /// What the report says for this key: the number, or nil when there is none (no data).
-    /// The key past the job is a path in the job's block as report.json spells it.
-    public func value(in report: RunReport) -> Double? {
-        let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let kind = JobKind(rawValue: parts[0]), let job = report.jobs[kind] else { return nil }
-        if let direct = ReportValue(encoding: job).at(parts[1])?.doubleValue { return direct }
-        return job.overall.quality[QualityName(parts[1])]?.mean
+    /// Judges the report: one verdict per slice the key names (a `*` names several), each met,
+    /// not met, or without data (which is not met). A `*` that matches no label is one verdict
+    /// without data, so a gate never vanishes. Labels are judged with the team's list `listed`.
+    public func judge(_ report: RunReport, listed: TeamLabels = .none) -> [Verdict] {
+        guard let job = report.jobs[key.job] else { return [Verdict(threshold: self, value: nil)] }
+        let slices = key.slices(of: job, listed: listed)
+        guard !slices.isEmpty else { return [Verdict(threshold: self, value: nil)] }
+        return slices.map { slice in
+            var gate = self
+            gate.key = slice.key
+            let value = slice.metrics.flatMap { metrics in
+                metrics.at(key.path)?.doubleValue ?? metrics.at("quality." + key.path + ".mean")?.doubleValue
+            }
+            return Verdict(threshold: gate, value: value)
+        }
     }
 
-    /// Judges the report: met, not met, or no data (which is not met).
-    public func judge(_ report: RunReport) -> Verdict {
-        guard let value = value(in: report) else { return Verdict(threshold: self, value: nil) }
-        return Verdict(threshold: self, value: value)
-    }
-
-    /// One threshold's outcome.
+    /// One threshold's outcome on one slice.
     public struct Verdict: Sendable, Equatable {
+        /// The gate, its key naming the slice judged (a label where the gate said `*`).
         public var threshold: Threshold
         /// The report's number; nil when it had none.
         public var value: Double?
@@ -70,9 +75,8 @@ public struct Threshold: Sendable, Equatable {
 
 extension Threshold {
     /// Parses `KEY=VALUE` as a gate of `bound` (`--fail-under` at least, `--fail-over` at most).
-    public init?(parsing text: String, bound: Bound = .atLeast) {
-        let parts = text.split(separator: "=", maxSplits: 1)
-        guard parts.count == 2, let value = Double(parts[1]), value.isFinite, parts[0].contains(".") else { return nil }
-        self = bound == .atLeast ? Threshold(key: String(parts[0]), minimum: value) : Threshold(key: String(parts[0]), maximum: value)
+    public init(parsing text: String, bound: Bound = .atLeast) throws(GateKey.Problem) {
+        let (key, value) = try GateKey.parsingAssignment(text)
+        self = bound == .atLeast ? Threshold(key: key, minimum: value) : Threshold(key: key, maximum: value)
     }
 }

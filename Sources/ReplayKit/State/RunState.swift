@@ -150,7 +150,7 @@ public struct RunState: Sendable, Equatable {
         return byLabel
     }
 
-    /// A ledger with builds, models and locales as labels (with the team's list `listed`) and counters
+    /// A ledger with builds, models, locales and build × model cells as labels (with the team's list `listed`) and counters
     /// through `labelledCounters`.
     static func labelled(_ ledger: JobLedger, listed: TeamLabels) -> JobLedger {
         func clean(_ metrics: JobMetrics) -> JobMetrics {
@@ -175,6 +175,12 @@ public struct RunState: Sendable, Equatable {
         result.byBuild = slices(ledger.byBuild) { ReportLabel(build: $0, listed: listed) }
         result.byModel = slices(ledger.byModel) { ReportLabel(model: $0, listed: listed) }
         result.byLocale = slices(ledger.byLocale) { ReportLabel(locale: $0) }
+        for (build, models) in ledger.byBuildModel {
+            let buildLabel = ReportLabel(build: build, listed: listed).text
+            for (model, metrics) in models.wrappedValue {
+                result[build: buildLabel, model: ReportLabel(model: model, listed: listed).text].merge(clean(metrics))
+            }
+        }
         return result
     }
 

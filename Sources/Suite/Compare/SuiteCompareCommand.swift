@@ -110,7 +110,7 @@ public enum SuiteCompareCommand {
         let comparison = SuiteComparison(runs.map(\.report))
         let verdicts = options.gates.flatMap { $0.judge(comparison) }
         let document = SuiteCompareDocument(runs: runs, comparison: comparison, gates: verdicts, sandbox: confined.sandbox)
-        let junit = JUnitReport.render(verdicts.map { Threshold.Verdict(threshold: Threshold(key: $0.key, minimum: $0.gate.minimum), value: $0.low) })
+        let junit = JUnitReport.render(verdicts.map { Threshold.Verdict(threshold: Threshold(key: GateKey(job: $0.job, path: $0.gate.name.rawValue), minimum: $0.gate.minimum), value: $0.low) })
         do throws(OutputDirectory.Failure) {
             try OutputDirectory(options.outputDirectory).saveComparison(
                 json: document.json(), markdown: SuiteCompareMarkdown.render(document), html: SuiteCompareHTML.render(document), junit: junit)
