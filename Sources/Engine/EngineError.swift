@@ -12,6 +12,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case profilesFileHasAWrongValue(file: String, path: String, expected: String)
     /// A device name that is neither one of the profiles' devices nor `custom:`.
     case deviceIsNotInTheProfiles(name: String, known: [String], profiles: String)
+    /// An upgrade preview's version (`--as-model-version`) that no version profile covers.
+    case previewVersionIsNotProfiled(version: String, profiles: String, covered: [String])
 
     public var description: String {
         switch self {
@@ -25,6 +27,9 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(file): \(path) must be \(expected)"
         case .deviceIsNotInTheProfiles(let name, let known, let profiles):
             "unknown device profile '\(name)': use \(known.joined(separator: ", ")) (the \(profiles) profiles) or custom:MS_PER_TOKEN,TOKENS_PER_S"
+        case .previewVersionIsNotProfiled(let version, let profiles, let covered):
+            "--as-model-version \(version): no version of the \(profiles) profiles covers it (they cover \(covered.joined(separator: ", ")));"
+                + " a preview judges by the version's profile, so add one (--profiles, docs/profiles.md)"
         }
     }
 }

@@ -20,6 +20,9 @@ public struct ModelProfiles: Sendable, Equatable {
     public var models: [ModelVersionProfile]
     /// The profile of a place whose model version is missing, not a version, or covered by none.
     public var unknownModel: ModelVersionProfile
+    /// An upgrade preview's version (`--as-model-version`): when set, every place is judged by
+    /// this version's profile, whatever its own `meta.model` says (`previewing(_:)`).
+    public private(set) var previewVersion: String? = nil
 
     public init(name: String, sha256: String, devices: [DeviceProfile], models: [ModelVersionProfile], unknownModel: ModelVersionProfile) {
         self.name = name
@@ -29,10 +32,26 @@ public struct ModelProfiles: Sendable, Equatable {
         self.unknownModel = unknownModel
     }
 
-    /// The profile a place with `meta.model` of `model` is judged by.
+    /// The profile a place with `meta.model` of `model` is judged by: its own version's, or in an
+    /// upgrade preview the previewed version's.
     public func profile(forModel model: String) -> ModelVersionProfile {
-        guard let version = ModelVersion(model) else { return unknownModel }
+        guard let version = ModelVersion(previewVersion ?? model) else { return unknownModel }
         return models.first { $0.covers(version) } ?? unknownModel
+    }
+
+    /// These profiles with every place judged as model version `version` would run it: its
+    /// context, languages, speed and tokens (an upgrade preview: "what happens to our traffic when
+    /// people move to 27.0"). Fails when no version profile covers `version`, naming the ones that
+    /// do: a preview of a version the profiles cannot describe would judge by a guess.
+    public func previewing(_ version: String) throws(EngineError) -> ModelProfiles {
+        guard let parsed = ModelVersion(version), models.contains(where: { $0.covers(parsed) }) else {
+            throw .previewVersionIsNotProfiled(version: version, profiles: name, covered: models.map {
+                "\($0.from)" + ($0.below.map { " up to \($0)" } ?? " and later")
+            })
+        }
+        var copy = self
+        copy.previewVersion = version
+        return copy
     }
 
     /// The device named `name` (case-insensitive) among this set's, or a

@@ -5,6 +5,7 @@ import Privacy
 import Testing
 @testable import Compare
 @testable import ReplayKit
+@testable import Replay
 import TestSupport
 
 /// Each model version judged by its own profile in a run, and fallbacks injected into one: what
@@ -98,6 +99,80 @@ import TestSupport
         #expect(abs((answered.difference ?? 0) + Double(refused) / 1000) < 1e-12 && answered.verdict == .worse)
         let refusal = try #require(chips.overall.metrics.first { $0.metric.key == "fallback.refusal" })
         #expect((refusal.lower ?? 1) <= 0.05 && 0.05 <= (refusal.upper ?? 0))
+    }
+}
+
+/// `--as-model-version V`: the corpus as V would run it, paired screen by screen with the corpus
+/// as recorded (issue 44, point 2).
+@Suite struct UpgradePreviewTests {
+    typealias M = ModelVersionRunTests
+
+    /// The same 4,830-token offline messages: over 26.x's 4,096-token ceiling, within 27.0's 8,192.
+    /// Recorded on 26.4 and 27.0; previewed as 27.0 neither is cut, previewed as 26.4 both are.
+    @Test func everyPlaceIsJudgedAsThePreviewedVersionAndKeepsItsRecordedSlice() throws {
+        let corpus = M.corpus(words: 3000, threads: [("t1", "26.4", "en-US"), ("t2", "27.0", "en-US")])
+        let recorded = try M.dryRun(corpus)
+        let as27 = try M.dryRun(corpus, profiles: ModelProfiles.builtIn.previewing("27.0"))
+        let as26 = try M.dryRun(corpus, profiles: ModelProfiles.builtIn.previewing("26.4"))
+        func contextExceeded(_ report: ReportValue, _ model: String) -> ReportValue? {
+            report.at("jobs.draft")?["by_model"]?[model]?["fallbacks"]?["context_exceeded"]
+        }
+        #expect(contextExceeded(recorded, "26.4") == .int(1) && contextExceeded(recorded, "27.0") == nil)
+        // by_model is the version each place was recorded on: the 26.4 place, run as 27.0.
+        #expect(contextExceeded(as27, "26.4") == nil && contextExceeded(as27, "27.0") == nil)
+        #expect(as27.at("jobs.draft")?["by_model"]?["26.4"]?["fallbacks"]?["time_budget"] == .int(1))
+        #expect(contextExceeded(as26, "26.4") == .int(1) && contextExceeded(as26, "27.0") == .int(1))
+        // The report says it is a preview, and of which version; a recorded run has no such key.
+        #expect(as27.at("run.profiles.as_model_version") == .label("27.0"))
+        #expect(recorded.at("run.profiles.as_model_version") == nil)
+        let typed = try ReportValueDecoder(strict: true).decode(RunReport.self, from: as27)
+        #expect(MarkdownReport.render(typed).contains("**Upgrade preview**: every place replayed as model version 27.0 would run it"))
+    }
+
+    /// A version's languages go with it: previewed as a 27.0 without French, the French place
+    /// recorded on 26.4 falls back as unsupported.
+    @Test func thePreviewedVersionsLanguagesDecide() throws {
+        let text = """
+            {"schema":"replay.profiles/1","name":"team","unknown_model":"26.4",
+             "devices":[{"name":"phone","prefill_ms_per_token":0.1,"decode_tokens_per_s":50,"source":"s"}],
+             "models":[{"name":"26.4","from":"26.4","below":"27.0","context_tokens":4096,"languages":["en","fr"],"source":"s"},
+                       {"name":"27.0","from":"27.0","below":"28.0","context_tokens":8192,"languages":["en"],"source":"s"}]}
+            """
+        let profiles = try ModelProfiles(parsing: Array(text.utf8), file: "team.json")
+        let corpus = M.corpus(words: 5, threads: [("t1", "26.4", "fr-FR"), ("t2", "26.4", "en-GB")])
+        let recorded = try M.dryRun(corpus, profiles: profiles)
+        let preview = try M.dryRun(corpus, profiles: profiles.previewing("27.0"))
+        #expect(recorded.at("jobs.draft")?["by_model"]?["26.4"]?["fallbacks"]?["unsupported_language"] == nil)
+        #expect(preview.at("jobs.draft")?["by_model"]?["26.4"]?["fallbacks"]?["unsupported_language"] == .int(1))
+        #expect(preview.at("jobs.draft")?["by_locale"]?["en-GB"]?["fallbacks"]?["unsupported_language"] == nil)
+        // A version no profile covers cannot be previewed: the error names what they cover.
+        for version in ["28.1", "banana"] {
+            #expect(throws: EngineError.previewVersionIsNotProfiled(version: version, profiles: "team", covered: ["26.4 up to 27.0", "27.0 up to 28.0"])) {
+                try profiles.previewing(version)
+            }
+        }
+    }
+
+    /// Through the command: the preview and the recorded run pair every item in `replay compare`,
+    /// which names the preview among the options that differ; a merge of a preview shard with a
+    /// recorded one is refused.
+    @Test func aPreviewPairsWithTheRecordedRunScreenByScreen() throws {
+        let work = try TemporaryDirectory(prefix: "preview")
+        let corpus = writeCorpus(CompareFixtures.corpus(threads: 12), in: work.path)
+        var said = ""
+        let say: (String) -> Void = { said += $0 + "\n" }
+        #expect(ReplayTool.main(["--dry-run", "--job", "chips", "--out", work.path + "/recorded", corpus], diagnostics: say, sandboxed: false) == .success)
+        #expect(ReplayTool.main(["--dry-run", "--job", "chips", "--as-model-version", "27.0", "--out", work.path + "/preview", corpus],
+                                diagnostics: say, sandboxed: false) == .success)
+        #expect(said.contains("replay: upgrade preview: every place replayed as model version 27.0 would run it"))
+        #expect(ReplayTool.main(["compare", "--out", work.path + "/cmp", work.path + "/recorded", work.path + "/preview"],
+                                diagnostics: say, sandboxed: false) == .success)
+        let compare = try ReportValue(parsingExactJSON: String(contentsOfFile: work.path + "/cmp/compare.json", encoding: .utf8))
+        let join = try #require(compare.at("jobs.chips.join"))
+        #expect(join["paired"] == join["base"] && join["base_only"] == .int(0) && join["new_only"] == .int(0))
+        #expect(compare.at("differences.options") == .array([.label("--as-model-version")]))
+        #expect(ReplayTool.main(["--dry-run", "--job", "chips", "--as-model-version", "26.x", corpus], diagnostics: say, sandboxed: false) == .usage)
+        #expect(said.contains("--as-model-version 26.x: no version of the built-in profiles covers it"))
     }
 }
 

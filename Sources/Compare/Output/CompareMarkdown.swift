@@ -64,7 +64,8 @@ public enum CompareMarkdown {
     /// A run's directory, then its mode, threads, items and shards, unescaped.
     static func runFacts(_ run: RunDirectory) -> [String] {
         let state = run.state
-        return [run.path, state.options.dryRun ? "dry run" : "replay", "\(state.corpus.threadsReplayed) threads replayed",
+        let preview = state.options.profiles.asModelVersion.map { ["upgrade preview as model version \($0.text)"] } ?? []
+        return [run.path, state.options.dryRun ? "dry run" : "replay"] + preview + ["\(state.corpus.threadsReplayed) threads replayed",
                 "\(run.items.items.count) items", "\(state.shard.count) shard\(state.shard.count == 1 ? "" : "s")"]
     }
 

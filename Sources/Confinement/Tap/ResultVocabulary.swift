@@ -32,6 +32,8 @@ public enum ResultVocabulary {
 
     /// The words, lower case.
     public static let words: Set<String> = [
+        // An upgrade preview (--as-model-version), in report.md, on stderr and in compare's pages.
+        "preview", "recorded", "speed", "slices", "keep", "upgrade",
         // replay suite compare's pages.
         "minus", "gained", "judged", "carry", "later", "large", "lost", "hide", "says",
         // Literals inside the writers' interpolations.

@@ -25,7 +25,7 @@ public enum ArgumentParser {
                       [--dry-run] [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
                       [--route-confidence P] [--fail-under JOB.KEY=MIN]... [--fail-over JOB.KEY=MAX]...
                       [--config FILE.json] [--labels FILE.json] [--prompts FILE.json] [--profiles FILE.json]
-                      [--inject-fallbacks REASON=RATE,...]
+                      [--as-model-version V] [--inject-fallbacks REASON=RATE,...]
                       [--inject-seed N] [--allow-unsandboxed] [--force] [--shard I/N | --shards N]
                       [--shard-by thread|file] [--resume] [--checkpoint-every K] [--run-key FILE] CORPUS...
                replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--fail-over JOB.KEY=MAX]...
@@ -87,6 +87,9 @@ public enum ArgumentParser {
                       profiles file (replay.profiles/1, docs/profiles.md); default: the built-in set
                       (replay profiles show): 26.x 4,096 tokens, 27.0 8,192. A place is cut and
                       budgeted as its own meta.model's version would
+        --as-model-version V  an upgrade preview: every place replayed as model version V would
+                      run it (V's context, languages, speed and tokens), so replay compare pairs
+                      the corpus as shipped with the same corpus on V; the report says so
         --inject-fallbacks R=RATE,...  make the model refuse (refusal), trip a guardrail
                       (guardrail) or be rate limited (rate_limit) at these shares of the places it
                       is asked about, e.g. refusal=0.05; the same places in every run under one
@@ -163,6 +166,7 @@ public enum ArgumentParser {
         var flagThresholds: [Threshold] = []
         var flagDevice: String? = nil
         var profilesPath: String? = nil
+        var previewVersion: String? = nil
         var injectionText: String? = nil
         var injectionSeed: UInt64? = nil
         var rest = arguments[...]
@@ -198,6 +202,7 @@ public enum ArgumentParser {
                 do { options.modelPath = try DefaultModel.file(forModelArgument: given) } catch { throw UsageError(error.description) }
             case "--device": flagDevice = try value(for: argument)
             case "--profiles": profilesPath = try value(for: argument)
+            case "--as-model-version": previewVersion = try value(for: argument)
             case "--inject-fallbacks": injectionText = try value(for: argument)
             case "--inject-seed":
                 let text = try value(for: argument)
@@ -276,6 +281,13 @@ public enum ArgumentParser {
             options.prompts = try PromptsFile.load(promptsPath)
         }
         if let profilesPath { options.profiles = try ProfilesFile.load(profilesPath) }
+        if let previewVersion {
+            do throws(EngineError) {
+                options.profiles = try options.profiles.previewing(previewVersion)
+            } catch {
+                throw UsageError(error.description)
+            }
+        }
         do {
             options.device = try options.profiles.chosenDevice(flagDevice ?? deviceName)
         } catch {

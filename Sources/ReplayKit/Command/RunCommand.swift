@@ -154,6 +154,9 @@ public enum RunCommand {
     /// The few lines printed at the end: counts and rates only.
     static func summary(_ report: RunReport, directory: String) -> String {
         var lines = ["replay: \(report.corpus.threads) threads, \(report.corpus.messages) messages, \(report.corpus.badLines) bad lines"]
+        if let version = report.run.profiles.asModelVersion {
+            lines.append("replay: upgrade preview: every place replayed as model version \(version.text) would run it")
+        }
         for (kind, job) in report.jobs.pairs {
             let m = job.overall
             var line = "replay: \(kind.rawValue): \(m.eligible) eligible of \(m.scanned) scanned"

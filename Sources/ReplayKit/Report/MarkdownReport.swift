@@ -14,6 +14,10 @@ public enum MarkdownReport {
         out += ". Device profile: \(md(report.device.name))"
         out += ". Prompts: \(md(report.run.prompts.name)) (SHA-256 \(md(report.run.prompts.sha256)))"
         out += ".\n\n"
+        if let version = report.run.profiles.asModelVersion {
+            out += "**Upgrade preview**: every place replayed as model version \(md(version.text)) would run it (its context, "
+            out += "languages, speed and tokens); the slices by model version keep the version each place was recorded on.\n\n"
+        }
 
         let corpus = report.corpus
         out += "## Corpus\n\n| files | threads | messages | bad lines | unknown line types | unknown node kinds |\n|---:|---:|---:|---:|---:|---:|\n"

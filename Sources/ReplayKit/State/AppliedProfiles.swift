@@ -10,6 +10,9 @@ public struct AppliedProfiles: Sendable, Equatable {
     /// The version a place whose `meta.model` no profile covers is judged as.
     public var unknownModel: String
     public var versions: [Version]
+    /// An upgrade preview's version (`--as-model-version`): every place was judged as this
+    /// version would run it. Absent in a run of the corpus as recorded.
+    @OmittedWhenNil public var asModelVersion: ModelLabel?
 
     /// One model version as the run's device runs it.
     public struct Version: Sendable, Equatable {
@@ -29,11 +32,12 @@ public struct AppliedProfiles: Sendable, Equatable {
         public var tokensSource: String = ""
     }
 
-    public init(name: String, sha256: String, unknownModel: String, versions: [Version]) {
+    public init(name: String, sha256: String, unknownModel: String, versions: [Version], asModelVersion: String? = nil) {
         self.name = name
         self.sha256 = sha256
         self.unknownModel = unknownModel
         self.versions = versions
+        self.asModelVersion = asModelVersion.map { ModelLabel($0) }
     }
 
     /// `profiles` as `device` runs each of its versions.
@@ -47,7 +51,7 @@ public struct AppliedProfiles: Sendable, Equatable {
                                      decodeTokensPerSecond: running.decodeTokensPerSecond, source: model.source,
                                      charactersPerToken: model.tokens.charactersPerToken,
                                      framingTokens: model.tokens.framingTokens, tokensSource: model.tokens.source)
-                  })
+                  }, asModelVersion: profiles.previewVersion)
     }
 
     /// "built-in (SHA-256 0123456789ab)".
@@ -61,13 +65,15 @@ extension AppliedProfiles: Codable {
         case name, sha256
         case unknownModel = "unknown_model"
         case versions
+        case asModelVersion = "as_model_version"
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(name: try container.decode(TokenLabel.self, forKey: .name).text, sha256: try container.decode(SHA256Hex.self, forKey: .sha256).text,
                   unknownModel: try container.decode(TokenLabel.self, forKey: .unknownModel).text,
-                  versions: try container.decode([Version].self, forKey: .versions))
+                  versions: try container.decode([Version].self, forKey: .versions),
+                  asModelVersion: try container.decode(OmittedWhenNil<ModelLabel>.self, forKey: .asModelVersion).wrappedValue?.text)
         guard ReportLabel(token: name, salt: LabelSalt(bytes: [])).text == name, SHA256Hex.isDigest(sha256) else {
             throw StateFormatError(at: container.codingPath, "not a profiles file's name and SHA-256")
         }

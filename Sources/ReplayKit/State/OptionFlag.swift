@@ -5,7 +5,7 @@
 public enum OptionFlag: String, Codable, Sendable, CaseIterable {
     case job = "--job", budget = "--budget", device = "--device", limit = "--limit", strict = "--strict", dryRun = "--dry-run"
     case flywheel = "--flywheel", batch = "--batch", labels = "--labels", prompts = "--prompts", profiles = "--profiles"
-    case injectFallbacks = "--inject-fallbacks", routeConfidence = "--route-confidence"
+    case injectFallbacks = "--inject-fallbacks", routeConfidence = "--route-confidence", asModelVersion = "--as-model-version"
 
     /// The flag `difference` (one of `StateOptions.differences`) begins with; nil for one this list lacks.
     public init?(difference: String) {

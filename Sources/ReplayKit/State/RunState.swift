@@ -282,6 +282,7 @@ public struct StateOptions: Sendable, Equatable {
             (.labels, labels.digest != other.labels.digest), (.prompts, prompts != other.prompts),
             (.profiles, profiles.sha256 != other.profiles.sha256), (.injectFallbacks, injection != other.injection),
             (.routeConfidence, routeConfidence != other.routeConfidence),
+            (.asModelVersion, profiles.asModelVersion != other.profiles.asModelVersion),
         ]
         return differing.filter(\.1).map { flag, _ in
             flag == .prompts ? "\(flag.rawValue): one ran with \(prompts.summary), the other with \(other.prompts.summary)" : flag.rawValue
