@@ -77,8 +77,19 @@ extension ModelProfiles {
               "languages": ["da", "de", "en", "es", "fr", "it", "ja", "ko", "nb", "nl", "no", "pt", "sv", "tr", "vi", "zh"],
               "source": "the model of iOS 27 (WWDC26 session 241, 'rebuilt from the ground up'); contextSize reports 8,192 tokens on 27.0 on newer devices (WWDC26 session 319), which devices are newer is not named there, so a team that knows sets context_tokens_by_device; languages as 26.x (the sources name no newer list)"
             }
-          ]
+          ],
+          "queue": {
+            "cold_start_ms": 1000,
+            "idle_unload_s": 60,
+            "prewarm_lead_ms": 1500,
+            "source": "estimate: Apple publishes no load time, unload policy or prewarm timing; cold start 1,000 ms, the order of reading a model of about 1 GB (3B parameters at 2 bits) from flash and preparing it; unloaded after 60 s idle, a guess; a person's thread open 1,500 ms before they send, the least time to open it or focus the composer and type a short message"
+          }
         }
 
         """#
+
+    /// The queue figures of a profiles file that gives none: the built-in estimates.
+    public static let estimatedQueue = PhoneQueueModel(
+        coldStartMilliseconds: 1000, idleUnloadMilliseconds: 60_000, prewarmLeadMilliseconds: 1500,
+        source: "estimate: the built-in figures (this profiles file gives no queue); Apple publishes none")
 }

@@ -15,7 +15,8 @@ extension ModelProfiles {
         }
         let reader = ProfilesReader(file: file)
         guard document["schema"] == .label(Self.schema) else { throw .profilesFileHasAnotherSchema(file: file) }
-        let top = try reader.fields(document, at: "", allowed: ["schema", "name", "unknown_model", "devices", "models"])
+        let top = try reader.fields(document, at: "", allowed: ["schema", "name", "unknown_model", "devices", "models", "queue"],
+                                    optional: ["queue"])
         let name = try reader.name(top["name"]!, at: "name")
         var devices: [DeviceProfile] = []
         for (index, value) in try reader.array(top["devices"]!, at: "devices").enumerated() {
@@ -46,7 +47,8 @@ extension ModelProfiles {
         }
         var hasher = SHA256()
         hasher.update(bytes)
-        self.init(name: name, sha256: hasher.finalizeHex(), devices: devices, models: models, unknownModel: unknown)
+        let queue = try top["queue"].map { (value) throws(EngineError) in try reader.queue(value, at: "queue") } ?? Self.estimatedQueue
+        self.init(name: name, sha256: hasher.finalizeHex(), devices: devices, models: models, unknownModel: unknown, queue: queue)
     }
 }
 
@@ -163,6 +165,15 @@ private struct ProfilesReader {
             contextTokensByDevice: byDevice, languages: languages, timingByDevice: timing,
             tokens: try fields["tokens"].map { (value) throws(EngineError) in try tokens(value, at: path + ".tokens") } ?? .builtIn,
             source: try text(fields["source"]!, at: path + ".source"))
+    }
+
+    /// `queue`: the phone's cold start, idle unload and prewarm lead, and their source.
+    func queue(_ value: ReportValue, at path: String) throws(EngineError) -> PhoneQueueModel {
+        let fields = try self.fields(value, at: path, allowed: ["cold_start_ms", "idle_unload_s", "prewarm_lead_ms", "source"])
+        return PhoneQueueModel(coldStartMilliseconds: try number(fields["cold_start_ms"]!, at: path + ".cold_start_ms", above: nil),
+                               idleUnloadMilliseconds: 1000 * (try number(fields["idle_unload_s"]!, at: path + ".idle_unload_s", above: nil)),
+                               prewarmLeadMilliseconds: try number(fields["prewarm_lead_ms"]!, at: path + ".prewarm_lead_ms", above: nil),
+                               source: try text(fields["source"]!, at: path + ".source"))
     }
 
     /// `tokens`: characters per token for every script, the framing's tokens, and their source.

@@ -20,11 +20,15 @@ public struct ModelProfiles: Sendable, Equatable {
     public var models: [ModelVersionProfile]
     /// The profile of a place whose model version is missing, not a version, or covered by none.
     public var unknownModel: ModelVersionProfile
+    /// How the phone runs its model over time: cold starts, idle unloads, prewarms (`PhoneQueueModel`).
+    public var queue: PhoneQueueModel
     /// An upgrade preview's version (`--as-model-version`): when set, every place is judged by
     /// this version's profile, whatever its own `meta.model` says (`previewing(_:)`).
     public private(set) var previewVersion: String? = nil
 
-    public init(name: String, sha256: String, devices: [DeviceProfile], models: [ModelVersionProfile], unknownModel: ModelVersionProfile) {
+    public init(name: String, sha256: String, devices: [DeviceProfile], models: [ModelVersionProfile], unknownModel: ModelVersionProfile,
+                queue: PhoneQueueModel = ModelProfiles.estimatedQueue) {
+        self.queue = queue
         self.name = name
         self.sha256 = sha256
         self.devices = devices

@@ -64,52 +64,9 @@ public enum ISOWeek {
         utcDayOfPlainUTC(b) ?? generalUTCDay(bytes: b)
     }
 
-    /// The UTC day of any accepted form (the reading `utcDayOfPlainUTC` shortcuts).
+    /// The UTC day of any accepted form (`UTCInstant`'s; the reading `utcDayOfPlainUTC` shortcuts).
     static func generalUTCDay(bytes b: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              let year = number(b[0..<4]), let month = number(b[5..<7]), let day = number(b[8..<10]),
-              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month, year) else { return nil }
-        var minutes = 0
-        var i = 10
-        if i < b.count {
-            guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " "),
-                  b.count >= i + 6, b[i + 3] == UInt8(ascii: ":"),
-                  let hour = number(b[i + 1..<i + 3]), let minute = number(b[i + 4..<i + 6]),
-                  hour <= 23, minute <= 59 else { return nil }
-            minutes = hour * 60 + minute
-            i += 6
-            if i < b.count, b[i] == UInt8(ascii: ":") {
-                guard b.count >= i + 3, let second = number(b[i + 1..<i + 3]), second <= 60 else { return nil }
-                i += 3
-                if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
-                    i += 1
-                    let start = i
-                    while i < b.count, isDigit(b[i]) { i += 1 }
-                    guard i > start else { return nil }
-                }
-            }
-            if i < b.count {
-                switch b[i] {
-                case UInt8(ascii: "Z"), UInt8(ascii: "z"):
-                    i += 1
-                case UInt8(ascii: "+"), UInt8(ascii: "-"):
-                    let sign = b[i] == UInt8(ascii: "+") ? 1 : -1
-                    var offset: Int?
-                    if b.count == i + 6, b[i + 3] == UInt8(ascii: ":"),
-                       let h = number(b[i + 1..<i + 3]), let m = number(b[i + 4..<i + 6]) { offset = h * 60 + m }
-                    else if b.count == i + 5, let h = number(b[i + 1..<i + 3]), let m = number(b[i + 3..<i + 5]) { offset = h * 60 + m }
-                    else if b.count == i + 3, let h = number(b[i + 1..<i + 3]) { offset = h * 60 }
-                    guard let offset, offset < 24 * 60 else { return nil }
-                    minutes -= sign * offset
-                    i = b.count
-                default:
-                    return nil
-                }
-            }
-            guard i == b.count else { return nil }
-        }
-        let base = CivilDay.days(year: year, month: month, day: day)
-        return base + (minutes >= 0 ? minutes / 1440 : -((-minutes + 1439) / 1440))
+        UTCInstant.milliseconds(bytes: b).map(UTCInstant.day(ofMilliseconds:))
     }
 
     /// The day of the form nearly every export writes, `2026-09-01T07:02:11Z`, read straight

@@ -251,7 +251,7 @@ import TestSupport
         }
         let table = lines.filter { $0.hasPrefix("|") }
         #expect(table.count == 3 + 3 + 4)   // the corpus table, then the job's two tables
-        #expect(Set(table.dropFirst(3).map(borders)) == [12])
+        #expect(Set(table.dropFirst(3).map(borders)) == [14])
         #expect(!markdown.contains("[a](b)") && !markdown.contains("<d>") && !markdown.contains("`c`"))
         #expect(markdown.contains(#"x \| y \| z \| \[a\]\(b\) \`c\` \<d\>"#))
     }

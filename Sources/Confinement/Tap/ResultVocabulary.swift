@@ -32,6 +32,9 @@ public enum ResultVocabulary {
 
     /// The words, lower case.
     public static let words: Set<String> = [
+        // The phone's one queue: report.md's column, and the built-in profiles' source of its figures.
+        "bits", "cold", "composer", "flash", "focus", "gives", "guess", "idle", "order", "parameters", "preparing",
+        "prewarm", "publishes", "queue", "queued", "reading", "send", "they", "timing", "unload", "unloaded",
         // An upgrade preview (--as-model-version), in report.md, on stderr and in compare's pages.
         "preview", "recorded", "speed", "slices", "keep", "upgrade",
         // replay suite compare's pages.

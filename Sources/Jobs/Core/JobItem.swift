@@ -22,6 +22,9 @@ public struct JobItem: Sendable {
     /// what the export says happened (`meta.group.to`), labels derived at planning. Never a
     /// thread's text, so the words need not be kept until the answer comes.
     public var labels: [String: String] = [:]
+    /// When the job fires, in milliseconds since 1970 (the `at` of the message it fires at): where
+    /// the phone's queue places it (`PhoneQueue`); nil when the export gave no readable time.
+    public var firedAtMilliseconds: Int64? = nil
 
     /// An item that falls back before asking because its language is not supported (spec §6).
     public static func unsupportedLanguage(job: JobKind, attribution: Attribution) -> JobItem {
@@ -47,6 +50,13 @@ public struct ItemResult: Sendable {
     /// Whether the output was valid and came within the budget, by each clock (nil if not asked).
     public var inBudgetHost: Bool?
     public var inBudgetDevice: Bool?
+    /// When the job fired (`JobItem.firedAtMilliseconds`), for the phone's queue.
+    public var firedAtMilliseconds: Int64? = nil
+    /// As the phone's one queue would see it (`PhoneQueue`): the time from firing to the answer,
+    /// waits for the calls before it and a cold start included, and whether a valid answer came
+    /// within the budget so; nil when not asked (or not judged by the queue: a dry run).
+    public var queuedMilliseconds: Double? = nil
+    public var inBudgetQueued: Bool? = nil
     /// Named quality measures of what the person saw (for example "exact_match" 0 or 1,
     /// "best_f1"): the answer when it was shown (valid, within the budget on the device), else the
     /// app's fallback. Empty when the model was not asked.

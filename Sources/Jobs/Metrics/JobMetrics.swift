@@ -25,12 +25,16 @@ public struct JobMetrics: Sendable, Equatable, Codable {
     public var inBudgetHost = 0
     /// The same by the device profile's estimate.
     public var inBudgetDevice = 0
+    /// The same as the phone's one queue would see it: waits and cold starts included (`PhoneQueue`).
+    public var inBudgetQueued = 0
     /// Eligible places whose input words were cut to the job's cap.
     public var inputCut = 0
     /// Host milliseconds of asked places.
     public var hostLatency = LogHistogram()
     /// Estimated device milliseconds of asked places.
     public var deviceLatency = LogHistogram()
+    /// Estimated milliseconds from firing to answer of asked places, in the phone's queue.
+    public var queuedLatency = LogHistogram()
     /// Prompt tokens of asked places (template included).
     public var tokensIn = 0
     /// Output tokens of asked places.
@@ -47,9 +51,11 @@ public struct JobMetrics: Sendable, Equatable, Codable {
         case scanned, eligible, asked, answered, fallbacks
         case inBudgetHost = "in_budget_host"
         case inBudgetDevice = "in_budget_device"
+        case inBudgetQueued = "in_budget_queued"
         case inputCut = "inputs_cut"
         case hostLatency = "host_latency_ms"
         case deviceLatency = "device_latency_ms"
+        case queuedLatency = "queued_latency_ms"
         case tokensIn = "tokens_in"
         case tokensOut = "tokens_out"
         case quality
@@ -69,6 +75,9 @@ public struct JobMetrics: Sendable, Equatable, Codable {
     /// `inBudgetDevice` of every eligible place (`in_budget.device`, and the flywheel's
     /// replayed `inBudgetDevice`); nil when none. Over eligible places, as `inBudgetHostRate`.
     public var inBudgetDeviceRate: Double? { Self.rate(inBudgetDevice, of: eligible) }
+
+    /// `inBudgetQueued` of every eligible place (`in_budget.queued`); nil when none.
+    public var inBudgetQueuedRate: Double? { Self.rate(inBudgetQueued, of: eligible) }
 
     /// `answered` of every eligible place (`answered_rate`); nil when none.
     public var answeredRate: Double? { Self.rate(answered, of: eligible) }
@@ -90,8 +99,10 @@ public struct JobMetrics: Sendable, Equatable, Codable {
         }
         if let ms = result.hostMilliseconds { hostLatency.add(ms) }
         if let ms = result.deviceMilliseconds { deviceLatency.add(ms) }
+        if let ms = result.queuedMilliseconds { queuedLatency.add(ms) }
         if result.inBudgetHost == true { inBudgetHost += 1 }
         if result.inBudgetDevice == true { inBudgetDevice += 1 }
+        if result.inBudgetQueued == true { inBudgetQueued += 1 }
         for (name, value) in result.quality { quality[name, default: QualityTally()].add(value) }
         for (name, value) in result.qualityAllAnswers { qualityAllAnswers[name, default: QualityTally()].add(value) }
         for (name, n) in result.counters { counters[name, default: 0] += n }
@@ -106,9 +117,11 @@ public struct JobMetrics: Sendable, Equatable, Codable {
         for (reason, n) in other.fallbacks { fallbacks[reason, default: 0] += n }
         inBudgetHost += other.inBudgetHost
         inBudgetDevice += other.inBudgetDevice
+        inBudgetQueued += other.inBudgetQueued
         inputCut += other.inputCut
         hostLatency.merge(other.hostLatency)
         deviceLatency.merge(other.deviceLatency)
+        queuedLatency.merge(other.queuedLatency)
         tokensIn += other.tokensIn
         tokensOut += other.tokensOut
         for (name, tally) in other.quality { quality[name, default: QualityTally()].merge(tally) }

@@ -31,6 +31,7 @@ package enum ProfilesFile {
         for index in profiles.devices.indices { profiles.devices[index].source = teamSource }
         for index in profiles.models.indices { profiles.models[index].source = teamSource }
         profiles.unknownModel.source = teamSource
+        if profiles.queue != ModelProfiles.estimatedQueue { profiles.queue.source = teamSource }
         return profiles
     }
 

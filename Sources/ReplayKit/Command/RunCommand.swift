@@ -163,6 +163,7 @@ public enum RunCommand {
             if report.run.mode == .replay {
                 line += ", \(m.answered) answered"
                 if let device = m.inBudget.device { line += String(format: ", %.1f%% in budget on device", device * 100) }
+                if let queued = m.inBudget.queued { line += String(format: " (%.1f%% in its queue)", queued * 100) }
                 if let host = m.inBudget.host { line += String(format: ", %.1f%% on this host", host * 100) }
             }
             lines.append(line)

@@ -70,12 +70,14 @@ public enum MarkdownReport {
     }
 
     private static func table(rows: [(String, RunReport.Metrics)]) -> String {
-        var out = "| slice | scanned | eligible | answered | in budget (host) | in budget (device) | p50 ms | p95 ms | device p95 ms | tokens in | tokens out |\n"
-        out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        var out = "| slice | scanned | eligible | answered | in budget (host) | in budget (device) | in budget (queued) "
+        out += "| p50 ms | p95 ms | device p95 ms | queued p95 ms | tokens in | tokens out |\n"
+        out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         for (name, m) in rows {
             out += "| \(md(name)) | \(m.scanned) | \(m.eligible) | \(m.answered) "
-            out += "| \(percent(m.inBudget.host)) | \(percent(m.inBudget.device)) "
+            out += "| \(percent(m.inBudget.host)) | \(percent(m.inBudget.device)) | \(percent(m.inBudget.queued)) "
             out += "| \(number(m.latencyMilliseconds.p50)) | \(number(m.latencyMilliseconds.p95)) | \(number(m.latencyMilliseconds.deviceP95)) "
+            out += "| \(number(m.latencyMilliseconds.queuedP95)) "
             out += "| \(m.tokens.in) | \(m.tokens.out) |\n"
         }
         return out

@@ -172,9 +172,10 @@ public struct ReportBuilder {
         return RunReport.Metrics(
             scanned: m.scanned, eligible: m.eligible, asked: m.asked, answered: m.answered, answeredRate: measured(m.answeredRate),
             fallbacks: ResultMap(m.fallbacks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
-            inBudget: .init(host: measured(m.inBudgetHostRate), device: measured(m.inBudgetDeviceRate)),
+            inBudget: .init(host: measured(m.inBudgetHostRate), device: measured(m.inBudgetDeviceRate), queued: measured(m.inBudgetQueuedRate)),
             latencyMilliseconds: .init(p50: m.hostLatency.percentile(0.5), p95: m.hostLatency.percentile(0.95),
-                                       deviceP50: m.deviceLatency.percentile(0.5), deviceP95: m.deviceLatency.percentile(0.95)),
+                                       deviceP50: m.deviceLatency.percentile(0.5), deviceP95: m.deviceLatency.percentile(0.95),
+                                       queuedP50: m.queuedLatency.percentile(0.5), queuedP95: m.queuedLatency.percentile(0.95)),
             tokens: .init(in: m.tokensIn, out: m.tokensOut, inputsCut: m.inputCut),
             quality: quality(m.quality), qualityAllAnswers: quality(m.qualityAllAnswers), counters: counters(m.counters),
             violations: ResultMap(NeverRule.rules(of: job).map { ($0, m.counters[$0.counter] ?? 0) }))

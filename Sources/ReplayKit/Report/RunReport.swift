@@ -197,6 +197,9 @@ public struct RunReport: ResultDocument, Equatable {
         public struct InBudget: Codable, Sendable, Equatable {
             public var host: Double?
             public var device: Double?
+            /// As the phone's one queue would see it: waits for earlier calls and cold starts
+            /// included (`PhoneQueue`; `device` is as requested, each call alone and warm).
+            public var queued: Double? = nil
         }
 
         public struct Latency: Codable, Sendable, Equatable {
@@ -204,11 +207,16 @@ public struct RunReport: ResultDocument, Equatable {
             public var p95: Double?
             public var deviceP50: Double?
             public var deviceP95: Double?
+            /// From firing to answer in the phone's queue (`in_budget.queued`'s clock).
+            public var queuedP50: Double?
+            public var queuedP95: Double?
 
             enum CodingKeys: String, CodingKey {
                 case p50, p95
                 case deviceP50 = "device_p50"
                 case deviceP95 = "device_p95"
+                case queuedP50 = "queued_p50"
+                case queuedP95 = "queued_p95"
             }
         }
 

@@ -70,8 +70,9 @@ final class ModelStage {
         calls += 1
         for ((item, place), answer) in zip(zip(queue, places), answers) {
             let model = item.attribution.model
-            let result = jobs[item.job]!.evaluate(item, outcome: answer, device: profiles.device(device, model: model),
+            var result = jobs[item.job]!.evaluate(item, outcome: answer, device: profiles.device(device, model: model),
                                                   phoneTokens: phoneTokens.tokenizer(forModel: model))
+            result.firedAtMilliseconds = item.firedAtMilliseconds
             judged(result, place.outcome(of: result))
         }
         queue.removeAll(keepingCapacity: true)

@@ -2,6 +2,7 @@ import Confinement
 import Dispatch
 import Foundation
 import Engine
+import Export
 import Jobs
 import Privacy
 
@@ -64,7 +65,24 @@ struct Planner: Sendable {
             planned.ledgers[job.kind] = ledger
             planned.sizing[job.kind] = sizes
         }
+        if !planned.queued.isEmpty { placeOnTheClock(&planned, thread.messages, threadHash: threadHash) }
         return planned
+    }
+
+    /// Gives each queued item the time it fires (its message's `at`) and the thread the times of
+    /// the person's messages, for the phone's queue (`PhoneQueue`).
+    private func placeOnTheClock(_ planned: inout PlannedThread, _ messages: MessageList, threadHash: UInt64) {
+        var times: [String: Int64] = [:]
+        for index in messages.indices {
+            let message = messages[index]
+            guard let at = UTCInstant.milliseconds(message.at) else { continue }
+            times[message.id] = at
+            if case .person = message.from { planned.prewarms.append(at) }
+        }
+        for index in planned.queued.indices {
+            planned.queued[index].firedAtMilliseconds = times[planned.queued[index].attribution.message]
+        }
+        planned.thread = threadHash
     }
 
     /// The places of one job among `messages`: its counts, sizes, outcomes and requests.
@@ -198,6 +216,10 @@ struct PlannedThread: Sendable {
     var queued: [JobItem] = []
     /// Where each of `queued` is.
     var queuedPlaces: [ItemPlace] = []
+    /// The thread's hash (`ItemPlace.thread`) and the times of the person's messages in it, when
+    /// it queued requests: the phone's queue judges them together (`PhoneQueueStage`).
+    var thread: UInt64 = 0
+    var prewarms: [Int64] = []
 
     /// Adds the plan of the thread's next places.
     mutating func append(_ next: PlannedThread) {
@@ -206,6 +228,7 @@ struct PlannedThread: Sendable {
         outcomes += next.outcomes
         queued += next.queued
         queuedPlaces += next.queuedPlaces
+        if !next.queued.isEmpty { (thread, prewarms) = (next.thread, prewarms + next.prewarms) }
         piece = next.piece
     }
 }

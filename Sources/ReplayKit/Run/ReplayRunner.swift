@@ -47,6 +47,8 @@ public final class ReplayRunner {
     /// Every item's outcome so far, in the order they were judged.
     private(set) var outcomes: [ItemOutcome] = []
     private var pending: [PlanningInput] = []
+    /// Each thread's answers, held until its last one to be judged on the phone's clock.
+    private var phoneQueue: PhoneQueueStage
     /// The plans of the pieces of the thread being read, held until its last piece is planned.
     private var heldPieces: PlannedThread? = nil
     /// Messages of a thread read before a dry run starts planning it in pieces while the rest is
@@ -90,6 +92,8 @@ public final class ReplayRunner {
             ledgers[job.kind] = JobLedger()
             sizing[job.kind] = PromptSizing()
         }
+        phoneQueue = PhoneQueueStage(queue: PhoneQueue(model: options.profiles.queue,
+                                                       budgets: Dictionary(jobs.map { ($0.kind, $0.budgetMilliseconds) }) { a, _ in a }))
     }
 
     /// Where a resumed run starts: after this many reader events (a checkpoint's), with this many
@@ -233,13 +237,14 @@ public final class ReplayRunner {
         for (kind, sizes) in planned.sizing { sizing[kind, default: PromptSizing()].merge(sizes) }
         outcomes += planned.outcomes
         guard let modelStage, !planned.queued.isEmpty else { return }
+        phoneQueue.expect(thread: planned.thread, asked: planned.queued.count, prewarms: planned.prewarms)
         if modelStage.enqueue(planned.queued, at: planned.queuedPlaces) { flush() }
     }
 
     /// Asks the model about the queued requests and counts the answers.
     private func flush() {
         modelStage?.flush { result, outcome in
-            ledgers[result.job, default: JobLedger()].add(result)
+            for judged in phoneQueue.take(result, thread: outcome.thread) { ledgers[judged.job, default: JobLedger()].add(judged) }
             outcomes.append(outcome)
         }
     }

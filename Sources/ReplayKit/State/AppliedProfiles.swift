@@ -10,9 +10,33 @@ public struct AppliedProfiles: Sendable, Equatable {
     /// The version a place whose `meta.model` no profile covers is judged as.
     public var unknownModel: String
     public var versions: [Version]
+    /// The phone's queue figures: cold start, idle unload, prewarm lead (`PhoneQueueModel`).
+    public var queue: Queue
     /// An upgrade preview's version (`--as-model-version`): every place was judged as this
     /// version would run it. Absent in a run of the corpus as recorded.
     @OmittedWhenNil public var asModelVersion: ModelLabel?
+
+    /// The phone's queue figures as report.json and a state write them.
+    public struct Queue: Codable, Sendable, Equatable {
+        public var coldStartMilliseconds: Double
+        public var idleUnloadSeconds: Double
+        public var prewarmLeadMilliseconds: Double
+        public var source: Prose
+
+        enum CodingKeys: String, CodingKey {
+            case coldStartMilliseconds = "cold_start_ms"
+            case idleUnloadSeconds = "idle_unload_s"
+            case prewarmLeadMilliseconds = "prewarm_lead_ms"
+            case source
+        }
+
+        public init(_ model: PhoneQueueModel) {
+            coldStartMilliseconds = model.coldStartMilliseconds
+            idleUnloadSeconds = model.idleUnloadMilliseconds / 1000
+            prewarmLeadMilliseconds = model.prewarmLeadMilliseconds
+            source = Prose(model.source)
+        }
+    }
 
     /// One model version as the run's device runs it.
     public struct Version: Sendable, Equatable {
@@ -32,7 +56,9 @@ public struct AppliedProfiles: Sendable, Equatable {
         public var tokensSource: String = ""
     }
 
-    public init(name: String, sha256: String, unknownModel: String, versions: [Version], asModelVersion: String? = nil) {
+    public init(name: String, sha256: String, unknownModel: String, versions: [Version], queue: Queue = Queue(ModelProfiles.estimatedQueue),
+                asModelVersion: String? = nil) {
+        self.queue = queue
         self.name = name
         self.sha256 = sha256
         self.unknownModel = unknownModel
@@ -51,7 +77,7 @@ public struct AppliedProfiles: Sendable, Equatable {
                                      decodeTokensPerSecond: running.decodeTokensPerSecond, source: model.source,
                                      charactersPerToken: model.tokens.charactersPerToken,
                                      framingTokens: model.tokens.framingTokens, tokensSource: model.tokens.source)
-                  }, asModelVersion: profiles.previewVersion)
+                  }, queue: Queue(profiles.queue), asModelVersion: profiles.previewVersion)
     }
 
     /// "built-in (SHA-256 0123456789ab)".
@@ -64,7 +90,7 @@ extension AppliedProfiles: Codable {
     enum CodingKeys: String, CodingKey {
         case name, sha256
         case unknownModel = "unknown_model"
-        case versions
+        case versions, queue
         case asModelVersion = "as_model_version"
     }
 
@@ -73,6 +99,7 @@ extension AppliedProfiles: Codable {
         self.init(name: try container.decode(TokenLabel.self, forKey: .name).text, sha256: try container.decode(SHA256Hex.self, forKey: .sha256).text,
                   unknownModel: try container.decode(TokenLabel.self, forKey: .unknownModel).text,
                   versions: try container.decode([Version].self, forKey: .versions),
+                  queue: try container.decode(Queue.self, forKey: .queue),
                   asModelVersion: try container.decode(OmittedWhenNil<ModelLabel>.self, forKey: .asModelVersion).wrappedValue?.text)
         guard ReportLabel(token: name, salt: LabelSalt(bytes: [])).text == name, SHA256Hex.isDigest(sha256) else {
             throw StateFormatError(at: container.codingPath, "not a profiles file's name and SHA-256")
