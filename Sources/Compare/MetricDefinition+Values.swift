@@ -13,6 +13,7 @@ extension MetricDefinition {
         case "answered": return item.answered ? 1 : 0
         case "in_budget.host": return item.inBudgetHost == true ? 1 : 0
         case "in_budget.device": return item.inBudgetDevice == true ? 1 : 0
+        case "in_budget.queued": return item.inBudgetQueued == true ? 1 : 0
         case "tokens.in": return item.asked ? Double(item.tokensIn) : nil
         case "tokens.out": return item.asked ? Double(item.tokensOut) : nil
         case "latency.host.p50", "latency.host.p95": return item.asked ? item.hostMicroseconds.map { Double($0) / 1000 } : nil

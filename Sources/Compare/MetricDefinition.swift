@@ -49,7 +49,7 @@ public struct MetricDefinition: Sendable, Hashable {
 
     /// The rates, means and percentiles every job has, in the order they are shown.
     public static let fixed: [MetricDefinition] = {
-        var list = ["asked", "answered", "in_budget.host", "in_budget.device"].map {
+        var list = ["asked", "answered", "in_budget.host", "in_budget.device", "in_budget.queued"].map {
             MetricDefinition(key: $0, kind: .rate, unit: .fraction, direction: .higherIsBetter)
         }
         list += FallbackReason.allCases.sorted().map {

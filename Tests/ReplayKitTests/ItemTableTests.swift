@@ -28,7 +28,7 @@ import TestSupport
                 build: ["2.3.0 (512)", "#h:0badf00d", "unknown"][Int(next() % 3)], model: ["26.4", "27.0"][Int(next() % 2)],
                 locale: ["en-GB", "ja-JP", "unknown"][Int(next() % 3)], asked: asked, answered: asked && next() % 2 == 0,
                 fallback: next() % 4 == 0 ? nil : FallbackReason.allCases[Int(next() % UInt64(FallbackReason.allCases.count))],
-                inputWasCut: next() % 5 == 0, inBudgetHost: asked ? next() % 2 == 0 : nil, inBudgetDevice: asked ? next() % 2 == 0 : nil,
+                inputWasCut: next() % 5 == 0, inBudgetHost: asked ? next() % 2 == 0 : nil, inBudgetDevice: asked ? next() % 2 == 0 : nil, inBudgetQueued: asked ? next() % 3 == 0 : nil,
                 hostMicroseconds: asked ? Int(next() % 2_000_000) : nil, deviceMicroseconds: asked ? Int(next() % 900_000) : nil,
                 tokensIn: asked ? Int(next() % 900) : 0, tokensOut: asked ? Int(next() % 60) : 0,
                 quality: asked ? ["exact_match": Int(next() % 2) * 1_000_000_000, "best_f1": Int(next() % 1_000_000_001)] : [:],
@@ -195,6 +195,7 @@ import TestSupport
             #expect(items.filter(\.asked).count == metrics.asked, "\(kind)")
             #expect(items.filter(\.answered).count == metrics.answered, "\(kind)")
             #expect(items.filter { $0.inBudgetDevice == true }.count == metrics.inBudgetDevice, "\(kind)")
+            #expect(items.filter { $0.inBudgetQueued == true }.count == metrics.inBudgetQueued, "\(kind)")
             #expect(items.filter(\.inputWasCut).count == metrics.inputCut, "\(kind)")
             #expect(items.map(\.tokensIn).reduce(0, +) == metrics.tokensIn, "\(kind)")
             #expect(items.map(\.tokensOut).reduce(0, +) == metrics.tokensOut, "\(kind)")

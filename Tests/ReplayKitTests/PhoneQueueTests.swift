@@ -84,11 +84,14 @@ import TestSupport
         var stage = PhoneQueueStage(queue: Self.queue)
         stage.expect(thread: 1, asked: 2, prewarms: [-10_000])
         stage.expect(thread: 2, asked: 1, prewarms: [])
-        #expect(stage.take(Self.place(.chips, at: 0, device: 500), thread: 1).isEmpty)
-        let other = stage.take(Self.place(.chips, at: 0, device: 500), thread: 2)
-        #expect(other.map(\.queuedMilliseconds) == [1500])
-        let both = stage.take(Self.place(.push, at: 0, device: 500), thread: 1)
-        #expect(both.map(\.queuedMilliseconds) == [500, 1000] && stage.isEmpty)
+        func take(_ result: ItemResult, thread: UInt64) -> [(ItemResult, ItemOutcome)] {
+            stage.take(result, ItemOutcome(result, key: 0, thread: thread, build: "b", model: "m", locale: "en"))
+        }
+        #expect(take(Self.place(.chips, at: 0, device: 500), thread: 1).isEmpty)
+        let other = take(Self.place(.chips, at: 0, device: 500), thread: 2)
+        #expect(other.map(\.0.queuedMilliseconds) == [1500] && other.map(\.1.inBudgetQueued) == [false])
+        let both = take(Self.place(.push, at: 0, device: 500), thread: 1)
+        #expect(both.map(\.0.queuedMilliseconds) == [500, 1000] && both.map(\.1.inBudgetQueued) == [true, true] && stage.isEmpty)
     }
 
     /// Through a run: a thread whose screens land with pushes, on a warm phone, is in budget

@@ -28,6 +28,8 @@ public struct ItemOutcome: Sendable, Equatable {
     /// Valid and within the budget by each clock; nil when not asked.
     public var inBudgetHost: Bool?
     public var inBudgetDevice: Bool?
+    /// Valid and within the budget in the phone's queue (`PhoneQueue`); nil when not asked.
+    public var inBudgetQueued: Bool? = nil
     /// Host and estimated device time in whole microseconds; nil when not asked.
     public var hostMicroseconds: Int?
     public var deviceMicroseconds: Int?
@@ -44,7 +46,7 @@ public struct ItemOutcome: Sendable, Equatable {
 
     public init(key: UInt64, thread: UInt64, job: JobKind, build: String, model: String, locale: String = ReportLabel.unknown.text,
                 asked: Bool, answered: Bool,
-                fallback: FallbackReason?, inputWasCut: Bool, inBudgetHost: Bool?, inBudgetDevice: Bool?,
+                fallback: FallbackReason?, inputWasCut: Bool, inBudgetHost: Bool?, inBudgetDevice: Bool?, inBudgetQueued: Bool? = nil,
                 hostMicroseconds: Int?, deviceMicroseconds: Int?, tokensIn: Int, tokensOut: Int,
                 quality: [String: Int] = [:], qualityAllAnswers: [String: Int] = [:], violations: Set<NeverRule> = []) {
         self.key = key
@@ -59,6 +61,7 @@ public struct ItemOutcome: Sendable, Equatable {
         self.inputWasCut = inputWasCut
         self.inBudgetHost = inBudgetHost
         self.inBudgetDevice = inBudgetDevice
+        self.inBudgetQueued = inBudgetQueued
         self.hostMicroseconds = hostMicroseconds
         self.deviceMicroseconds = deviceMicroseconds
         self.tokensIn = tokensIn
@@ -73,7 +76,7 @@ public struct ItemOutcome: Sendable, Equatable {
     public init(_ result: ItemResult, key: UInt64, thread: UInt64, build: String, model: String, locale: String) {
         self.init(key: key, thread: thread, job: result.job, build: build, model: model, locale: locale, asked: result.asked,
                   answered: result.answered, fallback: result.fallback, inputWasCut: result.inputWasCut,
-                  inBudgetHost: result.inBudgetHost, inBudgetDevice: result.inBudgetDevice,
+                  inBudgetHost: result.inBudgetHost, inBudgetDevice: result.inBudgetDevice, inBudgetQueued: result.inBudgetQueued,
                   hostMicroseconds: result.hostMilliseconds.map(Self.microseconds),
                   deviceMicroseconds: result.deviceMilliseconds.map(Self.microseconds),
                   tokensIn: result.asked ? result.promptTokens : 0, tokensOut: result.asked ? result.outputTokens : 0,

@@ -64,9 +64,10 @@ public struct ItemTable: Sendable, Equatable {
         ZstdBytes.compress(jsonBytes())
     }
 
-    /// The bits of `flags`: asked, answered, input cut, in budget on the host, on the device.
+    /// The bits of `flags`: asked, answered, input cut, in budget on the host, on the device, in
+    /// the phone's queue.
     enum Flag: Int, CaseIterable {
-        case asked = 1, answered = 2, inputCut = 4, inBudgetHost = 8, inBudgetDevice = 16
+        case asked = 1, answered = 2, inputCut = 4, inBudgetHost = 8, inBudgetDevice = 16, inBudgetQueued = 32
     }
 
     static func flags(of item: ItemOutcome) -> Int {
@@ -76,6 +77,7 @@ public struct ItemTable: Sendable, Equatable {
         if item.inputWasCut { bits |= Flag.inputCut.rawValue }
         if item.inBudgetHost == true { bits |= Flag.inBudgetHost.rawValue }
         if item.inBudgetDevice == true { bits |= Flag.inBudgetDevice.rawValue }
+        if item.inBudgetQueued == true { bits |= Flag.inBudgetQueued.rawValue }
         return bits
     }
 

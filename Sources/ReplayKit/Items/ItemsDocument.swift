@@ -126,6 +126,7 @@ public struct ItemsDocument: ResultDocument, Equatable {
                 inputWasCut: bits & ItemTable.Flag.inputCut.rawValue != 0,
                 inBudgetHost: asked ? bits & ItemTable.Flag.inBudgetHost.rawValue != 0 : nil,
                 inBudgetDevice: asked ? bits & ItemTable.Flag.inBudgetDevice.rawValue != 0 : nil,
+                inBudgetQueued: asked ? bits & ItemTable.Flag.inBudgetQueued.rawValue != 0 : nil,
                 hostMicroseconds: asked ? columns.hostMicroseconds[i] : nil, deviceMicroseconds: asked ? columns.deviceMicroseconds[i] : nil,
                 tokensIn: columns.tokensIn[i], tokensOut: columns.tokensOut[i],
                 quality: Self.values(columns.quality, at: i), qualityAllAnswers: Self.values(columns.qualityAllAnswers, at: i),
@@ -160,7 +161,7 @@ public struct ItemsDocument: ResultDocument, Equatable {
         guard Set(threads).count == threads.count else { return "threads: a thread hash listed twice" }
         let limits: [(String, [Int], Int?)] = [
             ("thread", columns.thread, threads.count), ("job", columns.job, jobs.count), ("build", columns.build, builds.count),
-            ("model", columns.model, models.count), ("locale", columns.locale, locales.count), ("flags", columns.flags, 32),
+            ("model", columns.model, models.count), ("locale", columns.locale, locales.count), ("flags", columns.flags, 1 << ItemTable.Flag.allCases.count),
             ("fallback", columns.fallback, fallbacks.count + 1), ("host_us", columns.hostMicroseconds, nil),
             ("device_us", columns.deviceMicroseconds, nil), ("tokens_in", columns.tokensIn, nil), ("tokens_out", columns.tokensOut, nil),
             ("violations", columns.violations, 1 << min(neverRules.count, 62)),

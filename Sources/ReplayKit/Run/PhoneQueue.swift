@@ -83,27 +83,34 @@ struct PhoneQueue {
 /// made in planning order.
 struct PhoneQueueStage {
     let queue: PhoneQueue
-    private var waiting: [UInt64: (left: Int, prewarms: [Int64], results: [ItemResult])] = [:]
+    private var waiting: [UInt64: (left: Int, prewarms: [Int64], results: [ItemResult], outcomes: [ItemOutcome])] = [:]
 
     init(queue: PhoneQueue) { self.queue = queue }
 
     /// A thread whose `asked` places were queued for the model; `prewarms` its person's messages' times.
     mutating func expect(thread: UInt64, asked: Int, prewarms: [Int64]) {
         guard asked > 0 else { return }
-        waiting[thread, default: (0, prewarms, [])].left += asked
+        waiting[thread, default: (0, prewarms, [], [])].left += asked
     }
 
-    /// Takes one answer of `thread`; the thread's judged answers once it was the last.
-    mutating func take(_ result: ItemResult, thread: UInt64) -> [ItemResult] {
-        guard var held = waiting[thread] else { return queue.judge([result], prewarms: []) }
+    /// Takes one answer and its outcome; the thread's answers and outcomes, judged, once it was
+    /// the thread's last (`ItemOutcome.thread`).
+    mutating func take(_ result: ItemResult, _ outcome: ItemOutcome) -> [(ItemResult, ItemOutcome)] {
+        var held = waiting[outcome.thread] ?? (1, [], [], [])
         held.results.append(result)
+        held.outcomes.append(outcome)
         held.left -= 1
         guard held.left <= 0 else {
-            waiting[thread] = held
+            waiting[outcome.thread] = held
             return []
         }
-        waiting[thread] = nil
-        return queue.judge(held.results, prewarms: held.prewarms)
+        waiting[outcome.thread] = nil
+        let judged = queue.judge(held.results, prewarms: held.prewarms)
+        return zip(judged, held.outcomes).map { result, outcome in
+            var outcome = outcome
+            outcome.inBudgetQueued = result.inBudgetQueued
+            return (result, outcome)
+        }
     }
 
     /// Whether every expected answer has come.

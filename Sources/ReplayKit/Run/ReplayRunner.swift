@@ -244,8 +244,10 @@ public final class ReplayRunner {
     /// Asks the model about the queued requests and counts the answers.
     private func flush() {
         modelStage?.flush { result, outcome in
-            for judged in phoneQueue.take(result, thread: outcome.thread) { ledgers[judged.job, default: JobLedger()].add(judged) }
-            outcomes.append(outcome)
+            for (judged, outcome) in phoneQueue.take(result, outcome) {
+                ledgers[judged.job, default: JobLedger()].add(judged)
+                outcomes.append(outcome)
+            }
         }
     }
 }
