@@ -32,6 +32,9 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// The last message's date, read once while it repeats (`ISOWeek.utcDay(bytes:memo:)`): a
     /// cache, not a count, so `==` ignores it.
     private var dateMemo = ISOWeek.PlainDateMemo()
+    /// Whether the last model version checked is a version number (`SpecContract`): a cache,
+    /// not a count, so `==` ignores it.
+    private var modelVerdicts = SpecContract.ModelVerdicts()
     /// The builds, models and agent names the team allows as written (`--labels`); every other
     /// name is hashed. Not a count, so `==` ignores it.
     public let listed: TeamLabels
@@ -242,12 +245,12 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// each over the messages carrying what it checks, a hit where the message breaks the rule.
     /// `chipOffered`: the message directly follows a chip-eligible agent screen; `named`: it is a
     /// group message that names a member.
-    private func checkContract(_ message: MessageOutline, chipOffered: Bool, named: Bool, in thread: OpenThread, into delta: inout Delta) {
+    private mutating func checkContract(_ message: MessageOutline, chipOffered: Bool, named: Bool, in thread: OpenThread, into delta: inout Delta) {
         if message.meta.sentFromChip { delta.count(.contractChipNotOffered, hit: !chipOffered) }
         if thread.isGroup && message.meta.groupRouted != nil { delta.count(.contractRoutedNamed, hit: named) }
         if message.meta.draftTicks != nil { delta.count(.contractTicksNotOffline, hit: !message.meta.offline) }
         delta.count(.contractMetaExtraKey, hit: message.meta.hasUndefinedKey)
-        delta.count(.contractMetaOffSpec, hit: SpecContract.holdsValueOffSpec(message.meta, members: thread.memberNames))
+        delta.count(.contractMetaOffSpec, hit: SpecContract.holdsValueOffSpec(message, members: thread.memberNames, models: &modelVerdicts))
     }
 
     private static let pushKinds: [Metric] = [.pushReply, .pushHandoff, .pushQuote, .pushOther]

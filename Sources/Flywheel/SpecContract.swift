@@ -19,23 +19,22 @@ import Export
 /// - `contract.meta_off_spec`: the keys it defines hold only the values the spec allows
 ///   (`holdsValueOffSpec`).
 ///
-/// Counts only: nothing here keeps or returns a value it looked at.
+/// Counts only: nothing here keeps or returns a value it looked at (`ModelVerdicts` keeps the
+/// last model version, a metadata label like the counter's own).
 enum SpecContract {
-    /// The values `meta.via` may hold (spec §2, the export format).
-    static let viaValues = ["suggested", "typed"]
-    /// The value `meta.group.routed` may hold (spec §3).
-    static let routedValue = "on-device"
-
-    /// Whether `meta` holds a value the spec does not allow: `via` other than "suggested" or
-    /// "typed"; `group.routed` other than "on-device"; `group.to` that is not, exactly, the name of
-    /// one of `members` (the thread's group; none outside a group, where `group` means nothing);
-    /// or `model` that is not a version number (`isModelVersion`). `build` is the app's own
-    /// free-form build string in the format, so it is not checked.
-    static func holdsValueOffSpec(_ meta: MessageMeta, members: [String]) -> Bool {
-        if let via = meta.via, !viaValues.contains(via) { return true }
-        if let routed = meta.groupRouted, routed != routedValue { return true }
-        if let to = meta.groupTo, !members.contains(to) { return true }
-        if let model = meta.model, !isModelVersion(model) { return true }
+    /// Whether `message`'s `meta` holds a value the spec does not allow: `via` other than
+    /// "suggested" or "typed" (spec §2, the format); `group.routed` other than "on-device" (§3);
+    /// `group.to` that is not, exactly, the name of one of `members` (the thread's group; none
+    /// outside a group, where `group` means nothing); or `model` that is not a version number
+    /// (`isModelVersion`, §1), decided through `models`. `build` is the app's own free-form
+    /// build string in the format, so it is not checked.
+    ///
+    /// Takes the outline, not its `meta`: handing `meta` over copied it, six fields, per message.
+    static func holdsValueOffSpec(_ message: MessageOutline, members: [String], models: inout ModelVerdicts) -> Bool {
+        if let via = message.meta.via, via != "suggested", via != "typed" { return true }
+        if let routed = message.meta.groupRouted, routed != "on-device" { return true }
+        if let to = message.meta.groupTo, !members.contains(to) { return true }
+        if let model = message.meta.model, !models.isVersion(model) { return true }
         return false
     }
 
@@ -55,5 +54,20 @@ enum SpecContract {
             }
         }
         return digits > 0
+    }
+
+    /// `isModelVersion` of the last model asked about, remembered: a corpus has a few model
+    /// versions and most messages repeat the last one.
+    struct ModelVerdicts: Sendable {
+        private var last: String?
+        private var lastIsVersion = false
+
+        /// `SpecContract.isModelVersion(model)`.
+        mutating func isVersion(_ model: String) -> Bool {
+            if let last, last == model { return lastIsVersion }
+            last = model
+            lastIsVersion = SpecContract.isModelVersion(model)
+            return lastIsVersion
+        }
     }
 }
