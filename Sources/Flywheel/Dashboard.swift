@@ -5,7 +5,10 @@ import Privacy
 /// Inline CSS and SVG only: no script, no font, no image, no link to anything (a Content
 /// Security Policy of `default-src 'none'` says so to the browser too), so it opens offline and
 /// leaks nothing when opened. Per feature: rates over ISO weeks, bars by app build, by model
-/// version and by locale, each with a table of the same numbers. Light and dark follow `prefers-color-scheme`.
+/// version and by locale, each with a table of the same numbers. The spec's contract checks
+/// (`SpecContract`) get a verdict at the top (all zero, or how many places broke the spec) and
+/// a section of tables: each check over the whole corpus, by app build and by model version,
+/// zero shown as 0. Light and dark follow `prefers-color-scheme`.
 /// Only counts, rates and labels appear: labels from the corpus have passed their `ReportLabel`
 /// rule (or are hashes), at most 20 per dimension (`FlywheelCounter.capped`), and every label is
 /// escaped for HTML.
@@ -32,6 +35,7 @@ private struct Page {
         out += "Every rate is a share with its numerator, denominator and 95% Wilson interval; "
         out += "cells with fewer than \(RateCell.smallSampleThreshold) in the denominator are marked as small samples "
         out += "(hollow points, faint dashed bars, “small” in the tables), never hidden.</p>\n"
+        out += contractVerdict()
         out += "<nav><ul>" + Feature.allCases.map { "<li><a href=\"#\($0.rawValue)\">\(HTMLText.escape($0.title))</a></li>" }.joined()
         if replayed != nil { out += "<li><a href=\"#replayed\">Replayed coverage vs real usage</a></li>" }
         out += "</ul></nav>\n</header>\n<main>\n"
@@ -67,6 +71,7 @@ private struct Page {
     private mutating func section(_ feature: Feature) -> String {
         let shares: [Metric]
         switch feature {
+        case .contract: return contractSection()
         case .chips: shares = [.chipsSuggested]
         case .route: shares = [.routeNamed, .routeGuessedKept, .routeChose, .routeLead]
         case .draft: shares = [.draftUsed]
@@ -93,10 +98,86 @@ private struct Page {
                          categoryName: "Batch size", categories: buckets.map(\.label),
                          series: [ChartSeries(name: "share of pushes", values: values)], style: .bars).figure()
             out += meanTable(.pushBatchMean, "Replies per push")
-        case .chips, .route:
+        case .chips, .route, .contract:
             break
         }
         return out + "</section>\n"
+    }
+
+    // MARK: - Contract checks
+
+    /// The places where the export shows the app broke the spec, summed over the checks (a
+    /// message that breaks two checks is two places).
+    private var contractPlaces: Int {
+        Feature.contract.metrics.reduce(0) { $0 + counter.cell($1).numerator }
+    }
+
+    /// The line at the top: every check 0, or how many places broke the spec, linking to the section.
+    private func contractVerdict() -> String {
+        let places = contractPlaces
+        let checks = Feature.contract.metrics.count
+        if places == 0 {
+            return "<p class=\"verdict ok\" id=\"contract-verdict\">Spec contract: all \(checks) checks are 0, "
+                + "nothing in the export shows the app broke the spec (<a href=\"#contract\">checks</a>).</p>\n"
+        }
+        let broken = Feature.contract.metrics.filter { counter.cell($0).numerator > 0 }.count
+        return "<p class=\"verdict alarm\" id=\"contract-verdict\"><strong>Spec contract: \(places) "
+            + (places == 1 ? "place" : "places") + " where the export shows the app broke the spec</strong>, in \(broken) of \(checks) checks "
+            + "(<a href=\"#contract\">see which</a>).</p>\n"
+    }
+
+    /// The contract section: what each check means and its spec section, each check over the
+    /// whole corpus, then by app build and by model version. A count is always shown, 0 too.
+    private func contractSection() -> String {
+        let checks = Feature.contract.metrics
+        var out = "<section id=\"contract\">\n<h2>\(HTMLText.escape(Feature.contract.title))</h2>\n"
+        out += "<p class=\"population\">Of \(HTMLText.escape(Feature.contract.population)). "
+        out += "Each counts the places where the export shows the app broke the on-device spec: a build that keeps the spec gives 0. "
+        out += "Counts only: no value and no key name from a message is shown.</p>\n<dl class=\"definitions\">"
+        for metric in checks {
+            out += "<dt>\(HTMLText.escape(metric.label))<br><code>\(HTMLText.escape(metric.name))</code></dt>"
+            out += "<dd>\(HTMLText.escape(metric.definition)) (spec \(HTMLText.escape(metric.specSection ?? "")))</dd>"
+        }
+        out += "</dl>\n"
+        out += "<div class=\"table-wrap\"><table class=\"contract\" id=\"contract-overall\">\n<caption>Every check over the whole corpus</caption>\n"
+        out += "<thead><tr><th scope=\"col\">Check</th><th scope=\"col\">Spec</th><th scope=\"col\" class=\"num\">Places</th>"
+        out += "<th scope=\"col\" class=\"num\">Of messages</th><th scope=\"col\" class=\"num\">Share</th><th scope=\"col\">95% interval</th></tr></thead>\n<tbody>\n"
+        for metric in checks {
+            let value = ChartValue(counter.cell(metric))
+            let places = value.numerator ?? 0
+            out += places > 0 ? "<tr class=\"alarm\">" : "<tr>"
+            out += "<th scope=\"row\">\(HTMLText.escape(metric.label))</th><td>\(HTMLText.escape(metric.specSection ?? ""))</td>"
+            out += "<td class=\"num\">\(places)</td><td class=\"num\">\(value.denominator ?? 0)</td>"
+            out += "<td class=\"num\">\(HTMLText.escape(value.rateText))</td><td>\(HTMLText.escape(value.intervalText))</td></tr>\n"
+        }
+        out += "</tbody></table></div>\n"
+        out += contractTable(.build, "By app build", id: "contract-build")
+        out += contractTable(.model, "By model version", id: "contract-model")
+        return out + "</section>\n"
+    }
+
+    /// One row per key of `dimension`, one column per check: "places of messages", 0 included.
+    private func contractTable(_ dimension: MetricDimension, _ title: String, id: String) -> String {
+        let checks = Feature.contract.metrics
+        var out = "<div class=\"table-wrap\"><table class=\"contract\" id=\"\(id)\">\n<caption>\(HTMLText.escape(title)): places of messages checked</caption>\n"
+        out += "<thead><tr><th scope=\"col\">\(HTMLText.escape(dimension == .build ? "App build" : "Model version"))</th>"
+        for metric in checks { out += "<th scope=\"col\" class=\"num\">\(HTMLText.escape(metric.label))</th>" }
+        out += "</tr></thead>\n<tbody>\n"
+        let keys = counter.keys(dimension)
+        if keys.isEmpty {
+            out += "<tr><td colspan=\"\(checks.count + 1)\">no messages</td></tr>\n"
+        }
+        for key in keys {
+            let cells = checks.map { counter.cell($0, dimension, key) }
+            out += cells.contains { $0.numerator > 0 } ? "<tr class=\"alarm\">" : "<tr>"
+            out += "<th scope=\"row\">\(HTMLText.escape(key))</th>"
+            for cell in cells {
+                out += cell.numerator > 0 ? "<td class=\"num alarm\">" : "<td class=\"num\">"
+                out += "\(cell.numerator) of \(cell.denominator)</td>"
+            }
+            out += "</tr>\n"
+        }
+        return out + "</tbody></table></div>\n"
     }
 
     private mutating func chart(_ title: String, _ dimension: MetricDimension, _ name: String, _ metrics: [Metric], _ style: Chart.Style) -> String {
@@ -223,6 +304,11 @@ private struct Page {
     th.repeat { color: var(--muted); font-weight: 400; }
     .num { text-align: right; font-variant-numeric: tabular-nums; }
     tr.small td, tr.small th { color: var(--muted); font-style: italic; }
+    .verdict { padding: .5rem .8rem; border-radius: 6px; border-left: 4px solid var(--s3); background: var(--panel); }
+    .verdict.alarm { border-left-color: var(--s5); }
+    code { font-size: .85em; }
+    td.alarm, tr.alarm th { color: var(--s5); font-weight: 600; }
+    table.contract tbody th { white-space: nowrap; }
     footer { margin-top: 2.5rem; color: var(--muted); font-size: .85rem; border-top: 1px solid var(--line); }
     """
 }

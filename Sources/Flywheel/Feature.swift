@@ -1,4 +1,5 @@
-/// One of the four on-device features the flywheel measures; the dashboard has a section per feature.
+/// One of the four on-device features the flywheel measures, or the spec's contract checks
+/// (`SpecContract`), which hold the app's messages to the spec; the dashboard has a section for each.
 public enum Feature: String, CaseIterable, Sendable, Comparable, Codable {
     /// Reply chips under a screen that asks in words (spec §2).
     case chips
@@ -8,6 +9,9 @@ public enum Feature: String, CaseIterable, Sendable, Comparable, Codable {
     case draft
     /// Push notifications for agents' messages (spec §4).
     case push
+    /// Whether the export shows the app kept the spec (`SpecContract`): not a feature of the
+    /// app, the checks its messages must pass.
+    case contract
 
     /// The section heading in the dashboard.
     public var title: String {
@@ -16,6 +20,7 @@ public enum Feature: String, CaseIterable, Sendable, Comparable, Codable {
         case .route: return "Routing in groups"
         case .draft: return "Offline drafts"
         case .push: return "Pushes"
+        case .contract: return "Spec contract checks"
         }
     }
 
@@ -26,6 +31,7 @@ public enum Feature: String, CaseIterable, Sendable, Comparable, Codable {
         case .route: return "person messages in group threads"
         case .draft: return "person messages sent offline (meta.offline)"
         case .push: return "agent messages that carried a push"
+        case .contract: return "person messages (the rows the app writes); each check is taken over the messages that carry what it checks"
         }
     }
 

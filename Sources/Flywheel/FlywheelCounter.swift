@@ -8,6 +8,8 @@ import Export
 /// of every dimension, plus the little state of the open thread that the rules need (the previous
 /// message, the person's last build, the pushes waiting for the person's next message). Message text is read for one thing only, whether it names a
 /// group member as `@Name` (`Mention`, the rule the routing job uses); nothing of it is kept.
+/// Besides the usage metrics it counts the spec's contract checks (`SpecContract`), from the
+/// same facts.
 ///
 /// It counts `MessageOutline`s: a full record is outlined first, so both ways of reading count
 /// by one rule. Per message it works on slot numbers, not strings: each distinct raw build,
@@ -30,6 +32,9 @@ public struct FlywheelCounter: Sendable, Equatable {
     /// The last message's date, read once while it repeats (`ISOWeek.utcDay(bytes:memo:)`): a
     /// cache, not a count, so `==` ignores it.
     private var dateMemo = ISOWeek.PlainDateMemo()
+    /// Whether the last model version checked is a version number (`SpecContract`): a cache,
+    /// not a count, so `==` ignores it.
+    private var modelVerdicts = SpecContract.ModelVerdicts()
     /// The builds, models and agent names the team allows as written (`--labels`); every other
     /// name is hashed. Not a count, so `==` ignores it.
     public let listed: TeamLabels
@@ -191,9 +196,11 @@ public struct FlywheelCounter: Sendable, Equatable {
                 record(delta, build: build, model: model, locale: locale, agent: chipAgent, week: week)
             }
             var delta = Delta()
+            var named = false
             if thread.isGroup {
                 let route = routing(message, in: thread)
-                delta.count(.routeNamed, hit: route == .routeNamed)
+                named = route == .routeNamed
+                delta.count(.routeNamed, hit: named)
                 delta.count(.routeGuessedKept, hit: route == .routeGuessedKept)
                 delta.count(.routeChose, hit: route == .routeChose)
                 delta.count(.routeLead, hit: route == .routeLead)
@@ -203,6 +210,7 @@ public struct FlywheelCounter: Sendable, Equatable {
                 delta.count(.draftUsed, hit: ticks > 0)
                 if ticks > 0 { delta.add(.draftTicksMean, sum: ticks) }
             }
+            checkContract(message, chipOffered: thread.chipAgentSlot != nil, named: named, in: thread, into: &delta)
             record(delta, build: build, model: model, locale: locale, agent: thread.personAgentSlot, week: week)
             thread.chipAgentSlot = nil
             // The pushes since the person's last message reached the app this message came from.
@@ -231,6 +239,18 @@ public struct FlywheelCounter: Sendable, Equatable {
             }
             thread.chipAgentSlot = message.isChipEligible ? agent : nil
         }
+    }
+
+    /// Counts the spec's contract checks (`SpecContract`) of a person message into `delta`:
+    /// each over the messages carrying what it checks, a hit where the message breaks the rule.
+    /// `chipOffered`: the message directly follows a chip-eligible agent screen; `named`: it is a
+    /// group message that names a member.
+    private mutating func checkContract(_ message: MessageOutline, chipOffered: Bool, named: Bool, in thread: OpenThread, into delta: inout Delta) {
+        if message.meta.sentFromChip { delta.count(.contractChipNotOffered, hit: !chipOffered) }
+        if thread.isGroup && message.meta.groupRouted != nil { delta.count(.contractRoutedNamed, hit: named) }
+        if message.meta.draftTicks != nil { delta.count(.contractTicksNotOffline, hit: !message.meta.offline) }
+        delta.count(.contractMetaExtraKey, hit: message.meta.hasUndefinedKey)
+        delta.count(.contractMetaOffSpec, hit: SpecContract.holdsValueOffSpec(message, members: thread.memberNames, models: &modelVerdicts))
     }
 
     private static let pushKinds: [Metric] = [.pushReply, .pushHandoff, .pushQuote, .pushOther]
@@ -314,8 +334,8 @@ struct BucketKey: Hashable, Sendable {
 struct Bucket: Equatable, Sendable {
     var numerators = [Int](repeating: 0, count: Metric.allCases.count)
     var denominators = [Int](repeating: 0, count: Metric.allCases.count)
-    /// Events counted under the key (a message adds one, or two when it answers a chip screen):
-    /// its weight when a dimension is capped.
+    /// Events counted under the key (a person message adds one, or two when it answers a chip
+    /// screen; an agent message one when it carried a push): its weight when a dimension is capped.
     var events = 0
 
     func adding(_ other: Bucket) -> Bucket {

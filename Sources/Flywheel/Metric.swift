@@ -1,6 +1,10 @@
 import Privacy
 /// One measured quantity: a share (how many of a population) or a mean (a sum over a count).
 ///
+/// The `contract.*` metrics are the spec's contract checks (`SpecContract`): each counts the
+/// places where the export shows the app broke a rule of the on-device spec, as a share of the
+/// messages the rule is about; their numerator is the count, and 0 is a result too.
+///
 /// Every metric is stored as two integers, its numerator and denominator, so counters of two
 /// halves of a corpus add up exactly to the counter of the whole; rates and intervals are derived.
 public enum Metric: Int, CaseIterable, Sendable, Comparable {
@@ -40,6 +44,18 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
     case pushBatch10Plus
     /// Replies per push: the sum of `batch` over all pushes.
     case pushBatchMean
+    /// Person messages sent from a chip (`via == "suggested"`) where no chip may show: not
+    /// directly after a chip-eligible agent screen (spec §2).
+    case contractChipNotOffered
+    /// Group person messages with `group.routed` that name a member (`@Name`): a named message
+    /// is not a guess (spec §3).
+    case contractRoutedNamed
+    /// Person messages with `draft_ticks` that were not sent offline (spec §5).
+    case contractTicksNotOffline
+    /// Person messages whose `meta` (or `meta.group`) holds a key the format does not define.
+    case contractMetaExtraKey
+    /// Person messages whose `meta` holds a value the spec does not allow (`SpecContract.holdsValueOffSpec`).
+    case contractMetaOffSpec
 
     /// The metric's name in metrics.csv and metrics.json (stable; part of the schema).
     public var name: String {
@@ -62,6 +78,11 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
         case .pushBatch5to9: return "push.batch.5-9"
         case .pushBatch10Plus: return "push.batch.10+"
         case .pushBatchMean: return "push.batch_mean"
+        case .contractChipNotOffered: return "contract.chip_not_offered"
+        case .contractRoutedNamed: return "contract.routed_named"
+        case .contractTicksNotOffline: return "contract.ticks_not_offline"
+        case .contractMetaExtraKey: return "contract.meta_extra_key"
+        case .contractMetaOffSpec: return "contract.meta_off_spec"
         }
     }
 
@@ -80,6 +101,8 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
         case .pushReply, .pushHandoff, .pushQuote, .pushOther,
              .pushBatch1, .pushBatch2, .pushBatch3, .pushBatch4, .pushBatch5to9, .pushBatch10Plus, .pushBatchMean:
             return .push
+        case .contractChipNotOffered, .contractRoutedNamed, .contractTicksNotOffline, .contractMetaExtraKey, .contractMetaOffSpec:
+            return .contract
         }
     }
 
@@ -107,6 +130,11 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
         case .pushBatch5to9: return "5-9 replies"
         case .pushBatch10Plus: return "10+ replies"
         case .pushBatchMean: return "replies per push"
+        case .contractChipNotOffered: return "chip sent where none may show"
+        case .contractRoutedNamed: return "routed though named (@Name)"
+        case .contractTicksNotOffline: return "draft ticks, not offline"
+        case .contractMetaExtraKey: return "meta key the format does not define"
+        case .contractMetaOffSpec: return "meta value the spec does not allow"
         }
     }
 
@@ -135,8 +163,41 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
             return "numerator: pushes covering \(label); denominator: agent messages with a push"
         case .pushBatchMean:
             return "mean: numerator is the sum of push.batch, denominator the agent messages with a push"
+        case .contractChipNotOffered:
+            return "numerator: replies sent with meta.via = suggested that do not directly follow a chip-eligible agent screen "
+                + "(a screen whose last say asks a question and that has nothing to tap: a choose, pick, ask, form or slide gets no chips); "
+                + "denominator: person messages with meta.via = suggested"
+        case .contractRoutedNamed:
+            return "numerator: messages naming a member as @Name that carry meta.group.routed (an @name always wins: the model is not asked); "
+                + "denominator: person messages in group threads with meta.group.routed"
+        case .contractTicksNotOffline:
+            return "numerator: messages with meta.draft_ticks and no meta.offline = true (ticks are made on a draft, which shows only offline); "
+                + "denominator: person messages with meta.draft_ticks"
+        case .contractMetaExtraKey:
+            return "numerator: messages whose meta or meta.group holds a key the export format does not define "
+                + "(its name and value are never read, only counted); denominator: person messages"
+        case .contractMetaOffSpec:
+            return "numerator: messages with meta.via other than suggested or typed, meta.group.routed other than on-device, "
+                + "meta.group.to not naming a member of the thread's group, or meta.model not a version number; denominator: person messages"
         }
     }
+
+    /// The section of the on-device spec a contract check holds the app to; nil for the usage
+    /// metrics.
+    public var specSection: String? {
+        switch self {
+        case .contractChipNotOffered: return "§2"
+        case .contractRoutedNamed: return "§3"
+        case .contractTicksNotOffline: return "§5"
+        case .contractMetaExtraKey: return "§9, §10"
+        case .contractMetaOffSpec: return "§1, §2, §3"
+        default: return nil
+        }
+    }
+
+    /// Whether this is a contract check (`SpecContract`): its numerator counts the places where
+    /// the export shows the app broke the spec.
+    public var isContractCheck: Bool { feature == .contract }
 
     /// The batch-size metric a push of `batch` unread replies counts under.
     static func batchBucket(_ batch: Int) -> Metric {

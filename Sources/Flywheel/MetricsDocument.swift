@@ -8,7 +8,8 @@ import Privacy
 /// { "schema": "replay.flywheel/1",
 ///   "interval": "wilson", "confidence": 0.95, "smallSampleBelow": 30,
 ///   "totals": { "threads": Int, "messages": Int },
-///   "metrics": [ { "metric": "chips.suggested", "feature": "chips", "kind": "share" | "mean",
+///   "metrics": [ { "metric": "chips.suggested", "feature": "chips" | "route" | "draft" | "push" | "contract",
+///                  "kind": "share" | "mean",
 ///                  "label": String, "definition": String,
 ///                  "cells": { "all" | "build" | "model" | "locale" | "agent" | "week":
 ///                     [ { "key": String, "numerator": Int, "denominator": Int,
@@ -22,7 +23,9 @@ import Privacy
 /// `denominator` the count, `rate` the mean, and `low`/`high` are null. Keys under each dimension
 /// come in display order (numbers by value; hashed labels, "unknown" and "(other)" last); every
 /// metric lists every key its dimension has, 0 of 0 included. Build, model, locale and agent keys
-/// are capped (`FlywheelCounter.capped`): at most 20, the rest summed under "(other)".
+/// are capped (`FlywheelCounter.capped`): at most 20, the rest summed under "(other)". The
+/// `contract.*` metrics (feature "contract") are the spec's contract checks (`SpecContract`):
+/// shares whose numerator counts the places where the export shows the app broke the spec.
 public struct MetricsDocument: ResultDocument, Equatable {
     /// The schema name and version; bumped when a field changes meaning.
     public static let schema = "replay.flywheel/1"

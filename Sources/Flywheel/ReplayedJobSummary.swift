@@ -30,13 +30,13 @@ public struct ReplayedJobSummary: Sendable, Equatable {
     }
 
     /// The real-usage metric this job's coverage is shown beside; `nil` for a job with none
-    /// (the push line has no usage signal in the metadata).
+    /// (the push line has no usage signal in the metadata; the contract checks are no job).
     public var usageMetric: Metric? {
         switch job {
         case .chips: return .chipsSuggested
         case .route: return .routeGuessedKept
         case .draft: return .draftUsed
-        case .push: return nil
+        case .push, .contract: return nil
         }
     }
 }

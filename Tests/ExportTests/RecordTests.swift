@@ -57,6 +57,31 @@ import TestSupport
         #expect(message.meta.draftTicks == [0, 2])
         #expect(message.meta.groupTo == "Sage")
         #expect(message.meta.groupRouted == "on-device")
+        #expect(message.meta.hasUndefinedKey)   // "unknown": only the fact is kept
+    }
+
+    /// A key `meta` or `meta.group` holds that the format does not define is noted, whatever it
+    /// holds, and nothing else of it is kept; full records and outlines agree.
+    @Test(arguments: [
+        (#"{"via":"typed","build":"2.3.0 (512)","model":"26.4","offline":false,"draft_ticks":[],"group":{"to":"Sage","routed":"on-device"}}"#, false),
+        (#"{}"#, false), (#"null"#, false),
+        (#"{"note":"the words"}"#, true), (#"{"n":1}"#, true), (#"{"x":null}"#, true), (#"{"VIA":"typed"}"#, true),
+        (#"{"group":{"to":"Sage","why":"words"}}"#, true), (#"{"group":{"x":null}}"#, true), (#"{"group":null,"y":[]}"#, true),
+        (#"{"vid":"typed"}"#, true), (#"{"draft_tick":[1]}"#, true),
+    ])
+    func keysTheFormatDoesNotDefineAreNoted(_ meta: String, _ undefined: Bool) throws {
+        let line = #"{"type":"message","thread":"t1","id":"m1","from":"person","text":"hi","meta":\#(meta)}"#
+        let message = try #require(try singleEvent(line)?.message)
+        #expect(message.meta.hasUndefinedKey == undefined)
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("one.jsonl", text: #"{"type":"thread","id":"t1","agent":"Coach"}"# + "\n" + line + "\n")
+        let reader = try CorpusReader(paths: [file])
+        var outlines: [MessageOutline] = []
+        while let event = reader.nextOutline() {
+            if case .record(.message(let outline), _) = event { outlines.append(outline) }
+        }
+        #expect(outlines == [MessageOutline(message)])
+        #expect(outlines.first?.meta.hasUndefinedKey == undefined)
     }
 
     @Test func metaDefaults() throws {
@@ -69,6 +94,7 @@ import TestSupport
         #expect(message.meta.groupTo == "Sage")
         #expect(message.meta.groupRouted == nil)
         #expect(message.meta.build == nil)
+        #expect(!message.meta.hasUndefinedKey)
         let bare = try #require(try singleEvent(#"{"type":"message","thread":"t1","id":"m2","from":"person"}"#)?.message)
         #expect(bare.text == nil)
         #expect(!bare.meta.offline && bare.meta.via == nil)

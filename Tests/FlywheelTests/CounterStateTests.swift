@@ -8,7 +8,8 @@ import Testing
 @Suite struct CounterStateTests {
     @Test func aCounterReadsBackExactly() throws {
         let directory = try TemporaryDirectory()
-        for text in [HandCorpus.jsonl(), SyntheticCorpus.jsonl(threads: 120)] {
+        let breaks = HandCorpus.jsonl(ContractCheckTests.byBuild + ContractCheckTests.cases.map(\.lines))
+        for text in [HandCorpus.jsonl(), SyntheticCorpus.jsonl(threads: 120), breaks] {
             let counter = try HandCorpus.count(text, in: directory, name: "c-\(text.count).jsonl")
             let written = try ReportValueEncoder().encode(counter).exactJSON()
             let back = try ReportValueDecoder(userInfo: [.teamLabels: HandCorpus.labels]).decode(FlywheelCounter.self, from: ReportValue(parsingExactJSON: written))
@@ -16,6 +17,14 @@ import Testing
             #expect(try ReportValueEncoder().encode(back).exactJSON() == written)
             #expect(MetricsCSV.render(back) == MetricsCSV.render(counter))
             #expect(Dashboard.render(back) == Dashboard.render(counter))
+            for check in Feature.contract.metrics {
+                #expect(back.cell(check, .build, "2.4.0 (530)") == counter.cell(check, .build, "2.4.0 (530)"))
+            }
+            if text == breaks {
+                // The contract checks' counts are in the state, so they survive it.
+                #expect(back.cell(.contractRoutedNamed, .build, "2.4.0 (530)").numerator == 1)
+                #expect(ContractCheckTests.checks.map { back.cell($0).numerator } == [6, 3, 3, 5, 8])
+            }
         }
     }
 

@@ -33,6 +33,13 @@ import TestSupport
         #expect(counter.messages > 1000)
         #expect(counter.cell(.chipsSuggested).denominator > 0)
         #expect(counter.cell(.routeLead).denominator > 0)
+        // The generator keeps the spec: a clean run raises no alarm, and every check checked something.
+        for check in Feature.contract.metrics {
+            #expect(counter.cell(check).numerator == 0, "\(check.name)")
+            #expect(counter.cell(check).denominator > 0, "\(check.name)")
+        }
+        let html = Dashboard.render(counter)
+        #expect(html.contains(#"<p class="verdict ok""#) && !html.contains(#"alarm""#))
     }
 
     @Test func handAndSyntheticCorporaCountTheSameFromOutlines() throws {

@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 @testable import Flywheel
 
-/// Loads dashboard.html in headless Chromium and checks it rendered, offline.
+/// Loads dashboard.html in headless Chromium and checks it rendered, offline, and that the spec's
+/// contract checks show in it.
 ///
 /// Needs Debian's `chromium` (and `strace` for the network check); without chromium the test is
 /// reported as disabled with the reason. Set FLYWHEEL_RENDER_DIR to keep the screenshots.
@@ -57,6 +58,92 @@ import TestSupport
         }
     }
 
+    /// The contract checks as Chromium shows them. The DOM it builds from the whole page holds
+    /// the verdict and, inside the contract section, the three tables with every check's numbers
+    /// under every build and model version, 0 included (read back from the cells). The section
+    /// alone, drawn with the page's own style, is not blank, in light and dark, and a corpus that
+    /// breaks the spec does not look like one that keeps it.
+    @Test(.enabled(if: chromium != nil, "chromium is not installed (Debian package 'chromium'); the render check needs it"),
+          .timeLimit(.minutes(3)))
+    func contractChecksShowInTheBrowser() throws {
+        let directory = try TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let broken = try HandCorpus.count(HandCorpus.jsonl(ContractCheckTests.byBuild), in: directory, name: "broken.jsonl")
+        let kept = try HandCorpus.count(HandCorpus.jsonl(), in: directory, name: "kept.jsonl")
+        let brokenPage = Dashboard.render(broken), keptPage = Dashboard.render(kept)
+
+        let dom = try Self.dumpDOM(try directory.write("broken.html", text: brokenPage), in: directory)
+        #expect(dom.contains(#"<p class="verdict alarm" id="contract-verdict"><strong>Spec contract: 5 places where"#))
+        let section = try #require(Self.slice(dom, from: #"<section id="contract">"#, to: "</section>"), "no contract section in the DOM")
+        let overall = Self.rows(try #require(Self.slice(section, from: #"id="contract-overall""#, to: "</table>")))
+        #expect(overall.count == Feature.contract.metrics.count)
+        for check in Feature.contract.metrics {
+            let cell = broken.cell(check)
+            #expect(overall[check.label].map { Array($0.prefix(3)) } == [check.specSection ?? "", "\(cell.numerator)", "\(cell.denominator)"],
+                    "\(check.name)")
+        }
+        for (id, dimension) in [("contract-build", MetricDimension.build), ("contract-model", .model)] {
+            let rows = Self.rows(try #require(Self.slice(section, from: #"id="\#(id)""#, to: "</table>"), "no table \(id) in the section"))
+            #expect(Set(rows.keys) == Set(broken.keys(dimension)))
+            for key in broken.keys(dimension) {
+                let expected = Feature.contract.metrics.map { broken.cell($0, dimension, key) }.map { "\($0.numerator) of \($0.denominator)" }
+                #expect(rows[key] == expected, "\(id) \(key)")
+            }
+        }
+
+        let blank = try directory.write("blank.html", text: "<!DOCTYPE html><html><head><meta name=\"color-scheme\" content=\"light dark\"></head><body></body></html>")
+        let brokenSection = try directory.write("broken-section.html", text: try #require(Self.sectionAlone(brokenPage, id: "contract")))
+        let keptSection = try directory.write("kept-section.html", text: try #require(Self.sectionAlone(keptPage, id: "contract")))
+        let empty = try Self.render(blank, in: directory, name: "contract-blank", traced: false).png
+        let brokenPNG = try Self.render(brokenSection, in: directory, name: "broken-section", traced: false).png
+        let brokenDarkPNG = try Self.render(brokenSection, in: directory, name: "broken-section-dark", dark: true, traced: false).png
+        let keptPNG = try Self.render(keptSection, in: directory, name: "kept-section", traced: false).png
+        for png in [brokenPNG, brokenDarkPNG, keptPNG] {
+            #expect(png.count > 8 * empty.count, "a section of \(png.count) bytes vs blank \(empty.count)")
+        }
+        #expect(brokenPNG != keptPNG && brokenPNG != brokenDarkPNG)
+        if let keep = ProcessInfo.processInfo.environment["FLYWHEEL_RENDER_DIR"] {
+            try FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+            for (name, data) in [("contract-broken.png", brokenPNG), ("contract-broken-dark.png", brokenDarkPNG), ("contract-kept.png", keptPNG)] {
+                try data.write(to: URL(fileURLWithPath: keep + "/" + name))
+            }
+        }
+    }
+
+    /// The DOM Chromium builds from `page`, serialized (`--dump-dom`); the page has no script,
+    /// so it is the parse of its HTML as a browser makes it.
+    static func dumpDOM(_ page: String, in directory: TemporaryDirectory) throws -> String {
+        let result = try ChildProcess.run(chromium!, ["--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
+                                                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                                                      "--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir=" + directory.path + "/profile-dom",
+                                                      "--dump-dom", URL(fileURLWithPath: page).absoluteString],
+                                          errors: .null, timeout: 90)
+        #expect(result.succeeded, "chromium --dump-dom ended with \(result.status)")
+        return String(decoding: result.standardOutput, as: UTF8.self)
+    }
+
+    /// The text of `text` from the first `start` to the first `end` after it, both included.
+    static func slice(_ text: String, from start: String, to end: String) -> String? {
+        guard let first = text.range(of: start), let last = text.range(of: end, range: first.upperBound..<text.endIndex) else { return nil }
+        return String(text[first.lowerBound..<last.upperBound])
+    }
+
+    /// The body rows of a table's HTML, by the text of each row's header cell: the texts of its other cells.
+    static func rows(_ table: String) -> [String: [String]] {
+        var rows: [String: [String]] = [:]
+        for row in table.matches(of: /<tr[^>]*><th scope="row">([^<]*)<\/th>(.*?)<\/tr>/) {
+            rows[String(row.1)] = row.2.matches(of: /<td[^>]*>([^<]*)<\/td>/).map { String($0.1) }
+        }
+        return rows
+    }
+
+    /// The page with only the section `id` in its body: the same head, style and markup, so the
+    /// section is drawn at the top of the window.
+    static func sectionAlone(_ page: String, id: String) -> String? {
+        guard let body = page.range(of: "<header>"), let section = slice(page, from: #"<section id="\#(id)">"#, to: "</section>") else { return nil }
+        return String(page[..<body.lowerBound]) + "<main>\n" + section + "\n</main>\n</body>\n</html>\n"
+    }
+
     /// What one Chromium run gave: the screenshot, the hosts of every URL request in its NetLog,
     /// the file: URLs it loaded, and (with strace) the destinations of its network `connect`s.
     struct Run {
@@ -66,8 +153,9 @@ import TestSupport
         let connects: Set<String>?
     }
 
-    /// Screenshots `page` at 1200×2000 with DNS mapped to nothing, logging the network.
-    static func render(_ page: String, in directory: TemporaryDirectory, name: String, dark: Bool = false) throws -> Run {
+    /// Screenshots `page` at 1200×2000 with DNS mapped to nothing, logging the network (its
+    /// `connect`s only when `traced` and strace is there).
+    static func render(_ page: String, in directory: TemporaryDirectory, name: String, dark: Bool = false, traced: Bool = true) throws -> Run {
         let png = directory.path + "/\(name).png", trace = directory.path + "/\(name).strace"
         let netlog = directory.path + "/\(name).netlog.json"
         var arguments = ["--headless", "--disable-gpu", "--no-sandbox", "--no-first-run",
@@ -77,12 +165,13 @@ import TestSupport
                          "--screenshot=" + png, "--window-size=1200,2000"]
         if dark { arguments += ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"] }
         arguments.append(URL(fileURLWithPath: page).absoluteString)
-        let command = strace.map { [$0, "-f", "-qq", "-e", "trace=connect", "-o", trace, chromium!] } ?? [chromium!]
+        let tracer = traced ? strace : nil
+        let command = tracer.map { [$0, "-f", "-qq", "-e", "trace=connect", "-o", trace, chromium!] } ?? [chromium!]
         let browser = try ChildProcess(command[0], Array(command.dropFirst()) + arguments)
         if browser.wait(timeout: 90).timedOut { Issue.record("chromium did not finish within 90 s") }
         let data = try Data(contentsOf: URL(fileURLWithPath: png))
         // "connect(fd, {sa_family=AF_INET, …}, 16) = 0" minus the pid and fd, so runs compare.
-        let connects = strace == nil ? nil : Set((try String(contentsOfFile: trace, encoding: .utf8))
+        let connects = tracer == nil ? nil : Set((try String(contentsOfFile: trace, encoding: .utf8))
             .split(separator: "\n").filter { $0.contains("connect(") && $0.contains("AF_INET") }
             .map { line in line.split(separator: "{", maxSplits: 1).last.map { String($0.prefix { $0 != "}" }) } ?? String(line) })
         let log = (try? String(contentsOfFile: netlog, encoding: .utf8)) ?? ""

@@ -14,6 +14,11 @@ public struct MessageMeta: Sendable, Equatable {
     public var build: String?
     /// The on-device model version (`"26.0"`, `"26.4"`, `"27.0"`).
     public var model: String?
+    /// Whether `meta`, or `meta.group`, held a key the format gives no meaning to (anything but
+    /// `via`, `group`, `offline`, `draft_ticks`, `build`, `model`; in `group`, anything but `to`
+    /// and `routed`). Only that it did: the key's name may itself be words, so neither the name
+    /// nor what it held is kept. The flywheel's contract check `contract.meta_extra_key` counts it.
+    public var hasUndefinedKey: Bool
 
     /// Whether the person sent it by tapping a reply chip.
     public var sentFromChip: Bool { via == "suggested" }
@@ -25,7 +30,7 @@ public struct MessageMeta: Sendable, Equatable {
     /// of it in the caller.
     public init(via: consuming String? = nil, groupTo: consuming String? = nil, groupRouted: consuming String? = nil,
                 offline: Bool = false, draftTicks: consuming [Int]? = nil, build: consuming String? = nil,
-                model: consuming String? = nil) {
+                model: consuming String? = nil, hasUndefinedKey: Bool = false) {
         self.via = via
         self.groupTo = groupTo
         self.groupRouted = groupRouted
@@ -33,5 +38,6 @@ public struct MessageMeta: Sendable, Equatable {
         self.draftTicks = draftTicks
         self.build = build
         self.model = model
+        self.hasUndefinedKey = hasUndefinedKey
     }
 }

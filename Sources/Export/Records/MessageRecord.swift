@@ -18,7 +18,8 @@ public struct MessageRecord: Sendable {
     public var push: PushInfo?
     /// The message's language (BCP 47), overriding the thread's `locale`.
     public var lang: String?
-    /// The metadata with meaning (see `MessageMeta`); other `meta` keys are dropped.
+    /// The metadata with meaning (see `MessageMeta`); other `meta` keys are dropped, keeping
+    /// only the fact that there were some (`MessageMeta.hasUndefinedKey`).
     public var meta: MessageMeta
 
     /// A message record.

@@ -4,7 +4,9 @@ import Privacy
 ///
 /// A wrong type, a missing required field or a malformed node makes the whole line bad, with a
 /// reason that names the field (its path, such as `screen[2].card.title`) and what was wrong,
-/// never what it held. Unknown keys are ignored; `null` counts as absent for optional fields.
+/// never what it held. Unknown keys are ignored (in `meta` and `meta.group`, only the fact that
+/// there was one is kept: `MessageMeta.hasUndefinedKey`); `null` counts as absent for optional
+/// fields.
 struct RecordDecoder {
     /// What a line decoded to.
     enum Decoded {
@@ -203,6 +205,8 @@ struct RecordDecoder {
         guard index >= 0, document.kind(index) != .null else { return MessageMeta() }
         try expect(index, .object, "meta", "an object")
         var via = -1, group = -1, offline = -1, ticks = -1, build = -1, model = -1
+        // Whether a key the format does not define was there; its name and value are not read.
+        var undefined = false
         document.forEachMember(of: index) { key, value in
             switch key.count {
             case 3 where JSONDocument.equal(key, "via"): via = value
@@ -211,7 +215,7 @@ struct RecordDecoder {
             case 5 where JSONDocument.equal(key, "model"): model = value
             case 7 where JSONDocument.equal(key, "offline"): offline = value
             case 11 where JSONDocument.equal(key, "draft_ticks"): ticks = value
-            default: break
+            default: undefined = true
             }
         }
         // Each field into a local and the value made once at the end: assigning the fields of
@@ -227,6 +231,7 @@ struct RecordDecoder {
             document.forEachMember(of: group) { key, value in
                 if JSONDocument.equal(key, "to") { to = value }
                 else if JSONDocument.equal(key, "routed") { routed = value }
+                else { undefined = true }
             }
             groupTo = try optionalString(to, "meta.group.to", repeats: true)
             groupRouted = try optionalString(routed, "meta.group.routed", repeats: true)
@@ -246,7 +251,7 @@ struct RecordDecoder {
         }
         return MessageMeta(via: consume viaValue, groupTo: consume groupTo, groupRouted: consume groupRouted,
                            offline: offlineValue, draftTicks: consume draftTicks, build: consume buildValue,
-                           model: consume modelValue)
+                           model: consume modelValue, hasUndefinedKey: undefined)
     }
 
     // MARK: - Screens
