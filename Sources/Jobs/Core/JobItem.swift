@@ -22,6 +22,10 @@ public struct JobItem: Sendable {
     /// what the export says happened (`meta.group.to`), labels derived at planning. Never a
     /// thread's text, so the words need not be kept until the answer comes.
     public var labels: [String: String] = [:]
+    /// The expert topic the words the model sees here name (`ExpertTopic`), when the job labels
+    /// topics (`Job.labellingTopics`, for fallbacks injected by topic); nil otherwise or when they
+    /// name none. The category only, never a word.
+    public var topic: ExpertTopic? = nil
 
     /// An item that falls back before asking because its language is not supported (spec §6).
     public static func unsupportedLanguage(job: JobKind, attribution: Attribution) -> JobItem {
