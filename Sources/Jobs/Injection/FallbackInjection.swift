@@ -81,11 +81,6 @@ public struct FallbackInjection: Sendable, Equatable {
         }
     }
 
-    /// An injection of every place's `rates`, as `--inject-fallbacks refusal=0.05` gives.
-    public init(rates: [Reason: Double], seed: UInt64 = 0) throws(JobsError) {
-        try self.init(rates: [.everyPlace: rates], seed: seed)
-    }
-
     /// Every place's share of `reason` (0 when not injected).
     public func rate(_ reason: Reason) -> Double { rates[.everyPlace]?[reason] ?? 0 }
 
@@ -101,9 +96,6 @@ public struct FallbackInjection: Sendable, Equatable {
     /// Whether some share is given for a topic's places: then each place's topic must be known
     /// (`Job.labellingTopics`).
     public var followsTopics: Bool { rates.keys.contains { $0.topic != nil } }
-
-    /// Whether some fallback is injected at all.
-    public var isEmpty: Bool { rates.isEmpty && unavailable == 0 }
 
     /// The reason injected at the place keyed `place` (its item key), of `job`, about `topic`, or
     /// nil: one draw per place, compared with the place's shares laid end to end in a fixed order.
