@@ -60,8 +60,8 @@ final class ModelStage {
     /// Asks the model about every queued request, and hands each judged result and outcome on.
     ///
     /// Once `stop` is raised the call is dropped whole (`stopped`), whether before it or during
-    /// it: nothing of it is judged, the queue is left as it was, and nothing more is asked. A call
-    /// whose every place is injected is dropped so too.
+    /// it: nothing of it is judged, the queue is left as it was, and nothing more is asked; a call
+    /// whose every place is injected, which asks the model nothing, is dropped so too.
     func flush(_ judged: (ItemResult, ItemOutcome) -> Void) {
         guard !queue.isEmpty, !stopped else { return }
         let injected = zip(queue, places).map { item, place in
