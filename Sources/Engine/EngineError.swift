@@ -1,9 +1,7 @@
-/// What went wrong in the engine's own inputs: a fallback injection or a profiles file.
+/// What went wrong in the engine's own inputs: a profiles file or a device profile.
 ///
 /// Each case reads as a sentence naming the file and the key where there is one.
 public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// An `--inject-fallbacks` value that cannot be read: what is wrong with it.
-    case injectionIsNotValid(String)
     /// A profiles file that is not UTF-8 JSON: the parser's words.
     case profilesFileIsNotJSON(file: String, problem: String)
     /// A profiles file whose `schema` is not `replay.profiles/1`.
@@ -17,8 +15,6 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .injectionIsNotValid(let problem):
-            "--inject-fallbacks: \(problem)"
         case .profilesFileIsNotJSON(let file, let problem):
             "\(file): not a JSON profiles file: \(problem)"
         case .profilesFileHasAnotherSchema(let file):

@@ -132,10 +132,6 @@ public struct GenerationRequest: Sendable {
     /// (`GenerationOutcome.choiceProbability`); one that cannot generates under `grammar`, which
     /// must allow exactly these (and `responseSchema` too). Structure and fixed labels only (member names), as grammars.
     public var choices: [SealedText]?
-    /// Which place the request is for, as a number that is the same for that place in every run
-    /// under one run key (the item's keyed hash; 0 when not set): what an engine that decides
-    /// per place, such as `FallbackInjectingModel`, decides by. Never derived from the words.
-    public var place: UInt64 = 0
 
     public init(instructions: SealedText, prompt: SealedText, grammar: String?, maxOutputTokens: Int, contextLimit: Int = 4096,
                 choices: [SealedText]? = nil) {

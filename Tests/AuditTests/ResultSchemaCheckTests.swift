@@ -117,8 +117,9 @@ import TestSupport
     }
 
     /// Under `replay audit` the run's directory also holds the audit's hashes file and marker,
-    /// and its report an `audit` block: a clean audited run still has zero findings.
-    @Test(arguments: [["--dry-run", "--limit", "2"], ["--limit", "1"]])
+    /// and its report an `audit` block: a clean audited run still has zero findings, fallbacks
+    /// injected by job and by topic included (`run.inject_fallbacks` with its scopes).
+    @Test(arguments: [["--dry-run", "--limit", "2"], ["--limit", "1", "--inject-fallbacks", "refusal=0.05,guardrail=health:0.2,rate_limit=push:0.3"]])
     func cleanAuditedRunHasZeroFindings(options: [String]) throws {
         let replay = BuiltProducts.executable("replay")
         let directory = try TemporaryDirectory(prefix: "audited-run")

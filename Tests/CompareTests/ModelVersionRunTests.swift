@@ -84,7 +84,7 @@ import TestSupport
         let injection = try FallbackInjection.parse("refusal=0.05", seed: 11)
         let base = run(nil), new = run(injection)
         #expect(base.ledgers[.chips]?.overall.answered == 1000)
-        let refused = new.items.filter { injection.reason(at: $0.key) == .refusal }.count
+        let refused = new.items.filter { injection.reason(at: $0.key, job: $0.job, topic: nil) == .refusal }.count
         #expect(new.ledgers[.chips]?.overall.fallbacks[.refusal] == refused)
         #expect(new.ledgers[.chips]?.overall.answered == 1000 - refused)
         #expect(abs(refused - 50) < 4 * 7)   // binomial(1000, 0.05): sd ≈ 6.9

@@ -80,7 +80,8 @@ public struct ChipsJob: AskingJob, CountedPlanning {
             labels["language"] = Language.code(of: language)
             writer.items.append(JobItem(job: .chips, attribution: attribution, request: written.request,
                                         inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens,
-                                        reference: reference, labels: labels))
+                                        reference: reference, labels: labels,
+                                        topic: writer.topic(of: [cut.text, lastFromPerson], language: language)))
         }
     }
 

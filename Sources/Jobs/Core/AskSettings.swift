@@ -12,13 +12,22 @@ public struct AskSettings: Sendable {
     public var supportedLanguages: SupportedLanguages
     /// The instructions and the words of the prompt: the prompt set's part for the job.
     public var prompts: JobPrompts
+    /// Whether each place's item says what its words are about (`JobItem.topic`): only a run
+    /// whose injected fallbacks follow topics pays for reading them (`Job.labellingTopics`).
+    public var labelsTopics = false
 }
 
 /// A job set by `AskSettings`: every job of the spec. Its budget is the settings' own.
 protocol AskingJob: Job {
-    var asking: AskSettings { get }
+    var asking: AskSettings { get set }
 }
 
 extension AskingJob {
     public var budgetMilliseconds: Double { asking.budgetMilliseconds }
+
+    public func labellingTopics() -> Self {
+        var job = self
+        job.asking.labelsTopics = true
+        return job
+    }
 }

@@ -44,6 +44,10 @@ public protocol Job: Sendable {
     /// The quality measures (and counters that follow from them) of `answer` at `item`, where nil
     /// is the app's fallback: no chips, the lead, the relay's line, no draft.
     func score(_ answer: Answer?, for item: JobItem) -> Scored
+    /// The job planning as it does, each item also saying what the words the model sees there
+    /// are about (`JobItem.topic`): for fallbacks injected by topic (`FallbackInjection`). A job
+    /// that asks about no words is itself.
+    func labellingTopics() -> Self
 }
 
 /// An output after the job's checks: the answer, or nil when rejected; and what the checks counted.
@@ -79,6 +83,8 @@ public struct Scored: Sendable, Equatable {
 }
 
 extension Job {
+    public func labellingTopics() -> Self { self }
+
     /// Counts what the job looked at in `thread` and returns one item per place it fires.
     public func plan(_ thread: ThreadSnapshot, tokenizer: any Tokenizer, ledger: inout JobLedger) -> [JobItem] {
         plan(thread, messages: thread.messages.indices, tokenizer: tokenizer, ledger: &ledger)

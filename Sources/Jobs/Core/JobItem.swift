@@ -25,6 +25,10 @@ public struct JobItem: Sendable {
     /// When the job fires, in milliseconds since 1970 (the `at` of the message it fires at): where
     /// the phone's queue places it (`PhoneQueue`); nil when the export gave no readable time.
     public var firedAtMilliseconds: Int64? = nil
+    /// The expert topic the words the model sees here name (`ExpertTopic`), when the job labels
+    /// topics (`Job.labellingTopics`, for fallbacks injected by topic); nil otherwise or when they
+    /// name none. The category only, never a word.
+    public var topic: ExpertTopic? = nil
 
     /// An item that falls back before asking because its language is not supported (spec §6).
     public static func unsupportedLanguage(job: JobKind, attribution: Attribution) -> JobItem {

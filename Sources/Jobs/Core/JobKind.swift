@@ -20,6 +20,12 @@ public enum JobKind: String, Sendable, CaseIterable, Codable, Comparable {
 public enum FallbackReason: String, Sendable, CaseIterable, Codable, Comparable {
     /// The model file is missing or unreadable.
     case modelUnavailable = "model_unavailable"
+    /// The phone cannot run the model (spec §6: not eligible, Apple Intelligence turned off, or the
+    /// model not ready; `SystemLanguageModel.availability` is unavailable), so the app never asks.
+    /// Apart from `modelUnavailable`, which is the replay's own model failing to load: a replay
+    /// knows it only as injected (`--inject-fallbacks unavailable=RATE`), since the export does not
+    /// say which phones could run the model.
+    case deviceUnavailable = "device_unavailable"
     /// The message's language is not one the model supports.
     case unsupportedLanguage = "unsupported_language"
     /// The prompt and the answer do not fit the session's token ceiling.

@@ -1,8 +1,8 @@
-/// Why the jobs cannot be set up as asked: so far, a prompt set file (`replay.prompts/1`,
-/// docs/prompts.md) that cannot be used.
+/// Why the jobs cannot be set up as asked: a prompt set file (`replay.prompts/1`,
+/// docs/prompts.md) that cannot be used, or fallbacks to inject that cannot be read.
 ///
-/// Each case names the file and the key path of the problem (`jobs.chips.prompt[2]`), and says
-/// what is allowed there. A template's text is never quoted: only the placeholder at fault.
+/// Each case about a file names it and the key path of the problem (`jobs.chips.prompt[2]`), and
+/// says what is allowed there. A template's text is never quoted: only the placeholder at fault.
 public enum JobsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is not JSON; `problem` says where the parser stopped (a byte offset) and what it expected.
     case promptSetIsNotJSON(file: String, problem: String)
@@ -34,6 +34,8 @@ public enum JobsError: Error, Sendable, Equatable, CustomStringConvertible {
     case promptUsesAnInputThatMayBeAbsent(file: String, path: String, placeholder: String, condition: String)
     /// A list input (routing's members) shares its part with other words.
     case promptListIsNotAPartOfItsOwn(file: String, path: String, placeholder: String)
+    /// An `--inject-fallbacks` value that cannot be read: what is wrong with it.
+    case injectionIsNotValid(String)
 
     public var description: String {
         switch self {
@@ -68,6 +70,8 @@ public enum JobsError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(file): \(path): {\(placeholder)} may be absent: use it only in a part with \"when\": \"\(condition)\""
         case let .promptListIsNotAPartOfItsOwn(file, path, placeholder):
             "\(file): \(path): {\(placeholder)} must be a part by itself (it becomes one line each)"
+        case let .injectionIsNotValid(problem):
+            "--inject-fallbacks: \(problem)"
         }
     }
 

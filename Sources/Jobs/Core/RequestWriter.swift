@@ -59,6 +59,16 @@ struct RequestWriter {
         return false
     }
 
+    /// The expert topic `words` name (`ExpertTopic.named`, read in `language`), the first of the
+    /// topics' order any of them names, when the job labels topics (`AskSettings.labelsTopics`);
+    /// nil otherwise. Each text is read on its own, so no phrase spans two.
+    func topic(of words: [SealedText?], language: String?) -> ExpertTopic? {
+        guard asking.labelsTopics else { return nil }
+        let code = Language.code(of: language)
+        let folded = words.compactMap { $0?.withUnsealedText { PhraseTable.Folded($0) } }
+        return ExpertTopic.allCases.first { topic in folded.contains { topic.phrases.contains($0, language: code) } }
+    }
+
     /// The request for the place `values` describe, answered under `grammar` (or, by an engine
     /// that takes schemas, under `schema`: the same shape).
     mutating func request(_ values: PromptValues, grammar: String?, schema: ResponseSchema?, choices: [SealedText]? = nil) -> Written {

@@ -71,7 +71,8 @@ public struct DraftJob: AskingJob, CountedPlanning {
                 labels["expert_topic"] = text.withUnsealedText { ExpertTopic.named(in: $0, language: Language.code(of: language)) }?.rawValue
             }
             writer.items.append(JobItem(job: .draft, attribution: attribution, request: written.request,
-                                        inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
+                                        inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels,
+                                        topic: writer.topic(of: [text], language: language)))
         }
     }
 

@@ -101,7 +101,8 @@ public struct PushJob: AskingJob, CountedPlanning {
             var labels = ["agent": agent]
             labels["language"] = Language.code(of: snapshot.language(of: message))
             writer.items.append(JobItem(job: .push, attribution: attribution, request: written.request,
-                                        inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens, labels: labels))
+                                        inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens, labels: labels,
+                                        topic: writer.topic(of: [cut.text], language: snapshot.language(of: message))))
         }
     }
 

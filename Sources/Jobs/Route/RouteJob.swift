@@ -110,7 +110,8 @@ public struct RouteJob: AskingJob, CountedPlanning {
             // The prompt is the input.
             let inputTokens = tokenizer.tokenCount(joining: written.parts, separator: RequestWriter.separator, knownCounts: written.knownCounts)
             writer.items.append(JobItem(job: .route, attribution: attribution, request: written.request,
-                                        inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels))
+                                        inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels,
+                                        topic: writer.topic(of: [text], language: snapshot.language(of: message))))
         }
     }
 

@@ -25,7 +25,7 @@ public enum ArgumentParser {
                       [--dry-run] [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
                       [--route-confidence P] [--fail-under JOB.KEY=MIN]... [--fail-over JOB.KEY=MAX]...
                       [--config FILE.json] [--labels FILE.json] [--prompts FILE.json] [--profiles FILE.json]
-                      [--as-model-version V] [--inject-fallbacks REASON=RATE,...]
+                      [--as-model-version V] [--inject-fallbacks REASON=[SCOPE:]RATE,...]
                       [--inject-seed N] [--allow-unsandboxed] [--force] [--shard I/N | --shards N]
                       [--shard-by thread|file] [--resume] [--checkpoint-every K] [--run-key FILE] CORPUS...
                replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--fail-over JOB.KEY=MAX]...
@@ -92,8 +92,13 @@ public enum ArgumentParser {
                       the corpus as shipped with the same corpus on V; the report says so
         --inject-fallbacks R=RATE,...  make the model refuse (refusal), trip a guardrail
                       (guardrail) or be rate limited (rate_limit) at these shares of the places it
-                      is asked about, e.g. refusal=0.05; the same places in every run under one
-                      run key and --inject-seed N (default 0)
+                      is asked about, e.g. refusal=0.05; R=SCOPE:RATE for one job's places
+                      (rate_limit=push:0.3), those about an expert topic (guardrail=health:0.2:
+                      health, money, legal) or both (guardrail=chips/health:0.5), the most
+                      specific winning; unavailable=RATE: that share of phones (a thread's
+                      person) cannot run the model, every place of theirs falling back. The same
+                      places and phones in every run under one run key and --inject-seed N
+                      (default 0)
         --allow-unsandboxed  run even where the kernel cannot confine writes to --out and forbid
                       network sockets (Landlock ABI >= 4, seccomp); the report says so
         --force       replace the finished run --out holds (its manifest.json); without it that

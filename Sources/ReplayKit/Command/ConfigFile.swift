@@ -77,7 +77,7 @@ public struct ConfigFile: Sendable, Equatable {
             return text
         }
         config.profiles = try text("profiles", mustBe: "the path of a profiles file (see --profiles)")
-        config.injectFallbacks = try text("inject_fallbacks", mustBe: "REASON=RATE,... as --inject-fallbacks takes it")
+        config.injectFallbacks = try text("inject_fallbacks", mustBe: "REASON=[SCOPE:]RATE,... as --inject-fallbacks takes it")
         if let seed = object["inject_seed"] {
             guard let number = seed.doubleValue, let value = UInt64(exactly: number), value <= UInt64(Int.max) else {
                 throw ArgumentParser.UsageError("\(path): 'inject_seed' must be a whole number of 0 or more")

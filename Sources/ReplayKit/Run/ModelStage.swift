@@ -6,8 +6,15 @@ import Jobs
 ///
 /// It holds at most one call's requests, so only their words are in memory at once; what
 /// leaves is numbers: each item's result, counted into the job's ledger, and its outcome.
+///
+/// Fallbacks injected at places (`injection`: refusals, guardrails, rate limits) are the phone's
+/// framework failing before any output: such a request is not sent to the model, and its outcome
+/// carries the prompt's size (what was prefilled before the refusal) and nothing written. Each
+/// is decided by the place's key, job and topic, so the same places fail however calls are cut.
 final class ModelStage {
     let model: any LanguageModel
+    /// The fallbacks injected at places; nil: every request goes to the model.
+    let injection: FallbackInjection?
     let jobs: [JobKind: any Job]
     /// The run's phone; each answer is judged as its own model version runs on it (`profiles`).
     let device: DeviceProfile
@@ -28,7 +35,9 @@ final class ModelStage {
     /// Calls answered so far.
     private(set) var calls = 0
 
-    init(model: any LanguageModel, jobs: [any Job], device: DeviceProfile, profiles: ModelProfiles = .builtIn, stop: StopRequest? = nil) {
+    init(model: any LanguageModel, jobs: [any Job], device: DeviceProfile, profiles: ModelProfiles = .builtIn, stop: StopRequest? = nil,
+         injection: FallbackInjection? = nil) {
+        self.injection = injection.flatMap { $0.rates.isEmpty ? nil : $0 }
         self.profiles = profiles
         phoneTokens = PhoneTokenizers(profiles)
         self.model = model
@@ -51,24 +60,34 @@ final class ModelStage {
     /// Asks the model about every queued request, and hands each judged result and outcome on.
     ///
     /// Once `stop` is raised the call is dropped whole (`stopped`), whether before it or during
-    /// it: nothing of it is judged, the queue is left as it was, and nothing more is asked.
+    /// it: nothing of it is judged, the queue is left as it was, and nothing more is asked; a call
+    /// whose every place is injected, which asks the model nothing, is dropped so too.
     func flush(_ judged: (ItemResult, ItemOutcome) -> Void) {
         guard !queue.isEmpty, !stopped else { return }
-        // Each request carries its place's key, so an engine that decides per place (the
-        // fallback injection) decides the same way in every run under the run key.
-        let requests = zip(queue, places).map { item, place in
-            var request = item.request!
-            request.place = place.key
-            return request
+        let injected = zip(queue, places).map { item, place in
+            injection?.reason(at: place.key, job: item.job, topic: item.topic)
         }
-        let answered = stop.map { model.respond(to: requests, unless: $0) } ?? model.respond(to: requests)
-        guard let answers = answered else {
+        let requests = zip(queue, injected).compactMap { item, reason in reason == nil ? item.request! : nil }
+        var answers: [GenerationOutcome] = []
+        if !requests.isEmpty {
+            guard let answered = stop.map({ model.respond(to: requests, unless: $0) }) ?? model.respond(to: requests) else {
+                stopped = true
+                return
+            }
+            answers = answered
+        } else if stop?.isRaised == true {
             stopped = true
             return
         }
         asked += queue.count
         calls += 1
-        for ((item, place), answer) in zip(zip(queue, places), answers) {
+        var next = answers.makeIterator()
+        let outcomes = zip(queue, injected).map { item, reason -> GenerationOutcome in
+            guard let reason else { return next.next()! }
+            return GenerationOutcome(output: .failure(reason.failure), promptTokens: item.promptTokens ?? model.promptTokenCount(for: item.request!),
+                                     outputTokens: 0, hostMilliseconds: 0)
+        }
+        for ((item, place), answer) in zip(zip(queue, places), outcomes) {
             let model = item.attribution.model
             var result = jobs[item.job]!.evaluate(item, outcome: answer, device: profiles.device(device, model: model),
                                                   phoneTokens: phoneTokens.tokenizer(forModel: model))

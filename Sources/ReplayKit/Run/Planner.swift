@@ -9,6 +9,10 @@ import Privacy
 /// The second stage of a run: a thread through every job, every fallback that is known before
 /// the model is asked decided here, and what is left queued for the model.
 ///
+/// A phone the injection makes unavailable (`FallbackInjection.isUnavailable(phone:)`) is the
+/// thread's: the export names no person, and a thread is one person's conversation on their
+/// phone, so its keyed hash is the phone's key, the same in every shard and run under the run key.
+///
 /// Planning is pure and `Sendable`, so a dry run plans threads on several workers
 /// (`PlanningPipeline`) while the source goes on reading. Each item leaves with its place (its
 /// keyed hash, its thread's, its build and model as the report shows them), so its outcome can
@@ -132,6 +136,10 @@ struct Planner: Sendable {
                 var result = job.unasked(item, reason: certain)
                 result.promptTokens = promptTokens
                 add(result, at: item)
+            } else if options.injection?.isUnavailable(phone: threadHash) == true {
+                // The thread's phone cannot run the model (injected): the app never asks. Its
+                // prompt is sized all the same: the sizes are the corpus's, whoever answers.
+                add(job.unasked(item, reason: .deviceUnavailable), at: item)
             } else {
                 part.queued.append(item)
                 part.queuedPlaces.append(place(item))

@@ -18,8 +18,9 @@ public struct ReplayOptions: Sendable, Equatable {
     /// Each model version's context, languages and speed (`--profiles FILE`, or the config's
     /// `profiles`): a place is judged by the profile of its own `meta.model`.
     public var profiles = ModelProfiles.builtIn
-    /// Refusals, guardrail violations and rate limits to inject at given rates
-    /// (`--inject-fallbacks`, `--inject-seed`); nil: the model answers as it does.
+    /// Refusals, guardrail violations and rate limits to inject at given rates of places, by job
+    /// and topic, and phones without the model (`--inject-fallbacks`, `--inject-seed`); nil: the
+    /// model answers as it does.
     public var injection: FallbackInjection? = nil
     public var dryRun = false
     public var strict = false

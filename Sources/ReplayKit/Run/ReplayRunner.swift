@@ -76,12 +76,11 @@ public final class ReplayRunner {
         self.stop = stop
         self.planningWorkers = max(1, planningWorkers)
         self.progress = ProgressLine(enabled: showProgress)
-        // Injected fallbacks first, so the audit watches what the run is answered.
-        let injected: (any LanguageModel)? = model.map { model in
-            options.injection.map { FallbackInjectingModel(model, injection: $0) } ?? model
-        }
-        let watched: (any LanguageModel)? = injected.map { model in tap.map { AuditedModel(model, tap: $0) } ?? model }
-        modelStage = watched.map { ModelStage(model: $0, jobs: jobs, device: options.device, profiles: options.profiles, stop: stop) }
+        // Fallbacks injected by topic need each place's topic, read at planning only then.
+        let jobs = model != nil && options.injection?.followsTopics == true ? jobs.map { $0.labellingTopics() } : jobs
+        let watched: (any LanguageModel)? = model.map { model in tap.map { AuditedModel(model, tap: $0) } ?? model }
+        modelStage = watched.map { ModelStage(model: $0, jobs: jobs, device: options.device, profiles: options.profiles, stop: stop,
+                                              injection: options.injection) }
         self.screens = screens ?? ThreadSource.screenDetail(for: jobs, plantsCanary: tap != nil)
         var planner = Planner(options: options, jobs: jobs, phoneTokens: PhoneTokenizers(options.profiles), canary: tap,
                               modelUnavailable: modelUnavailable != nil, dryRun: model == nil,
