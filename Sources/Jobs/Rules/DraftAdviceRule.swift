@@ -1,3 +1,4 @@
+import Foundation
 import Privacy
 
 /// `NeverRule.draftAdvice`: a draft that gives advice of the model's own (spec §8: "never gives
@@ -8,9 +9,10 @@ import Privacy
 /// own to-dos, not advice, whoever chose them. What counts is the draft *addressing* the person
 /// with what they should do: a recommendation ("I recommend…", "It's best to…", "Tip: …"), an
 /// obligation put on them ("You should…", "Tu devrais…", "Du solltest…"), a reminder to act
-/// ("Remember to…", "Don't forget to…", "Make sure…"), care ("Listen to your body", "Take it
-/// easy"). A reminder of a thing ("Don't forget your passport") is a list's item; a bare
-/// imperative never counts, whatever it says ("Stretch after", "Avoid caffeine").
+/// ("Remember to…", "Don't forget to…", "Make sure you…"), care ("Listen to your body", "Take
+/// it easy"). A reminder of a thing ("Don't forget your passport") or a check of one ("Make sure
+/// the deposit is returned") is a list's item; a bare imperative never counts, whatever it says
+/// ("Stretch after", "Avoid caffeine"). Spaced dashes end clauses as full stops do (`clauses`).
 ///
 /// Two exceptions keep the person's own words theirs. A phrase the person's message holds too
 /// ("note: remember to call the bank" drafted as "Remember to call the bank") repeats the ask;
@@ -26,10 +28,18 @@ public enum DraftAdviceRule {
     /// Whether `field` (a title, body, item or label) gives advice the person's `message` does
     /// not already hold.
     public static func advises(_ field: String, message: SourceFacts?) -> Bool {
-        let folded = PhraseTable.Folded(field)
+        let folded = PhraseTable.Folded(clauses(field))
         return phrases.matches(in: folded).contains { range in
             !PushAdviceRule.isInQuestion(range, of: folded.bytes) && !repeatsMessage(range, in: folded.bytes, message: message)
         }
+    }
+
+    /// A field with its spaced dashes read as the ends of sentences: titles and items join
+    /// clauses with them ("Tea — try not to oversteep", "Race week - good luck!").
+    static func clauses(_ field: String) -> String {
+        guard field.contains(" —") || field.contains(" –") || field.contains(" - ") else { return field }
+        return field.replacingOccurrences(of: " — ", with: ". ").replacingOccurrences(of: " – ", with: ". ")
+            .replacingOccurrences(of: " - ", with: ". ")
     }
 
     /// Whether any of a draft's fields gives advice.
@@ -80,7 +90,8 @@ public enum DraftAdviceRule {
     /// Advice, by language: what addresses the person with what to do.
     public static let phrases = PhraseTable([
         "en": [
-            "^remember to", "^remember:", "^don't forget to", "^do not forget to", "^make sure", "^be sure to", "you should !see|know|have seen",
+            "^remember to", "^remember:", "^don't forget to", "^do not forget to", "^make sure you", "^make sure to",
+            "^make sure that you", "^be sure to", "you should !see|know|have seen",
             "you shouldn't", "you should not", "^you need to", "^you must", "you'd better", "you had better", "you might want to",
             "you may want to", "you'll want to", "^try to", "^try not to", "^consider", "i recommend", "i'd recommend",
             "i would recommend", "i suggest", "i'd suggest", "we recommend", "we suggest", "i advise", "my advice", "my recommendation",

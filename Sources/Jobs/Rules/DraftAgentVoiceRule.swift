@@ -20,7 +20,7 @@ import Privacy
 public enum DraftAgentVoiceRule {
     /// Whether `field` (a title, body, item or label) speaks as `agent`, given the person's `message`.
     public static func speaksAsAgent(_ field: String, agent: String?, message: SourceFacts?) -> Bool {
-        let folded = PhraseTable.Folded(field)
+        let folded = PhraseTable.Folded(DraftAdviceRule.clauses(field))
         let advice = DraftAdviceRule.phrases.matches(in: folded)
         let voice = AgentVoiceRule.phrases.matches(in: folded) + answering.matches(in: folded)
         if voice.contains(where: { range in
@@ -47,7 +47,9 @@ public enum DraftAgentVoiceRule {
             "i've made you", "i made you", "i've put together", "i have put together", "i've created a", "i've made a",
             "i've prepared a", "i have prepared", "here's a", "here is a", "here are some", "here's what", "here's the",
             "here is the", "i'll get back to you", "i will get back to you", "i'll send you", "i'll let you know", "as your trainer",
-            "as your assistant", "enjoy your", "have a great", "have fun",
+            "as your assistant", "enjoy your", "have a great", "have fun", "^you can do it", "^you can do this", "i've added",
+            "i have added", "to your list", "on your list", "to your plan", "^happy reading", "^happy running", "^happy shopping",
+            "^happy travels", "^happy cooking", "^happy training",
         ],
         "fr": [
             "^bien sûr", "^d'accord", "^avec plaisir", "^voici", "^voilà", "j'espère que ça t'aide", "j'espère que cela t'aide",

@@ -66,6 +66,8 @@ struct FactReader {
         var text: String
         /// A word folded (`fold`); else `text`.
         var folded: String
+        /// `folded`'s hash (`SourceFacts.hash`), for a word; else 0.
+        var key: Int
         /// Whether white space comes before it.
         var spaceBefore: Bool
     }
@@ -86,68 +88,98 @@ struct FactReader {
     // MARK: Tokens
 
     /// `text` cut into tokens.
+    ///
+    /// Read as UTF-8 bytes, ASCII without Unicode property lookups: planning reads every reply
+    /// a push sums up, and building each token scalar by scalar cost most of it.
     static func tokens(_ text: String) -> [Token] {
-        let scalars = text.unicodeScalars.map(plain)
+        var bytes = Array(text.utf8)
+        if needsPlain(bytes) { bytes = Array(String(String.UnicodeScalarView(text.unicodeScalars.map(plain))).utf8) }
         var tokens: [Token] = []
+        tokens.reserveCapacity(bytes.count / 5)
         var index = 0
         var space = false
         func add(_ kind: Token.Kind, _ range: Range<Int>) {
-            var view = String.UnicodeScalarView()
-            view.append(contentsOf: scalars[range])
-            let text = String(view)
-            tokens.append(Token(kind: kind, text: text, folded: kind == .word ? fold(text) : text, spaceBefore: space))
+            let text = String(decoding: bytes[range], as: UTF8.self)
+            let folded = kind == .word ? fold(text) : text
+            tokens.append(Token(kind: kind, text: text, folded: folded, key: kind == .word ? SourceFacts.hash(folded) : 0, spaceBefore: space))
             space = false
         }
-        while index < scalars.count {
-            let scalar = scalars[index]
+        while index < bytes.count {
             let start = index
+            let (scalar, length) = scalar(at: index, of: bytes)
             if isDigit(scalar) {
-                index = numberEnd(scalars, from: index)
+                index = numberEnd(bytes, from: index)
                 add(.number, start..<index)
-            } else if isUnspaced(scalar) {
-                while index < scalars.count, isUnspaced(scalars[index]) { index += 1 }
-                add(.unspaced, start..<index)
+            } else if isSpace(scalar) {
+                space = true
+                index += length
             } else if isLetter(scalar) {
-                index += 1
-                while index < scalars.count {
-                    let next = scalars[index]
-                    if isLetter(next) || next.properties.generalCategory == .nonspacingMark || next.properties.generalCategory == .spacingMark {
+                index += length
+                while index < bytes.count {
+                    let (next, size) = Self.scalar(at: index, of: bytes)
+                    if isLetter(next) || next.value >= 0x80 && isMark(next) {
+                        index += size
+                    } else if next == "'" || next == "-", index + 1 < bytes.count, isLetter(Self.scalar(at: index + 1, of: bytes).0) {
                         index += 1
-                    } else if ["'", "-"].contains(next), index + 1 < scalars.count, isLetter(scalars[index + 1]) {
-                        index += 2
                     } else {
                         break
                     }
                 }
                 add(.word, start..<index)
-            } else if scalar.properties.isWhitespace {
-                space = true
-                index += 1
+            } else if isUnspaced(scalar) {
+                index += length
+                while index < bytes.count {
+                    let (next, size) = Self.scalar(at: index, of: bytes)
+                    guard isUnspaced(next) else { break }
+                    index += size
+                }
+                add(.unspaced, start..<index)
             } else {
-                index += 1
+                index += length
                 add(.mark, start..<index)
             }
         }
         return tokens
     }
 
-    /// Where the number starting at `start` ends: digits, and separators between digit groups
-    /// (a space or apostrophe only before exactly three digits), and ":" with two digits.
-    static func numberEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
-        var index = start
-        while index < scalars.count, isDigit(scalars[index]) { index += 1 }
-        while index + 1 < scalars.count {
-            let separator = scalars[index]
-            var digits = index + 1
-            while digits < scalars.count, isDigit(scalars[digits]) { digits += 1 }
-            let count = digits - index - 1
-            guard count > 0 else { break }
-            let thousands: Set<Unicode.Scalar> = ["\u{00A0}", "\u{202F}", "\u{2009}", "'"]
-            if separator == "." || separator == "," || separator == ":" && count == 2 || thousands.contains(separator) && count == 3 {
-                index = digits
-            } else {
-                return index
+    /// The scalar starting at byte `offset` of valid UTF-8 `bytes`, and its length in bytes.
+    static func scalar(at offset: Int, of bytes: [UInt8]) -> (Unicode.Scalar, Int) {
+        let lead = bytes[offset]
+        if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for position in 1..<length where offset + position < bytes.count { value = value << 6 | UInt32(bytes[offset + position] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+
+    /// Whether `bytes` hold a full-width form or a typographic apostrophe (`plain`).
+    static func needsPlain(_ bytes: [UInt8]) -> Bool {
+        for index in bytes.indices.dropLast() {
+            switch (bytes[index], bytes[index + 1]) {
+            case (0xEF, 0xBC), (0xEF, 0xBD), (0xCA, 0xBC): return true
+            case (0xE2, 0x80) where index + 2 < bytes.count && bytes[index + 2] == 0x99: return true
+            default: continue
             }
+        }
+        return false
+    }
+
+    /// Where the number starting at byte `start` ends: digits, and separators between digit
+    /// groups (a no-break or thin space or an apostrophe only before exactly three digits), and
+    /// ":" with two digits.
+    static func numberEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        func isDigitByte(_ offset: Int) -> Bool { offset < bytes.count && bytes[offset] >= 0x30 && bytes[offset] <= 0x39 }
+        var index = start
+        while isDigitByte(index) { index += 1 }
+        while index < bytes.count {
+            let (separator, length) = scalar(at: index, of: bytes)
+            var digits = index + length
+            while isDigitByte(digits) { digits += 1 }
+            let count = digits - index - length
+            guard count > 0 else { break }
+            let thousands = separator == "\u{00A0}" || separator == "\u{202F}" || separator == "\u{2009}" || separator == "'"
+            guard separator == "." || separator == "," || separator == ":" && count == 2 || thousands && count == 3 else { break }
+            index = digits
         }
         return index
     }
@@ -161,18 +193,36 @@ struct FactReader {
         }
     }
 
-    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }
 
-    static func isLetter(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isAlphabetic && !isUnspaced(scalar) }
+    /// A letter of a script written with spaces.
+    static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return (0x41...0x5A).contains(scalar.value) || (0x61...0x7A).contains(scalar.value) }
+        return scalar.properties.isAlphabetic && !isUnspaced(scalar)
+    }
+
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return scalar == " " || (0x09...0x0D).contains(scalar.value) }
+        return scalar.properties.isWhitespace
+    }
+
+    /// A combining mark, part of the letter before it.
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        let category = scalar.properties.generalCategory
+        return category == .nonspacingMark || category == .spacingMark
+    }
 
     /// Han, kana and the kana length mark: scripts written without spaces between words.
     static func isUnspaced(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "々" || scalar == "〇" || PhraseTable.isUnspaced(scalar)
+        let value = scalar.value
+        return (0x3040...0x30FF).contains(value) || (0x3400...0x4DBF).contains(value) || (0x4E00...0x9FFF).contains(value)
+            || (0xF900...0xFAFF).contains(value) || (0x20000...0x3134F).contains(value) || scalar == "々" || scalar == "〇"
     }
 
     /// A word as tables hold it: lower case, no accents (combining marks dropped), ' for
     /// typographic apostrophes.
     static func fold(_ word: String) -> String {
+        if word.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) { return word }
         let lower = word.lowercased()
         guard !lower.utf8.allSatisfy({ $0 < 0x80 }) else { return lower }
         var out = String.UnicodeScalarView()
@@ -265,21 +315,21 @@ struct FactReader {
             case .word:
                 let word = after.folded
                 if (word == "am" || word == "pm") && (isInteger || parsed.clock != nil) {
-                    clockHour = clockHour ?? Int(whole)
+                    clockHour = clockHour ?? Self.whole(whole)
                     clockOnly = true
                     next += 1
                 } else if (word == "a" || word == "p"), isInteger || parsed.clock != nil, next + 2 < tokens.count,
                           tokens[next + 1].text == ".", tokens[next + 2].folded == "m" {
-                    clockHour = clockHour ?? Int(whole)
+                    clockHour = clockHour ?? Self.whole(whole)
                     clockOnly = true
                     next += 3
                 } else if word == "uhr" {
-                    clockHour = clockHour ?? Int(whole)
+                    clockHour = clockHour ?? Self.whole(whole)
                     clockOnly = true
                     next += 1
                 } else if word == "h" && isInteger {
                     // "19h", "7h30": a time; "2h": also two hours.
-                    clockHour = Int(whole)
+                    clockHour = Self.whole(whole)
                     units.formUnion(.hour)
                     next += 1
                     if next < tokens.count, tokens[next].kind == .number, tokens[next].text.count == 2, let minute = Int(tokens[next].text) {
@@ -312,7 +362,7 @@ struct FactReader {
             case .unspaced:
                 let run = Substring(after.text)
                 if run.hasPrefix("時") && !run.hasPrefix("時間") && isInteger {
-                    clockHour = Int(whole)
+                    clockHour = Self.whole(whole)
                     clockOnly = true
                     if run.hasPrefix("時半") {
                         clockMinute = 30
@@ -356,6 +406,12 @@ struct FactReader {
         return max(next, index + 1)
     }
 
+    /// A number as an integer, or a billion when it is larger (or not finite): an hour or a
+    /// month never is.
+    static func whole(_ value: Double) -> Int {
+        value.isFinite && value >= 0 && value < 1e9 ? Int(value) : 1_000_000_000
+    }
+
     /// A time of day as minutes modulo twelve hours; a duration past 24 hours ("52:14", a race
     /// time) as itself, apart.
     static func clock(hour: Int, minute: Int) -> Int {
@@ -377,43 +433,60 @@ struct FactReader {
         var dottedTime: (hour: Int, minute: Int)?
     }
 
-    /// Reads a number token's digits and separators.
+    /// Reads a number token's digits and separators (read as bytes: a reply holds many).
     static func parse(_ text: String) -> Parsed {
+        let bytes = Array(text.utf8)
+        // Digit groups, and the separator before each group after the first: "." ",", ":" or a
+        // space or apostrophe between thousands (any other byte).
+        var groups: [Range<Int>] = []
+        var separators: [UInt8] = []
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1; continue }
+            groups.append(start..<index)
+            separators.append(bytes[index] == 0x2E || bytes[index] == 0x2C || bytes[index] == 0x3A ? bytes[index] : 0x20)
+            index += 1
+            while index < bytes.count, bytes[index] >= 0x80 && bytes[index] < 0xC0 { index += 1 }   // the rest of a no-break space
+            start = index
+        }
+        groups.append(start..<bytes.count)
+        func value(_ ranges: [Range<Int>]) -> Double {
+            var total = 0.0
+            for range in ranges { for position in range { total = total * 10 + Double(bytes[position] - 0x30) } }
+            return total
+        }
+        func decimal(_ whole: [Range<Int>], _ fraction: Range<Int>) -> (value: Double, decimals: Int) {
+            var scale = 1.0
+            for _ in fraction { scale *= 10 }
+            return (value(whole) + value([fraction]) / scale, fraction.count)
+        }
         var parsed = Parsed()
-        if text.contains(":") {
-            let parts = text.split(separator: ":")
-            if let hour = Int(parts[0].filter(\.isASCII).filter(\.isNumber)), parts.count > 1, let minute = Int(parts[1]) {
-                parsed.clock = (hour, minute)
-                parsed.values = [(Double(hour), 0)]
-            }
+        guard !separators.isEmpty else {
+            parsed.values = [(value(groups), 0)]
             return parsed
         }
-        var groups: [Substring] = []
-        var separators: [Character] = []
-        var current = text.startIndex
-        for position in text.indices where !text[position].isASCII || !text[position].isNumber {
-            groups.append(text[current..<position])
-            separators.append(text[position])
-            current = text.index(after: position)
+        if separators[0] == 0x3A {
+            // "7:30", "1:45:00": a time, or a duration read as one.
+            let hour = whole(value([groups[0]])), minute = Int(value([groups[1]]))
+            parsed.clock = (hour, minute)
+            parsed.values = [(Double(hour), 0)]
+            return parsed
         }
-        groups.append(text[current...])
-        func value(_ digits: String) -> Double { Double(digits) ?? 0 }
-        guard !separators.isEmpty else { return Parsed(values: [(value(text), 0)]) }
-        let isMark: (Character) -> Bool = { $0 == "." || $0 == "," }
-        let marks = separators.filter(isMark)
-        if marks.isEmpty || marks.count > 1 && Set(marks).count == 1 && separators.allSatisfy(isMark) {
+        let marks = separators.filter { $0 != 0x20 }
+        if marks.isEmpty || marks.count > 1 && Set(marks).count == 1 && separators.allSatisfy({ $0 != 0x20 }) {
             // Thousands only: "1 200", "1'000", "1,234,567".
-            parsed.values = [(value(groups.joined()), 0)]
+            parsed.values = [(value(groups), 0)]
         } else if separators.count > 1 {
             // Thousands and a decimal mark, the last: "1.234,5", "1,234.5", "1 234,5".
-            let decimal = groups.last!
-            parsed.values = [(value(groups.dropLast().joined() + "." + decimal), decimal.count)]
+            parsed.values = [decimal(Array(groups.dropLast()), groups.last!)]
         } else {
             let whole = groups[0], fraction = groups[1]
-            parsed.values = [(value(String(whole) + "." + fraction), fraction.count)]
-            if fraction.count == 3 { parsed.values.append((value(String(whole) + fraction), 0)) }
-            if fraction.count == 2, let hour = Int(whole), let minute = Int(fraction), hour <= 24, minute < 60 {
-                parsed.dottedTime = (hour, minute)
+            parsed.values = [decimal([whole], fraction)]
+            if fraction.count == 3 { parsed.values.append((value(groups), 0)) }
+            if fraction.count == 2, whole.count <= 2 {
+                let hour = Int(value([whole])), minute = Int(value([fraction]))
+                if hour <= 24 && minute < 60 { parsed.dottedTime = (hour, minute) }
             }
         }
         return parsed
@@ -423,30 +496,27 @@ struct FactReader {
     private func word(at index: Int, _ tokens: [Token], names: Bool, into mentions: inout [Mention]) -> Int {
         let token = tokens[index]
         let word = token.folded
-        if let value = numberValue(word, inCompound: false) {
+        let entry = table.entries[token.key]
+        if let value = entry?.number ?? (side == .source && FactWords.oneKeys.contains(token.key) ? 1 : nil) {
             return numberWords(from: index, first: value, tokens, into: &mentions)
         }
         if let value = compoundValue(word) {
             mentions.append(Mention(readings: [.quantity(Quantity(value: value, decimals: 0, units: unit(after: index, tokens)))]))
             return index + 1
         }
-        let capitalised = token.text.unicodeScalars.first.map { $0.properties.isUppercase } ?? false
-        let dated = side == .source || !table.datesCapitalised || capitalised
-        if dated, let day = table.weekdays[word] {
-            mentions.append(Mention(readings: [.weekday(day)]))
-            return index + 1
-        }
-        if dated, let month = table.months[word] {
-            let besideNumber = index > 0 && tokens[index - 1].kind == .number || index + 1 < tokens.count && tokens[index + 1].kind == .number
-            if side == .source || word != "may" || besideNumber {
-                mentions.append(Mention(readings: [.month(month)]))
-            }
-            return index + 1
-        }
-        if let day = table.relativeDays[word] {
-            let before = index > 0 && tokens[index - 1].kind == .word ? tokens[index - 1].folded : ""
-            if side == .source || !(table.notRelativeAfter[word]?.contains(before) ?? false) {
-                mentions.append(Mention(readings: [.relativeDay(day)]))
+        let capitalised = token.text.unicodeScalars.first.map { $0.value < 0x80 ? $0.value >= 0x41 && $0.value <= 0x5A : $0.properties.isUppercase } ?? false
+        if let entry {
+            let dated = side == .source || !table.datesCapitalised || capitalised
+            if dated, let day = entry.weekday {
+                mentions.append(Mention(readings: [.weekday(day)]))
+            } else if dated, let month = entry.month {
+                let besideNumber = index > 0 && tokens[index - 1].kind == .number || index + 1 < tokens.count && tokens[index + 1].kind == .number
+                if side == .source || word != "may" || besideNumber { mentions.append(Mention(readings: [.month(month)])) }
+            } else if let day = entry.relativeDay {
+                let before = index > 0 && tokens[index - 1].kind == .word ? tokens[index - 1].folded : ""
+                if side == .source || !(table.notRelativeAfter[word]?.contains(before) ?? false) {
+                    mentions.append(Mention(readings: [.relativeDay(day)]))
+                }
             }
             return index + 1
         }
@@ -462,16 +532,23 @@ struct FactReader {
     /// The value of a number word, if it is one on this side. The words for one only in the
     /// source, or inside a compound ("twenty-one").
     private func numberValue(_ word: String, inCompound: Bool) -> Double? {
-        if let value = table.numbers[word] { return value }
+        if let value = table.entries[SourceFacts.hash(word)]?.number { return value }
         if FactWords.ones.contains(word) && (side == .source || inCompound) && word != "once" || side == .source && word == "once" { return 1 }
         return nil
     }
 
     /// A word made of number words: "twenty-five", "dix-sept", "quatre-vingt-dix", "fünfundzwanzig".
     private func compoundValue(_ word: String) -> Double? {
-        var parts = word.split(separator: "-").map(String.init)
-        if parts.count == 1, let und = word.range(of: "und"), und.lowerBound != word.startIndex, und.upperBound != word.endIndex {
-            parts = [String(word[..<und.lowerBound]), String(word[und.upperBound...])].reversed()
+        let hyphenated = word.utf8.contains(0x2D)
+        guard hyphenated || word.utf8.count > 6 else { return nil }
+        var parts = hyphenated ? word.split(separator: "-").map(String.init) : [word]
+        if parts.count == 1 {
+            // German writes units before tens in one word: "fünfundzwanzig".
+            guard word.utf8.contains(0x75) else { return nil }
+            let bytes = Array(word.utf8)
+            guard let und = (1..<(bytes.count - 4)).first(where: { bytes[$0] == 0x75 && bytes[$0 + 1] == 0x6E && bytes[$0 + 2] == 0x64 })
+            else { return nil }
+            parts = [String(decoding: bytes[(und + 3)...], as: UTF8.self), String(decoding: bytes[..<und], as: UTF8.self)]
         }
         guard parts.count > 1 else { return nil }
         var values: [Double] = []
@@ -546,18 +623,17 @@ struct FactReader {
 
     /// Reads numbers written in kanji, weekdays and relative days in a run without spaces.
     private func unspaced(_ token: Token, into mentions: inout [Mention]) {
-        let run = token.text
-        for (word, day) in FactWords.unspacedWeekdays where run.contains(word) { mentions.append(Mention(readings: [.weekday(day)])) }
-        for (word, day) in FactWords.unspacedRelativeDays where run.contains(word) { mentions.append(Mention(readings: [.relativeDay(day)])) }
-        let scalars = Array(run.unicodeScalars)
+        let scalars = Array(token.text.unicodeScalars)
+        for (word, day) in FactWords.unspacedWeekdays where Self.holds(scalars, word) { mentions.append(Mention(readings: [.weekday(day)])) }
+        for (word, day) in FactWords.unspacedRelativeDays where Self.holds(scalars, word) { mentions.append(Mention(readings: [.relativeDay(day)])) }
         var index = 0
         while index < scalars.count {
-            guard Self.kanjiDigits[scalars[index]] != nil || Self.kanjiMultipliers[scalars[index]] != nil else { index += 1; continue }
+            guard Self.isKanjiNumeral(scalars[index]) else { index += 1; continue }
             let start = index
-            while index < scalars.count, Self.kanjiDigits[scalars[index]] != nil || Self.kanjiMultipliers[scalars[index]] != nil { index += 1 }
+            while index < scalars.count, Self.isKanjiNumeral(scalars[index]) { index += 1 }
             let numeral = Array(scalars[start..<index])
             var view = String.UnicodeScalarView()
-            view.append(contentsOf: scalars[index...])
+            view.append(contentsOf: scalars[index..<min(index + 8, scalars.count)])
             let rest = Substring(String(view))
             guard let value = Self.kanjiValue(numeral) else { continue }
             if side == .line {
@@ -566,7 +642,7 @@ struct FactReader {
             }
             var readings: [Fact] = []
             if rest.hasPrefix("時") && !rest.hasPrefix("時間"), value <= 24 {
-                readings.append(.clock((Int(value) % 12) * 60 + (rest.hasPrefix("時半") ? 30 : 0)))
+                readings.append(.clock(Self.clock(hour: Int(value), minute: rest.hasPrefix("時半") ? 30 : 0)))
             } else if rest.hasPrefix("月") && !rest.hasPrefix("月曜"), (1...12).contains(value) {
                 readings.append(.month(Int(value)))
             }
@@ -576,9 +652,27 @@ struct FactReader {
         }
     }
 
+    /// Whether `scalars` hold `word`'s scalars in a row.
+    static func holds(_ scalars: [Unicode.Scalar], _ word: String) -> Bool {
+        let needle = Array(word.unicodeScalars)
+        guard let first = needle.first, scalars.count >= needle.count else { return false }
+        for start in 0...(scalars.count - needle.count) where scalars[start] == first {
+            if scalars[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
     static let kanjiDigits: [Unicode.Scalar: Double] = ["〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
                                                         "八": 8, "九": 9, "两": 2, "兩": 2]
     static let kanjiMultipliers: [Unicode.Scalar: Double] = ["十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000]
+
+    /// Whether `scalar` is one of `kanjiDigits` or `kanjiMultipliers`, without hashing it.
+    static func isKanjiNumeral(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "〇", "零", "一", "二", "三", "四", "五", "六", "七", "八", "九", "两", "兩", "十", "百", "千", "万", "萬": true
+        default: false
+        }
+    }
 
     /// The value of a kanji numeral: "二十五" 25, "三千" 3000, "二〇二六" 2026.
     static func kanjiValue(_ numeral: [Unicode.Scalar]) -> Double? {

@@ -28,6 +28,8 @@ public struct FactUnits: OptionSet, Sendable, Hashable {
     public static let day = FactUnits(rawValue: 1 << 17)
     public static let week = FactUnits(rawValue: 1 << 18)
     public static let degree = FactUnits(rawValue: 1 << 19)
+    public static let litre = FactUnits(rawValue: 1 << 20)
+    public static let millilitre = FactUnits(rawValue: 1 << 21)
 
     /// Whether a number with these units may be the same fact as one with `other`'s.
     func agrees(with other: FactUnits) -> Bool {
@@ -64,6 +66,8 @@ public struct FactUnits: OptionSet, Sendable, Hashable {
         add(.day, "day days jour jours tag tage tagen dia dias giorno giorni")
         add(.week, "week weeks semaine semaines woche wochen semana semanas settimana settimane")
         add(.degree, "degree degrees degre degres grad grado grados gradi")
+        add(.litre, "l litre litres liter liters litro litros litri")
+        add(.millilitre, "ml millilitre millilitres milliliter milliliters mililitro mililitros")
         return table
     }()
 
@@ -84,7 +88,7 @@ public struct FactUnits: OptionSet, Sendable, Hashable {
     /// "本") are here so a kanji number before them reads as a number (`FactReader`).
     static let unspaced: [(String, FactUnits)] = [
         ("キロメートル", .km), ("キロカロリー", .calorie), ("キログラム", .kg), ("キロ", [.km, .kg]), ("マイル", .mile),
-        ("メートル", .metre), ("ポンド", [.pound, .sterling]), ("グラム", .gram), ("パーセント", .percent),
+        ("メートル", .metre), ("ポンド", [.pound, .sterling]), ("リットル", .litre), ("ミリリットル", .millilitre), ("グラム", .gram), ("パーセント", .percent), ("ml", .millilitre),
         ("カロリー", .calorie), ("時間", .hour), ("分間", .minute), ("分钟", .minute), ("小时", .hour), ("公里", .km),
         ("公斤", .kg), ("分", .minute), ("秒", .second), ("歩", .step), ("步", .step), ("円", .yen), ("日間", .day),
         ("日", .day), ("週間", .week), ("週", .week), ("度", .degree), ("回", []), ("本", []), ("杯", []), ("個", []),

@@ -26,10 +26,35 @@ public struct FactWords: Sendable {
     /// them ("march", "may" and "sun" are words too), and "May" only beside a number.
     var datesCapitalised = false
 
+    /// What one word is in the tables above.
+    struct Entry: Sendable {
+        var number: Double?
+        var weekday: Int?
+        var month: Int?
+        var relativeDay: Int?
+    }
+
+    /// Every word of the tables by its hash (`SourceFacts.hash`), looked up once per word read
+    /// (`indexed()`).
+    private(set) var entries: [Int: Entry] = [:]
+
+    /// The tables with `entries` filled in.
+    func indexed() -> FactWords {
+        var table = self
+        for (word, value) in numbers { table.entries[SourceFacts.hash(word), default: Entry()].number = value }
+        for (word, value) in weekdays { table.entries[SourceFacts.hash(word), default: Entry()].weekday = value }
+        for (word, value) in months { table.entries[SourceFacts.hash(word), default: Entry()].month = value }
+        for (word, value) in relativeDays { table.entries[SourceFacts.hash(word), default: Entry()].relativeDay = value }
+        return table
+    }
+
     /// The words for one, read in replies only (as one, besides what else they are: Spanish
     /// "once" is eleven).
     static let ones: Set<String> = ["one", "un", "une", "ein", "eine", "einen", "einem", "einer", "eins", "uno", "una", "um",
                                     "uma", "een", "once"]
+
+    /// `ones` by hash (`SourceFacts.hash`).
+    static let oneKeys = Set(ones.map(SourceFacts.hash))
 
     /// Each language's words.
     static let byLanguage: [String: FactWords] = {
@@ -116,7 +141,7 @@ public struct FactWords: Sendable {
         nl.relativeDays = ["morgen": 1, "gisteren": -1]
         nl.notRelativeAfter = ["morgen": ["'s", "deze", "elke", "goede", "morgen"]]
         tables["nl"] = nl
-        return tables
+        return tables.mapValues { $0.indexed() }
     }()
 
     /// The words a reply is read with: every language's, and the words for one, ordinals and
@@ -135,7 +160,7 @@ public struct FactWords: Sendable {
                            "cuarto": 4, "half": 0.5, "demi": 0.5, "demie": 0.5, "halb": 0.5, "halbe": 0.5, "medio": 0.5, "media": 0.5,
                            "mezzo": 0.5, "mezza": 0.5, "meio": 0.5, "meia": 0.5, "couple": 2, "pair": 2]) { a, _ in a }
         all.weekdays.merge(["segunda": 1, "terca": 2, "quarta": 3, "quinta": 4, "sexta": 5]) { a, _ in a }
-        return all
+        return all.indexed()
     }()
 
     /// The words a push line in `language` (a subtag) is read with: its own language's, else

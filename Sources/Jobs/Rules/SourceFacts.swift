@@ -68,13 +68,13 @@ public struct SourceFacts: Sendable {
         self.quantities = Array(quantities)
         for token in tokens {
             switch token.kind {
-            case .word: addWord(token.folded, keepsStem: keepsParts)
+            case .word: addWord(token, keepsStem: keepsParts)
             case .unspaced where keepsParts: addBigrams(token.text)
             default: break
             }
         }
         if let agent {
-            for token in FactReader.tokens(agent) where token.kind == .word { addWord(token.folded, keepsStem: keepsParts) }
+            for token in FactReader.tokens(agent) where token.kind == .word { addWord(token, keepsStem: keepsParts) }
         }
         let agentName = agent.map(FactReader.fold)
         for member in members where FactReader.fold(member) != agentName {
@@ -82,9 +82,9 @@ public struct SourceFacts: Sendable {
         }
     }
 
-    private mutating func addWord(_ folded: String, keepsStem: Bool) {
-        let word = FactReader.withoutPossessive(folded)
-        words.insert(Self.hash(word))
+    private mutating func addWord(_ token: FactReader.Token, keepsStem: Bool) {
+        let word = FactReader.withoutPossessive(token.folded)
+        words.insert(word.utf8.count == token.folded.utf8.count ? token.key : Self.hash(word))
         if word.hasSuffix("s") { words.insert(Self.hash(String(word.dropLast()))) }
         if keepsStem && word.unicodeScalars.count >= 4 { stems.insert(Self.hash(Self.stem(word))) }
     }
@@ -94,11 +94,15 @@ public struct SourceFacts: Sendable {
         for index in scalars.indices.dropLast() { bigrams.insert(Self.pairHash(scalars[index], scalars[index + 1])) }
     }
 
-    /// This process's hash of a folded word: the form facts keep words in.
+    /// The hash of a folded word, the form facts keep words in: 64-bit FNV-1a of its UTF-8,
+    /// cheaper than `Hasher` over the many words of a reply, and kept in memory only.
     static func hash(_ folded: String) -> Int {
-        var hasher = Hasher()
-        hasher.combine(folded)
-        return hasher.finalize()
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in folded.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return Int(bitPattern: UInt(hash))
     }
 
     static func pairHash(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> Int {
@@ -141,7 +145,8 @@ public struct SourceFacts: Sendable {
 
     /// Whether `line` rounds `source` ("2 lb" or "about 2 lb" for 2.3; "20 km" for 18.7) or
     /// writes it again: rounded or cut to the line's decimals, or an integer rounded to tens,
-    /// hundreds… within a fifth of the source. Never more precise than the source.
+    /// hundreds… within a fifth of the source and keeping two figures of a whole number ("1,200"
+    /// for 1,234, never "10" for 9 or 12). Never more precise than the source.
     static func rounds(_ source: FactReader.Quantity, to line: FactReader.Quantity) -> Bool {
         let value = line.value, exact = source.value
         if abs(value - exact) <= 1e-9 * max(1, exact) { return true }
@@ -150,10 +155,11 @@ public struct SourceFacts: Sendable {
         if abs(scaled.rounded() * step - value) < step / 1000 || abs(scaled.rounded(.towardZero) * step - value) < step / 1000 {
             return true
         }
-        guard line.decimals == 0, value >= 10, abs(value - exact) <= 0.2 * exact else { return false }
+        guard line.decimals == 0, value >= 10, value.isFinite, abs(value - exact) <= 0.2 * exact else { return false }
         var unit = 10.0
         while unit <= value, value.truncatingRemainder(dividingBy: unit) == 0 {
-            if abs((exact / unit).rounded() * unit - value) < 0.5 { return true }
+            let keepsFigures = exact != exact.rounded() || unit * 10 <= exact
+            if keepsFigures && abs((exact / unit).rounded() * unit - value) < 0.5 { return true }
             unit *= 10
         }
         return false
