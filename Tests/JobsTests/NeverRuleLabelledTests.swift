@@ -105,9 +105,9 @@ import Testing
         (.pushGreeting, 0.95),
         (.pushSpeaksForAgent, 0.95),
         (.draftExpertQuestion, 0.85),
-        (.pushUnfaithful, 0.0),
-        (.draftAdvice, 0.0),
-        (.draftAgentVoice, 0.0),
+        (.pushUnfaithful, 0.9),
+        (.draftAdvice, 0.9),
+        (.draftAgentVoice, 0.9),
     ]
 
     @Test func everyHeuristicRuleHasAFloorAndALabelledSet() throws {

@@ -226,9 +226,13 @@ struct FactReader {
         let lower = word.lowercased()
         guard !lower.utf8.allSatisfy({ $0 < 0x80 }) else { return lower }
         var out = String.UnicodeScalarView()
-        for scalar in lower.decomposedStringWithCanonicalMapping.unicodeScalars where scalar.properties.generalCategory != .nonspacingMark {
+        for scalar in lower.unicodeScalars {
             if scalar == "ß" {
                 out.append(contentsOf: ["s", "s"])
+            } else if scalar.value >= 0x80 && scalar.value < 0x2000 {
+                // Accents off Latin, Greek and Cyrillic letters; kana keep their voicing marks.
+                let decomposed = String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
+                out.append(contentsOf: decomposed.filter { $0.properties.generalCategory != .nonspacingMark })
             } else {
                 out.append(scalar)
             }

@@ -40,7 +40,15 @@ public struct SourceFacts: Sendable {
     init(reading text: String, agent: String? = nil, members: [String] = [], counts: [Int] = [], keepsParts: Bool = false) {
         let tokens = FactReader.tokens(text)
         var quantities = Set(counts.map { FactReader.Quantity(value: Double($0), decimals: 0, units: []) })
+        // Each mention's first reading with a unit: what a line may add up or subtract (never
+        // two readings of one number, "1 250 €" read as 1250 and 250).
+        var measured: [FactReader.Quantity] = []
         for mention in FactReader(side: .source).mentions(in: tokens) {
+            if measured.count < 40, let first = mention.readings.lazy.compactMap({ reading -> FactReader.Quantity? in
+                if case .quantity(let quantity) = reading, !quantity.units.isEmpty { quantity } else { nil }
+            }).first {
+                measured.append(first)
+            }
             for reading in mention.readings {
                 switch reading {
                 case .quantity(let quantity): quantities.insert(quantity)
@@ -54,7 +62,6 @@ public struct SourceFacts: Sendable {
         }
         // What a line may work out from the text: the difference of two numbers in one unit
         // ("down 2.3 lb" from 184.6 and 182.3 lb), the total of a unit's numbers.
-        let measured = Array(quantities.filter { !$0.units.isEmpty }.prefix(40))
         var totals: [FactUnits: FactReader.Quantity] = [:]
         for (index, first) in measured.enumerated() {
             totals[first.units, default: FactReader.Quantity(value: 0, decimals: 0, units: first.units)].value += first.value
