@@ -110,6 +110,14 @@ struct FactReader {
             if isDigit(scalar) {
                 index = numberEnd(bytes, from: index)
                 add(.number, start..<index)
+            } else if scalar.value >= 0x3000 && isUnspaced(scalar) {
+                index += length
+                while index < bytes.count {
+                    let (next, size) = Self.scalar(at: index, of: bytes)
+                    guard isUnspaced(next) else { break }
+                    index += size
+                }
+                add(.unspaced, start..<index)
             } else if isSpace(scalar) {
                 space = true
                 index += length
@@ -126,14 +134,6 @@ struct FactReader {
                     }
                 }
                 add(.word, start..<index)
-            } else if isUnspaced(scalar) {
-                index += length
-                while index < bytes.count {
-                    let (next, size) = Self.scalar(at: index, of: bytes)
-                    guard isUnspaced(next) else { break }
-                    index += size
-                }
-                add(.unspaced, start..<index)
             } else {
                 index += length
                 add(.mark, start..<index)
@@ -365,20 +365,20 @@ struct FactReader {
                 }
             case .unspaced:
                 let run = Substring(after.text)
-                if run.hasPrefix("時") && !run.hasPrefix("時間") && isInteger {
+                if Self.starts(run, "時") && !Self.starts(run, "時間") && isInteger {
                     clockHour = Self.whole(whole)
                     clockOnly = true
-                    if run.hasPrefix("時半") {
+                    if Self.starts(run, "時半") {
                         clockMinute = 30
                     } else if run == "時", next + 2 < tokens.count, tokens[next + 1].kind == .number, tokens[next + 2].text.hasPrefix("分"),
                               let minute = Int(tokens[next + 1].text) {
                         clockMinute = minute
                         next += 2
                     }
-                } else if run.hasPrefix("月") && !run.hasPrefix("月曜"), isInteger, (1...12).contains(whole) {
+                } else if Self.starts(run, "月") && !Self.starts(run, "月曜"), isInteger, (1...12).contains(whole) {
                     readings.append(.month(Int(whole)))
-                } else if let unit = FactUnits.unspaced.first(where: { run.hasPrefix($0.0) }) {
-                    units.formUnion(unit.1)
+                } else if let unit = FactUnits.unspacedUnit(run) {
+                    units.formUnion(unit)
                 }
                 next += 1
             case .number:
@@ -628,8 +628,13 @@ struct FactReader {
     /// Reads numbers written in kanji, weekdays and relative days in a run without spaces.
     private func unspaced(_ token: Token, into mentions: inout [Mention]) {
         let scalars = Array(token.text.unicodeScalars)
-        for (word, day) in FactWords.unspacedWeekdays where Self.holds(scalars, word) { mentions.append(Mention(readings: [.weekday(day)])) }
-        for (word, day) in FactWords.unspacedRelativeDays where Self.holds(scalars, word) { mentions.append(Mention(readings: [.relativeDay(day)])) }
+        // Only a run holding a character of those words is searched for them.
+        if scalars.contains(where: { $0 == "曜" || $0 == "期" }) {
+            for (word, day) in FactWords.unspacedWeekdays where Self.holds(scalars, word) { mentions.append(Mention(readings: [.weekday(day)])) }
+        }
+        if scalars.contains(where: { $0 == "日" || $0 == "天" || $0 == "し" || $0 == "の" }) {
+            for (word, day) in FactWords.unspacedRelativeDays where Self.holds(scalars, word) { mentions.append(Mention(readings: [.relativeDay(day)])) }
+        }
         var index = 0
         while index < scalars.count {
             guard Self.isKanjiNumeral(scalars[index]) else { index += 1; continue }
@@ -642,18 +647,23 @@ struct FactReader {
             guard let value = Self.kanjiValue(numeral) else { continue }
             if side == .line {
                 // Only before a counter; never one alone (一緒, 一人), nor 十分 ("enough").
-                guard FactUnits.isCounter(rest), value != 1 || numeral.count > 1, !(numeral == ["十"] && rest.hasPrefix("分") && !rest.hasPrefix("分間")) else { continue }
+                guard FactUnits.isCounter(rest), value != 1 || numeral.count > 1, !(numeral == ["十"] && Self.starts(rest, "分") && !Self.starts(rest, "分間")) else { continue }
             }
             var readings: [Fact] = []
-            if rest.hasPrefix("時") && !rest.hasPrefix("時間"), value <= 24 {
-                readings.append(.clock(Self.clock(hour: Int(value), minute: rest.hasPrefix("時半") ? 30 : 0)))
-            } else if rest.hasPrefix("月") && !rest.hasPrefix("月曜"), (1...12).contains(value) {
+            if Self.starts(rest, "時") && !Self.starts(rest, "時間"), value <= 24 {
+                readings.append(.clock(Self.clock(hour: Int(value), minute: Self.starts(rest, "時半") ? 30 : 0)))
+            } else if Self.starts(rest, "月") && !Self.starts(rest, "月曜"), (1...12).contains(value) {
                 readings.append(.month(Int(value)))
             }
-            let units = FactUnits.unspaced.first { rest.hasPrefix($0.0) }?.1 ?? []
+            let units = FactUnits.unspacedUnit(rest) ?? []
             readings.append(.quantity(Quantity(value: value, decimals: 0, units: units)))
             mentions.append(Mention(readings: readings))
         }
+    }
+
+    /// Whether `text` starts with `prefix`, scalar by scalar (no grapheme breaking).
+    static func starts(_ text: Substring, _ prefix: String) -> Bool {
+        text.unicodeScalars.starts(with: prefix.unicodeScalars)
     }
 
     /// Whether `scalars` hold `word`'s scalars in a row.
@@ -740,6 +750,8 @@ struct FactReader {
 
     /// A folded word without an English possessive ("Anna's").
     static func withoutPossessive(_ word: String) -> String {
-        word.hasSuffix("'s") ? String(word.dropLast(2)) : word
+        let bytes = word.utf8
+        guard bytes.count > 2, bytes.last == 0x73, bytes[bytes.index(bytes.endIndex, offsetBy: -2)] == 0x27 else { return word }
+        return String(word.dropLast(2))
     }
 }

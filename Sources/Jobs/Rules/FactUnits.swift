@@ -99,6 +99,16 @@ public struct FactUnits: OptionSet, Sendable, Hashable {
     /// unit or a counter, or the month and hour of a date or time ("三回", "五キロ", "七時").
     /// Kanji numerals stand in many words that are no number ("一緒", "一番").
     static func isCounter(_ following: Substring) -> Bool {
-        following.hasPrefix("月") || following.hasPrefix("時") || unspaced.contains { following.hasPrefix($0.0) }
+        following.unicodeScalars.first == "月" || following.unicodeScalars.first == "時" || unspacedUnit(following) != nil
     }
+
+    /// The unit or counter `following` starts with (`unspaced`, longest first), found by its
+    /// first character: a reply in Japanese holds many numbers.
+    static func unspacedUnit(_ following: Substring) -> FactUnits? {
+        guard let first = following.unicodeScalars.first, let candidates = unspacedByFirst[first] else { return nil }
+        return candidates.first { following.unicodeScalars.starts(with: $0.0.unicodeScalars) }?.1
+    }
+
+    /// `unspaced` by first character, each list longest first.
+    static let unspacedByFirst: [Unicode.Scalar: [(String, FactUnits)]] = Dictionary(grouping: unspaced) { $0.0.unicodeScalars.first! }
 }

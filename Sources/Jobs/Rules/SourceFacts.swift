@@ -39,6 +39,7 @@ public struct SourceFacts: Sendable {
     /// The facts of `text` (`init(_:agent:members:counts:keepsParts:)`).
     init(reading text: String, agent: String? = nil, members: [String] = [], counts: [Int] = [], keepsParts: Bool = false) {
         let tokens = FactReader.tokens(text)
+        words.reserveCapacity(tokens.count * 2)
         var quantities = Set(counts.map { FactReader.Quantity(value: Double($0), decimals: 0, units: []) })
         // Each mention's first reading with a unit: what a line may add up or subtract (never
         // two readings of one number, "1 250 €" read as 1250 and 250).
@@ -92,8 +93,8 @@ public struct SourceFacts: Sendable {
     private mutating func addWord(_ token: FactReader.Token, keepsStem: Bool) {
         let word = FactReader.withoutPossessive(token.folded)
         words.insert(word.utf8.count == token.folded.utf8.count ? token.key : Self.hash(word))
-        if word.hasSuffix("s") { words.insert(Self.hash(String(word.dropLast()))) }
-        if keepsStem && word.unicodeScalars.count >= 4 { stems.insert(Self.hash(Self.stem(word))) }
+        if word.utf8.last == 0x73 { words.insert(Self.hash(String(word.dropLast()))) }
+        if keepsStem, let stem = Self.stemHash(word) { stems.insert(stem) }
     }
 
     private mutating func addBigrams(_ run: String) {
@@ -119,9 +120,20 @@ public struct SourceFacts: Sendable {
         return hasher.finalize()
     }
 
-    /// A word's first four letters.
-    static func stem(_ word: String) -> String {
-        String(String.UnicodeScalarView(word.unicodeScalars.prefix(4)))
+    /// The hash of a word's first four characters (`hash` of that prefix), or nil when it has
+    /// fewer: read from its UTF-8 without making the prefix.
+    static func stemHash(_ word: String) -> Int? {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var characters = 0
+        for byte in word.utf8 {
+            if byte & 0xC0 != 0x80 {
+                if characters == 4 { break }
+                characters += 1
+            }
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return characters == 4 ? Int(bitPattern: UInt(hash)) : nil
     }
 
     // MARK: Questions
@@ -182,7 +194,7 @@ public struct SourceFacts: Sendable {
     func holds(word folded: String) -> Bool {
         let word = FactReader.withoutPossessive(folded)
         if words.contains(Self.hash(word)) { return true }
-        return word.unicodeScalars.count >= 4 && stems.contains(Self.hash(Self.stem(word)))
+        return Self.stemHash(word).map(stems.contains) ?? false
     }
 
     /// Whether the text may hold `phrase` (folded): each of its words, or each two neighbouring
