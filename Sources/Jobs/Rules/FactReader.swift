@@ -242,11 +242,6 @@ struct FactReader {
 
     // MARK: Facts
 
-    /// The facts `text` states.
-    func mentions(in text: String) -> [Mention] {
-        mentions(in: Self.tokens(text))
-    }
-
     /// The facts `tokens` state.
     func mentions(in tokens: [Token]) -> [Mention] {
         var mentions: [Mention] = []
@@ -537,7 +532,7 @@ struct FactReader {
     /// source, or inside a compound ("twenty-one").
     private func numberValue(_ word: String, inCompound: Bool) -> Double? {
         if let value = table.entries[SourceFacts.hash(word)]?.number { return value }
-        if FactWords.ones.contains(word) && (side == .source || inCompound) && word != "once" || side == .source && word == "once" { return 1 }
+        if FactWords.ones.contains(word), side == .source || inCompound && word != "once" { return 1 }   // English "once" is no digit of a compound
         return nil
     }
 
