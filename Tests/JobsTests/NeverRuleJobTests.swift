@@ -74,10 +74,16 @@ import Testing
 
     // MARK: Push
 
+    /// The push item of a reply that holds every fact the lines below state, so only the rule
+    /// a line is about counts.
     static func pushItem() throws -> JobItem {
+        try pushItem(Threads.coachThread([Threads.reply("m1", "Weight down 2.3 lb. New plan: three easy runs this week. "
+                                                                + "Rest day or a light 3k tomorrow?", push: PushInfo(kind: "reply"))]))
+    }
+
+    static func pushItem(_ thread: ThreadSnapshot) throws -> JobItem {
         var ledger = JobLedger()
-        return try #require(PushJob().plan(PushJobTests.thread(push: PushInfo(kind: "reply")), tokenizer: ScriptedModel(output: ""),
-                                           ledger: &ledger).first)
+        return try #require(PushJob().plan(thread, tokenizer: ScriptedModel(output: ""), ledger: &ledger).first)
     }
 
     @Test(arguments: [
@@ -97,6 +103,59 @@ import Testing
         #expect((checked.answer == nil) == (rejection != nil))   // advice alone never rejects a line
         if let rejection { #expect(checked.counters[rejection] == 1) }
         #expect(Self.never(checked.counters) == Set(broken.map(\.counter)))
+    }
+
+    /// A line may round, reorder, write a number as a word and name the agent; a number, unit,
+    /// day or name the reply does not hold is counted, and the line is still shown.
+    @Test(arguments: [
+        ("Weight down 2.3 lb. Rest day or a light 3k tomorrow?", false),
+        ("Down about 2 lb; 3 easy runs this week", false),           // rounded, a number as digits
+        ("Coach's new plan: three easy runs", false),                // the agent's own name
+        ("Weight down 5 lb this week", true),                        // a number the reply does not hold
+        ("Weight down 2.3 kg this week", true),                      // its unit changed
+        ("Rest day or a light 3k on Friday?", true),                 // a day it does not name
+        ("Rest day, then a light 3k with Anna", true),               // a name it does not hold
+    ])
+    func pushLinesThatInventAFactAreCounted(line: String, counted: Bool) throws {
+        let output = #"{"line":"\#(line)"}"#
+        let checked = PushJob().check(SealedText(output), for: try Self.pushItem(), outcome: Threads.outcome(output))
+        #expect(checked.answer != nil)   // counting never rejects
+        #expect(Self.never(checked.counters) == (counted ? [NeverRule.pushUnfaithful.counter] : []))
+    }
+
+    /// Late lines and lines rejected for another rule are judged too.
+    @Test func pushLinesLateOrRejectedAreJudgedForFaithfulness() throws {
+        let item = try Self.pushItem()
+        let late = PushJob().evaluate(item, outcome: Threads.outcome(#"{"line":"Weight down 5 lb"}"#, promptTokens: 4000, outputTokens: 160),
+                                      device: .iPhone15Pro)
+        #expect(late.fallback == .timeBudget && Self.never(late.counters) == [NeverRule.pushUnfaithful.counter])
+        let greeting = PushJob().check(SealedText(#"{"line":"Hi! Weight down 5 lb"}"#), for: item, outcome: Threads.outcome(""))
+        #expect(greeting.answer == nil && greeting.counters["rejected_greeting"] == 1)
+        #expect(Self.never(greeting.counters) == [NeverRule.pushGreeting.counter, NeverRule.pushUnfaithful.counter])
+    }
+
+    /// The facts are those of every reply the push sums up, read at planning: a batched push's
+    /// line may use an earlier reply's numbers, a single push's may not.
+    @Test(arguments: [(2, false), (1, true)])
+    func pushFactsAreTheRepliesTheLineSumsUp(batch: Int, counted: Bool) throws {
+        let item = try Self.pushItem(Threads.coachThread([
+            Threads.reply("m1", "Long run Sunday: 18 km easy."),
+            Threads.reply("m2", "Rest day tomorrow.", push: PushInfo(kind: "reply", batch: batch)),
+        ]))
+        let output = #"{"line":"Rest day tomorrow, 18 km on Sunday"}"#
+        let checked = PushJob().check(SealedText(output), for: item, outcome: Threads.outcome(output))
+        #expect(Self.never(checked.counters) == (counted ? [NeverRule.pushUnfaithful.counter] : []))
+    }
+
+    /// In a group, a member the replies do not name may not be brought in, whatever its case.
+    @Test(arguments: [("sage will follow up on sleep", true), ("Coach will follow up on sleep", false)])
+    func pushLinesNamingAnotherMemberAreCounted(line: String, counted: Bool) throws {
+        let reply = MessageRecord(thread: "g1", id: "m1", from: .agent("Coach"), screen: Screen(nodes: [.say(SealedText("Good week overall."))]),
+                                  push: PushInfo(kind: "reply"))
+        let item = try Self.pushItem(Threads.group([reply]))
+        let output = #"{"line":"\#(line)"}"#
+        let checked = PushJob().check(SealedText(output), for: item, outcome: Threads.outcome(output))
+        #expect(Self.never(checked.counters) == (counted ? [NeverRule.pushUnfaithful.counter] : []))
     }
 
     @Test func pushLinesOutsideTheSchemaAreNotJudged() throws {
@@ -145,6 +204,44 @@ import Testing
         #expect(Self.never(late.counters) == (counted ? [NeverRule.draftExpertQuestion.counter] : []))   // late ones too
     }
 
+    /// A draft's title, body, items and label are judged for advice of the model's own and the
+    /// agent's voice; the person's own to-dos and words are theirs. Neither rule rejects.
+    @Test(arguments: [
+        ("make me a packing list for race day", #"{"kind":"checklist","title":"Race day","items":["Shoes","Gels"]}"#, Set<NeverRule>()),
+        ("make me a packing list for race day", #"{"kind":"checklist","title":"Race day","items":["Buy gels","Pack shoes"]}"#, []),
+        ("make me a packing list for race day", #"{"kind":"checklist","title":"Race day","items":["Shoes","Remember to hydrate the day before"]}"#,
+         [.draftAdvice]),
+        ("make me a packing list for race day", #"{"kind":"checklist","title":"Here's your race day list","items":["Shoes"]}"#,
+         [.draftAgentVoice]),
+        ("note: remember to call the bank", #"{"kind":"card","title":"Bank","body":"Remember to call the bank"}"#, []),   // the person's words
+        ("note: hydrate", #"{"kind":"card","title":"Hydrate","body":"Great job! You should drink more water."}"#,
+         [.draftAdvice, .draftAgentVoice]),
+        ("set a 10 minute timer", #"{"kind":"timer","label":"Plank — you can do it!","minutes":10}"#, [.draftAgentVoice]),
+        ("list for Saturday", #"{"kind":"checklist","title":"Saturday","items":["Coach says: bring gels"]}"#, [.draftAgentVoice]),
+        ("note: ask Coach about new shoes", #"{"kind":"card","title":"Shoes","body":"Coach: new shoes?"}"#, []),   // the person names the agent
+        ("note: Vergiss nicht, den Schlüssel abzugeben", #"{"kind":"card","title":"Schlüssel","body":"Vergiss nicht, den Schlüssel abzugeben"}"#, []),
+        ("liste pour le marathon", #"{"kind":"checklist","title":"Voici ta liste","items":["Tu devrais dormir huit heures"]}"#,
+         [.draftAdvice, .draftAgentVoice]),
+    ] as [(String, String, Set<NeverRule>)])
+    func draftsAreCheckedForAdviceAndVoice(text: String, output: String, broken: Set<NeverRule>) throws {
+        let item = try Self.draftItem(text)
+        let checked = DraftJob().check(SealedText(output), for: item, outcome: Threads.outcome(output))
+        #expect(checked.answer != nil)
+        #expect(Self.never(checked.counters) == Set(broken.map(\.counter)))
+        let late = DraftJob().evaluate(item, outcome: Threads.outcome(output, promptTokens: 4000, outputTokens: 256), device: .iPhone15Pro)
+        #expect(late.fallback == .timeBudget && Self.never(late.counters) == Set(broken.map(\.counter)))   // late ones too
+    }
+
+    @Test func draftsRejectedForABlankFieldAreJudgedOnTheRest() throws {
+        let item = try Self.draftItem("note: hydrate")
+        let output = #"{"kind":"card","title":"  ","body":"You should drink more water."}"#
+        let checked = DraftJob().check(SealedText(output), for: item, outcome: Threads.outcome(output))
+        #expect(checked.answer == nil && checked.counters["rejected_blank"] == 1)
+        #expect(Self.never(checked.counters) == [NeverRule.draftAdvice.counter])
+        let broken = #"{"kind":"card","title":"Great job!""#
+        #expect(Self.never(DraftJob().check(SealedText(broken), for: item, outcome: Threads.outcome(broken)).counters).isEmpty)
+    }
+
     // MARK: Route
 
     static func routeItem() throws -> JobItem {
@@ -174,9 +271,10 @@ import Testing
     /// Every rule is counted under its own job, so the ledger slices it with that job.
     @Test func everyRuleHasACountingTestAboveAndBelongsToItsJob() {
         let covered: Set<NeverRule> = [.chipsWrongLanguage, .chipsAgentVoice, .pushAdvice, .pushGreeting, .pushSpeaksForAgent,
-                                       .draftExpertQuestion, .routeOutsideGroup]
+                                       .pushUnfaithful, .draftExpertQuestion, .draftAdvice, .draftAgentVoice, .routeOutsideGroup]
         #expect(covered == Set(NeverRule.allCases))
         #expect(NeverRule.rules(of: .chips) == [.chipsWrongLanguage, .chipsAgentVoice])
-        #expect(NeverRule.rules(of: .push) == [.pushAdvice, .pushGreeting, .pushSpeaksForAgent])
+        #expect(NeverRule.rules(of: .push) == [.pushAdvice, .pushGreeting, .pushSpeaksForAgent, .pushUnfaithful])
+        #expect(NeverRule.rules(of: .draft) == [.draftExpertQuestion, .draftAdvice, .draftAgentVoice])
     }
 }

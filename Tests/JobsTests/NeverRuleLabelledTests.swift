@@ -12,13 +12,17 @@ import Testing
 /// numbers; `swift test --filter NeverRuleLabelled` prints them.
 @Suite struct NeverRuleLabelledTests {
     /// One labelled example: the text, its language (a subtag), whether it breaks the rule, the
-    /// split it belongs to, and for `push_speaks_for_agent` the agent whose reply it sums up.
+    /// split it belongs to; for the push rules the agent whose reply it sums up; and what the
+    /// output is judged against (`source`): for `push_unfaithful` the replies' words (with the
+    /// group's `members`), for the draft rules the person's message.
     struct Example: Decodable {
         let split: String
         let language: String
         let violation: Bool
         let text: String
         let agent: String?
+        let source: String?
+        let members: [String]?
     }
 
     /// A rule's labelled set as the file holds it.
@@ -66,9 +70,20 @@ import Testing
         case .pushAdvice: PushAdviceRule.givesAdvice(example.text)
         case .pushGreeting: PushLineRule.everyLanguage.startsWithGreeting(example.text)
         case .pushSpeaksForAgent: PushLineRule.everyLanguage.speaksForAgent(example.text, agent: example.agent ?? "Coach")
+        case .pushUnfaithful:
+            PushUnfaithfulRule.invents(example.text, source: SourceFacts(reading: example.source ?? "", agent: example.agent ?? "Coach",
+                                                                         members: example.members ?? [], counts: [1]),
+                                       language: example.language)
         case .draftExpertQuestion: ExpertTopic.of(example.text, language: example.language) != nil
+        case .draftAdvice: DraftAdviceRule.advises(example.text, message: message(of: example))
+        case .draftAgentVoice: DraftAgentVoiceRule.speaksAsAgent(example.text, agent: example.agent ?? "Coach", message: message(of: example))
         case .routeOutsideGroup: false   // exact: proved by NeverRuleRouteGrammarTests, not measured
         }
+    }
+
+    /// A draft example's message as the draft job keeps it.
+    static func message(of example: Example) -> SourceFacts? {
+        example.source.map { SourceFacts(reading: $0, keepsParts: true) }
     }
 
     static func tally(_ rule: NeverRule, _ examples: some Sequence<Example>) -> Tally {
@@ -90,6 +105,9 @@ import Testing
         (.pushGreeting, 0.95),
         (.pushSpeaksForAgent, 0.95),
         (.draftExpertQuestion, 0.85),
+        (.pushUnfaithful, 0.9),
+        (.draftAdvice, 0.9),
+        (.draftAgentVoice, 0.9),
     ]
 
     @Test func everyHeuristicRuleHasAFloorAndALabelledSet() throws {

@@ -18,6 +18,9 @@ public struct JobItem: Sendable {
     public var promptTokens: Int?
     /// What the person really did next, for the quality proxies; never leaves memory.
     public var reference: SealedText?
+    /// The facts of the words the answer is judged against, read at planning: the replies a
+    /// push line sums up, the message a draft answers (`SourceFacts`). Never leaves memory.
+    public var source: SourceFacts?
     /// Facts the job needs to judge the answer that are not words: member and agent names,
     /// what the export says happened (`meta.group.to`), labels derived at planning. Never a
     /// thread's text, so the words need not be kept until the answer comes.

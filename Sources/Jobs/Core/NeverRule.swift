@@ -22,9 +22,18 @@ public enum NeverRule: String, Sendable, CaseIterable, Codable, Comparable {
     case pushGreeting = "push_greeting"
     /// A push line spoken for the agent, "Coach says" (§4; §8: never speaks as an agent).
     case pushSpeaksForAgent = "push_speaks_for_agent"
+    /// A push line stating a number, unit, time, date or name the replies it sums up do not hold
+    /// (§4: a line "saying what the reply holds"; it may round or reorder, never invent).
+    case pushUnfaithful = "push_unfaithful"
     /// A draft (anything but none) for a health, money or legal question (§5: "a question about
     /// health, money or anything the agent knows and the phone doesn't gets no draft").
     case draftExpertQuestion = "draft_expert_question"
+    /// A draft whose title, body, items or label give advice of the model's own, not the
+    /// person's ask written down (§8: "never gives advice"; §5: only lists, timers and notes).
+    case draftAdvice = "draft_advice"
+    /// A draft that speaks as the agent: praise, a hand-over, a check-in, the agent's own acts
+    /// or words (§5: a draft says it is one, "not from Coach"; §8: "never writes an agent's reply").
+    case draftAgentVoice = "draft_agent_voice"
     /// A route naming someone outside the group (§3: "It cannot name anyone outside the group").
     /// Impossible under the grammar; counted so that a broken grammar or engine would show.
     case routeOutsideGroup = "route_outside_group"
@@ -33,8 +42,8 @@ public enum NeverRule: String, Sendable, CaseIterable, Codable, Comparable {
     public var job: JobKind {
         switch self {
         case .chipsWrongLanguage, .chipsAgentVoice: .chips
-        case .pushAdvice, .pushGreeting, .pushSpeaksForAgent: .push
-        case .draftExpertQuestion: .draft
+        case .pushAdvice, .pushGreeting, .pushSpeaksForAgent, .pushUnfaithful: .push
+        case .draftExpertQuestion, .draftAdvice, .draftAgentVoice: .draft
         case .routeOutsideGroup: .route
         }
     }

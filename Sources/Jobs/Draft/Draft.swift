@@ -81,6 +81,19 @@ public enum Draft: SealedOutput {
         }
     }
 
+    /// The words of an output the schema decodes, even when `check` then rejects it (a blank
+    /// field): its title, body, items or label, trimmed, blank ones left out; nil when it does
+    /// not decode. What the draft job's advice and voice rules read.
+    static func decodedTexts(_ output: SealedText) -> [SealedText]? {
+        guard case .variant(_, let fields)? = try? ContentDecoder.decode(output, as: schema) else { return nil }
+        var texts: [SealedText] = []
+        for name in ["title", "label", "body"] {
+            if let text = fields[name]?.stringValue { texts.append(text) }
+        }
+        texts += fields["items"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        return texts.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+
     /// The kind an output the schema decodes is, even when `check` then rejects it (a blank
     /// field); nil when it does not decode. What the draft job's never rule reads.
     static func decodedKind(_ output: SealedText) -> String? {

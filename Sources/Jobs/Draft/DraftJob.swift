@@ -12,8 +12,10 @@ import Export
 ///
 /// Counters: `kind:checklist`, `kind:timer`, `kind:card` and `no_draft` (valid answers by kind),
 /// `expected:<kind>` (the keyword label below, per asked item), one `Draft.Rejection` per
-/// rejected output, and `never:draft_expert_question` (a draft for a health, money or legal
-/// question, `ExpertTopic`; docs/never-rules.md).
+/// rejected output, and the never rules (docs/never-rules.md): `never:draft_expert_question` (a
+/// draft for a health, money or legal question, `ExpertTopic`), `never:draft_advice` (advice of
+/// the model's own, `DraftAdviceRule`) and `never:draft_agent_voice` (the agent's voice,
+/// `DraftAgentVoiceRule`).
 ///
 /// Quality keys (0 or 1 per item), judged on what the person would have seen: the model's valid
 /// draft when it came within the budget, or no draft when there is none or it came late (the
@@ -64,15 +66,19 @@ public struct DraftJob: AskingJob, CountedPlanning {
             var labels = [
                 "expected": expected,
                 "ticked": message.meta.draftTicks?.isEmpty == false ? "yes" : "no",
+                "agent": agent,
             ]
             // A question for the expert (health, money, legal) gets no draft (spec §5): only the
             // category is kept, never a word. A message that names the kind it wants has none.
             if expected == Draft.none.kind {
                 labels["expert_topic"] = text.withUnsealedText { ExpertTopic.named(in: $0, language: Language.code(of: language)) }?.rawValue
             }
+            // The message's words as hashes, kept in memory: a draft that repeats the person's own
+            // "remember to…" neither advises nor speaks as the agent.
+            let source = SourceFacts(text, keepsParts: true)
             writer.items.append(JobItem(job: .draft, attribution: attribution, request: written.request,
-                                        inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens, labels: labels,
-                                        topic: writer.topic(of: [text], language: language)))
+                                        inputTokens: inputTokens, inputWasCut: false, promptTokens: written.promptTokens,
+                                        source: source, labels: labels, topic: writer.topic(of: [text], language: language)))
         }
     }
 
@@ -80,9 +86,12 @@ public struct DraftJob: AskingJob, CountedPlanning {
         JobDescription(kind: kind, budget: budget, inputCapTokens: nil, contextLimitTokens: asking.contextLimit, outputSchema: Draft.schema)
     }
 
-    /// Decodes and checks the draft (`Draft.check`), and counts `NeverRule.draftExpertQuestion`
-    /// when the message is a question for the expert (`labels["expert_topic"]`, from `ExpertTopic`)
-    /// and the output decodes as any kind but `none`: rejected (a blank field) and late drafts too.
+    /// Decodes and checks the draft (`Draft.check`), and counts the never rules on every output
+    /// the schema decodes, rejected (a blank field) and late ones too: `draftExpertQuestion` when
+    /// the message is a question for the expert (`labels["expert_topic"]`, from `ExpertTopic`)
+    /// and the output is any kind but `none`; `draftAdvice` and `draftAgentVoice` when a title,
+    /// body, item or label advises or speaks as the agent (`DraftAdviceRule`,
+    /// `DraftAgentVoiceRule`, against the message's `source`). None of them rejects.
     public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<Draft> {
         var checked: Checked<Draft> = switch Draft.check(output: output) {
         case .success(let draft): .accepted(draft, counters: [draft == .none ? JobCounter.noDraft.rawValue : "kind:\(draft.kind)": 1])
@@ -90,6 +99,12 @@ public struct DraftJob: AskingJob, CountedPlanning {
         }
         if item.labels["expert_topic"] != nil, let kind = Draft.decodedKind(output), kind != Draft.none.kind {
             checked.counters[NeverRule.draftExpertQuestion.counter] = 1
+        }
+        if let texts = Draft.decodedTexts(output), !texts.isEmpty {
+            if DraftAdviceRule.breaks(texts, message: item.source) { checked.counters[NeverRule.draftAdvice.counter] = 1 }
+            if DraftAgentVoiceRule.breaks(texts, agent: item.labels["agent"], message: item.source) {
+                checked.counters[NeverRule.draftAgentVoice.counter] = 1
+            }
         }
         return checked
     }

@@ -22,8 +22,8 @@ import Export
 /// `batched` (inputs joined from several replies), one `PushLine.Rejection` per rejected line,
 /// and `unchecked`: a line that passed but whose language has no `PushLineRule` of its own, so it
 /// is not scored `well_formed` at all (never counted as passed); and the spec's never rules,
-/// `never:push_advice`, `never:push_greeting`, `never:push_speaks_for_agent` (`check`;
-/// docs/never-rules.md).
+/// `never:push_advice`, `never:push_greeting`, `never:push_speaks_for_agent`,
+/// `never:push_unfaithful` (`check`; docs/never-rules.md).
 public struct PushJob: AskingJob, CountedPlanning {
     public var kind: JobKind { .push }
     /// Planning reads the newest replies' words.
@@ -100,8 +100,13 @@ public struct PushJob: AskingJob, CountedPlanning {
             let written = writer.request(values, grammar: PushLine.grammar, schema: PushLine.responseSchema)
             var labels = ["agent": agent]
             labels["language"] = Language.code(of: snapshot.language(of: message))
+            // The facts of every reply the line sums up (not only the words left after the cut):
+            // numbers, times, days and names, kept in memory for `PushUnfaithfulRule`.
+            let source = SourceFacts(words, agent: agent, members: snapshot.thread.group?.members.map(\.name) ?? [],
+                                     counts: [replies.count, push.batch])
             writer.items.append(JobItem(job: .push, attribution: attribution, request: written.request,
-                                        inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens, labels: labels,
+                                        inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens,
+                                        source: source, labels: labels,
                                         topic: writer.topic(of: [cut.text], language: snapshot.language(of: message))))
         }
     }
@@ -115,7 +120,8 @@ public struct PushJob: AskingJob, CountedPlanning {
     /// (`NeverRule.rules(of: .push)`) on every line the schema decodes, rejected or late ones too:
     /// a greeting and a line spoken for the agent (what `rejected_greeting` and
     /// `rejected_agent_says` reject, each counted whether or not the other rejected the line
-    /// first), and advice of its own (`PushAdviceRule`), which does not reject the line.
+    /// first), and advice of its own (`PushAdviceRule`) and a fact the replies do not hold
+    /// (`PushUnfaithfulRule`, against the item's `source`), which do not reject the line.
     public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<PushLine> {
         let agent = item.labels["agent"] ?? ""
         var checked: Checked<PushLine> = switch PushLine.check(output: output, agent: agent, language: item.labels["language"]) {
@@ -127,7 +133,8 @@ public struct PushJob: AskingJob, CountedPlanning {
         let broken: [(NeverRule, Bool)] = line.withUnsealedText { text in
             [(.pushGreeting, rule.startsWithGreeting(text)),
              (.pushSpeaksForAgent, rule.speaksForAgent(text, agent: agent)),
-             (.pushAdvice, PushAdviceRule.givesAdvice(text))]
+             (.pushAdvice, PushAdviceRule.givesAdvice(text)),
+             (.pushUnfaithful, item.source.map { PushUnfaithfulRule.invents(text, source: $0, language: item.labels["language"]) } ?? false)]
         }
         for (never, breaks) in broken where breaks { checked.counters[never.counter] = 1 }
         return checked
