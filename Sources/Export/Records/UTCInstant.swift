@@ -2,8 +2,8 @@
 /// calendars: ISO 8601 / RFC 3339 `YYYY-MM-DD`, then optionally `Thh:mm`, `:ss`, a fraction
 /// (`.` or `,`, read to the millisecond, cut not rounded) and `Z` or an offset (`±hh:mm`,
 /// `±hhmm`, `±hh`); a bare date is midnight UTC. Every field's range is checked (a leap second
-/// reads as the next second). The one reading of a timestamp: the flywheel's weeks and the phone
-/// queue's clock both use it.
+/// reads as the last millisecond of its minute). The one reading of a timestamp: the flywheel's
+/// weeks and the phone queue's clock both use it.
 public enum UTCInstant {
     /// The instant `text` names; nil when it is not such a timestamp.
     public static func milliseconds(_ text: String) -> Int64? {
@@ -27,14 +27,15 @@ public enum UTCInstant {
             i += 6
             if i < b.count, b[i] == UInt8(ascii: ":") {
                 guard b.count >= i + 3, let second = number(b, i + 1, 2), second <= 60 else { return nil }
-                milliseconds += second * 1000
+                // A leap second (:60) is the minute's last millisecond: it stays in its minute and day.
+                milliseconds += second == 60 ? 59_999 : second * 1000
                 i += 3
                 if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
                     i += 1
                     let start = i
                     var scale = 100
                     while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
-                        milliseconds += Int(b[i] - UInt8(ascii: "0")) * scale
+                        if second < 60 { milliseconds += Int(b[i] - UInt8(ascii: "0")) * scale }
                         scale /= 10
                         i += 1
                     }
