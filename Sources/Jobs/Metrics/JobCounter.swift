@@ -22,6 +22,12 @@ public enum JobCounter: String, Sendable, CaseIterable {
     /// Any job: the stand-in model could not hold a prompt the phone's ceiling allows (by the
     /// phone's token estimate), so the place fell back `context_exceeded` because of the stand-in.
     case standInContextExceeded = "stand_in_context_exceeded"
+    /// Any job, in the phone's queue (ReplayKit's `PhoneQueue`): the call waited for the model to load.
+    case queueColdStart = "queue:cold_start"
+    /// Any job, in the phone's queue: the call waited for an earlier call of its thread.
+    case queueWaited = "queue:waited"
+    /// Any job, in the phone's queue: the message had no readable `at`, so it was judged as by itself.
+    case queueUntimed = "queue:untimed"
 
     /// Every fixed counter name: these and the push line's and the draft's rejections.
     public static let names = Set(allCases.map(\.rawValue) + PushLine.Rejection.allCases.map(\.rawValue)

@@ -26,7 +26,8 @@ struct PhoneQueue {
     let budgets: [JobKind: Double]
 
     /// Counters the queue adds to a result's job.
-    static let coldStart = "queue:cold_start", waited = "queue:waited", untimed = "queue:untimed"
+    static let coldStart = JobCounter.queueColdStart.rawValue, waited = JobCounter.queueWaited.rawValue
+    static let untimed = JobCounter.queueUntimed.rawValue
 
     /// `results`, one thread's asked places, judged on the phone's clock; `prewarms` the times of
     /// the person's messages in that thread.
