@@ -22,11 +22,18 @@ public struct JobItem: Sendable {
     /// what the export says happened (`meta.group.to`), labels derived at planning. Never a
     /// thread's text, so the words need not be kept until the answer comes.
     public var labels: [String: String] = [:]
+    /// The kind of place this is when the job's report keeps it apart (routing's drawer); nil
+    /// for the job's ordinary places.
+    public var place: CountedPlace? = nil
 
     /// An item that falls back before asking because its language is not supported (spec §6).
     public static func unsupportedLanguage(job: JobKind, attribution: Attribution) -> JobItem {
-        JobItem(job: job, attribution: attribution, request: nil, earlyFallback: .unsupportedLanguage,
-                inputTokens: 0, inputWasCut: false)
+        fallingBack(job: job, attribution: attribution, reason: .unsupportedLanguage)
+    }
+
+    /// An item that falls back for `reason` before the model is asked.
+    public static func fallingBack(job: JobKind, attribution: Attribution, reason: FallbackReason) -> JobItem {
+        JobItem(job: job, attribution: attribution, request: nil, earlyFallback: reason, inputTokens: 0, inputWasCut: false)
     }
 }
 
@@ -56,4 +63,6 @@ public struct ItemResult: Sendable {
     /// Job-specific events this item adds to the job's `counters` (for example "kind:timer",
     /// "rejected_greeting", "confusion:Sage->lead"), since they are known only once the model answered.
     public var counters: [String: Int] = [:]
+    /// The item's kind of place when its job's report keeps it apart (`JobItem.place`).
+    public var place: CountedPlace? = nil
 }
