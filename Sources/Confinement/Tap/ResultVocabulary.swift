@@ -32,6 +32,8 @@ public enum ResultVocabulary {
 
     /// The words, lower case.
     public static let words: Set<String> = [
+        // Routing's drawer and push lines written at the next app run (--push-mode), in report.json and report.md.
+        "delay", "drawer", "followed", "next", "outside", "switcher",
         // An upgrade preview (--as-model-version), in report.md, on stderr and in compare's pages.
         "preview", "recorded", "speed", "slices", "keep", "upgrade",
         // replay suite compare's pages.
