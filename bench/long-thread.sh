@@ -5,8 +5,13 @@
 #   zstd -dc > /dev/null                      the floor: decompression alone
 #   replay flywheel                            the reader (decompress, split, parse, count; no words)
 #   replay --dry-run, no job firing            the same thread as a one-to-one chat, --job route (which
-#                                              fires only in groups): the words read in full, the
-#                                              identity, the sandbox, the results; no planning
+#                                              fires only in groups, and in the drawer, which needs two
+#                                              agents): the words read in full, the identity, the
+#                                              sandbox, the results; no planning. Since the drawer,
+#                                              --job route also reads the corpus once as outlines before
+#                                              the run (its agents: docs/usage.md), so this floor and
+#                                              the route row hold that pass, about a replay flywheel
+#                                              read of the same bytes, which chips, push and draft skip
 #   replay --dry-run --job J, J in chips route push draft
 #                                              the reader and each job's planning of the thread,
 #                                              with exact prompt sizes

@@ -2,8 +2,28 @@ import Testing
 @testable import Export
 
 /// `UTCInstant`: known answers from Python's `datetime.fromisoformat(...).timestamp()` (CPython
-/// 3.11, computed apart from this code), and the forms it refuses.
+/// 3.11, computed apart from this code), the forms exports write, and the forms it refuses.
 @Suite struct UTCInstantTests {
+    /// 2026-09-01T00:00:00Z in milliseconds since 1970.
+    static let september1: Int64 = 1_788_220_800_000
+
+    /// Every form the export's timestamps come in, the same instant in several zones.
+    static let forms: [(String, Int64)] = [
+        ("2026-09-01t07:02:11z", september1 + 25_331_000),
+        ("2026-09-01 07:02:11Z", september1 + 25_331_000),
+        ("2026-09-01T07:02:11,123456Z", september1 + 25_331_123),   // finer than a millisecond: dropped
+        ("2026-09-01T16:02:11+09:00", september1 + 25_331_000),     // the same instant in Tokyo
+        ("2026-09-01T16:02:11+09", september1 + 25_331_000),
+        ("2026-08-31T21:02:11-10:00", september1 + 25_331_000),     // and in Honolulu, the day before
+        ("2026-09-01", september1),                                 // a bare date: UTC midnight
+        ("1970-01-01T00:00:00Z", 0),
+    ]
+
+    @Test(arguments: forms)
+    func readsTheFormsTheExportWrites(text: String, expected: Int64) {
+        #expect(UTCInstant.milliseconds(text) == expected)
+    }
+
     @Test(arguments: [
         ("2026-09-01T07:02:11Z", Int64(1_788_246_131_000)),
         ("2026-09-01T07:02:11.5Z", 1_788_246_131_500),
@@ -23,7 +43,8 @@ import Testing
     }
 
     @Test(arguments: ["", "2026-13-01", "2025-02-29", "2026-09-01T24:00Z", "2026-09-01T07:02:11.Z",
-                      "2026-09-01T07:02:11+25:00", "2026-09-01T07:02:11Zjunk", "yesterday"])
+                      "2026-09-01T07:02:11+25:00", "2026-09-01T07:02:11Zjunk", "yesterday", "2026-09-01T", "2026-09-01T07:60:00Z",
+                      "2026-09-01T07:02:11+24:00", "2026-09-01T07:02:11Q", "2026/09/01T07:02:11Z", "2026-09-01T07:02:11Z "])
     func refusesWhatIsNotATimestamp(text: String) {
         #expect(UTCInstant.milliseconds(text) == nil)
     }

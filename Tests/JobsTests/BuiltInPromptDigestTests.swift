@@ -7,7 +7,8 @@ import TestSupport
 @testable import Jobs
 
 /// What the four jobs ask on the bundled sample corpus, as digests: every request's instructions
-/// and prompt, byte for byte, and the sizes planning worked out for it, in the order planned.
+/// and prompt, byte for byte, and the sizes planning worked out for it, in the order planned;
+/// and the route job's with the sample's drawer (the 223 group items and 180 drawer places).
 ///
 /// The reference digests were computed by this same test with the jobs as they were before
 /// prompt sets existed (instructions and prompt words as Swift literals in each job, at commit
@@ -73,6 +74,31 @@ import TestSupport
         (.push, 460, "ea0bb73d26de7de423554331a46fe1701b703dac53f4ea34824681f62f417b6d"),
         (.draft, 61, "7cc7efe55155831f628fc58050838c584c6620704dc99df6b50d182dc5c44c63"),
     ]
+
+    /// The sample's drawer: the agents of its one-agent threads, as a run gathers them before it
+    /// (`DrawerAgents.Collector` over every thread line).
+    static let drawer: DrawerAgents = {
+        var collector = DrawerAgents.Collector()
+        for thread in threads { collector.add(thread.thread) }
+        return collector.agents
+    }()
+
+    /// (tokenizer, items, digest) of the route job with the sample's drawer: the groups' items as
+    /// above and, in one-agent threads, the drawer's, asked with the built-in set's drawer words
+    /// (`jobs.route.drawer`). Computed when the drawer was first replayed: a change to those
+    /// words, the agents offered or the drawer's places shows here.
+    static let drawerDigests: [(String, Int, String)] = [
+        ("approximate", 403, "25dfd4bafa08bf15e8665b2ae9bbdb419ad9d121c8b831868c5b486051b4038f"),
+        ("vocabulary", 403, "e0022226e3689ccbdcc7b92f56656f3b5a8b32168679b2b5a124aed2bdfb5420"),
+    ]
+
+    @Test(arguments: drawerDigests)
+    func theDrawersRequestsAreTheOnesFirstReplayed(tokenizer: String, items: Int, sha256: String) throws {
+        let counting: any Tokenizer = tokenizer == "approximate" ? ApproximateTokenizer() : try Self.vocabularyOnly.get()
+        #expect(Self.drawer.agents.count >= 2)
+        let found = Self.digest(JobKind.route.job(facts: CorpusFacts(drawer: Self.drawer)), tokenizer: counting)
+        #expect(found.items == items && found.sha256 == sha256, "drawer, \(tokenizer): \(found.items) items, \(found.sha256)")
+    }
 
     /// The default model's tokenizer, without its weights.
     static let vocabularyOnly: Result<LlamaModel, LlamaError> = {

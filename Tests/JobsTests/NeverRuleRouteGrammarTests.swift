@@ -106,6 +106,24 @@ import Testing
         }
     }
 
+    /// The drawer's grammar (spec §3's drawer, §8: "no messages to anyone but the person's own
+    /// agents"): the agents offered and nothing else, not even the lead; a guess outside them
+    /// cannot reach `check`, and one that did would be counted.
+    @Test func theDrawersGrammarAllowsTheAgentsOfferedAndNoLead() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup: the proof walks the default model's vocabulary")
+        let model = try LlamaModel(path: path, vocabularyOnly: true, nativeTokenizer: false)
+        let agents = ["Coach", "Sage", "Sagebrush", "Penny"]
+        let pieces = (0..<Int32(model.vocabularySize)).map { model.piece($0) }
+        let walk = try Self.walk(grammar: GrammarWriter.grammar(for: Route.schema(members: agents, withLead: false)), model: model,
+                                 pieces: pieces)
+        #expect(walk.complete == Set(agents.map { Self.bytes(#"{"to":""# + $0 + #""}"#) }))
+        for outsider in ["lead", "Lead", "Bob", "sage"] {
+            #expect(walk.states[Self.bytes(#"{"to":""# + outsider + #"""#)] == nil, "an outside name written whole")
+        }
+        #expect(RouteOutsideGroupRule.namesOutsider(SealedText(#"{"to":"lead"}"#), choices: agents, withLead: false))
+        #expect(!RouteOutsideGroupRule.namesOutsider(SealedText(#"{"to":"lead"}"#), choices: agents))
+    }
+
     /// An outside name the engine could only write by breaking the grammar is still counted:
     /// the check does not rely on the grammar it guards.
     @Test func anOutputOutsideTheGrammarIsCountedNotTrusted() {

@@ -70,7 +70,9 @@ public enum StateFixtures {
                       resume: ReplayRunner.ResumePoint? = nil, every: Int? = nil, checkpoints: ((RunState) -> Void)? = nil) -> RunState {
         var options = options(paths, shard: shard, dryRun: dryRun, strict: strict)
         options.checkpointEvery = every
-        let jobs = options.jobs.map { RunJobs.job($0) }
+        // The facts of the whole corpus, gathered as a run does before it (every shard the same).
+        let facts = CorpusFactsPass.read((try? CorpusReader(paths: paths).files) ?? [], wanted: RunJobs.wantedFacts(for: options))
+        let jobs = RunJobs.jobs(for: options, facts: facts.facts)
         let model = LabelScriptedModel(routeTo: "Penny")
         let identity = CorpusIdentity.of((try? CorpusReader(paths: paths).files) ?? [], key: key, shard: shard).identity
         func state(_ tally: ReplayTally) -> RunState {

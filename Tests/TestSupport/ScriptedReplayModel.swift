@@ -19,7 +19,8 @@ public final class ScriptedReplayModel: LanguageModel, @unchecked Sendable {
     }
 }
 
-/// A scripted model: routes every group message to one name and answers anything else with chips.
+/// A scripted model: routes every group message (and every drawer message) to one name and
+/// answers anything else with chips.
 public final class LabelScriptedModel: LanguageModel, @unchecked Sendable {
     public let routeTo: String
     public init(routeTo: String) { self.routeTo = routeTo }
@@ -31,7 +32,7 @@ public final class LabelScriptedModel: LanguageModel, @unchecked Sendable {
     public func promptTokenCount(for request: GenerationRequest) -> Int { 100 }
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         requests.map { request in
-            let routing = request.instructions.withUnsealedText { $0.hasPrefix("You route") }
+            let routing = request.choices != nil   // a group's route or the drawer's: the requests that score choices
             let output = routing ? #"{"to":\#(LabelFreeText.json(routeTo))}"# : #"{"replies":["Sure","Later"]}"#
             return GenerationOutcome(output: .success(SealedText(output)), promptTokens: 100, outputTokens: 5,
                                      hostMilliseconds: 10, choiceProbability: 0.9)

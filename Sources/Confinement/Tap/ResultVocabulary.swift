@@ -35,6 +35,8 @@ public enum ResultVocabulary {
         // The phone's one queue: report.md's column, and the built-in profiles' source of its figures.
         "bits", "cold", "composer", "flash", "focus", "gives", "guess", "idle", "order", "parameters", "preparing",
         "prewarm", "publishes", "queue", "queued", "reading", "send", "they", "timing", "unload", "unloaded",
+        // Routing's drawer and push lines written at the next app run (--push-mode), in report.json and report.md.
+        "delay", "drawer", "followed", "next", "outside", "switcher",
         // An upgrade preview (--as-model-version), in report.md, on stderr and in compare's pages.
         "preview", "recorded", "speed", "slices", "keep", "upgrade",
         // replay suite compare's pages.

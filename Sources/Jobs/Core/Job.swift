@@ -103,7 +103,7 @@ extension Job {
     public func unasked(_ item: JobItem, reason: FallbackReason?) -> ItemResult {
         ItemResult(job: kind, attribution: item.attribution, answered: false, fallback: reason,
                    inputWasCut: item.inputWasCut, asked: false, promptTokens: item.inputTokens, outputTokens: 0,
-                   hostMilliseconds: nil, deviceMilliseconds: nil, inBudgetHost: nil, inBudgetDevice: nil)
+                   hostMilliseconds: nil, deviceMilliseconds: nil, inBudgetHost: nil, inBudgetDevice: nil, place: item.place)
     }
 
     /// `evaluate(_:outcome:device:)` with the sizes counted in the phone's tokens: the prompt as
@@ -166,7 +166,7 @@ extension Job {
             hostMilliseconds: asked ? outcome.hostMilliseconds : nil, deviceMilliseconds: asked ? deviceMs : nil,
             inBudgetHost: asked ? answer != nil && outcome.hostMilliseconds <= budgetMilliseconds : nil,
             inBudgetDevice: asked ? shown : nil,
-            counters: checked?.counters ?? [:])
+            counters: checked?.counters ?? [:], place: item.place)
         guard asked else { return result }
         let seen = score(shown ? answer : nil, for: item)
         result.quality = seen.quality

@@ -19,6 +19,8 @@ public struct JobDescription: Sendable {
     public var outputSchema: GenerationSchema?
     /// Settings only this job has (push's newest replies, routing's minimum confidence).
     public var settings: JobSettings.Own = JobSettings.Own()
+    /// The kinds of its places the report keeps apart (routing's drawer).
+    public var countedPlaces: [CountedPlace] = []
 
     /// The configuration keys of the job's block in report.json (docs/report-schema.md).
     public var reportSettings: JobSettings {
@@ -50,21 +52,24 @@ extension JobKind {
     /// given; `labels` are the names the team allows in its counters (routing's member names);
     /// `prompts` the prompt set whose part for this job it asks with; `languages` every language
     /// some model version answers in and `contextLimit` the ceiling of a place whose model
-    /// version no profile names (the run narrows both to each place's own version).
+    /// version no profile names (the run narrows both to each place's own version);
+    /// `routeConfidence` routing's floor, `pushMode` where push lines are written, and `facts`
+    /// what the run gathered of the whole corpus before it (the drawer's agents, the app's runs).
     ///
     /// The one place a kind becomes a job type: everything else iterates over `JobKind.allCases`
     /// and the jobs' `described`.
     public func job(budgetMilliseconds: Double? = nil, labels: TeamLabels = .none, prompts: PromptSet = .builtIn,
                     languages: SupportedLanguages = .appleIntelligence, contextLimit: Int = 4096,
-                    routeConfidence: Double? = nil) -> any Job {
+                    routeConfidence: Double? = nil, pushMode: PushMode = .extension, facts: CorpusFacts = .none) -> any Job {
         switch self {
         case .chips: ChipsJob(budgetMilliseconds: budgetMilliseconds ?? ChipsJob.defaultBudget.milliseconds, contextLimit: contextLimit,
                               supportedLanguages: languages, prompts: prompts.chips)
         case .route: RouteJob(budgetMilliseconds: budgetMilliseconds ?? RouteJob.defaultBudget.milliseconds,
                               minimumConfidence: routeConfidence ?? RouteJob.defaultMinimumConfidence, contextLimit: contextLimit,
-                              supportedLanguages: languages, labels: labels, prompts: prompts.route)
+                              supportedLanguages: languages, labels: labels, prompts: prompts.route,
+                              drawer: facts.drawer, drawerPrompts: prompts.drawer)
         case .push: PushJob(budgetMilliseconds: budgetMilliseconds ?? PushJob.defaultBudget.milliseconds, contextLimit: contextLimit,
-                            supportedLanguages: languages, prompts: prompts.push)
+                            supportedLanguages: languages, prompts: prompts.push, mode: pushMode, nextRuns: facts.nextRuns)
         case .draft: DraftJob(budgetMilliseconds: budgetMilliseconds ?? DraftJob.defaultBudget.milliseconds, contextLimit: contextLimit,
                               supportedLanguages: languages, prompts: prompts.draft)
         }

@@ -32,11 +32,18 @@ public struct JobItem: Sendable {
     /// topics (`Job.labellingTopics`, for fallbacks injected by topic); nil otherwise or when they
     /// name none. The category only, never a word.
     public var topic: ExpertTopic? = nil
+    /// The kind of place this is when the job's report keeps it apart (routing's drawer); nil
+    /// for the job's ordinary places.
+    public var place: CountedPlace? = nil
 
     /// An item that falls back before asking because its language is not supported (spec §6).
     public static func unsupportedLanguage(job: JobKind, attribution: Attribution) -> JobItem {
-        JobItem(job: job, attribution: attribution, request: nil, earlyFallback: .unsupportedLanguage,
-                inputTokens: 0, inputWasCut: false)
+        fallingBack(job: job, attribution: attribution, reason: .unsupportedLanguage)
+    }
+
+    /// An item that falls back for `reason` before the model is asked.
+    public static func fallingBack(job: JobKind, attribution: Attribution, reason: FallbackReason) -> JobItem {
+        JobItem(job: job, attribution: attribution, request: nil, earlyFallback: reason, inputTokens: 0, inputWasCut: false)
     }
 }
 
@@ -73,4 +80,6 @@ public struct ItemResult: Sendable {
     /// Job-specific events this item adds to the job's `counters` (for example "kind:timer",
     /// "rejected_greeting", "confusion:Sage->lead"), since they are known only once the model answered.
     public var counters: [String: Int] = [:]
+    /// The item's kind of place when its job's report keeps it apart (`JobItem.place`).
+    public var place: CountedPlace? = nil
 }

@@ -42,6 +42,9 @@ public enum FallbackReason: String, Sendable, CaseIterable, Codable, Comparable 
     case guardrailViolation = "guardrail_violation"
     /// Too many requests at once (spec §6: "a rate limit").
     case rateLimited = "rate_limited"
+    /// Push in next-run mode (`PushMode.nextRun`): the person sent nothing after the push, in any
+    /// thread, so the app never ran to write its line (spec §4); decided before asking.
+    case noNextRun = "no_next_run"
 
     public static func < (a: FallbackReason, b: FallbackReason) -> Bool { a.rawValue < b.rawValue }
 }

@@ -10,6 +10,8 @@ public struct JobSettings: Codable, Sendable, Equatable {
     public var contextLimitTokens: Int
     /// Push: how many of the newest replies the line may draw on.
     @OmittedWhenNil public var newestReplies: Int?
+    /// Push: where the line is written (`--push-mode`).
+    @OmittedWhenNil public var pushMode: PushMode?
     /// Routing: the confidence below which a guess is not kept, and where it comes from.
     @OmittedWhenNil public var minimumConfidence: Double?
     @OmittedWhenNil public var minimumConfidenceSource: SettingSource?
@@ -17,6 +19,7 @@ public struct JobSettings: Codable, Sendable, Equatable {
     /// Settings only some jobs have, as a job describes them (`JobDescription`).
     public struct Own: Sendable, Equatable {
         public var newestReplies: Int?
+        public var pushMode: PushMode?
         public var minimumConfidence: Double?
         public var minimumConfidenceSource: SettingSource?
     }
@@ -27,6 +30,7 @@ public struct JobSettings: Codable, Sendable, Equatable {
         case inputCapTokens = "input_cap_tokens"
         case contextLimitTokens = "context_limit_tokens"
         case newestReplies = "newest_replies"
+        case pushMode = "push_mode"
         case minimumConfidence = "minimum_confidence"
         case minimumConfidenceSource = "minimum_confidence_source"
     }
@@ -36,6 +40,7 @@ public struct JobSettings: Codable, Sendable, Equatable {
         self.budgetSource = budgetSource
         self.inputCapTokens = inputCapTokens
         self.contextLimitTokens = contextLimitTokens
-        (newestReplies, minimumConfidence, minimumConfidenceSource) = (own.newestReplies, own.minimumConfidence, own.minimumConfidenceSource)
+        (newestReplies, pushMode, minimumConfidence, minimumConfidenceSource) =
+            (own.newestReplies, own.pushMode, own.minimumConfidence, own.minimumConfidenceSource)
     }
 }

@@ -42,6 +42,12 @@ struct RequestWriter {
         self.tokenizer = tokenizer
     }
 
+    /// A writer for the same plan call that asks with `asking` instead (routing's drawer: other
+    /// words, the same tokenizers); its items are its own, for the caller to take over.
+    func sibling(asking: AskSettings) -> RequestWriter {
+        RequestWriter(asking: asking, tokenizer: base)
+    }
+
     /// Whether the job answers in `language` (`AskSettings.supportedLanguages`); when it does not,
     /// the place at `attribution` falls back before the model is asked (spec §6), and its item says so.
     /// When it does, `tokenizer` is then the place's model version's.

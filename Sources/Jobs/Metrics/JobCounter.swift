@@ -17,6 +17,17 @@ public enum JobCounter: String, Sendable, CaseIterable {
     case lowConfidence = "low_confidence"
     /// Routing: the model answered the lead.
     case answeredLead = "answered_lead"
+    /// Routing's drawer: a first message of a one-agent thread the person started (spec §3).
+    case drawerScanned = "drawer:scanned"
+    /// Routing's drawer: that message names an agent offered with `@Name`, so the model was not asked.
+    case drawerNamed = "drawer:named"
+    /// Routing's drawer: the thread's agent is not among those offered (`DrawerAgents`), so the
+    /// guess could not be right and the place is not judged.
+    case drawerAgentNotOffered = "drawer:agent_not_offered"
+    /// Routing's drawer: a guess at or below the confidence floor, so no agent was picked.
+    case drawerLowConfidence = "drawer:low_confidence"
+    /// Push in next-run mode: the push's own time could not be read, so no run is known after it.
+    case nextRunNoTime = "next_run:no_time"
     /// Draft: the model chose to draft nothing.
     case noDraft = "no_draft"
     /// Any job: the stand-in model could not hold a prompt the phone's ceiling allows (by the
@@ -29,7 +40,8 @@ public enum JobCounter: String, Sendable, CaseIterable {
     /// Any job, in the phone's queue: the message had no readable `at`, so it was judged as by itself.
     case queueUntimed = "queue:untimed"
 
-    /// Every fixed counter name: these and the push line's and the draft's rejections.
+    /// Every fixed counter name: these, the push line's and the draft's rejections, and the
+    /// counters of the places a job keeps apart (`CountedPlace`).
     public static let names = Set(allCases.map(\.rawValue) + PushLine.Rejection.allCases.map(\.rawValue)
-        + Draft.Rejection.allCases.map(\.rawValue))
+        + Draft.Rejection.allCases.map(\.rawValue) + CountedPlace.allCases.flatMap(\.counterNames))
 }

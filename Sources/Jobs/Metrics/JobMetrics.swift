@@ -46,6 +46,10 @@ public struct JobMetrics: Sendable, Equatable, Codable {
     @SortedMap<QualityName, QualityTally> public var qualityAllAnswers: [String: QualityTally] = [:]
     /// Job-specific counters (for example routing's "named").
     @SortedMap<CounterName, Int> public var counters: [String: Int] = [:]
+    /// Push in next-run mode (`PushMode.nextRun`): for each eligible push the app ran after,
+    /// the seconds from the push to that run (the histogram's unit is the second here, its
+    /// sum kept in millionths of one). Empty in any other job or mode.
+    public var nextRunDelay = LogHistogram()
 
     enum CodingKeys: String, CodingKey {
         case scanned, eligible, asked, answered, fallbacks
@@ -61,9 +65,52 @@ public struct JobMetrics: Sendable, Equatable, Codable {
         case quality
         case qualityAllAnswers = "quality_all_answers"
         case counters
+        case nextRunDelay = "next_run_delay_s"
     }
 
     public init() {}
+
+    /// Every key in the order above; `next_run_delay_s` only when a delay was counted, so a state
+    /// of a run without the next-run path reads as before it existed.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scanned, forKey: .scanned)
+        try container.encode(eligible, forKey: .eligible)
+        try container.encode(asked, forKey: .asked)
+        try container.encode(answered, forKey: .answered)
+        try container.encode(_fallbacks, forKey: .fallbacks)
+        try container.encode(inBudgetHost, forKey: .inBudgetHost)
+        try container.encode(inBudgetDevice, forKey: .inBudgetDevice)
+        try container.encode(inputCut, forKey: .inputCut)
+        try container.encode(hostLatency, forKey: .hostLatency)
+        try container.encode(deviceLatency, forKey: .deviceLatency)
+        try container.encode(tokensIn, forKey: .tokensIn)
+        try container.encode(tokensOut, forKey: .tokensOut)
+        try container.encode(_quality, forKey: .quality)
+        try container.encode(_qualityAllAnswers, forKey: .qualityAllAnswers)
+        try container.encode(_counters, forKey: .counters)
+        if nextRunDelay.count > 0 { try container.encode(nextRunDelay, forKey: .nextRunDelay) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        scanned = try container.decode(Int.self, forKey: .scanned)
+        eligible = try container.decode(Int.self, forKey: .eligible)
+        asked = try container.decode(Int.self, forKey: .asked)
+        answered = try container.decode(Int.self, forKey: .answered)
+        _fallbacks = try container.decode(SortedMap<FallbackReason, Int>.self, forKey: .fallbacks)
+        inBudgetHost = try container.decode(Int.self, forKey: .inBudgetHost)
+        inBudgetDevice = try container.decode(Int.self, forKey: .inBudgetDevice)
+        inputCut = try container.decode(Int.self, forKey: .inputCut)
+        hostLatency = try container.decode(LogHistogram.self, forKey: .hostLatency)
+        deviceLatency = try container.decode(LogHistogram.self, forKey: .deviceLatency)
+        tokensIn = try container.decode(Int.self, forKey: .tokensIn)
+        tokensOut = try container.decode(Int.self, forKey: .tokensOut)
+        _quality = try container.decode(SortedMap<QualityName, QualityTally>.self, forKey: .quality)
+        _qualityAllAnswers = try container.decode(SortedMap<QualityName, QualityTally>.self, forKey: .qualityAllAnswers)
+        _counters = try container.decode(SortedMap<CounterName, Int>.self, forKey: .counters)
+        if container.contains(.nextRunDelay) { nextRunDelay = try container.decode(LogHistogram.self, forKey: .nextRunDelay) }
+    }
 
     /// `inBudgetHost` of every eligible place (report.json's `in_budget.host`); nil when none.
     ///
@@ -82,7 +129,7 @@ public struct JobMetrics: Sendable, Equatable, Codable {
     /// `answered` of every eligible place (`answered_rate`); nil when none.
     public var answeredRate: Double? { Self.rate(answered, of: eligible) }
 
-    static func rate(_ count: Int, of places: Int) -> Double? {
+    public static func rate(_ count: Int, of places: Int) -> Double? {
         places == 0 ? nil : Double(count) / Double(places)
     }
 
@@ -106,6 +153,7 @@ public struct JobMetrics: Sendable, Equatable, Codable {
         for (name, value) in result.quality { quality[name, default: QualityTally()].add(value) }
         for (name, value) in result.qualityAllAnswers { qualityAllAnswers[name, default: QualityTally()].add(value) }
         for (name, n) in result.counters { counters[name, default: 0] += n }
+        for name in result.place?.counters(for: result) ?? [] { counters[name, default: 0] += 1 }
     }
 
     /// Adds everything counted in `other`.
@@ -127,6 +175,7 @@ public struct JobMetrics: Sendable, Equatable, Codable {
         for (name, tally) in other.quality { quality[name, default: QualityTally()].merge(tally) }
         for (name, tally) in other.qualityAllAnswers { qualityAllAnswers[name, default: QualityTally()].merge(tally) }
         for (name, n) in other.counters { counters[name, default: 0] += n }
+        nextRunDelay.merge(other.nextRunDelay)
     }
 }
 
@@ -222,6 +271,15 @@ public struct JobLedger: Sendable, Equatable, Codable {
         byModel[result.attribution.model, default: JobMetrics()].add(result)
         byLocale[result.attribution.locale, default: JobMetrics()].add(result)
         self[build: result.attribution.build, model: result.attribution.model].add(result)
+    }
+
+    /// Counts an eligible push in next-run mode that the app ran after, `seconds` after it.
+    public mutating func nextRun(afterSeconds seconds: Double, _ attribution: Attribution) {
+        overall.nextRunDelay.add(seconds)
+        byBuild[attribution.build, default: JobMetrics()].nextRunDelay.add(seconds)
+        byModel[attribution.model, default: JobMetrics()].nextRunDelay.add(seconds)
+        byLocale[attribution.locale, default: JobMetrics()].nextRunDelay.add(seconds)
+        self[build: attribution.build, model: attribution.model].nextRunDelay.add(seconds)
     }
 
     /// Adds another ledger of the same job.

@@ -8,8 +8,10 @@ import Privacy
 /// Only words: the output schema, the caps and the budgets are the job's own (the spec's
 /// contract), and a prompt set cannot change them.
 public struct JobPrompts: Sendable, Equatable {
+    /// The block of the set these prompts are: a job's, or the drawer's (route's).
+    public let block: PromptBlock
     /// The job these prompts are for.
-    public let job: JobKind
+    public var job: JobKind { block.job }
     /// The instructions for a language with none of its own.
     public var instructions: PromptTemplate
     /// Instructions for one language, by the language subtag of the export's tags (`fr` for
@@ -19,6 +21,17 @@ public struct JobPrompts: Sendable, Equatable {
     public var prompt: [PromptPart]
     /// The job's line templates by key (`member`, `member_without_about`).
     public var lines: [String: PromptTemplate] = [:]
+
+    /// The prompts of `block` (a job's own, by default).
+    public init(job: JobKind, block: PromptBlock? = nil, instructions: PromptTemplate, instructionsByLanguage: [String: PromptTemplate] = [:],
+                prompt: [PromptPart], lines: [String: PromptTemplate] = [:]) {
+        precondition(block == nil || block?.job == job, "a block is of its job")
+        self.block = block ?? .job(job)
+        self.instructions = instructions
+        self.instructionsByLanguage = instructionsByLanguage
+        self.prompt = prompt
+        self.lines = lines
+    }
 
     /// The instructions for `values`' language, filled in.
     public func instructions(_ values: PromptValues) -> SealedText {

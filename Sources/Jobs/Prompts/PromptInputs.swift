@@ -10,7 +10,10 @@
 /// - push sees the words of the reply, or of the newest replies (cut to 1,000 tokens), and how
 ///   many they are (`when: batched` for more than one): not the agent's name, which the line
 ///   must not say;
-/// - draft sees the message and the agent's name it waits for.
+/// - draft sees the message and the agent's name it waits for;
+/// - the drawer (route's place outside a group, `drawer`) sees the message and, per agent
+///   offered, the name and its one line (`about`): `{agents}`, one line per agent, written by the
+///   `agent` template (`agent_without_about` for an agent with no line). Never a thread.
 ///
 /// Every job answers in the language of what it reads, so every job has `{language}`: the
 /// language's English name ("French"). Its instructions may use the short inputs only (names,
@@ -28,6 +31,11 @@ public struct PromptInputs: Sendable {
     public let conditions: [String]
     /// The job's line templates besides its prompt (routing's member lines), in file order, with the inputs each has.
     public let lines: [(key: String, inputs: [String])]
+
+    /// The drawer's table (`jobs.route.drawer`, `PromptBlock.drawer`).
+    public static let drawer = PromptInputs(
+        seen: ["message", "agents", "language"], inInstructions: ["language"], lists: ["agents"], optional: [:], conditions: [],
+        lines: [(key: "agent", inputs: ["name", "about"]), (key: "agent_without_about", inputs: ["name"])])
 
     /// The table for `job`.
     public static func of(_ job: JobKind) -> PromptInputs {

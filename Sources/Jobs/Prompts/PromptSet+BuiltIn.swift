@@ -5,8 +5,9 @@ extension PromptSet {
     ///
     /// Read from its own file text (`builtInValue` written as `json` writes a set) by the same
     /// reader as any file, so it passes the same checks, and its digest is that of the bytes
-    /// `replay prompts show` prints. The words are the jobs' own from before prompt sets were
-    /// data, byte for byte (BuiltInPromptDigestTests holds the requests to that).
+    /// `replay prompts show` prints. The jobs' words are theirs from before prompt sets were
+    /// data, byte for byte, and the drawer's (`jobs.route.drawer`) those it was first replayed
+    /// with (BuiltInPromptDigestTests holds the requests to both).
     public static let builtIn: PromptSet = {
         let text = builtInValue.exactJSON()
         guard let set = try? PromptSet(parsing: Array(text.utf8), file: builtInFileName) else {
@@ -57,7 +58,19 @@ extension PromptSet {
                         text("{message}"),
                         text("\nWho is this message for?"),
                     ],
-                    lines: [("member", text("- {name}: {about}")), ("member_without_about", text("- {name}"))])),
+                    lines: [("member", text("- {name}: {about}")), ("member_without_about", text("- {name}")),
+                            ("drawer", job(
+                                instructions: "You pick which of a person's assistants a message is for. The person typed "
+                                    + "it in the app's list of assistants, where each has a name and a line saying what it is "
+                                    + "for. Answer with the name of the assistant the message is for. Answer only with JSON.",
+                                prompt: [
+                                    text("Assistants:"),
+                                    text("{agents}"),
+                                    text("\nMessage:"),
+                                    text("{message}"),
+                                    text("\nWhich assistant is this message for?"),
+                                ],
+                                lines: [("agent", text("- {name}: {about}")), ("agent_without_about", text("- {name}"))]))])),
                 ("push", job(
                     instructions: "You write the one-line preview of a push notification for a reply in a chat app. "
                         + "Say in one plain line, under 90 characters, in {language}, what the reply holds. "

@@ -27,12 +27,20 @@ extension PromptSet {
         let jobFields = try reader.fields(of: jobsValue, at: "jobs", allowed: JobKind.allCases.map(\.rawValue), keysAreJobs: true)
         var jobs: [JobKind: JobPrompts] = [:]
         for kind in JobKind.allCases {
-            jobs[kind] = try reader.job(kind, jobFields[kind.rawValue]!, at: "jobs." + kind.rawValue)
+            jobs[kind] = try reader.block(.job(kind), jobFields[kind.rawValue]!, at: "jobs." + kind.rawValue)
         }
+        // The drawer's block is optional (a set written before the drawer was replayed has none):
+        // without it the drawer asks with the built-in set's words.
+        let drawer = try reader.fields(of: jobFields[JobKind.route.rawValue]!, at: "jobs.route", allowed: Self.routeKeys,
+                                       optional: ["drawer"])["drawer"]
+        let drawerPrompts = try drawer.map { value throws(JobsError) in try reader.block(.drawer, value, at: "jobs.route.drawer") }
         var hasher = SHA256()
         hasher.update(bytes)
-        self.init(name: name, sha256: hasher.finalizeHex(), jobs: jobs)
+        self.init(name: name, sha256: hasher.finalizeHex(), jobs: jobs, drawer: drawerPrompts ?? PromptSet.builtIn.drawer)
     }
+
+    /// The keys of the route job's block: a job's, then the drawer's block.
+    static let routeKeys = ["instructions", "prompt"] + PromptInputs.of(.route).lines.map(\.key) + ["drawer"]
 
     /// Whether `name` may name a set: a token the report's token rule keeps as written.
     static func isName(_ name: String) -> Bool {
@@ -85,8 +93,9 @@ struct PromptSetReader {
         case line(inputs: [String])
     }
 
-    /// The template at `path`, parsed and checked for `job` at `place`.
-    func template(_ value: ReportValue, at path: String, job: JobKind, place: Place) throws(JobsError) -> PromptTemplate {
+    /// The template at `path`, parsed and checked for `block` at `place`.
+    func template(_ value: ReportValue, at path: String, block: PromptBlock, place: Place) throws(JobsError) -> PromptTemplate {
+        let job = block.job
         guard case .label(let text) = value else { throw .promptSetHasAWrongValue(file: file, path: path, expected: "a string") }
         let template: PromptTemplate
         do {
@@ -94,7 +103,7 @@ struct PromptSetReader {
         } catch {
             throw .promptTemplateIsMalformed(file: file, path: path, problem: error.problem)
         }
-        let inputs = PromptInputs.of(job)
+        let inputs = block.inputs
         for name in template.inputs {
             switch place {
             case .line(let allowed):
@@ -123,15 +132,16 @@ struct PromptSetReader {
         return template
     }
 
-    /// The block of `job` at `path`.
-    func job(_ job: JobKind, _ value: ReportValue, at path: String) throws(JobsError) -> JobPrompts {
-        let inputs = PromptInputs.of(job)
-        let fields = try self.fields(of: value, at: path, allowed: ["instructions", "prompt"] + inputs.lines.map(\.key))
+    /// The block `block` at `path`: a job's (route's holds the drawer's too, read on its own), or the drawer's.
+    func block(_ block: PromptBlock, _ value: ReportValue, at path: String) throws(JobsError) -> JobPrompts {
+        let inputs = block.inputs
+        let allowed = block == .job(.route) ? PromptSet.routeKeys : ["instructions", "prompt"] + inputs.lines.map(\.key)
+        let fields = try self.fields(of: value, at: path, allowed: allowed, optional: block == .job(.route) ? ["drawer"] : [])
 
         let instructionsPath = InputFields.join(path, "instructions")
         let instructionFields = try self.fields(of: fields["instructions"]!, at: instructionsPath, allowed: ["default", "languages"],
                                                 optional: ["languages"])
-        let instructions = try template(instructionFields["default"]!, at: InputFields.join(instructionsPath, "default"), job: job, place: .instructions)
+        let instructions = try template(instructionFields["default"]!, at: InputFields.join(instructionsPath, "default"), block: block, place: .instructions)
         var byLanguage: [String: PromptTemplate] = [:]
         if let languages = instructionFields["languages"] {
             let languagesPath = InputFields.join(instructionsPath, "languages")
@@ -142,7 +152,7 @@ struct PromptSetReader {
                 let place = InputFields.join(languagesPath, code)
                 guard Self.isLanguageCode(code) else { throw .promptSetNamesAnUnknownLanguage(file: file, path: place) }
                 guard byLanguage[code] == nil else { throw .promptSetHasAKeyTwice(file: file, path: place) }
-                byLanguage[code] = try template(text, at: place, job: job, place: .instructions)
+                byLanguage[code] = try template(text, at: place, block: block, place: .instructions)
             }
         }
 
@@ -153,22 +163,23 @@ struct PromptSetReader {
         var parts: [PromptPart] = []
         for (index, item) in items.enumerated() {
             let place = promptPath + "[\(index)]"
-            parts.append(try part(item, at: place, job: job))
+            parts.append(try part(item, at: place, block: block))
         }
 
         var lines: [String: PromptTemplate] = [:]
         for line in inputs.lines {
-            lines[line.key] = try template(fields[line.key]!, at: InputFields.join(path, line.key), job: job, place: .line(inputs: line.inputs))
+            lines[line.key] = try template(fields[line.key]!, at: InputFields.join(path, line.key), block: block, place: .line(inputs: line.inputs))
         }
-        return JobPrompts(job: job, instructions: instructions, instructionsByLanguage: byLanguage, prompt: parts, lines: lines)
+        return JobPrompts(job: block.job, block: block, instructions: instructions, instructionsByLanguage: byLanguage, prompt: parts, lines: lines)
     }
 
     /// A prompt's part at `path`: a string, or an object with `text` and a `when` or `unless`.
-    func part(_ value: ReportValue, at path: String, job: JobKind) throws(JobsError) -> PromptPart {
-        let inputs = PromptInputs.of(job)
+    func part(_ value: ReportValue, at path: String, block: PromptBlock) throws(JobsError) -> PromptPart {
+        let inputs = block.inputs
+        let job = block.job
         if case .label = value {
             let part = PromptPart(PromptTemplate.empty)
-            return PromptPart(try template(value, at: path, job: job, place: .part(part)))
+            return PromptPart(try template(value, at: path, block: block, place: .part(part)))
         }
         guard case .object = value else {
             throw .promptSetHasAWrongValue(file: file, path: path, expected: "a string, or an object with \"text\" and \"when\" or \"unless\"")
@@ -184,7 +195,7 @@ struct PromptSetReader {
             }
             if key == "when" { part.when = name } else { part.unless = name }
         }
-        part.template = try template(fields["text"]!, at: InputFields.join(path, "text"), job: job, place: .part(part))
+        part.template = try template(fields["text"]!, at: InputFields.join(path, "text"), block: block, place: .part(part))
         return part
     }
 

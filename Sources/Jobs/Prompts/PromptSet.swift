@@ -22,16 +22,28 @@ public struct PromptSet: Sendable, Equatable {
     public let sha256: String
     /// Each job's prompts: all four.
     private let jobs: [JobKind: JobPrompts]
+    /// The route job's prompts in the drawer (`jobs.route.drawer`).
+    public let drawer: JobPrompts
 
-    init(name: String, sha256: String, jobs: [JobKind: JobPrompts]) {
-        precondition(JobKind.allCases.allSatisfy { jobs[$0]?.job == $0 }, "a prompt set holds every job's prompts")
+    init(name: String, sha256: String, jobs: [JobKind: JobPrompts], drawer: JobPrompts) {
+        precondition(JobKind.allCases.allSatisfy { jobs[$0]?.block == .job($0) }, "a prompt set holds every job's prompts")
+        precondition(drawer.block == .drawer, "the drawer's prompts are the drawer block's")
         self.name = name
         self.sha256 = sha256
         self.jobs = jobs
+        self.drawer = drawer
     }
 
     /// The prompts of `job`.
     public subscript(job: JobKind) -> JobPrompts { jobs[job]! }
+
+    /// The prompts of `block`.
+    public subscript(block: PromptBlock) -> JobPrompts {
+        switch block {
+        case .job(let kind): self[kind]
+        case .drawer: drawer
+        }
+    }
 
     public var chips: JobPrompts { self[.chips] }
     public var route: JobPrompts { self[.route] }
@@ -50,7 +62,10 @@ public struct PromptSet: Sendable, Equatable {
         .object([
             ("schema", .label(Self.schema)),
             ("name", .label(name)),
-            ("jobs", .object(JobKind.allCases.map { ($0.rawValue, self[$0].value) })),
+            ("jobs", .object(JobKind.allCases.map { kind in
+                guard kind == .route, case .object(let fields) = self[kind].value else { return (kind.rawValue, self[kind].value) }
+                return (kind.rawValue, .object(fields + [("drawer", drawer.value)]))
+            })),
         ])
     }
 }
@@ -80,7 +95,7 @@ extension JobPrompts {
             ])),
             ("prompt", .array(prompt.map(\.value))),
         ]
-        for line in PromptInputs.of(job).lines {
+        for line in block.inputs.lines {
             fields.append((line.key, .label(lines[line.key]?.text ?? "")))
         }
         return .object(fields)

@@ -24,6 +24,15 @@ import Export
 /// is not scored `well_formed` at all (never counted as passed); and the spec's never rules,
 /// `never:push_advice`, `never:push_greeting`, `never:push_speaks_for_agent`,
 /// `never:push_unfaithful` (`check`; docs/never-rules.md).
+///
+/// In next-run mode (`PushMode.nextRun`, spec §4's fallback when the extension cannot call the
+/// model) the same line is asked with the same request, but it is written at the person's next
+/// app run (`nextRuns`: their next message after the push, in any thread), where it becomes the
+/// thread's last-message line. Each eligible push the app ran after adds its delay to the
+/// ledger (`JobLedger.nextRun(afterSeconds:_:)`); one it never ran after falls back
+/// `no_next_run` before asking (its line is never written; `next_run:no_time` too when the push's
+/// own time cannot be read). Decided before the language check, so every eligible push is one or
+/// the other. The budget stays the job's.
 public struct PushJob: AskingJob, CountedPlanning {
     public var kind: JobKind { .push }
     /// Planning reads the newest replies' words.
@@ -38,15 +47,21 @@ public struct PushJob: AskingJob, CountedPlanning {
     public var inputCap: Int
     /// The most replies a batched push reads (spec: the newest three).
     public var newestReplies: Int
+    /// Where the line is written: in the extension (the spec's plan), or at the next app run.
+    public var mode: PushMode
+    /// When the app ran (next-run mode): gathered before the run over the whole corpus.
+    public var nextRuns: NextRuns
 
     public init(budgetMilliseconds: Double = PushJob.defaultBudget.milliseconds, inputCap: Int = 1000, newestReplies: Int = 3,
                 contextLimit: Int = 4096, maxOutputTokens: Int = 160, supportedLanguages: SupportedLanguages = .appleIntelligence,
-                prompts: JobPrompts = PromptSet.builtIn.push) {
+                prompts: JobPrompts = PromptSet.builtIn.push, mode: PushMode = .extension, nextRuns: NextRuns = .none) {
         precondition(prompts.job == .push, "push asks with the push prompts")
         asking = AskSettings(budgetMilliseconds: budgetMilliseconds, contextLimit: contextLimit, maxOutputTokens: maxOutputTokens,
                              supportedLanguages: supportedLanguages, prompts: prompts)
         self.inputCap = inputCap
         self.newestReplies = newestReplies
+        self.mode = mode
+        self.nextRuns = nextRuns
     }
 
     /// `plan`, counting what it read into `work`.
@@ -89,6 +104,14 @@ public struct PushJob: AskingJob, CountedPlanning {
                 ledger.count(JobCounter.noWords.rawValue, attribution)
                 continue
             }
+            if mode == .nextRun {
+                guard let delay = nextRuns.delaySeconds(after: message.at) else {
+                    if UTCInstant.milliseconds(message.at) == nil { ledger.count(JobCounter.nextRunNoTime.rawValue, attribution) }
+                    writer.items.append(.fallingBack(job: .push, attribution: attribution, reason: .noNextRun))
+                    continue
+                }
+                ledger.nextRun(afterSeconds: delay, attribution)
+            }
             guard writer.answers(in: snapshot.language(of: message), at: attribution) else { continue }
             if replies.count > 1 { ledger.count(JobCounter.batched.rawValue, attribution) }
             let cut = writer.tokenizer.suffix(of: words, maxTokens: inputCap)
@@ -113,7 +136,7 @@ public struct PushJob: AskingJob, CountedPlanning {
 
     public var described: JobDescription {
         JobDescription(kind: kind, budget: budget, inputCapTokens: inputCap, contextLimitTokens: asking.contextLimit,
-                       outputSchema: PushLine.schema, settings: JobSettings.Own(newestReplies: newestReplies))
+                       outputSchema: PushLine.schema, settings: JobSettings.Own(newestReplies: newestReplies, pushMode: mode))
     }
 
     /// Decodes and checks the line (`PushLine.check`), and counts the spec's never rules

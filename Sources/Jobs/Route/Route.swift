@@ -14,13 +14,14 @@ public struct Route: SealedOutput {
     public static let lead = "lead"
 
     /// The choices the model has: the members' names that can be written in the output's JSON
-    /// (no quote, backslash or control character), each once, then "lead".
+    /// (no quote, backslash or control character), each once, then "lead" (`withLead`: a group's;
+    /// the drawer has no lead, and its choices are the agents alone).
     ///
     /// A name that cannot be written can still be reached by `@Name`; it is only never guessed.
-    public static func choices(members: [String]) -> [String] {
+    public static func choices(members: [String], withLead: Bool = true) -> [String] {
         var seen: Set<String> = []
         var result: [String] = []
-        for name in members + [lead] where !name.isEmpty && seen.insert(name).inserted {
+        for name in members + (withLead ? [lead] : []) where !name.isEmpty && seen.insert(name).inserted {
             let writable = name.unicodeScalars.allSatisfy { $0 != "\"" && $0 != "\\" && $0.value >= 0x20 && $0.value != 0x7F }
             if writable { result.append(name) }
         }
@@ -30,18 +31,20 @@ public struct Route: SealedOutput {
     /// Every output the schema allows, one per choice in `choices(members:)`'s order: the
     /// compact JSON the grammar's language holds (`{"to":"Coach"}`), for an engine that scores
     /// each choice as a whole (`GenerationRequest.choices`).
-    public static func outputs(members: [String]) -> [SealedText] {
-        choices(members: members).map { SealedText(#"{"to":""# + $0 + #""}"#) }
+    public static func outputs(members: [String], withLead: Bool = true) -> [SealedText] {
+        choices(members: members, withLead: withLead).map { SealedText(#"{"to":""# + $0 + #""}"#) }
     }
 
-    /// The schema the model fills for a group with these members.
-    public static func schema(members: [String]) -> GenerationSchema {
-        .object([.init("to", .anyOf(choices(members: members)))])
+    /// The schema the model fills for a group with these members (or, without the lead, the
+    /// drawer with these agents).
+    public static func schema(members: [String], withLead: Bool = true) -> GenerationSchema {
+        .object([.init("to", .anyOf(choices(members: members, withLead: withLead)))])
     }
 
-    /// Reads a model's output against the group's schema; nil when it does not fit.
-    public init?(output: SealedText, members: [String]) {
-        guard let content = try? ContentDecoder.decode(output, as: Self.schema(members: members)),
+    /// Reads a model's output against the group's schema (the drawer's, without the lead); nil
+    /// when it does not fit.
+    public init?(output: SealedText, members: [String], withLead: Bool = true) {
+        guard let content = try? ContentDecoder.decode(output, as: Self.schema(members: members, withLead: withLead)),
               let to = content["to"]?.stringValue else { return nil }
         self.to = to
     }

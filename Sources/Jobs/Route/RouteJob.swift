@@ -32,6 +32,21 @@ import Export
 /// person saw, as the quality keys), the lead written as "lead" and every other name as its `ReportLabel(member:)` (kept when the
 /// team listed it in `labels`, else a salted hash): a counter's key is written into the report,
 /// and a member's name is free text.
+///
+/// The drawer (spec §3: "typed words there pick an agent and open its thread"), the one place
+/// outside a group where the model picks an agent, is this job's too, kept apart in its counters
+/// (`CountedPlace.drawer`). Its place is the first message of a one-agent thread the person
+/// started: the words they typed to open it. The choices are the person's agents (`drawer`, a
+/// fact of the whole corpus, gathered before the run), with no lead, under the same grammar,
+/// budget and confidence rule; the prompt is the prompt set's drawer block (`{message}`,
+/// `{agents}` as one line per agent). The known answer is the thread's agent: quality key
+/// `drawer_accuracy` (0 or 1 per asked place: the agent the person saw picked is the thread's;
+/// none picked, late, invalid or at or below the confidence floor, is 0). Counters
+/// `drawer:scanned` (such first messages with words), `drawer:named` (an `@Name` of an agent
+/// offered: not asked), `drawer:agent_not_offered` (the thread's agent is not a choice: not
+/// judged), `drawer:low_confidence`, and `drawer:eligible`, `drawer:asked`, `drawer:answered`,
+/// `drawer:in_budget_host` (`CountedPlace.counters(for:)`). No drawer without two agents to pick
+/// from.
 public struct RouteJob: AskingJob, CountedPlanning {
     public var kind: JobKind { .route }
     /// Planning reads the message and the members, never a screen.
@@ -53,16 +68,53 @@ public struct RouteJob: AskingJob, CountedPlanning {
     public var minimumConfidence: Double
     /// The members' names the team allows in the confusion counters (`--labels`); others are hashed.
     public var labels: TeamLabels
+    /// The agents the drawer offers; none (no drawer places) unless the run gathered them.
+    public let drawer: DrawerAgents
+    /// How the drawer asks: routing's settings with the drawer's words.
+    let drawerAsking: AskSettings
+    /// What every drawer request shares, made once; nil without two agents to pick from.
+    private let drawerShared: DrawerShared?
+
+    /// What every drawer request shares: the choices, their grammar, schema and outputs, and each
+    /// agent's line of the prompt.
+    private struct DrawerShared: Sendable {
+        let choices: [String]
+        /// The choices as an item's labels hold them.
+        let joined: String
+        let grammar: String
+        let schema: ResponseSchema
+        let outputs: [SealedText]
+        let lines: [SealedText]
+    }
 
     public init(budgetMilliseconds: Double = RouteJob.defaultBudget.milliseconds,
                 minimumConfidence: Double = RouteJob.defaultMinimumConfidence, contextLimit: Int = 4096,
                 maxOutputTokens: Int = 48, supportedLanguages: SupportedLanguages = .appleIntelligence,
-                labels: TeamLabels = .none, prompts: JobPrompts = PromptSet.builtIn.route) {
-        precondition(prompts.job == .route, "route asks with the route prompts")
+                labels: TeamLabels = .none, prompts: JobPrompts = PromptSet.builtIn.route,
+                drawer: DrawerAgents = .none, drawerPrompts: JobPrompts = PromptSet.builtIn.drawer) {
+        precondition(prompts.block == .job(.route), "route asks with the route prompts")
+        precondition(drawerPrompts.block == .drawer, "the drawer asks with the drawer's prompts")
         asking = AskSettings(budgetMilliseconds: budgetMilliseconds, contextLimit: contextLimit, maxOutputTokens: maxOutputTokens,
                              supportedLanguages: supportedLanguages, prompts: prompts)
+        drawerAsking = AskSettings(budgetMilliseconds: budgetMilliseconds, contextLimit: contextLimit, maxOutputTokens: maxOutputTokens,
+                                   supportedLanguages: supportedLanguages, prompts: drawerPrompts)
         self.minimumConfidence = minimumConfidence
         self.labels = labels
+        self.drawer = drawer
+        let choices = Route.choices(members: drawer.names, withLead: false)
+        guard choices.count >= 2 else {
+            drawerShared = nil
+            return
+        }
+        let schema = Route.schema(members: drawer.names, withLead: false)
+        drawerShared = DrawerShared(
+            choices: choices, joined: choices.joined(separator: String(Self.nameSeparator)), grammar: GrammarWriter.grammar(for: schema), schema: JSONSchemaWriter.responseSchema("route", schema),
+            outputs: Route.outputs(members: drawer.names, withLead: false),
+            lines: drawer.agents.filter { choices.contains($0.name) }.map { agent in
+                agent.about.isEmpty
+                    ? drawerPrompts.line("agent_without_about", ["name": SealedText(agent.name)])
+                    : drawerPrompts.line("agent", ["name": SealedText(agent.name), "about": agent.about])
+            })
     }
 
     /// Separates the members' names in `JobItem.labels` (a name that could hold it is never a choice).
@@ -71,7 +123,10 @@ public struct RouteJob: AskingJob, CountedPlanning {
     /// `plan`, counting what it read into `work`: one pass, each message on its own.
     func plan(_ snapshot: ThreadSnapshot, messages range: Range<Int>, writer: inout RequestWriter, ledger: inout JobLedger,
               work: inout PlanningWork) {
-        guard let group = snapshot.thread.group else { return }
+        guard let group = snapshot.thread.group else {
+            planDrawer(snapshot, messages: range, writer: &writer, ledger: &ledger, work: &work)
+            return
+        }
         let names = group.members.map(\.name)
         let choices = Route.choices(members: names)
         let schema = Route.schema(members: names)
@@ -115,10 +170,41 @@ public struct RouteJob: AskingJob, CountedPlanning {
         }
     }
 
+    /// The drawer's place in a one-agent thread, when `range` holds its first message: that
+    /// message, when the person sent it with words, asked against the agents offered.
+    func planDrawer(_ snapshot: ThreadSnapshot, messages range: Range<Int>, writer: inout RequestWriter, ledger: inout JobLedger,
+                    work: inout PlanningWork) {
+        guard let shared = drawerShared, range.contains(0), let agent = snapshot.thread.agent, !agent.isEmpty,
+              let (message, attribution) = snapshot.personMessage(at: 0, work: &work, ledger: &ledger),
+              let text = message.text, !text.isEmpty else { return }
+        ledger.count(JobCounter.drawerScanned.rawValue, attribution)
+        if Mention.namesMember(text, members: shared.choices) {
+            ledger.count(JobCounter.drawerNamed.rawValue, attribution)
+            return
+        }
+        guard shared.choices.contains(agent) else {
+            ledger.count(JobCounter.drawerAgentNotOffered.rawValue, attribution)
+            return
+        }
+        var drawerWriter = writer.sibling(asking: drawerAsking)
+        defer { writer.items += drawerWriter.items.map { item in var item = item; item.place = .drawer; return item } }
+        guard drawerWriter.answers(in: snapshot.language(of: message), at: attribution) else { return }
+        let tokenizer = drawerWriter.tokenizer
+        var values = PromptValues(language: snapshot.language(of: message))
+        values.set("message", text, tokens: tokenizer.tokenCount(of: text))
+        values.set("agents", lines: shared.lines, tokens: shared.lines.map(tokenizer.tokenCount(of:)))
+        let written = drawerWriter.request(values, grammar: shared.grammar, schema: shared.schema, choices: shared.outputs)
+        let inputTokens = tokenizer.tokenCount(joining: written.parts, separator: RequestWriter.separator, knownCounts: written.knownCounts)
+        drawerWriter.items.append(JobItem(job: .route, attribution: attribution, request: written.request, inputTokens: inputTokens,
+                                          inputWasCut: false, promptTokens: written.promptTokens,
+                                          labels: ["agent": agent, "agents": shared.joined]))
+    }
+
     public var described: JobDescription {
         let confidenceSource: SettingSource = minimumConfidence == Self.defaultMinimumConfidence ? .projectDefault : .flagOrConfig
         return JobDescription(kind: kind, budget: budget, inputCapTokens: nil, contextLimitTokens: asking.contextLimit, outputSchema: nil,
-                              settings: JobSettings.Own(minimumConfidence: minimumConfidence, minimumConfidenceSource: confidenceSource))
+                              settings: JobSettings.Own(minimumConfidence: minimumConfidence, minimumConfidenceSource: confidenceSource),
+                              countedPlaces: [.drawer])
     }
 
     /// Decodes the route and applies the confidence rule: the answer is where the message goes,
@@ -128,6 +214,7 @@ public struct RouteJob: AskingJob, CountedPlanning {
     /// any output outside the schema is, and also counted `never:route_outside_group`: the
     /// grammar makes it impossible, so a count there means the grammar or the engine broke.
     public func check(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<String> {
+        if item.place == .drawer { return checkDrawer(output, for: item, outcome: outcome) }
         let lead = item.labels["lead"] ?? Route.lead
         let members = (item.labels["members"] ?? "").split(separator: Self.nameSeparator).map(String.init)
         guard let route = Route(output: output, members: members) else {
@@ -142,8 +229,31 @@ public struct RouteJob: AskingJob, CountedPlanning {
         return .accepted(members.first { route.chose($0) } ?? lead)
     }
 
-    /// Judges where the message goes (`guess`, or the lead when nil) against where it went.
+    /// What a drawer guess stands for when no agent is picked (a guess at or below the
+    /// confidence floor): the empty name, which no agent has.
+    static let noPick = ""
+
+    /// `check` in the drawer: the agent picked, as the item's labels spell it, or `noPick` when the
+    /// guess is not above the confidence floor. There is no lead to fall to: no pill, the person
+    /// picks by hand as today.
+    func checkDrawer(_ output: SealedText, for item: JobItem, outcome: GenerationOutcome) -> Checked<String> {
+        let agents = (item.labels["agents"] ?? "").split(separator: Self.nameSeparator).map(String.init)
+        guard let route = Route(output: output, members: agents, withLead: false) else {
+            return .rejected(RouteOutsideGroupRule.namesOutsider(output, choices: agents, withLead: false) ? NeverRule.routeOutsideGroup.counter : nil)
+        }
+        guard minimumConfidence == 0 || outcome.choiceProbability > minimumConfidence else {
+            return .accepted(Self.noPick, counters: [JobCounter.drawerLowConfidence.rawValue: 1])
+        }
+        return .accepted(agents.first { route.chose($0) } ?? Self.noPick)
+    }
+
+    /// Judges where the message goes (`guess`, or the lead when nil) against where it went; in
+    /// the drawer, the agent picked (none when nil) against the thread's.
     public func score(_ guess: String?, for item: JobItem) -> Scored {
+        if item.place == .drawer {
+            let picked = guess.map { $0 != Self.noPick && $0 == item.labels["agent"] } ?? false
+            return Scored(quality: ["drawer_accuracy": picked ? 1 : 0])
+        }
         let lead = item.labels["lead"] ?? Route.lead
         let guess = guess ?? lead   // no answer shown: the lead, as today
         var scored = Scored()

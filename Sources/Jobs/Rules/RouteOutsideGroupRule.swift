@@ -11,13 +11,15 @@ import Privacy
 /// counts it anyway, beside its rejection, so that a broken grammar, engine or model file would
 /// show in the report instead of passing as an ordinary invalid output.
 public enum RouteOutsideGroupRule {
-    /// Whether `output` is a JSON object whose `"to"` names none of `choices`.
-    public static func namesOutsider(_ output: SealedText, choices: [String]) -> Bool {
+    /// Whether `output` is a JSON object whose `"to"` names none of `choices` (nor the lead, in a
+    /// group; the drawer's choices, `withLead` false, are the person's agents alone: spec §8, "no
+    /// messages to anyone but the person's own agents").
+    public static func namesOutsider(_ output: SealedText, choices: [String], withLead: Bool = true) -> Bool {
         output.withUnsealedText { text in
             guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                   let to = object["to"] as? String else { return false }
             let name = fold(to)
-            return !(choices + [Route.lead]).contains { fold($0) == name }
+            return !(choices + (withLead ? [Route.lead] : [])).contains { fold($0) == name }
         }
     }
 

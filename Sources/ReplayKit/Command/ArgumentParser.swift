@@ -23,9 +23,9 @@ public enum ArgumentParser {
     public static let usage = """
         usage: replay [--job \(jobNames.joined(separator: "|"))|all] [--out DIR] [--model PATH|NAME] [--device PROFILE]
                       [--dry-run] [--strict] [--limit N] [--batch N] [--flywheel] [--budget JOB=MS]...
-                      [--route-confidence P] [--fail-under JOB.KEY=MIN]... [--fail-over JOB.KEY=MAX]...
-                      [--config FILE.json] [--labels FILE.json] [--prompts FILE.json] [--profiles FILE.json]
-                      [--as-model-version V] [--inject-fallbacks REASON=[SCOPE:]RATE,...]
+                      [--route-confidence P] [--push-mode extension|next-run] [--fail-under JOB.KEY=MIN]...
+                      [--fail-over JOB.KEY=MAX]... [--config FILE.json] [--labels FILE.json] [--prompts FILE.json]
+                      [--profiles FILE.json] [--as-model-version V] [--inject-fallbacks REASON=[SCOPE:]RATE,...]
                       [--inject-seed N] [--allow-unsandboxed] [--force] [--shard I/N | --shards N]
                       [--shard-by thread|file] [--resume] [--checkpoint-every K] [--run-key FILE] CORPUS...
                replay merge [--out DIR] [--fail-under JOB.KEY=MIN]... [--fail-over JOB.KEY=MAX]...
@@ -66,6 +66,10 @@ public enum ArgumentParser {
         --route-confidence P  routing keeps a member only when its probability among the
                       group's choices is above P (default \(RouteJob.defaultMinimumConfidence); 0 turns the rule off;
                       docs/routing.md)
+        --push-mode M extension (the default: the notification extension writes each push's line) or
+                      next-run (the spec's fallback when the extension cannot call the model: the line
+                      is written at the person's next message after the push, in any thread);
+                      report.json's push.next_run counts the pushes followed by one, and how long after
         --fail-under K=MIN  a CI gate on a report number, e.g. chips.in_budget.device=0.9 or
                       route.accuracy=0.5 (a quality name means its mean); unmet gates exit 1 and
                       are written to junit.xml, one test case each
@@ -228,6 +232,12 @@ public enum ArgumentParser {
                     throw UsageError("--route-confidence takes a probability from 0 (the rule off) up to but not including 1, not '\(text)'")
                 }
                 options.routeConfidence = p
+            case "--push-mode":
+                let text = try value(for: argument)
+                guard let mode = PushMode(rawValue: text) else {
+                    throw UsageError("--push-mode takes \(PushMode.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
+                }
+                options.pushMode = mode
             case "--fail-under", "--fail-over":
                 let text = try value(for: argument)
                 do throws(GateKey.Problem) {
@@ -264,6 +274,10 @@ public enum ArgumentParser {
             }
         }
         guard !options.corpus.isEmpty else { throw UsageError("no corpus given") }
+        if options.pushMode == .nextRun, options.corpus.contains("-") {
+            throw UsageError("--push-mode next-run reads the corpus once before the run, for when the app ran: "
+                             + "standard input (-) cannot be read twice; give the corpus as files")
+        }
         var deviceName: String? = nil
         if let configPath {
             let config = try ConfigFile.load(configPath)

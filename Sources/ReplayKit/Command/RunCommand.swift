@@ -69,6 +69,10 @@ public enum RunCommand {
         } catch { return error.exitCode }
         defer { confined.claim?.release() }
         let session = RunSession(options, files: files, key: key, sandbox: confined.sandbox, afterIdentity: afterIdentity)
+        if session.facts.wanted.drawer, files.contains("-") {
+            diagnostics("replay: the drawer is not replayed over standard input (-): its agents are read from the whole corpus "
+                        + "before the run, and standard input cannot be read twice")
+        }
         // A run with the model (or with no model file at all) says now why it has none; a dry run
         // whose vocabulary is loading, once it is loaded.
         let modelProblem = options.dryRun && session.model.path != nil ? nil : session.model.identity(diagnostics: diagnostics).unavailable

@@ -30,8 +30,18 @@ public enum MarkdownReport {
         for (kind, job) in report.jobs.pairs {
             let m = job.overall
             out += "## Job: \(md(kind.rawValue))\n\n"
-            out += "Budget \(number(job.settings.budgetMilliseconds)) ms (\(md(job.settings.budgetSource.rawValue))).\n\n"
+            out += "Budget \(number(job.settings.budgetMilliseconds)) ms (\(md(job.settings.budgetSource.rawValue)))."
+            if let mode = job.settings.pushMode { out += " Push lines written: \(md(mode.rawValue))." }
+            out += "\n\n"
             out += table(rows: [("all", m)])
+            if let drawer = m.drawer {
+                out += "\nDrawer (the agent switcher outside groups): \(drawer.scanned) first messages, \(drawer.eligible) eligible, "
+                out += "\(drawer.asked) asked, \(drawer.answered) answered, in budget (device) \(percent(drawer.inBudget.device)).\n"
+            }
+            if let next = m.nextRun {
+                out += "\nNext run: \(next.followed) pushes followed by a run (\(percent(next.coverage))), \(next.neverWritten) never written; "
+                out += "delay p50 \(number(next.delaySeconds.p50)) s, p95 \(number(next.delaySeconds.p95)) s.\n"
+            }
             let dimensions = [("By app build", job.byBuild.pairs.map { ($0.key.text, $0.value) }),
                               ("By model version", job.byModel.pairs.map { ($0.key.text, $0.value) }),
                               ("By locale", job.byLocale.pairs.map { ($0.key.text, $0.value) }),

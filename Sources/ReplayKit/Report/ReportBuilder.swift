@@ -165,10 +165,29 @@ public struct ReportBuilder {
         ResultMap(tallies.sorted { $0.key < $1.key }.map { (QualityName($0.key), RunReport.Metrics.Quality(compared: $0.value.count, mean: $0.value.mean)) })
     }
 
-    /// The keys every job and every build, model or locale slice of it carries.
+    /// The keys every job and every build, model or locale slice of it carries, and the blocks
+    /// the job's description asks for: the drawer's places (routing), the next run (push in
+    /// next-run mode).
     func metrics(_ m: JobMetrics, job: JobKind) -> RunReport.Metrics {
         // A dry run asks nothing: its rates would be 0 for want of answers, so they are null.
         func measured(_ rate: Double?) -> Double? { options.dryRun ? nil : rate }
+        let described = jobs.first { $0.kind == job }?.described
+        var drawer: RunReport.Metrics.Drawer? = nil
+        if described?.countedPlaces.contains(.drawer) == true {
+            func count(_ name: String) -> Int { m.counters[CountedPlace.drawer.rawValue + ":" + name] ?? 0 }
+            let eligible = count("eligible"), answered = count("answered")
+            drawer = .init(scanned: m.counters[JobCounter.drawerScanned.rawValue] ?? 0, eligible: eligible, asked: count("asked"),
+                           answered: answered, answeredRate: measured(JobMetrics.rate(answered, of: eligible)),
+                           inBudget: .init(host: measured(JobMetrics.rate(count("in_budget_host"), of: eligible)),
+                                           device: measured(JobMetrics.rate(answered, of: eligible))))
+        }
+        var nextRun: RunReport.Metrics.NextRun? = nil
+        if described?.settings.pushMode == .nextRun {
+            let followed = m.nextRunDelay.count, never = m.fallbacks[.noNextRun] ?? 0
+            nextRun = .init(followed: followed, neverWritten: never, coverage: JobMetrics.rate(followed, of: followed + never),
+                            delaySeconds: .init(p50: m.nextRunDelay.percentile(0.5), p95: m.nextRunDelay.percentile(0.95),
+                                                mean: followed == 0 ? nil : m.nextRunDelay.sum / Double(followed)))
+        }
         return RunReport.Metrics(
             scanned: m.scanned, eligible: m.eligible, asked: m.asked, answered: m.answered, answeredRate: measured(m.answeredRate),
             fallbacks: ResultMap(m.fallbacks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
@@ -178,7 +197,8 @@ public struct ReportBuilder {
                                        queuedP50: m.queuedLatency.percentile(0.5), queuedP95: m.queuedLatency.percentile(0.95)),
             tokens: .init(in: m.tokensIn, out: m.tokensOut, inputsCut: m.inputCut),
             quality: quality(m.quality), qualityAllAnswers: quality(m.qualityAllAnswers), counters: counters(m.counters),
-            violations: ResultMap(NeverRule.rules(of: job).map { ($0, m.counters[$0.counter] ?? 0) }))
+            violations: ResultMap(NeverRule.rules(of: job).map { ($0, m.counters[$0.counter] ?? 0) }),
+            drawer: drawer, nextRun: nextRun)
     }
 }
 

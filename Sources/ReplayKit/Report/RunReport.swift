@@ -193,6 +193,56 @@ public struct RunReport: ResultDocument, Equatable {
         public var counters: ResultMap<CounterName, Int>
         /// Every never rule of the job, zeros too: a rule nothing broke says so.
         public var violations: ResultMap<NeverRule, Int>
+        /// Routing only: the drawer's places, apart from the groups' (spec §3).
+        @OmittedWhenNil public var drawer: Drawer?
+        /// Push in next-run mode only: the pushes the app ran after, and how long after.
+        @OmittedWhenNil public var nextRun: NextRun?
+
+        /// Routing's drawer places (`CountedPlace.drawer`), counted as the job's own are:
+        /// `scanned` first messages of one-agent threads the person started, `eligible` those
+        /// judged (no `@Name`, the thread's agent among those offered), `asked`, `answered` (a
+        /// valid answer within the budget on the device), and the rates over `eligible`. The
+        /// drawer's accuracy is `quality.drawer_accuracy`.
+        public struct Drawer: Codable, Sendable, Equatable {
+            public var scanned: Int
+            public var eligible: Int
+            public var asked: Int
+            public var answered: Int
+            public var answeredRate: Double?
+            public var inBudget: InBudget
+
+            enum CodingKeys: String, CodingKey {
+                case scanned, eligible, asked, answered
+                case answeredRate = "answered_rate"
+                case inBudget = "in_budget"
+            }
+        }
+
+        /// Push lines written at the next app run (`PushMode.nextRun`): `followed`, the eligible
+        /// pushes the person sent a message after (in any thread), whose line is written then;
+        /// `never_written`, those with none after (`fallbacks.no_next_run`); `coverage`, the
+        /// share followed; `delay_s`, seconds from a push to its next run, over those followed.
+        /// Known before the model is asked, so a dry run has them too.
+        public struct NextRun: Codable, Sendable, Equatable {
+            public var followed: Int
+            public var neverWritten: Int
+            public var coverage: Double?
+            public var delaySeconds: Delay
+
+            /// Percentiles from the same logarithmic buckets as latencies (within 1%), and the exact mean.
+            public struct Delay: Codable, Sendable, Equatable {
+                public var p50: Double?
+                public var p95: Double?
+                public var mean: Double?
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case followed
+                case neverWritten = "never_written"
+                case coverage
+                case delaySeconds = "delay_s"
+            }
+        }
 
         public struct InBudget: Codable, Sendable, Equatable {
             public var host: Double?
@@ -245,7 +295,8 @@ public struct RunReport: ResultDocument, Equatable {
             case latencyMilliseconds = "latency_ms"
             case tokens, quality
             case qualityAllAnswers = "quality_all_answers"
-            case counters, violations
+            case counters, violations, drawer
+            case nextRun = "next_run"
         }
     }
 

@@ -41,6 +41,14 @@ enum CanaryPlanting {
         return planted
     }
 
+    /// The drawer's agents with the canary in front of each name and `about`, as `planted(_:tap:)`
+    /// plants it in a one-agent thread's: a planted thread's agent is then still one offered.
+    static func planted(_ drawer: DrawerAgents, tap: AuditTap) -> DrawerAgents {
+        DrawerAgents(drawer.agents.map { agent in
+            DrawerAgents.Agent(name: tap.canary + " " + agent.name, about: prefixed(agent.about, tap))
+        })
+    }
+
     /// A node with the canary in front of each of its texts.
     static func planted(_ node: ScreenNode, _ tap: AuditTap) -> ScreenNode {
         switch node {

@@ -28,9 +28,12 @@ public enum PlannedRequests {
         options.threadLimit = threads
         options.batchSize = batchSize
         options.prompts = prompts
-        let planned = RunJobs.job(job, prompts: prompts)
-        let source = ThreadSource(options: options, screens: ThreadSource.screenDetail(for: [planned], plantsCanary: false))
+        let source = ThreadSource(options: options, screens: ThreadSource.screenDetail(for: [RunJobs.job(job)], plantsCanary: false))
         if let failure = source.failure { throw Failure(description: failure) }
+        // What a run gathers of the whole corpus before it (routing's drawer agents), so the
+        // route job plans the drawer's places as a run does.
+        let facts = CorpusFactsPass.read(source.allFiles, wanted: RunJobs.wantedFacts(for: options)).facts
+        let planned = RunJobs.job(job, prompts: prompts, facts: facts)
         let planner = Planner(options: options, jobs: [planned], phoneTokens: PhoneTokenizers(options.profiles), canary: nil, modelUnavailable: false, dryRun: false,
                               itemKeys: .unkeyed(fileCount: source.allFiles.count))
         var items: [JobItem] = []

@@ -36,6 +36,8 @@ public struct ReplayOptions: Sendable, Equatable {
     public var budgets: [JobKind: Double] = [:]
     /// Routing's minimum confidence (`--route-confidence`); nil: the job's default.
     public var routeConfidence: Double? = nil
+    /// Where push lines are written (`--push-mode`): in the extension, or at the next app run.
+    public var pushMode = PushMode.extension
     /// CI gates: the run exits 1 when any is not met.
     public var thresholds: [Threshold] = []
     /// Run even where the kernel cannot confine the run; written in the report, fails the audit.

@@ -18,6 +18,8 @@ final class RunSession {
     /// The files as hashed, which the reader holds the corpus to while it reads.
     let expected: ExpectedCorpus?
     let model: RunModel
+    /// What the run gathered of the whole corpus before it (`CorpusFactsPass`).
+    let facts: CorpusFacts.Collector
     let jobs: [any Job]
     let stateOptions: StateOptions
     let sandbox: SandboxReport
@@ -51,9 +53,16 @@ final class RunSession {
         if let salt { LabelSalt.useForThisProcess(salt) }
         afterIdentity()
         model = RunModel(options)
-        jobs = RunJobs.jobs(for: options)
-        stateOptions = StateOptions(options, jobs: jobs)
         tap = AuditTap.fromEnvironment()
+        // Before the run, over every file as hashed: the facts its places need beyond their threads.
+        let facts = CorpusFactsPass.read(expected.files, versions: expected.versions,
+                                         wanted: RunJobs.wantedFacts(for: options))
+        self.facts = facts
+        // Under the audit the drawer's agents carry the canary as every thread's names and words do.
+        var gathered = facts.facts
+        if let tap { gathered.drawer = CanaryPlanting.planted(gathered.drawer, tap: tap) }
+        jobs = RunJobs.jobs(for: options, facts: gathered)
+        stateOptions = StateOptions(options, jobs: jobs)
     }
 
     /// `--resume`: takes the newest complete checkpoint under `--out`, if it was made over this

@@ -6,6 +6,7 @@ public enum OptionFlag: String, Codable, Sendable, CaseIterable {
     case job = "--job", budget = "--budget", device = "--device", limit = "--limit", strict = "--strict", dryRun = "--dry-run"
     case flywheel = "--flywheel", batch = "--batch", labels = "--labels", prompts = "--prompts", profiles = "--profiles"
     case injectFallbacks = "--inject-fallbacks", routeConfidence = "--route-confidence", asModelVersion = "--as-model-version"
+    case pushMode = "--push-mode"
 
     /// The flag `difference` (one of `StateOptions.differences`) begins with; nil for one this list lacks.
     public init?(difference: String) {

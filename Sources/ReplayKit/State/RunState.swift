@@ -235,6 +235,8 @@ public struct StateOptions: Sendable, Equatable {
     public var injection: FallbackInjection?
     /// Routing's minimum confidence when given (`--route-confidence`); nil: the job's default.
     public var routeConfidence: Double? = nil
+    /// Where push lines were written (`--push-mode`): the next-run path counts other places.
+    public var pushMode = PushMode.extension
 
     public init(jobs: [JobKind], budgets: [JobKind: Double], device: DeviceProfile, threadLimit: Int?, strict: Bool,
                 dryRun: Bool, flywheel: Bool, batchSize: Int, labels: TeamLabels = .none,
@@ -262,6 +264,7 @@ public struct StateOptions: Sendable, Equatable {
                   prompts: options.prompts.identity, profiles: AppliedProfiles(options.profiles, device: options.device),
                   injection: options.dryRun ? nil : options.injection)
         routeConfidence = options.routeConfidence
+        pushMode = options.pushMode
     }
 
     /// The jobs, each with its budget and the team's labels, to describe them in a report: with
@@ -269,7 +272,9 @@ public struct StateOptions: Sendable, Equatable {
     /// description does not depend on its prompts.
     public func makeJobs() -> [any Job] {
         let unknown = profiles.versions.first { $0.name == profiles.unknownModel }?.contextTokens ?? 4096
-        return jobs.map { $0.job(budgetMilliseconds: budgets[$0], labels: labels, contextLimit: unknown, routeConfidence: routeConfidence) }
+        return jobs.map {
+            $0.job(budgetMilliseconds: budgets[$0], labels: labels, contextLimit: unknown, routeConfidence: routeConfidence, pushMode: pushMode)
+        }
     }
 
     /// The options that differ from `other`'s, each its flag (`OptionFlag`); the prompt sets'
@@ -283,6 +288,7 @@ public struct StateOptions: Sendable, Equatable {
             (.profiles, profiles.sha256 != other.profiles.sha256), (.injectFallbacks, injection != other.injection),
             (.routeConfidence, routeConfidence != other.routeConfidence),
             (.asModelVersion, profiles.asModelVersion != other.profiles.asModelVersion),
+            (.pushMode, pushMode != other.pushMode),
         ]
         return differing.filter(\.1).map { flag, _ in
             flag == .prompts ? "\(flag.rawValue): one ran with \(prompts.summary), the other with \(other.prompts.summary)" : flag.rawValue

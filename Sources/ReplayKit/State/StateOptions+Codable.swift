@@ -19,6 +19,7 @@ extension StateOptions: Codable {
         case labels, prompts, profiles
         case injection = "inject_fallbacks"
         case routeConfidence = "route_confidence"
+        case pushMode = "push_mode"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -37,6 +38,8 @@ extension StateOptions: Codable {
         try container.encode(injection, forKey: .injection)
         // Only when given, so a state of a run without the flag reads as before it existed.
         if let routeConfidence { try container.encode(routeConfidence, forKey: .routeConfidence) }
+        // Only when not the default, for the same reason.
+        if pushMode != .extension { try container.encode(pushMode, forKey: .pushMode) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -58,6 +61,7 @@ extension StateOptions: Codable {
         if let routeConfidence, !(0..<1).contains(routeConfidence) {
             throw StateFormatError(at: container.codingPath + [CodingKeys.routeConfidence], "not a probability from 0 up to 1")
         }
+        pushMode = container.contains(.pushMode) ? try container.decode(PushMode.self, forKey: .pushMode) : .extension
     }
 
     /// The digest of the list a state was written with: null, or absent in a state written
