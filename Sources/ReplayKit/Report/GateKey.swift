@@ -103,8 +103,7 @@ extension GateKey {
         case .cell(let build, let model):
             return pick(job.byBuildModel, build, text: \.text, rule: buildRule).flatMap { buildLabel, models in
                 guard let models else {
-                    let modelText = if case .named(let name) = model { Self.judged(name, modelRule) } else { "*" }
-                    let shown: Label = modelText == "*" ? .every : .named(modelText)
+                    let shown: Label = if case .named(let name) = model { .named(Self.judged(name, modelRule)) } else { .every }
                     return [(concrete(.cell(build: .named(buildLabel), model: shown)), ReportValue?.none)]
                 }
                 return pick(models, model, text: \.text, rule: modelRule).map {
