@@ -84,7 +84,7 @@ public struct MetricDefinition: Sendable, Hashable {
     /// not listed here is still compared; it cannot be gated until it is.
     public static let qualityNames: [JobKind: [String]] = [
         .chips: ["best_f1", "exact_match"],
-        .route: ["accuracy", "agreement", "drawer_accuracy", "lead_accuracy"],
+        .route: ["accuracy", "agreement", "drawer_accuracy", "drawer_shown", "lead_accuracy"],
         .push: ["length_chars", "well_formed"],
         .draft: ["checklist_when_used", "kind_agrees", "used_when_drafted"],
     ]

@@ -52,6 +52,20 @@ import Testing
         #expect(ledger.overall.scanned == 1)   // a one-agent thread's first message is all routing looks at
     }
 
+    /// The drawer's place is about what the person typed, as routing's is: an injection that
+    /// follows topics (`guardrail=route/legal:…`) reaches it; the agents' lines make no topic.
+    @Test func aDrawerPlaceIsLabelledWithItsMessagesTopicWhenRoutingLabelsTopics() throws {
+        var ledger = JobLedger()
+        let thread = Self.thread("Penny", [Self.person("m1", "I think I need a lawyer for the lease")])
+        let labelled = Self.job.labellingTopics().plan(thread, tokenizer: ScriptedModel(output: ""), ledger: &ledger)
+        #expect(labelled.map(\.topic) == [.legal] && labelled.first?.place == .drawer)
+        let plain = Self.job.plan(thread, tokenizer: ScriptedModel(output: ""), ledger: &ledger)
+        #expect(plain.map(\.topic) == [nil])
+        let money = Self.job.labellingTopics().plan(Self.thread("Penny", [Self.person("m1", "hello there")]),
+                                                   tokenizer: ScriptedModel(output: ""), ledger: &ledger)
+        #expect(money.map(\.topic) == [nil], "Penny's 'money and budgets' is no topic of the message")
+    }
+
     @Test func threadsTheAgentStartedOrThatNameAnAgentAreNotAsked() {
         var ledger = JobLedger()
         let started = Self.job.plan(Self.thread("Sage", [Threads.reply("m1", "hello"), Self.person("m2", "hi")]),
@@ -95,11 +109,14 @@ import Testing
                                               tokenizer: ScriptedModel(output: ""), ledger: &ledger).first)
         let result = Self.job.evaluate(item, outcome: Self.picking("Sage", confidence: 0.4), device: .iPhone15Pro)
         #expect(result.answered)   // a valid answer in time, which shows no pill
-        #expect(result.quality["drawer_accuracy"] == 0)
+        #expect(result.quality["drawer_accuracy"] == 0 && result.quality["drawer_shown"] == 0)
         #expect(result.counters["drawer:low_confidence"] == 1)
         let kept = RouteJob(minimumConfidence: 0, drawer: Self.agents).evaluate(item, outcome: Self.picking("Sage", confidence: 0.4),
                                                                                 device: .iPhone15Pro)
-        #expect(kept.quality["drawer_accuracy"] == 1)   // the rule off: kept
+        #expect(kept.quality["drawer_accuracy"] == 1 && kept.quality["drawer_shown"] == 1)   // the rule off: kept
+        // A pill shown for the wrong agent is shown, and wrong.
+        let wrong = Self.job.evaluate(item, outcome: Self.picking("Penny"), device: .iPhone15Pro)
+        #expect(wrong.quality["drawer_accuracy"] == 0 && wrong.quality["drawer_shown"] == 1)
     }
 
     @Test func aLateOrInvalidGuessPicksNoAgent() throws {
@@ -108,6 +125,7 @@ import Testing
                                               tokenizer: ScriptedModel(output: ""), ledger: &ledger).first)
         let late = Self.job.evaluate(item, outcome: Self.picking("Sage"), device: DeviceProfile.custom("custom:100,30")!)
         #expect(late.fallback == .timeBudget && late.quality["drawer_accuracy"] == 0 && late.qualityAllAnswers["drawer_accuracy"] == 1)
+        #expect(late.quality["drawer_shown"] == 0)
         // "lead" is no agent: outside the drawer's schema, and counted as naming someone outside it.
         let lead = Self.job.evaluate(item, outcome: Self.picking("lead"), device: .iPhone15Pro)
         #expect(lead.fallback == .invalidOutput && lead.quality["drawer_accuracy"] == 0)

@@ -106,8 +106,20 @@ import Testing
     @Test func factsShowNothing() {
         let facts = SourceFacts(SealedText("Weight: 182.3 lb, Dr. Patel on Friday"))
         #expect(Mirror(reflecting: facts).children.isEmpty)
-        let shown = String(describing: facts)
-        #expect(!shown.contains("182") && !shown.contains("Patel"))
+        // Every way to show a value: none shows a number of the text (words are kept as hashes).
+        var dumped = ""
+        dump(facts, to: &dumped)
+        for shown in [String(describing: facts), String(reflecting: facts), dumped] {
+            #expect(!shown.contains("182") && !shown.contains("Patel"), "\(shown.count) characters")
+        }
+        // The other holders of a text's words or the corpus's facts hide theirs too.
+        let folded = PhraseTable.Folded("remember to call dr patel")
+        let agents = DrawerAgents([.init(name: "Patel", about: SealedText("money"))])
+        let facts2 = CorpusFacts(drawer: agents)
+        for shown in [String(describing: folded), String(reflecting: folded), String(describing: agents),
+                      String(describing: agents.agents), String(reflecting: facts2)] {
+            #expect(!shown.contains("atel") && !shown.contains("remember"), "\(shown.count) characters")
+        }
     }
 
     @Test func aDraftsWordsAreItsTitleLabelBodyAndItems() {

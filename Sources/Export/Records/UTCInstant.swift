@@ -49,9 +49,10 @@ public enum UTCInstant {
                 case UInt8(ascii: "+"), UInt8(ascii: "-"):
                     let sign = b[i] == UInt8(ascii: "+") ? 1 : -1
                     var offset: Int?
-                    if b.count == i + 6, b[i + 3] == UInt8(ascii: ":"), let h = number(b, i + 1, 2), let m = number(b, i + 4, 2) {
+                    // An offset's minutes are 0 to 59: `+05:99` is no offset.
+                    if b.count == i + 6, b[i + 3] == UInt8(ascii: ":"), let h = number(b, i + 1, 2), let m = number(b, i + 4, 2), m <= 59 {
                         offset = h * 60 + m
-                    } else if b.count == i + 5, let h = number(b, i + 1, 2), let m = number(b, i + 3, 2) {
+                    } else if b.count == i + 5, let h = number(b, i + 1, 2), let m = number(b, i + 3, 2), m <= 59 {
                         offset = h * 60 + m
                     } else if b.count == i + 3, let h = number(b, i + 1, 2) {
                         offset = h * 60

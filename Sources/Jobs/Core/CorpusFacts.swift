@@ -65,3 +65,8 @@ public struct CorpusFacts: Sendable, Equatable {
         }
     }
 }
+
+extension CorpusFacts: CustomReflectable {
+    /// Empty: every fact gathered is the corpus's (the agents' names, the person's instants).
+    public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .struct) }
+}

@@ -8,7 +8,7 @@ public struct QualityName: SortedMapKey, Comparable, Sendable {
     /// Each job's measures (docs/report-schema.md, "Quality").
     public static let byJob: [JobKind: [String]] = [
         .chips: ["best_f1", "exact_match"],
-        .route: ["accuracy", "agreement", "drawer_accuracy", "lead_accuracy"],
+        .route: ["accuracy", "agreement", "drawer_accuracy", "drawer_shown", "lead_accuracy"],
         .push: ["length_chars", "well_formed"],
         .draft: ["checklist_when_used", "kind_agrees", "used_when_drafted"],
     ]

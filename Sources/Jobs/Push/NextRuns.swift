@@ -81,3 +81,8 @@ public struct NextRuns: Sendable, Equatable {
         public var runs: NextRuns { NextRuns(milliseconds: instants) }
     }
 }
+
+extension NextRuns: CustomReflectable {
+    /// Empty: when the person wrote is the corpus's, kept for the delays alone.
+    public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .struct) }
+}

@@ -83,3 +83,13 @@ public struct DrawerAgents: Sendable, Equatable {
         }
     }
 }
+
+extension DrawerAgents: CustomReflectable {
+    /// Empty: the agents' names are the corpus's words, shown only through the label rule.
+    public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .struct) }
+}
+
+extension DrawerAgents.Agent: CustomReflectable {
+    /// Empty: an agent's name is the corpus's, shown only through the label rule.
+    public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .struct) }
+}

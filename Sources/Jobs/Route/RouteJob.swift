@@ -41,7 +41,9 @@ import Export
 /// budget and confidence rule; the prompt is the prompt set's drawer block (`{message}`,
 /// `{agents}` as one line per agent). The known answer is the thread's agent: quality key
 /// `drawer_accuracy` (0 or 1 per asked place: the agent the person saw picked is the thread's;
-/// none picked, late, invalid or at or below the confidence floor, is 0). Counters
+/// none picked, late, invalid or at or below the confidence floor, is 0) and `drawer_shown` (0 or
+/// 1: an agent's pill was shown at all; `answered` counts a valid "no pick" in time, which shows
+/// none, so gate on this rather than on the drawer's `in_budget` alone). Counters
 /// `drawer:scanned` (such first messages with words), `drawer:named` (an `@Name` of an agent
 /// offered: not asked), `drawer:agent_not_offered` (the thread's agent is not a choice: not
 /// judged), `drawer:low_confidence`, and `drawer:eligible`, `drawer:asked`, `drawer:answered`,
@@ -186,7 +188,10 @@ public struct RouteJob: AskingJob, CountedPlanning {
             ledger.count(JobCounter.drawerAgentNotOffered.rawValue, attribution)
             return
         }
-        var drawerWriter = writer.sibling(asking: drawerAsking)
+        // The drawer labels topics whenever routing does (an injection that follows topics).
+        var drawerSettings = drawerAsking
+        drawerSettings.labelsTopics = asking.labelsTopics
+        var drawerWriter = writer.sibling(asking: drawerSettings)
         defer { writer.items += drawerWriter.items.map { item in var item = item; item.place = .drawer; return item } }
         guard drawerWriter.answers(in: snapshot.language(of: message), at: attribution) else { return }
         let tokenizer = drawerWriter.tokenizer
@@ -197,7 +202,8 @@ public struct RouteJob: AskingJob, CountedPlanning {
         let inputTokens = tokenizer.tokenCount(joining: written.parts, separator: RequestWriter.separator, knownCounts: written.knownCounts)
         drawerWriter.items.append(JobItem(job: .route, attribution: attribution, request: written.request, inputTokens: inputTokens,
                                           inputWasCut: false, promptTokens: written.promptTokens,
-                                          labels: ["agent": agent, "agents": shared.joined]))
+                                          labels: ["agent": agent, "agents": shared.joined],
+                                          topic: drawerWriter.topic(of: [text], language: snapshot.language(of: message))))
     }
 
     public var described: JobDescription {
@@ -251,8 +257,9 @@ public struct RouteJob: AskingJob, CountedPlanning {
     /// the drawer, the agent picked (none when nil) against the thread's.
     public func score(_ guess: String?, for item: JobItem) -> Scored {
         if item.place == .drawer {
-            let picked = guess.map { $0 != Self.noPick && $0 == item.labels["agent"] } ?? false
-            return Scored(quality: ["drawer_accuracy": picked ? 1 : 0])
+            let shown = guess.map { $0 != Self.noPick } ?? false
+            let picked = shown && guess == item.labels["agent"]
+            return Scored(quality: ["drawer_accuracy": picked ? 1 : 0, "drawer_shown": shown ? 1 : 0])
         }
         let lead = item.labels["lead"] ?? Route.lead
         let guess = guess ?? lead   // no answer shown: the lead, as today

@@ -252,3 +252,8 @@ public struct PhraseTable: Sendable {
         PushLineRule.isUnspaced(Character(scalar))
     }
 }
+
+extension PhraseTable.Folded: CustomReflectable {
+    /// Empty: the folded bytes are a text's (a model's output, a person's message).
+    public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .struct) }
+}

@@ -87,10 +87,13 @@ final class ModelStage {
             return GenerationOutcome(output: .failure(reason.failure), promptTokens: item.promptTokens ?? model.promptTokenCount(for: item.request!),
                                      outputTokens: 0, hostMilliseconds: 0)
         }
-        for ((item, place), answer) in zip(zip(queue, places), outcomes) {
+        for (((item, place), answer), reason) in zip(zip(zip(queue, places), outcomes), injected) {
             let model = item.attribution.model
             var result = jobs[item.job]!.evaluate(item, outcome: answer, device: profiles.device(device, model: model),
                                                   phoneTokens: phoneTokens.tokenizer(forModel: model))
+            // An injected fallback took no time on this host: it has no host latency to report,
+            // rather than a 0 ms that would pull the host percentiles down as the rate rises.
+            if reason != nil { result.hostMilliseconds = nil }
             result.firedAtMilliseconds = item.firedAtMilliseconds
             judged(result, place.outcome(of: result))
         }
