@@ -38,6 +38,12 @@ import Testing
                              tokenizer: ScriptedModel(output: ""), ledger: &ledger)
         #expect(items.count == 4)
         #expect(items[0].request != nil && items[1].request != nil)   // the same request as in the extension
+        // Each waits in the phone's queue from its next run, not from its push.
+        #expect(items[0].firedAtMilliseconds == UTCInstant.milliseconds("2026-09-01T07:30:00Z"))
+        #expect(items[1].firedAtMilliseconds == UTCInstant.milliseconds("2026-09-01T11:00:00Z"))
+        var other = JobLedger()
+        #expect(PushJob(nextRuns: Self.runs).plan(Self.pushes(["2026-09-01T07:01:00Z"]), tokenizer: ScriptedModel(output: ""),
+                                                  ledger: &other).first?.firedAtMilliseconds == nil)   // the extension: the planner's `at`
         #expect(items[2].request == nil && items[2].earlyFallback == .noNextRun)   // nothing after noon
         #expect(items[3].request == nil && items[3].earlyFallback == .noNextRun)   // no time: no run known after it
         #expect(ledger.overall.nextRunDelay.count == 2)

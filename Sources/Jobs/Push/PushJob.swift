@@ -104,6 +104,7 @@ public struct PushJob: AskingJob, CountedPlanning {
                 ledger.count(JobCounter.noWords.rawValue, attribution)
                 continue
             }
+            var firesAt: Int64? = nil
             if mode == .nextRun {
                 guard let delay = nextRuns.delaySeconds(after: message.at) else {
                     if UTCInstant.milliseconds(message.at) == nil { ledger.count(JobCounter.nextRunNoTime.rawValue, attribution) }
@@ -111,6 +112,9 @@ public struct PushJob: AskingJob, CountedPlanning {
                     continue
                 }
                 ledger.nextRun(afterSeconds: delay, attribution)
+                // The line is written at the next run, not at the push: that is when it waits
+                // in the phone's queue (`PhoneQueue`).
+                firesAt = UTCInstant.milliseconds(message.at).map { $0 + Int64((delay * 1000).rounded()) }
             }
             guard writer.answers(in: snapshot.language(of: message), at: attribution) else { continue }
             if replies.count > 1 { ledger.count(JobCounter.batched.rawValue, attribution) }
@@ -127,10 +131,12 @@ public struct PushJob: AskingJob, CountedPlanning {
             // numbers, times, days and names, kept in memory for `PushUnfaithfulRule`.
             let source = SourceFacts(words, agent: agent, members: snapshot.thread.group?.members.map(\.name) ?? [],
                                      counts: [replies.count, push.batch])
-            writer.items.append(JobItem(job: .push, attribution: attribution, request: written.request,
-                                        inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens,
-                                        source: source, labels: labels,
-                                        topic: writer.topic(of: [cut.text], language: snapshot.language(of: message))))
+            var item = JobItem(job: .push, attribution: attribution, request: written.request,
+                               inputTokens: cut.keptTokens, inputWasCut: cut.wasCut, promptTokens: written.promptTokens,
+                               source: source, labels: labels,
+                               topic: writer.topic(of: [cut.text], language: snapshot.language(of: message)))
+            item.firedAtMilliseconds = firesAt
+            writer.items.append(item)
         }
     }
 

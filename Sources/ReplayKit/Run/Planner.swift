@@ -73,8 +73,9 @@ struct Planner: Sendable {
         return planned
     }
 
-    /// Gives each queued item the time it fires (its message's `at`) and the thread the times of
-    /// the person's messages, for the phone's queue (`PhoneQueue`).
+    /// Gives each queued item the time it fires (its message's `at`, unless its job set another:
+    /// a push line written at the next run) and the thread the times of the person's messages,
+    /// for the phone's queue (`PhoneQueue`).
     private func placeOnTheClock(_ planned: inout PlannedThread, _ messages: MessageList, threadHash: UInt64) {
         var times: [String: Int64] = [:]
         for index in messages.indices {
@@ -84,7 +85,8 @@ struct Planner: Sendable {
             if case .person = message.from { planned.prewarms.append(at) }
         }
         for index in planned.queued.indices {
-            planned.queued[index].firedAtMilliseconds = times[planned.queued[index].attribution.message]
+            planned.queued[index].firedAtMilliseconds = planned.queued[index].firedAtMilliseconds
+                ?? times[planned.queued[index].attribution.message]
         }
         planned.thread = threadHash
     }
