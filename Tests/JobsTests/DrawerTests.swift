@@ -117,6 +117,14 @@ import Testing
         // A pill shown for the wrong agent is shown, and wrong.
         let wrong = Self.job.evaluate(item, outcome: Self.picking("Penny"), device: .iPhone15Pro)
         #expect(wrong.quality["drawer_accuracy"] == 0 && wrong.quality["drawer_shown"] == 1)
+        // Which agent was meant against the pill seen: names by the agent rule, hashed unless
+        // the team listed them, `none` where no pill was shown.
+        let pairs = { (result: ItemResult) in result.counters.keys.filter { $0.hasPrefix(RouteJob.drawerConfusion) } }
+        #expect(pairs(result).count == 1 && pairs(result).allSatisfy { $0.hasSuffix("->none") && $0.contains("#h:") })
+        let listed = RouteJob(labels: TeamLabels(agents: ["Sage", "Penny"]), drawer: Self.agents)
+        #expect(pairs(listed.evaluate(item, outcome: Self.picking("Penny"), device: .iPhone15Pro)) == ["drawer:confusion:Sage->Penny"])
+        #expect(pairs(listed.evaluate(item, outcome: Self.picking("Sage", confidence: 0.4), device: .iPhone15Pro))
+                == ["drawer:confusion:Sage->none"])
     }
 
     @Test func aLateOrInvalidGuessPicksNoAgent() throws {

@@ -50,6 +50,9 @@ import Testing
         ("10\u{00A0}000 pas", "10 000 pas", "fr"),
         ("fünfundzwanzig Minuten", "25 Minuten", "de"),
         ("Start 19 Uhr", "Start um 19:00", "de"),
+        ("Training um 19.30 Uhr", "Training 19:30", "de"),
+        ("Race on 14 Sept", "Race on 14 Sept", "en"),
+        ("Training um 19:30", "Training um 19.30 Uhr", "de"),
         ("treinta y cinco minutos", "35 min", "es"),
         ("今週は三回走りました", "今週3回", "ja"),
         ("土曜日は10キロ", "土曜10km", "ja"),
@@ -69,6 +72,8 @@ import Testing
         ("mañana 5 km", "el jueves 5 km", "es"),
         ("今週は三回走りました", "今週5回", "ja"),
         ("Booked with Dr. Patel", "Booked with Dr. Shah", "en"),
+        ("Training um 19.30 Uhr", "Training um 19.45 Uhr", "de"),
+        ("Training um 19.30 Uhr", "Training um 19 Uhr", "de"),
     ])
     func aFactTheReplyDoesNotHoldIsInvented(reply: String, line: String, language: String) {
         #expect(PushUnfaithfulRule.invents(line, source: SourceFacts(reading: reply), language: language))

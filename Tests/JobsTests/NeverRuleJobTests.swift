@@ -147,6 +147,21 @@ import Testing
         #expect(Self.never(checked.counters) == (counted ? [NeverRule.pushUnfaithful.counter] : []))
     }
 
+    /// How many replies a push sums up is a number the line may say ("3 new replies"), and only
+    /// that: with three replies, "3 km", "at 3pm" or "in March" are still invented.
+    @Test(arguments: [("3 new replies from Coach", false), ("Run 3 km on Sunday", true), ("Meet at 3pm", true),
+                      ("Race day in March", true)])
+    func aPushsReplyCountSupportsABareNumberOnly(line: String, counted: Bool) throws {
+        let item = try Self.pushItem(Threads.coachThread([
+            Threads.reply("m1", "Long run Sunday, easy."),
+            Threads.reply("m2", "Rest day tomorrow."),
+            Threads.reply("m3", "Sleep early tonight.", push: PushInfo(kind: "reply", batch: 3)),
+        ]))
+        let output = #"{"line":"\#(line)"}"#
+        let checked = PushJob().check(SealedText(output), for: item, outcome: Threads.outcome(output))
+        #expect(Self.never(checked.counters) == (counted ? [NeverRule.pushUnfaithful.counter] : []))
+    }
+
     /// In a group, a member the replies do not name may not be brought in, whatever its case.
     @Test(arguments: [("sage will follow up on sleep", true), ("Coach will follow up on sleep", false)])
     func pushLinesNamingAnotherMemberAreCounted(line: String, counted: Bool) throws {

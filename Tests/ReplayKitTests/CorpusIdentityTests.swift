@@ -119,6 +119,27 @@ import TestSupport
         #expect(shards[0].identity.difference(fromShard: grown)?.contains("differs in size") == true)
     }
 
+    /// A file split whose shards read every file (the facts a drawer or next-run run gathers
+    /// first): each shard hashes every file whole, so an edit in the middle of the other shard's
+    /// file, the same size and the same ends, is found between the shards.
+    @Test func aFileSplitThatReadsEveryFileHashesEveryFileWhole() throws {
+        let directory = try TemporaryDirectory(prefix: "identity")
+        let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: (3 << 20))
+        let files = try (0..<2).map { try directory.write("f\($0).jsonl", bytes + [UInt8($0)]) }
+        let first = CorpusIdentity.of(files, key: Self.key, shard: ShardSpec(index: 0, count: 2, by: .file), everyFileWhole: true).identity
+        #expect(first.files.map(\.hashed) == [.whole, .whole])
+        let ends = CorpusIdentity.of(files, key: Self.key, shard: ShardSpec(index: 0, count: 2, by: .file)).identity
+        var edited = bytes
+        edited[bytes.count / 2] = UInt8(ascii: "y")
+        _ = try directory.write("f1.jsonl", edited + [1])
+        let second = CorpusIdentity.of(files, key: Self.key, shard: ShardSpec(index: 1, count: 2, by: .file), everyFileWhole: true).identity
+        #expect(first.difference(fromShard: second)?.contains("other bytes") == true)
+        // Without it shard 0 knows the other shard's file by its size and ends, which the edit
+        // left as they were: sound only when shard 0 never reads that file.
+        let owner = CorpusIdentity.of(files, key: Self.key, shard: ShardSpec(index: 1, count: 2, by: .file)).identity
+        #expect(ends.files.map(\.hashed) == [.whole, .firstAndLastMiB] && ends.difference(fromShard: owner) == nil)
+    }
+
     /// The salt is chosen once, before the first label: a salt that changed later would count one
     /// value under two hashes.
     @Test func theProcessSaltCannotChangeAfterTheFirstLabel() {

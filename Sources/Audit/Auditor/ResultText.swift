@@ -147,14 +147,17 @@ indirect enum ResultText: Sendable {
         if let kind = text.split(separator: ":", maxSplits: 1).last, text.hasPrefix("kind:") || text.hasPrefix("expected:") {
             return Draft.kinds.contains(String(kind))
         }
-        guard text.hasPrefix("confusion:") else { return false }
-        let pair = text.dropFirst("confusion:".count)
+        let drawer = text.hasPrefix(RouteJob.drawerConfusion)
+        guard drawer || text.hasPrefix("confusion:") else { return false }
+        let pair = text.dropFirst(drawer ? RouteJob.drawerConfusion.count : "confusion:".count)
         if pair == "(other)" { return true }
         // A name holds `-` but never `>`: try each `->`.
         var search = pair.startIndex
         while let arrow = pair[search...].range(of: "->") {
             let actual = String(pair[..<arrow.lowerBound]), guessed = String(pair[arrow.upperBound...])
-            if isMember(actual, listed: listed), isMember(guessed, listed: listed) { return true }
+            if drawer {
+                if isLabel(actual, .agent, listed: listed), guessed == RouteJob.drawerNoPill || isLabel(guessed, .agent, listed: listed) { return true }
+            } else if isMember(actual, listed: listed), isMember(guessed, listed: listed) { return true }
             search = arrow.upperBound
         }
         return false

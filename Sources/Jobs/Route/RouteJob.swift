@@ -46,7 +46,8 @@ import Export
 /// none, so gate on this rather than on the drawer's `in_budget` alone). Counters
 /// `drawer:scanned` (such first messages with words), `drawer:named` (an `@Name` of an agent
 /// offered: not asked), `drawer:agent_not_offered` (the thread's agent is not a choice: not
-/// judged), `drawer:low_confidence`, and `drawer:eligible`, `drawer:asked`, `drawer:answered`,
+/// judged), `drawer:low_confidence`, `drawer:confusion:<agent>-><picked>` (the agent meant against
+/// the pill seen, `none` for no pill), and `drawer:eligible`, `drawer:asked`, `drawer:answered`,
 /// `drawer:in_budget_host` (`CountedPlace.counters(for:)`). No drawer without two agents to pick
 /// from.
 public struct RouteJob: AskingJob, CountedPlanning {
@@ -238,6 +239,10 @@ public struct RouteJob: AskingJob, CountedPlanning {
     /// What a drawer guess stands for when no agent is picked (a guess at or below the
     /// confidence floor): the empty name, which no agent has.
     static let noPick = ""
+    /// The prefix of the drawer's `drawer:confusion:<agent>-><picked>` counters.
+    public static let drawerConfusion = "drawer:confusion:"
+    /// The picked side of a drawer confusion pair where no pill was shown.
+    public static let drawerNoPill = "none"
 
     /// `check` in the drawer: the agent picked, as the item's labels spell it, or `noPick` when the
     /// guess is not above the confidence floor. There is no lead to fall to: no pill, the person
@@ -259,7 +264,12 @@ public struct RouteJob: AskingJob, CountedPlanning {
         if item.place == .drawer {
             let shown = guess.map { $0 != Self.noPick } ?? false
             let picked = shown && guess == item.labels["agent"]
-            return Scored(quality: ["drawer_accuracy": picked ? 1 : 0, "drawer_shown": shown ? 1 : 0])
+            // Which agent the person meant against the pill they saw (`none`: no pill), names by
+            // the agent rule, as routing's `confusion:` pairs are by the member rule.
+            let agent = { (name: String) -> String in ReportLabel(agent: name, listed: labels).text }
+            let pair = agent(item.labels["agent"] ?? "") + "->" + (shown ? agent(guess ?? "") : Self.drawerNoPill)
+            return Scored(quality: ["drawer_accuracy": picked ? 1 : 0, "drawer_shown": shown ? 1 : 0],
+                          counters: [Self.drawerConfusion + pair: 1])
         }
         let lead = item.labels["lead"] ?? Route.lead
         let guess = guess ?? lead   // no answer shown: the lead, as today

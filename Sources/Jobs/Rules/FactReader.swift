@@ -313,7 +313,13 @@ struct FactReader {
                 }
             case .word:
                 let word = after.folded
-                if (word == "am" || word == "pm") && (isInteger || parsed.clock != nil) {
+                // A dotted time before a clock word is hours and minutes: "19.30 Uhr", "7.30 pm".
+                let dotted = clockHour == nil && ["am", "pm", "uhr"].contains(word) ? parsed.dottedTime : nil
+                if let dotted {
+                    clockHour = dotted.hour
+                    clockMinute = dotted.minute
+                }
+                if (word == "am" || word == "pm") && (isInteger || parsed.clock != nil || dotted != nil) {
                     clockHour = clockHour ?? Self.whole(whole)
                     clockOnly = true
                     next += 1
@@ -497,6 +503,12 @@ struct FactReader {
         let word = token.folded
         let entry = table.entries[token.key]
         if let value = entry?.number ?? (side == .source && FactWords.oneKeys.contains(token.key) ? 1 : nil) {
+            // A reply's word that is a number in one language and a date in another (French
+            // "sept" and English "Sept") holds both: a line may read it either way.
+            if side == .source, let entry {
+                if let day = entry.weekday { mentions.append(Mention(readings: [.weekday(day)])) }
+                if let month = entry.month { mentions.append(Mention(readings: [.month(month)])) }
+            }
             return numberWords(from: index, first: value, tokens, into: &mentions)
         }
         if let value = compoundValue(word) {

@@ -17,6 +17,9 @@ public struct SourceFacts: Sendable {
     private var weekdays: Set<Int> = []
     private var months: Set<Int> = []
     private var relativeDays: Set<Int> = []
+    /// Numbers the text implies without writing them (how many replies a push sums up): they
+    /// support a bare number only, never one with a unit, a time or a month.
+    private var counts: Set<Int> = []
     /// Hashes of the folded words, each also without an English possessive or a final "s".
     private var words: Set<Int> = []
     /// Hashes of the first four letters of each word of four letters or more: "calling" and "call".
@@ -40,7 +43,8 @@ public struct SourceFacts: Sendable {
     init(reading text: String, agent: String? = nil, members: [String] = [], counts: [Int] = [], keepsParts: Bool = false) {
         let tokens = FactReader.tokens(text)
         words.reserveCapacity(tokens.count * 2)
-        var quantities = Set(counts.map { FactReader.Quantity(value: Double($0), decimals: 0, units: []) })
+        self.counts = Set(counts)
+        var quantities = Set<FactReader.Quantity>()
         // Each mention's first reading with a unit: what a line may add up or subtract (never
         // two readings of one number, "1 250 €" read as 1250 and 250).
         var measured: [FactReader.Quantity] = []
@@ -143,6 +147,8 @@ public struct SourceFacts: Sendable {
         switch fact {
         case .quantity(let quantity):
             if quantities.contains(where: { quantity.units.agrees(with: $0.units) && Self.rounds($0, to: quantity) }) { return true }
+            if quantity.units.isEmpty, quantity.decimals == 0, quantity.value.isFinite, abs(quantity.value) < 1e6,
+               quantity.value == quantity.value.rounded(), counts.contains(Int(quantity.value)) { return true }
             // An hour the text gives as a time: "7" or "7 hours"? Only "at 7" for "7:00".
             return quantity.decimals == 0 && (quantity.units.isEmpty || quantity.units == .hour) && quantity.value <= 24
                 && quantity.value == quantity.value.rounded() && clocks.contains((Int(quantity.value) % 12) * 60)

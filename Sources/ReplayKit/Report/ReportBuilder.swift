@@ -124,19 +124,22 @@ public struct ReportBuilder {
     /// A job's counters. Their names are the jobs' own tokens, except routing's
     /// `confusion:<actual>-><guessed>`, which holds member names: each name goes through the
     /// name rule again (the job already applies it; this keeps the report safe on its own), and
-    /// the pairs beyond the cap are added into `confusion:(other)`.
+    /// the pairs beyond the cap are added into `confusion:(other)`; the drawer's
+    /// `drawer:confusion:<agent>-><picked>` likewise, into `drawer:confusion:(other)`.
     func counters(_ counters: [String: Int]) -> ResultMap<CounterName, Int> {
-        let prefix = "confusion:"
+        let prefixes = ["confusion:", RouteJob.drawerConfusion]
         var plain: [String: Int] = [:]
-        var confusion: [String: Int] = [:]
+        var confusion: [String: [String: Int]] = [:]
         for (key, n) in RunState.labelledCounters(counters, listed: options.labels) {
-            if key.hasPrefix(prefix) {
-                confusion[String(key.dropFirst(prefix.count)), default: 0] += n
+            if let prefix = prefixes.first(where: key.hasPrefix) {
+                confusion[prefix, default: [:]][String(key.dropFirst(prefix.count)), default: 0] += n
             } else {
                 plain[key, default: 0] += n
             }
         }
-        for (pair, n) in Self.capped(confusion, weight: { $0 }, merge: { $0 += $1 }) { plain[prefix + pair, default: 0] += n }
+        for (prefix, pairs) in confusion {
+            for (pair, n) in Self.capped(pairs, weight: { $0 }, merge: { $0 += $1 }) { plain[prefix + pair, default: 0] += n }
+        }
         return ResultMap(plain.sorted { $0.key < $1.key }.map { (CounterName($0.key), $0.value) })
     }
 

@@ -22,15 +22,18 @@ package enum CorpusFactsPass {
     /// holds it); nothing gathered when nothing is wanted or the corpus holds standard input.
     package static func read(_ files: [String], versions: [String: FileVersion] = [:], wanted: CorpusFacts.Wanted) -> CorpusFacts.Collector {
         var collector = CorpusFacts.Collector(wanted)
-        guard wanted.any, !files.isEmpty, !files.contains("-"),
-              let reader = try? CorpusReader(paths: files, readAhead: true, expecting: versions, screens: .facts) else { return collector }
-        reader.forEachOutline { event in
-            guard case .record(let record, _) = event else { return }
-            switch record {
-            case .header: break
-            case .thread(let thread): collector.add(thread)
-            case .message(let message):
-                collector.add(from: message.from, milliseconds: Self.milliseconds(of: message))
+        guard wanted.any, !files.isEmpty, !files.contains("-") else { return collector }
+        // A reader per file: one that cannot be opened is skipped alone, not the corpus with it.
+        for file in files {
+            guard let reader = try? CorpusReader(paths: [file], readAhead: true, expecting: versions, screens: .facts) else { continue }
+            reader.forEachOutline { event in
+                guard case .record(let record, _) = event else { return }
+                switch record {
+                case .header: break
+                case .thread(let thread): collector.add(thread)
+                case .message(let message):
+                    collector.add(from: message.from, milliseconds: Self.milliseconds(of: message))
+                }
             }
         }
         return collector

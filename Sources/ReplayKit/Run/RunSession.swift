@@ -47,7 +47,10 @@ final class RunSession {
         self.options = options
         self.sandbox = sandbox
         output = OutputDirectory(options.outputDirectory, key: key)
-        let (identity, salt, expected) = CorpusIdentity.take(files, key: key, shard: options.shard)
+        // A run that gathers facts of the whole corpus reads every file in every shard: each
+        // shard then vouches for every file's bytes, not only its own files'.
+        let wanted = RunJobs.wantedFacts(for: options)
+        let (identity, salt, expected) = CorpusIdentity.take(files, key: key, shard: options.shard, everyFileWhole: wanted.any)
         self.identity = identity
         self.expected = expected
         if let salt { LabelSalt.useForThisProcess(salt) }
@@ -55,8 +58,7 @@ final class RunSession {
         model = RunModel(options)
         tap = AuditTap.fromEnvironment()
         // Before the run, over every file as hashed: the facts its places need beyond their threads.
-        let facts = CorpusFactsPass.read(expected.files, versions: expected.versions,
-                                         wanted: RunJobs.wantedFacts(for: options))
+        let facts = CorpusFactsPass.read(expected.files, versions: expected.versions, wanted: wanted)
         self.facts = facts
         // Under the audit the drawer's agents carry the canary as every thread's names and words do.
         var gathered = facts.facts

@@ -26,7 +26,9 @@ import Privacy
 /// whole and identifies each other file by its size and the digest of its first and last MiB
 /// (`"first_and_last_mib"`; a file of 2 MiB or less is hashed whole anyway): hashing every file in
 /// every shard would read the corpus N times over. That is sound because only a file's own shard
-/// reads it: the merge requires each file to be hashed whole by the shard that replays it
+/// reads it (`everyFileWhole` when that is not so: a run that gathers facts of the whole corpus
+/// before it starts, `CorpusFacts`, reads every file in every shard, so each shard hashes every
+/// file whole, and an edit in the middle of another shard's file between the shards is found): the merge requires each file to be hashed whole by the shard that replays it
 /// (`unvouchedFile(replayed:)`), compares the other shards' views by size (and ends, between two
 /// ends), and keeps the whole digests (`merged(with:)`). Standard input (`-`) cannot be read
 /// twice, nor hashed before it is read, and has no identity (`"not_hashed"`): a run over it cannot
@@ -107,8 +109,9 @@ public struct CorpusIdentity: Sendable, Equatable {
     /// The identity of `paths` (files, as the reader resolved them) under `key`, as `shard` takes
     /// it (every file whole, but in a file split the files of other shards by their ends), and the
     /// label salt of their bytes under it; the salt is nil when a file cannot be identified.
-    public static func of(_ paths: [String], key: RunKey, shard: ShardSpec = .whole) -> (identity: CorpusIdentity, salt: LabelSalt?) {
-        let taken = take(paths, key: key, shard: shard)
+    public static func of(_ paths: [String], key: RunKey, shard: ShardSpec = .whole,
+                          everyFileWhole: Bool = false) -> (identity: CorpusIdentity, salt: LabelSalt?) {
+        let taken = take(paths, key: key, shard: shard, everyFileWhole: everyFileWhole)
         return (taken.identity, taken.salt)
     }
 
@@ -118,13 +121,15 @@ public struct CorpusIdentity: Sendable, Equatable {
     /// rather than being replayed as bytes other than those hashed. A file that changed while it
     /// was hashed has no digest (`notHashed`, so the identity is incomplete and the salt nil) and
     /// the version it had before: the reader fails it too, since it is not that version now.
-    static func take(_ paths: [String], key: RunKey, shard: ShardSpec = .whole) -> (identity: CorpusIdentity, salt: LabelSalt?, expected: ExpectedCorpus) {
+    /// `everyFileWhole`: hash every file whole even in a file split, for a shard that reads them all.
+    static func take(_ paths: [String], key: RunKey, shard: ShardSpec = .whole,
+                     everyFileWhole: Bool = false) -> (identity: CorpusIdentity, salt: LabelSalt?, expected: ExpectedCorpus) {
         var salt = key.mac(LabelSalt.domain)
         var files: [File] = []
         var versions: [String: FileVersion] = [:]
         var complete = true
         for (index, path) in paths.enumerated() {
-            let whole = shard.by != .file || shard.owner(ofFile: index) == shard.index
+            let whole = everyFileWhole || shard.by != .file || shard.owner(ofFile: index) == shard.index
             guard path != "-", let (file, material, version) = identify(path, key: key, whole: whole) else {
                 files.append(File(path: path, bytes: nil, digest: nil, hashed: .notHashed))
                 complete = false

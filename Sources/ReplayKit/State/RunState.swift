@@ -186,13 +186,22 @@ public struct RunState: Sendable, Equatable {
 
     /// A job's counters with their names as labels: the jobs' own tokens through the token rule,
     /// routing's `confusion:<actual>-><guessed>` with each name through the member rule and the
-    /// team's list `listed`, the job's own `lead` kept (the job already applies the rule; this
-    /// keeps a state safe on its own). Uncapped: the report caps.
+    /// team's list `listed`, the job's own `lead` kept, and the drawer's
+    /// `drawer:confusion:<agent>-><picked>` through the agent rule, `none` kept (the job already
+    /// applies the rules; this keeps a state safe on its own). Uncapped: the report caps.
     static func labelledCounters(_ counters: [String: Int], listed: TeamLabels) -> [String: Int] {
         func member(_ name: String) -> String { name == Route.lead ? name : ReportLabel(member: name, listed: listed).text }
+        func agent(_ name: String) -> String { name == RouteJob.drawerNoPill ? name : ReportLabel(agent: name, listed: listed).text }
         let prefix = "confusion:"
         var labelled: [String: Int] = [:]
         for (key, n) in counters {
+            if key.hasPrefix(RouteJob.drawerConfusion) {
+                let pair = String(key.dropFirst(RouteJob.drawerConfusion.count))
+                let names = pair.components(separatedBy: "->")
+                let label = names.count == 2 ? agent(names[0]) + "->" + agent(names[1]) : ReportLabel(hashing: pair).text
+                labelled[RouteJob.drawerConfusion + label, default: 0] += n
+                continue
+            }
             guard key.hasPrefix(prefix) else {
                 labelled[ReportLabel(token: key).text, default: 0] += n
                 continue

@@ -82,7 +82,11 @@ static void attack(void) {
     extern char *program_invocation_name;
     if (strlen(program_invocation_name) >= 8) memcpy(program_invocation_name, "qxargvqx", 8);
     verdict("cmdline", contains("/proc/self/cmdline", "qxargvqx"));
-    if (environ[0] != NULL && strlen(environ[0]) >= 8) memcpy(environ[0], "qxenvpqx", 8);
+    // The first string long enough to hold the token: the environment's order is its parent's
+    // (a dictionary's, in a test), and its first string may be as short as "SHLVL=2".
+    for (char **entry = environ; *entry != NULL; entry++) {
+        if (strlen(*entry) >= 8) { memcpy(*entry, "qxenvpqx", 8); break; }
+    }
     verdict("environ", contains("/proc/self/environ", "qxenvpqx"));
 
     // Locks, listed with the holder's pid in /proc/locks for every user.
