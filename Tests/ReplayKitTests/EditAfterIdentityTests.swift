@@ -140,7 +140,6 @@ import TestSupport
 
         func run(_ expected: ExpectedCorpus?) -> ReplayTally {
             let jobs = options.jobs.map { RunJobs.job($0) }
-            let model = LabelScriptedModel(routeTo: "Penny")
             let runner = ReplayRunner(options: options, jobs: jobs, model: nil, planningWorkers: 2,
                                       itemKeys: ItemKeys(key: StateFixtures.key, fileDigests: identity.files.map(\.digest)))
             runner.expectedCorpus = expected
