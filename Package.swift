@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "Suite", dependencies: ["ReplayKit", "Compare", "Flywheel", "Confinement", "Jobs", "Engine", "Endpoint", "Llama", "Export", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
         // `replay probe injection`: attacks an agent's words could plant, at the places a replay asks.
-        .target(name: "Probe", dependencies: ["ReplayKit", "Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6),
+        .target(name: "Probe", dependencies: ["ReplayKit", "Flywheel", "Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6),
         // The auditor: strace, canaries, output fingerprints, the result files' checks, SARIF.
         .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "Engine", "Endpoint", "Flywheel", "ReplayKit", "Jobs", "Compare", "Suite"],
                 swiftSettings: swift6 + llamaHeaders),
@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "CompareTests", dependencies: ["TestSupport", "RunTestSupport", "Spawn", "Compare", "ReplayKit", "Confinement", "Audit", "Corpus", "Llama", "Replay",
                                                    "Privacy"],
                     exclude: ["Statistics/reference.py"], swiftSettings: tests6 + llamaHeaders),  // the statistics tests' reference values
-        .testTarget(name: "ProbeTests", dependencies: ["TestSupport", "Probe", "Jobs", "Engine", "Export", "Privacy"],
+        .testTarget(name: "ProbeTests", dependencies: ["TestSupport", "Probe", "Flywheel", "Jobs", "Engine", "Export", "Privacy"],
                     swiftSettings: tests6 + llamaHeaders),
         .testTarget(name: "SuiteTests", dependencies: ["TestSupport", "Spawn", "Suite", "ReplayKit", "Confinement", "Audit", "Llama", "Replay", "Privacy"],
                     swiftSettings: tests6 + llamaHeaders),
