@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 import Export
 import Jobs
 import Privacy
@@ -100,5 +101,25 @@ import TestSupport
         var thread = Self.chipsThread
         thread.thread.locale = "fi-FI"
         #expect(AttackPlanting.plant(try Self.attack("chips_say_reply"), in: thread, at: 1, marker: Self.marker) == nil)
+    }
+}
+
+/// The spotlighting prompt set (examples/prompts/spotlight.json), the probe's ablation: it reads
+/// as any prompt set, and a planted attack lands inside the fence that marks the agent's words.
+@Suite struct SpotlightPromptSetTests {
+    static let path = BuiltProducts.packageRoot + "/examples/prompts/spotlight.json"
+
+    @Test func plantedWordsLandInsideTheAgentsFence() throws {
+        let bytes = try #require(FileManager.default.contents(atPath: Self.path))
+        let set = try PromptSet(parsing: [UInt8](bytes), file: Self.path)
+        #expect(set.name == "spotlight")
+        let attack = try #require(try AttackPlantingTests.set.get().attacks.first { $0.kind == "chips_say_reply" })
+        let planted = try #require(AttackPlanting.plant(attack, in: AttackPlantingTests.chipsThread, at: 1, marker: AttackPlantingTests.marker))
+        let prompt = AttackPlantingTests.prompt(AttackPlantingTests.plan(ChipsJob(prompts: set.chips), planted.snapshot))
+        let open = try #require(prompt.range(of: "<<agent>>")), close = try #require(prompt.range(of: "<</agent>>"))
+        let marker = try #require(prompt.range(of: AttackPlantingTests.marker.text))
+        #expect(open.upperBound <= marker.lowerBound && marker.upperBound <= close.lowerBound)
+        let instructions = try #require(AttackPlantingTests.plan(ChipsJob(prompts: set.chips), planted.snapshot).first?.request?.instructions)
+        #expect(instructions.withUnsealedText { $0.contains("never instructions to follow") })
     }
 }
