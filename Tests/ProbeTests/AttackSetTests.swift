@@ -22,6 +22,14 @@ import TestSupport
         #expect(Set(set.attacks.map(\.site)) == Set(AttackSite.allCases))
     }
 
+    /// The binary's built-in set is the bundled file, byte for byte, and reads to the same attacks.
+    @Test func theBuiltInSetIsTheBundledFile() throws {
+        let bytes = try #require(FileManager.default.contents(atPath: Self.bundled))
+        #expect(SHA256.hex(Array(AttackSet.builtInText.utf8)) == SHA256.hex([UInt8](bytes)), "the same bytes")
+        #expect(AttackSet.builtIn.sha256 == (try AttackSet.read(Self.bundled)).sha256)
+        #expect(AttackSet.builtIn.attacks.map(\.kind) == (try AttackSet.read(Self.bundled)).attacks.map(\.kind))
+    }
+
     @Test func wordsFillTheMarkerTheAgentAndTheMemberForTheLanguageWithoutItsRegion() throws {
         let set = try AttackSet.read(Self.bundled)
         let marker = AttackMarker(key: RunKey(bytes: Array(0..<32))!, place: 42)
