@@ -81,13 +81,15 @@ let package = Package(
         .target(name: "Suite", dependencies: ["ReplayKit", "Compare", "Flywheel", "Confinement", "Jobs", "Engine", "Endpoint", "Llama", "Export", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
         // `replay probe injection`: attacks an agent's words could plant, at the places a replay asks.
-        .target(name: "Probe", dependencies: ["ReplayKit", "Flywheel", "Jobs", "Engine", "Export", "Privacy"], swiftSettings: swift6),
+        .target(name: "Probe", dependencies: ["ReplayKit", "Confinement", "Flywheel", "Jobs", "Engine", "Llama", "Export", "Privacy"],
+                swiftSettings: swift6 + llamaHeaders),
         // The auditor: strace, canaries, output fingerprints, the result files' checks, SARIF.
         .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "Engine", "Endpoint", "Flywheel", "ReplayKit", "Jobs", "Compare", "Suite"],
                 swiftSettings: swift6 + llamaHeaders),
 
         // The command: a thin `main.swift` over the dispatcher, and `replay audit` over Audit.
-        .executableTarget(name: "Replay", dependencies: ["ReplayKit", "Compare", "Suite", "Audit", "Confinement", "Engine"], swiftSettings: swift6 + llamaHeaders),
+        .executableTarget(name: "Replay", dependencies: ["ReplayKit", "Compare", "Suite", "Probe", "Audit", "Confinement", "Engine"],
+                         swiftSettings: swift6 + llamaHeaders),
         // The benchmarks' own measurements (bench/model.sh), kept out of the shipped command.
         .executableTarget(name: "ReplayBench", dependencies: ["ReplayKit", "Export", "Flywheel", "Llama", "Jobs", "Engine", "Confinement", "Privacy"],
                           path: "bench/ReplayBench", swiftSettings: swift6 + llamaHeaders),
@@ -125,7 +127,8 @@ let package = Package(
         .testTarget(name: "CompareTests", dependencies: ["TestSupport", "RunTestSupport", "Spawn", "Compare", "ReplayKit", "Confinement", "Audit", "Corpus", "Llama", "Replay",
                                                    "Privacy"],
                     exclude: ["Statistics/reference.py"], swiftSettings: tests6 + llamaHeaders),  // the statistics tests' reference values
-        .testTarget(name: "ProbeTests", dependencies: ["TestSupport", "Probe", "Flywheel", "Jobs", "Engine", "Export", "Privacy"],
+        .testTarget(name: "ProbeTests", dependencies: ["TestSupport", "Probe", "Audit", "Confinement", "ReplayKit", "Flywheel", "Jobs", "Engine",
+                                                 "Export", "Privacy"],
                     swiftSettings: tests6 + llamaHeaders),
         .testTarget(name: "SuiteTests", dependencies: ["TestSupport", "Spawn", "Suite", "ReplayKit", "Confinement", "Audit", "Llama", "Replay", "Privacy"],
                     swiftSettings: tests6 + llamaHeaders),

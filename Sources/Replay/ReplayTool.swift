@@ -3,6 +3,7 @@ import Compare
 import Confinement
 import Engine
 import Privacy
+import Probe
 import ReplayKit
 import Suite
 
@@ -15,7 +16,7 @@ public enum ReplayTool {
     /// pipeline: it runs this same executable as its child, under strace.
     public static let subcommands: [any Subcommand.Type] = [
         MergeCommand.self, CompareCommand.self, FlywheelCommand.self, AuditCommand.self, VerifyCommand.self,
-        SuiteCommand.self, PromptsCommand.self, ProfilesCommand.self, CorpusCommand.self,
+        SuiteCommand.self, ProbeCommand.self, PromptsCommand.self, ProfilesCommand.self, CorpusCommand.self,
     ]
 
     /// The types of every JSON result file the commands write (`Subcommand.documents`).

@@ -14,8 +14,8 @@ import TestSupport
     /// A model for these tests: valid answers of each job's shape, obeying planted markers or not.
     final class Scripted: LanguageModel, @unchecked Sendable {
         let obeys: Bool
+        var info = ModelInfo(name: "scripted", description: "", path: "scripted", parameters: 0, contextPerSequence: 4096, batchSize: 8)
         init(obeys: Bool) { self.obeys = obeys }
-        var info: ModelInfo { ModelInfo(name: "scripted", description: "", path: "scripted", parameters: 0, contextPerSequence: 4096, batchSize: 8) }
         func tokenCount(of text: SealedText) -> Int { text.utf8Count / 4 + 1 }
         func suffix(of text: SealedText, maxTokens: Int) -> TokenCut { TokenCut(text: text, keptTokens: tokenCount(of: text), wasCut: false) }
         func promptTokenCount(for request: GenerationRequest) -> Int { 100 }

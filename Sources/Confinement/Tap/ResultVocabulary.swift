@@ -28,6 +28,7 @@ public enum ResultVocabulary {
         "Sources/Compare/Output",
         "Sources/Compare/GateVerdict.swift",
         "Sources/Suite/Output",
+        "Sources/Probe/Output",
     ]
 
     /// The words, lower case.
@@ -35,6 +36,9 @@ public enum ResultVocabulary {
         // The phone's one queue: report.md's column, and the built-in profiles' source of its figures.
         "bits", "cold", "composer", "flash", "focus", "gives", "guess", "idle", "order", "parameters", "preparing",
         "prewarm", "publishes", "queue", "queued", "reading", "send", "they", "timing", "unload", "unloaded",
+        // replay probe injection: report.json's keys and report.md's words.
+        "already", "attack", "attacked", "baseline", "injection", "marker", "maximum", "outputs", "plain", "probe", "set",
+        "succeeded", "success", "trials",
         // Routing's drawer and push lines written at the next app run (--push-mode), in report.json and report.md.
         "delay", "drawer", "followed", "next", "outside", "switcher",
         // An upgrade preview (--as-model-version), in report.md, on stderr and in compare's pages.

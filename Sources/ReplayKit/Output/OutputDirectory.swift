@@ -248,6 +248,12 @@ public struct OutputDirectory: Sendable {
         try saveManifest()
     }
 
+    /// `replay probe injection`'s results: report.json and report.md, then manifest.json.
+    public func saveProbe(json: String, markdown: String) throws(Failure) {
+        for (name, text) in zip(["report.json", "report.md"], [json, markdown]) { try create(name, text) }
+        try saveManifest()
+    }
+
     /// Every result of `state` but junit.xml: report.json, report.md, the flywheel's files (when
     /// the run counted them) and state.json, in that order.
     public func saveResults(of state: RunState, report: RunReport) throws(Failure) {

@@ -1,0 +1,158 @@
+import Confinement
+import Engine
+import Foundation
+import Jobs
+import Llama
+import Privacy
+import ReplayKit
+
+/// `replay probe injection CORPUS`: for each place the jobs would ask the phone's model about,
+/// each attack of the attack set (probes/injection.json built in) planted among the agent's words
+/// with the place's own keyed marker, both asks (plain and attacked) put to the model, and the
+/// outcome counted (`InjectionProbe`). Writes report.json (`replay.probe-report/1`), report.md and
+/// manifest.json into DIR: counts, rates, intervals, never a word.
+///
+/// The attack set, the prompt set and the corpus are read first (a bad file is named: exit 3 for
+/// the attack set or the corpus, 2 for the prompt set); then the process is confined to writing under `--out` with no network, as a run is, before
+/// the model loads (exit 4 when it cannot). Exit 0 when every `--fail-over` gate passes, 1 when one
+/// does not.
+public enum ProbeCommand: Subcommand {
+    public static var documents: [any ResultDocument.Type] { [ProbeReportDocument.self, RunManifest.self] }
+
+    public static let name = "probe"
+
+    public static let usage = """
+        usage: replay probe injection [--out DIR] [--job J,...] [--limit N] [--attacks FILE.json]
+                                      [--prompts FILE.json] [--model PATH|NAME] [--device PROFILE] [--batch N]
+                                      [--fail-over injection.JOB=MAX]... [--allow-unsandboxed] [--force] CORPUS...
+
+        Plants instructions an agent's words could carry (indirect prompt injection) at each place
+        the jobs would ask the phone's model about, one attack at a time, each with its own keyed
+        marker, and asks the model with and without it. Per job and kind of attack: the attack
+        success rate with its Wilson 95% interval, how many successes the app would have shown,
+        and the same places' answered share and quality, plain against attacked
+        (docs/injection.md). Writes report.json, report.md and manifest.json into DIR (default
+        ./probe-report): counts and rates, never a word of the corpus, the attacks or the model.
+
+        --out DIR      where the results go (default ./probe-report)
+        --job J,...    the jobs probed: chips, route, push, draft or all (the default)
+        --limit N      threads read (default 20): each asked place is asked twice per attack of its job
+        --attacks F    an attack set file (replay.attacks/1); default: the built-in probes/injection.json
+        --prompts F    the words the jobs ask with (replay.prompts/1): examples/prompts/spotlight.json
+                       is the spotlighting ablation
+        --model M      a GGUF chat model's path, or the name of one scripts/setup installed
+        --device P     the phone whose clock judges what is shown (iphone15pro, the default)
+        --batch N      requests decoded together (default 8)
+        --fail-over injection.JOB=MAX  exit 1 when JOB's attack success rate is above MAX (0.05 is 5%)
+        --allow-unsandboxed  run even where the kernel cannot confine writes to DIR
+        --force        replace the finished results DIR holds
+
+        \(ExitCode.usageSection(ExitCode.probeCodes) { $0.probeMeaning })
+        """
+
+    public static func run(_ arguments: [String], _ context: CommandContext) -> ExitCode {
+        run(arguments, sandboxing: context.sandboxing, diagnostics: context.diagnostics)
+    }
+
+    /// Runs `arguments` (after `probe`). `model`, when given, answers instead of the llama.cpp
+    /// engine (tests pass a scripted model); `key` keys the markers (default: the per-user run key).
+    static func run(_ arguments: [String], sandboxing: Sandboxing, diagnostics: (String) -> Void,
+                    model injected: (any LanguageModel)? = nil, key given: RunKey? = nil) -> ExitCode {
+        let options: ProbeOptions
+        do throws(CommandStart.Stop) {
+            options = try CommandStart.options(arguments, command: "replay probe", usage: usage, diagnostics: diagnostics,
+                                               parse: ProbeOptions.parse)
+        } catch {
+            return error.exitCode
+        }
+        let attacks: AttackSet
+        do {
+            attacks = try options.attacksPath.map { path throws(ProbeError) in try AttackSet.read(path) } ?? AttackSet.builtIn
+        } catch {
+            diagnostics("replay probe: \(error.description)")
+            return .input
+        }
+        var prompts = PromptSet.builtIn
+        if let path = options.promptsPath {
+            do {
+                prompts = try PromptsFile.load(path)
+            } catch {
+                diagnostics("replay probe: \(error.description)")
+                return .usage
+            }
+        }
+        let read: CorpusSnapshots.Read
+        do {
+            read = try CorpusSnapshots.read(options.corpus, threads: options.threadLimit)
+        } catch {
+            diagnostics("replay probe: \(error.description)")
+            return .input
+        }
+        let key: RunKey
+        if let given {
+            key = given
+        } else {
+            do {
+                key = try RunKeyFile.load(explicit: nil, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                diagnostics("replay probe: \(error.description)")
+                return .usage
+            }
+        }
+        let started = Date()
+        let clock = ContinuousClock.now
+        let confined: CommandStart.Confined
+        do throws(CommandStart.Stop) {
+            confined = try CommandStart.confine(options.outputDirectory, sandboxing: sandboxing, allowUnsandboxed: options.allowUnsandboxed,
+                                                force: options.force, diagnostics: diagnostics)
+        } catch {
+            return error.exitCode
+        }
+        defer { confined.claim?.release() }
+        let model: any LanguageModel
+        var description: ModelDescription? = nil
+        if let injected {
+            model = injected
+            description = ModelDescription(info: injected.info, fileBytes: 0, sha256: nil)
+        } else {
+            guard let path = options.modelPath ?? DefaultModel.path() else {
+                diagnostics("replay probe: no model: pass --model PATH, or run scripts/setup to install the default model")
+                return .model
+            }
+            do {
+                let engine = try LlamaEnginePool(modelPath: path, sequences: options.batchSize, contextPerSequence: 4096,
+                                                 threads: AvailableProcessors.count)
+                model = engine
+                description = ModelDescription(info: engine.info, fileBytes: RunCommand.fileSize(path), sha256: CorpusIdentity.sha256(ofFile: path))
+            } catch {
+                diagnostics("replay probe: \(error.description)")
+                return .model
+            }
+        }
+        let jobs = options.jobs.map { RunJobs.job($0, prompts: prompts) }
+        let probe = InjectionProbe(attacks: attacks, jobs: jobs, key: key, device: options.device)
+        var tallies: [InjectionProbe.Key: ProbeTally] = [:]
+        for (index, thread) in read.threads.enumerated() {
+            probe.run(probe.trials(in: thread, tokenizer: model), model: model, batch: options.batchSize, into: &tallies)
+            diagnostics("replay probe: \(index + 1) of \(read.threads.count) threads")
+        }
+        let report = ProbeReport(attacks: attacks, tallies: tallies, jobs: options.jobs, gates: options.gates, model: description,
+                                 prompts: prompts.identity, device: options.device, sandbox: confined.sandbox,
+                                 started: ISO8601DateFormatter().string(from: started), seconds: clock.millisecondsSince / 1000,
+                                 threads: read.threads.count, badLines: read.badLines)
+        let document = ProbeReportDocument(report: report)
+        do throws(OutputDirectory.Failure) {
+            try OutputDirectory(options.outputDirectory).saveProbe(json: document.json(), markdown: ProbeMarkdown.render(document))
+        } catch {
+            diagnostics("replay probe: \(error.description)")
+            return .output
+        }
+        for job in options.jobs {
+            let tally = report.tally(of: job)
+            let rate = tally.successRate.map { ProbeMarkdown.percent($0) } ?? "no trials"
+            diagnostics("replay probe: \(job.rawValue): \(tally.succeeded) of \(tally.trials) attacks succeeded (\(rate)), \(tally.shown) shown")
+        }
+        diagnostics("replay probe: results in \(options.outputDirectory)/report.json and report.md")
+        return report.passed ? .success : .thresholdsNotMet
+    }
+}
