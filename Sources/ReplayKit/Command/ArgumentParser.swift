@@ -38,6 +38,7 @@ public enum ArgumentParser {
                replay verify DIR
                replay suite run [--out DIR] [--model PATH|NAME] [--prompts FILE.json] [--device PROFILE] SUITE.json
                replay suite compare [--out DIR] [--fail-under [JOB.]NAME=MIN]... BASE_DIR DIR...
+               replay probe injection [--out DIR] [--limit N] [--prompts FILE.json] CORPUS...
                replay prompts show
                replay profiles show
                replay corpus generate --threads N [--seed S] [--max-exchanges N] OUT.jsonl[.zst]
