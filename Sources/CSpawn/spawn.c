@@ -23,6 +23,8 @@ int cspawn_pipe(int ends[2]) {
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -102,8 +104,31 @@ static int reaper_kill_children(pid_t self, pid_t *seen, int *seen_count, int ca
     return found;
 }
 
+// Kills every other process of the reaper's own PID namespace (the reaper is its init) and
+// reaps them all; returns how many were still alive. For a namespace whose /proc could not be
+// made private, where `reaper_kill_children` would read the host's pids.
+static int reaper_kill_namespace(void) {
+    int survivors = 0;
+    kill(-1, SIGKILL);
+    for (int round = 0; round < 2500; round++) {
+        int one;
+        pid_t ended;
+        while ((ended = waitpid(-1, &one, WNOHANG)) > 0) {
+            if (WIFSIGNALED(one) && WTERMSIG(one) == SIGKILL) survivors++;
+        }
+        if (ended < 0 && errno == ECHILD) return survivors;
+        kill(-1, SIGKILL);
+        reaper_nap(2);
+    }
+    return -1 - survivors;
+}
+
+// What the reaper's report says of the isolation it set up (see CSpawn.h).
+static int reaper_protections = 0;
+static int reaper_isolation_error = 0;
+
 static void reaper_report(int report, int status, int survivors) {
-    int record[2] = {status, survivors};
+    int record[4] = {status, survivors, reaper_protections, reaper_isolation_error};
     ssize_t ignored = write(report, record, sizeof record);
     (void)ignored;
 }
@@ -128,7 +153,7 @@ static void reaper_close_except(const int *keep, int keep_count, int report) {
 
 int cspawn_contained(pid_t *reaper, const char *path, const posix_spawn_file_actions_t *actions,
                      const posix_spawnattr_t *attributes, char *const argv[], char *const envp[],
-                     const int *keep, int keep_count, int report) {
+                     const int *keep, int keep_count, int report, int isolate) {
     pid_t forked = fork();
     if (forked < 0) return errno;
     if (forked > 0) {
@@ -152,6 +177,46 @@ int cspawn_contained(pid_t *reaper, const char *path, const posix_spawn_file_act
     sigset_t unblocked;
     sigemptyset(&unblocked);
     sigprocmask(SIG_SETMASK, &unblocked, NULL);
+    if (isolate) {
+        // A PID and a mount namespace of the tree's own. This process stays outside, waits for
+        // the namespace's first process (the reaper proper, its init) and passes a SIGTERM on.
+        if (unshare(CLONE_NEWPID | CLONE_NEWNS) != 0) {
+            reaper_isolation_error = errno;
+        } else {
+            pid_t inner = fork();
+            if (inner < 0) {
+                reaper_report(report, errno, 0);
+                _exit(126);
+            }
+            if (inner > 0) {
+                close(report);
+                int forwarded = 0;
+                for (;;) {
+                    int one;
+                    pid_t ended = waitpid(inner, &one, WNOHANG);
+                    if (ended == inner) _exit(WIFEXITED(one) ? WEXITSTATUS(one) : 126);
+                    if (ended < 0 && errno != EINTR) _exit(126);
+                    if (reaper_terminate && !forwarded) {
+                        kill(inner, SIGTERM);
+                        forwarded = 1;
+                    }
+                    reaper_nap(10);
+                }
+            }
+            // Init of the new namespace: should the outer process die, so does this one, and the
+            // kernel kills everything in the namespace with it.
+            prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+            reaper_protections |= CSPAWN_OWN_PID_NAMESPACE;
+            // Mounts made here stay here; a /proc of this namespace only (its pids, nobody
+            // else's) replaces the host's in the tree's view.
+            if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0
+                || mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) {
+                reaper_isolation_error = errno;
+            } else {
+                reaper_protections |= CSPAWN_PRIVATE_PROC;
+            }
+        }
+    }
     if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
         reaper_report(report, errno, 0);
         _exit(126);
@@ -188,6 +253,10 @@ int cspawn_contained(pid_t *reaper, const char *path, const posix_spawn_file_act
         while ((ended = waitpid(-1, &one, WNOHANG)) > 0) {}
         if (ended < 0 && errno == ECHILD) break;   // no child left: the tree is empty
         if (round > 2500) { survivors = -1 - survivors; break; }
+        if ((reaper_protections & CSPAWN_OWN_PID_NAMESPACE) && !(reaper_protections & CSPAWN_PRIVATE_PROC)) {
+            survivors = reaper_kill_namespace();
+            break;
+        }
         survivors += reaper_kill_children(getpid(), seen, &seen_count, 256);
         reaper_nap(2);
     }

@@ -75,9 +75,14 @@ public final class ChildProcess {
     /// `wait` returns only when nothing of the tree is left. The time limit and letting go ask
     /// the reaper (SIGTERM) to kill the program's group; the reaper still empties the tree. A
     /// program that cannot be started ends with status 127.
+    ///
+    /// `isolated` (with `contained`) runs the tree in a PID and a mount namespace of its own,
+    /// with a /proc of that namespace, so nothing in it can name, signal or read another process
+    /// by pid; this needs CAP_SYS_ADMIN, and without it the tree runs as `contained` alone. The
+    /// termination's `isolation` says which held.
     public init(_ program: String, _ arguments: [String] = [], environment: [String: String]? = nil,
                 directory: String? = nil, input: Input = .null, output: Output = .null,
-                errors: Output = .null, contained: Bool = false) throws(SpawnError) {
+                errors: Output = .null, contained: Bool = false, isolated: Bool = false) throws(SpawnError) {
         self.program = program
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
@@ -169,11 +174,11 @@ public final class ChildProcess {
             result = argv.withUnsafeBufferPointer { argvBuffer -> Int32 in
                 guard let envp else {
                     return cspawn_contained(&pid, program, &actions, &attributes, argvBuffer.baseAddress!, environ,
-                                            keep, Int32(keep.count), write)
+                                            keep, Int32(keep.count), write, isolated ? 1 : 0)
                 }
                 return envp.withUnsafeBufferPointer { envpBuffer in
                     cspawn_contained(&pid, program, &actions, &attributes, argvBuffer.baseAddress!, envpBuffer.baseAddress!,
-                                     keep, Int32(keep.count), write)
+                                     keep, Int32(keep.count), write, isolated ? 1 : 0)
                 }
             }
             if result != 0 { throw fail(.programCouldNotStart(program: program, reason: SystemError(result))) }
@@ -204,9 +209,11 @@ public final class ChildProcess {
     public static func run(_ program: String, _ arguments: [String] = [], environment: [String: String]? = nil,
                            directory: String? = nil, input: Input = .null, output: Output = .capture,
                            errors: Output = .capture, timeout: Double? = nil,
-                           outputLimit: Int = .max, contained: Bool = false) throws(SpawnError) -> Termination {
+                           outputLimit: Int = .max, contained: Bool = false,
+                           isolated: Bool = false) throws(SpawnError) -> Termination {
         try ChildProcess(program, arguments, environment: environment, directory: directory, input: input,
-                         output: output, errors: errors, contained: contained).wait(timeout: timeout, outputLimit: outputLimit)
+                         output: output, errors: errors, contained: contained, isolated: isolated)
+            .wait(timeout: timeout, outputLimit: outputLimit)
     }
 
     /// Whether the child is still running (reaping it if it has ended).
@@ -390,12 +397,13 @@ public final class ChildProcess {
 
     /// The program's termination as the reaper (which exited with `reaperStatus`) reported it.
     private func readReport(reaperStatus: Int32) -> Termination {
-        var record: [Int32] = [0, 0]
+        var record: [Int32] = [0, 0, 0, 0]
         let count = record.withUnsafeMutableBytes { read(reportPipe, $0.baseAddress, $0.count) }
         close(reportPipe)
         reportPipe = -1
         var reaper = Termination(waitStatus: reaperStatus)
-        guard count == 8, !reaper.signalled, reaper.status == 0 else {
+        if count == 16 { reaper.isolation = Self.isolation(record[2], failure: record[3]) }
+        guard count == 16, !reaper.signalled, reaper.status == 0 else {
             // The program could not be started (127); or nothing says the tree is empty: no
             // subreaper (126), or the reaper itself was killed.
             if reaper.signalled || reaper.status != 127 { reaper.survivors = -1 }
@@ -403,7 +411,15 @@ public final class ChildProcess {
         }
         var termination = Termination(waitStatus: record[0])
         termination.survivors = Int(record[1])
+        termination.isolation = reaper.isolation
         return termination
+    }
+
+    /// The isolation the reaper's report describes (`CSPAWN_*` bits, and an errno or 0).
+    private static func isolation(_ bits: Int32, failure: Int32) -> Termination.Isolation {
+        Termination.Isolation(ownPidNamespace: bits & CSPAWN_OWN_PID_NAMESPACE != 0,
+                              privateProc: bits & CSPAWN_PRIVATE_PROC != 0,
+                              failure: failure == 0 ? nil : SystemError(failure))
     }
 
     /// A pipe whose ends are both close-on-exec, so no other child inherits either.

@@ -25,16 +25,20 @@ struct LeakyFixtureRun {
     }
 
     /// Audits `LeakyFixtures mode arguments…`; `arguments` may use `{outside}` for a directory
-    /// outside the run's.
-    static func audit(_ mode: String, _ arguments: [String] = [], strace: String? = nil, isReplay: Bool = false) -> LeakyFixtureRun {
+    /// outside the run's. `isolated` false runs it in the host's PID namespace, as where the
+    /// auditor may not make namespaces.
+    static func audit(_ mode: String, _ arguments: [String] = [], strace: String? = nil, isReplay: Bool = false,
+                      isolated: Bool = true) -> LeakyFixtureRun {
         let root = freshRoot()
         let outside = root + "/outside"
         try! FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         let auditDirectory = root + "/audit"
         let command = [executable, mode] + arguments.map { $0.replacingOccurrences(of: "{outside}", with: outside) }
         // A fixture that hangs fails its test instead of holding the suite.
-        let result = Auditor.run(command: command, outDirectory: auditDirectory, isReplay: isReplay, strace: strace,
-                                 timeLimit: 600)
+        var plan = Auditor.Plan(command: command, auditDirectory: auditDirectory, isReplay: isReplay, strace: strace,
+                                timeLimit: 600)
+        plan.isolated = isolated
+        let result = Auditor.run(plan)
         let sarifData = FileManager.default.contents(atPath: auditDirectory + "/audit.sarif") ?? Data()
         let sarif = ((try? JSONSerialization.jsonObject(with: sarifData)) as? [String: Any]) ?? [:]
         let junit = String(decoding: FileManager.default.contents(atPath: auditDirectory + "/audit-junit.xml") ?? Data(), as: UTF8.self)

@@ -83,14 +83,68 @@ import Privacy
         #expect(run.errorRules == [.networkEgress])
     }
 
+    /// Where the auditor cannot make namespaces, a signal to another process by its pid arrives,
+    /// and the audit names it.
     @Test func aSignalToAnotherProcessIsCaught() throws {
         // Killed and reaped when the test lets go of it.
         let sleeper = try ChildProcess("/bin/sleep", ["20"])
-        let run = LeakyFixtureRun.audit("signal", [String(sleeper.processIdentifier)])
+        let run = LeakyFixtureRun.audit("signal", [String(sleeper.processIdentifier)], isolated: false)
         defer { run.remove() }
         #expect(run.result.verdict == .findings)
         #expect(run.errorRules == [.signalToOtherProcess])
+        #expect(run.result.isolation == nil)
         withExtendedLifetime(sleeper) {}
+    }
+
+    /// In a PID namespace of its own no pid outside the run names a process: the same signal
+    /// finds nobody (ESRCH), and the sleeper is never stopped or continued.
+    @Test(.enabled(if: getuid() == 0, "namespaces need CAP_SYS_ADMIN"))
+    func aSignalToAnotherProcessFindsNobodyInTheRunsOwnNamespace() throws {
+        let sleeper = try ChildProcess("/bin/sleep", ["20"])
+        let run = LeakyFixtureRun.audit("signal", [String(sleeper.processIdentifier)])
+        defer { run.remove() }
+        #expect(run.result.isolation == Termination.Isolation(ownPidNamespace: true, privateProc: true))
+        #expect(run.result.problems.isEmpty, "\(run.result.problems)")
+        #expect(run.result.verdict == .clean, "\(run.result.findings.map(\.message))")
+        #expect(sleeper.isRunning)
+    }
+
+    /// What a PID namespace with its own /proc prevents, and what it does not. The fixture
+    /// overwrites its argument area with the canary (plain memory, no system call: no audit can
+    /// see it) and stays a while. From inside it can read nothing of a process outside the run
+    /// (this test's own /proc/PID/cmdline) and sees only its namespace's few pids. From outside,
+    /// the namespace hides nothing: the host's /proc lists it under its host pid, and its
+    /// cmdline, with the canary, is readable by root and by any other user (`nobody` here); its
+    /// environ by root only, not by another user. docs/privacy.md, "What stays open".
+    @Test(.enabled(if: getuid() == 0, "namespaces need CAP_SYS_ADMIN, setpriv needs root"))
+    func aRewrittenArgumentAreaIsReadableFromOutsideTheNamespace() throws {
+        let root = LeakyFixtureRun.freshRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let filler = String(repeating: "x", count: 120)
+        let observed = ObservedFixture()
+        let observer = Thread { observed.watch(filler: filler) }
+        observer.start()
+        let run = LeakyFixtureRun.audit("argv-canary", [String(getpid()), filler])
+        defer { run.remove() }
+        observed.done.wait()
+        #expect(run.result.isolation == Termination.Isolation(ownPidNamespace: true, privateProc: true))
+        #expect(run.result.problems.isEmpty, "\(run.result.problems)")
+        // Unseen by the audit: the argument area is memory.
+        #expect(run.result.verdict == .clean, "\(run.result.findings.map(\.message))")
+        // Prevented: from inside, nothing outside the run can be read, and few pids exist.
+        let peek = String(decoding: FileManager.default.contents(atPath: run.auditDirectory + "/run/peek.txt") ?? Data(), as: UTF8.self)
+        let lines = Dictionary(uniqueKeysWithValues: peek.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ")
+            return (String(parts[0]), String(parts.last!))
+        })
+        #expect(lines["outside-readable"] == "false")
+        #expect((Int(lines["processes"] ?? "") ?? 99) <= 4)
+        // Not prevented: from outside, root and another user read the canary in its cmdline;
+        // another user cannot read its environ.
+        #expect(observed.found)
+        #expect(observed.rootReadsCanaryInCmdline)
+        #expect(observed.otherUserReadsCanaryInCmdline)
+        #expect(!observed.otherUserReadsEnviron)
     }
 
     /// A named socket whose relative path begins with `UNIX` is a socket like any other: the
@@ -159,6 +213,44 @@ import Privacy
             #expect(!text.isEmpty)
             #expect(!text.lowercased().contains(canary))
             #expect(!text.contains("notes/"))
+        }
+    }
+}
+
+/// Watches the host's /proc for the `argv-canary` fixture, as an observer outside its namespace.
+final class ObservedFixture: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var found = false
+    var rootReadsCanaryInCmdline = false
+    var otherUserReadsCanaryInCmdline = false
+    var otherUserReadsEnviron = false
+
+    func watch(filler: String) {
+        defer { done.signal() }
+        let deadline = Date().addingTimeInterval(60)
+        let fixture = LeakyFixtureRun.executable
+        while Date() < deadline {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int(entry) != nil {
+                let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe")) ?? ""
+                guard exe == fixture,
+                      let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
+                      let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                      !cmdline.contains(Data(filler.utf8)) else { continue }
+                // The canary the auditor gave it, from its environment (root may read it).
+                let prefix = Data((AuditEnvironment.canary + "=").utf8)
+                guard let variable = environ.split(separator: 0).first(where: { $0.starts(with: prefix) }) else { continue }
+                let canary = Data(variable.dropFirst(prefix.count))
+                found = true
+                rootReadsCanaryInCmdline = cmdline.range(of: canary) != nil
+                let other = { (file: String) in
+                    try? ChildProcess.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/cat",
+                                                               "/proc/\(entry)/" + file], timeout: 10)
+                }
+                if let read = other("cmdline") { otherUserReadsCanaryInCmdline = read.succeeded && read.standardOutput.range(of: canary) != nil }
+                if let read = other("environ") { otherUserReadsEnviron = read.succeeded && !read.standardOutput.isEmpty }
+                return
+            }
+            usleep(10_000)
         }
     }
 }

@@ -128,8 +128,13 @@ import Testing
 /// A contained child (`contained: true`): beneath a reaper of its own, whatever its tree leaves
 /// behind is found, counted and killed before the wait returns; a tidy child leaves nothing.
 @Suite struct ContainedChildTests {
-    @Test func aTidyChildLeavesNoSurvivor() throws {
-        let ended = try ChildProcess.run("/bin/sh", ["-c", "echo out; (sleep 0.1) ; exit 4"], timeout: 60, contained: true)
+    /// Without and, where this process may make namespaces (root), with `isolated`.
+    static let isolations = getuid() == 0 ? [false, true] : [false]
+
+    @Test(arguments: isolations) func aTidyChildLeavesNoSurvivor(isolated: Bool) throws {
+        let ended = try ChildProcess.run("/bin/sh", ["-c", "echo out; (sleep 0.1) ; exit 4"], timeout: 60, contained: true,
+                                         isolated: isolated)
+        #expect(ended.isolation.ownPidNamespace == isolated && ended.isolation.privateProc == isolated)
         #expect(ended.status == 4 && !ended.signalled)
         #expect(ended.survivors == 0)
         #expect(String(decoding: ended.standardOutput, as: UTF8.self) == "out\n")
@@ -137,13 +142,14 @@ import Testing
 
     /// A double fork into a new session (a daemon) outlives its parent: it falls to the reaper,
     /// which kills it; it never writes the file it meant to write after the wait.
-    @Test func aDaemonIsASurvivorAndIsKilledBeforeTheWaitReturns() throws {
+    @Test(arguments: isolations) func aDaemonIsASurvivorAndIsKilledBeforeTheWaitReturns(isolated: Bool) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("contained-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let late = root + "/late"
         let script = "setsid sh -c 'sleep 2; echo late > \(late)' > /dev/null 2>&1 < /dev/null & exit 0"
-        let ended = try ChildProcess.run("/bin/sh", ["-c", script], output: .null, errors: .null, timeout: 60, contained: true)
+        let ended = try ChildProcess.run("/bin/sh", ["-c", script], output: .null, errors: .null, timeout: 60, contained: true,
+                                         isolated: isolated)
         #expect(ended.status == 0)
         #expect(ended.survivors >= 1)
         Thread.sleep(forTimeInterval: 3)
@@ -151,18 +157,35 @@ import Testing
     }
 
     /// Past the time limit the reaper kills the program's group, then what escaped it.
-    @Test func theTimeLimitStillEmptiesTheTree() throws {
+    @Test(arguments: isolations) func theTimeLimitStillEmptiesTheTree(isolated: Bool) throws {
         let start = Date()
         let ended = try ChildProcess.run("/bin/sh", ["-c", "setsid sleep 30 & sleep 30"], output: .null, errors: .null,
-                                         timeout: 1, contained: true)
+                                         timeout: 1, contained: true, isolated: isolated)
         #expect(Date().timeIntervalSince(start) < 20)
         #expect(ended.timedOut)
         #expect(ended.survivors >= 1)
     }
 
-    @Test func aProgramThatCannotStartEndsWith127() throws {
-        let ended = try ChildProcess.run("/nonexistent/program", [], timeout: 60, contained: true)
+    @Test(arguments: isolations) func aProgramThatCannotStartEndsWith127(isolated: Bool) throws {
+        let ended = try ChildProcess.run("/nonexistent/program", [], timeout: 60, contained: true, isolated: isolated)
         #expect(ended.status == 127)
         #expect(ended.survivors == 0)
+    }
+
+    /// An isolated tree is pid 2 of a namespace of its own (its reaper is 1), its /proc lists only
+    /// that namespace, and no process outside (this one) can be read there by its pid.
+    @Test(.enabled(if: getuid() == 0, "namespaces need CAP_SYS_ADMIN"))
+    func anIsolatedTreeSeesOnlyItsOwnNamespace() throws {
+        let script = "echo $$; ls /proc | grep -c '^[0-9]'; cat /proc/\(getpid())/cmdline > /dev/null 2>&1 && echo readable || echo unreadable"
+        let ended = try ChildProcess.run("/bin/sh", ["-c", script], timeout: 60, contained: true, isolated: true)
+        #expect(ended.succeeded)
+        #expect(ended.isolation == Termination.Isolation(ownPidNamespace: true, privateProc: true))
+        let lines = String(decoding: ended.standardOutput, as: UTF8.self).split(separator: "\n")
+        try #require(lines.count == 3)
+        #expect(lines[0] == "2")
+        #expect((Int(lines[1]) ?? 99) <= 5)
+        #expect(lines[2] == "unreadable")
+        // The host's /proc is untouched: this process still reads its own there.
+        #expect(FileManager.default.contents(atPath: "/proc/\(getpid())/cmdline") != nil)
     }
 }

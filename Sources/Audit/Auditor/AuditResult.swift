@@ -1,5 +1,6 @@
 import Confinement
 import Privacy
+import Spawn
 /// What an audit concluded: its verdict, the findings behind it and what was scanned.
 ///
 /// The exit status `replay audit` ends with is the command layer's (ReplayKit's `ExitCode`);
@@ -25,6 +26,9 @@ public struct AuditResult: Sendable {
     public var hashes: AuditHashes? = nil
     /// `sandbox.enforced` from the run's report.json, when there is one.
     public var sandboxEnforced: Bool? = nil
+    /// The namespaces the command's tree ran in, when the audit asked for them (`Plan.isolated`)
+    /// and the command ran.
+    public var isolation: Termination.Isolation? = nil
     /// Files and streams scanned, and their bytes.
     public var scannedSources = 0
     public var scannedBytes = 0

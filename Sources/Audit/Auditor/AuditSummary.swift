@@ -1,5 +1,6 @@
 import Confinement
 import Privacy
+import Spawn
 /// The one-screen summary `replay audit` prints on stderr: counts, the verdict, and the first
 /// findings by rule and place. Never anything the audited run wrote.
 enum AuditSummary {
@@ -14,6 +15,7 @@ enum AuditSummary {
         } else if result.commandStatus != nil {
             lines.append("replay audit: the run left no output fingerprints; scanning for the canary only")
         }
+        if let isolation = result.isolation { lines.append("replay audit: " + describe(isolation)) }
         if let enforced = result.sandboxEnforced {
             lines.append("replay audit: sandbox " + (enforced ? "enforced" : "NOT enforced"))
         }
@@ -39,5 +41,17 @@ enum AuditSummary {
         let files = [result.sarifPath, result.junitPath].compactMap { $0 }
         lines.append("replay audit: verdict: \(verdict)" + (files.isEmpty ? "" : "; " + files.joined(separator: ", ")))
         return lines.joined(separator: "\n")
+    }
+
+    /// Which namespaces held, and what the command could reach where one did not.
+    static func describe(_ isolation: Termination.Isolation) -> String {
+        let why = isolation.failure.map { " (\($0.description))" } ?? ""
+        if isolation.ownPidNamespace, isolation.privateProc {
+            return "the command ran in a PID namespace of its own with its own /proc: it could reach no other process by pid"
+        }
+        if isolation.ownPidNamespace {
+            return "the command ran in a PID namespace of its own, but with the host's /proc\(why): it could read other processes' /proc files"
+        }
+        return "the command ran in the host's PID namespace\(why): it could see, signal and read other processes by pid"
     }
 }

@@ -84,6 +84,8 @@ public enum AuditVerdict {
                     ("outputs", hashes.map { .int($0.outputs) } ?? .null),
                     ("output_fingerprints", hashes.map { .int($0.digests.count) } ?? .null),
                     ("sandbox_enforced", result.sandboxEnforced.map { .bool($0) } ?? .null),
+                    ("own_pid_namespace", result.isolation.map { .bool($0.ownPidNamespace) } ?? .null),
+                    ("private_proc", result.isolation.map { .bool($0.privateProc) } ?? .null),
                     ("scanned_sources", .int(result.scannedSources)),
                     ("scanned_bytes", .int(result.scannedBytes)),
                     ("manifest", result.manifest == nil ? .null : .label(RunManifest.schema)),

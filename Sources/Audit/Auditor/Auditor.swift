@@ -10,7 +10,9 @@ import Spawn
 ///    variables, with `REPLAY_AUDIT_OUT` naming the only directory it may write to.
 /// 2. The command runs under `strace -f` (every thread and child process), its standard input
 ///    /dev/null, beneath a reaper of its own (a child subreaper) that kills whatever of its tree
-///    outlives it (`survivor`), so the scan starts only once the tree is empty. Every call but
+///    outlives it (`survivor`), so the scan starts only once the tree is empty. Where the
+///    auditor may (CAP_SYS_ADMIN), the tree has a PID and a mount namespace of its own with a
+///    /proc of its namespace, so it cannot reach another process by pid (`AuditResult.isolation`). Every call but
 ///    the reviewed allow-list (`AuditedCalls`) is traced: every socket, connect or send, every
 ///    file created, written, renamed, truncated, linked or removed outside that directory, and
 ///    any call nobody reviewed (`unreviewed-call`). What succeeded is an error; what the kernel
@@ -73,6 +75,11 @@ public enum Auditor {
         /// The types of the JSON result files replay writes (`ReplayTool.documents`), which the
         /// run's files are decoded with.
         public var documents: [any ResultDocument.Type] = []
+        /// Whether the command's tree runs in a PID and a mount namespace of its own, with a /proc
+        /// of that namespace (`ChildProcess`'s `isolated`): it then can neither see, signal nor
+        /// open the /proc files of any process outside it (the auditor's, strace's, anyone's).
+        /// It needs CAP_SYS_ADMIN; without it the audit runs as before and says so.
+        public var isolated = true
 
         public init(command: [String], auditDirectory: String, childDirectory: String? = nil,
                     environment: [String: String] = ProcessInfo.processInfo.environment, isReplay: Bool = false,
@@ -160,13 +167,14 @@ public enum Auditor {
                 straceOptions + ["-o", tracePath, "--", program] + plan.command.dropFirst(),
                 environment: environment, directory: plan.workingDirectory,
                 input: .null, output: .file(stdoutPath), errors: .file(stderrPath), timeout: plan.timeLimit,
-                contained: true)
+                contained: true, isolated: plan.isolated)
         } catch {
             result.problems.append(.launchFailed(reason: error.description))
             return
         }
         let status = traced.status
         result.commandStatus = status
+        if plan.isolated { result.isolation = traced.isolation }
         // The reaper has emptied the tree: nothing of the run acts from here on.
         if traced.survivors < 0 { result.problems.append(.treeNotContained) }
         if traced.survivors != 0 {

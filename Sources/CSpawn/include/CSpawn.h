@@ -28,11 +28,23 @@ int cspawn_pipe(int ends[2]);
 /// program's process group and the program. Once the program has ended it kills every process
 /// still alive beneath it, reaps them all, writes two ints to `report` (the program's wait
 /// status, then how many were still alive, or -1 minus that count when the tree would not empty
-/// within 5 s) and
-/// exits 0 (127 when the program could not be spawned, with its errno as the status). Returns 0
+/// within 5 s, then the isolation in force as `CSPAWN_*` bits, then the errno of the step of the
+/// isolation that failed, or 0) and exits 0 (127 when the program could not be spawned, with its errno as the status). Returns 0
 /// with the reaper's pid in `*reaper`, or an errno value.
+///
+/// `isolate` non-zero puts the tree in a PID and a mount namespace of its own (unshare, which
+/// needs CAP_SYS_ADMIN): the reaper forks the namespace's init, which does the reaping above and
+/// mounts a /proc of the namespace over /proc, so the tree sees and reaches no process but its
+/// own by pid (no /proc/PID of the auditor, of strace's parent, of anyone else's); the reaper
+/// passes a SIGTERM on to it and exits with its status. A step that fails is reported, never
+/// fatal: the tree then runs with what was set up (`CSPAWN_*` bits in the report).
 int cspawn_contained(pid_t *reaper, const char *path, const posix_spawn_file_actions_t *actions,
                      const posix_spawnattr_t *attributes, char *const argv[], char *const envp[],
-                     const int *keep, int keep_count, int report);
+                     const int *keep, int keep_count, int report, int isolate);
+
+/// The tree runs in a PID namespace of its own.
+#define CSPAWN_OWN_PID_NAMESPACE 1
+/// The tree's /proc is its namespace's, in a mount namespace of its own.
+#define CSPAWN_PRIVATE_PROC 2
 
 #endif

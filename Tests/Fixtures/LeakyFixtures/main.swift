@@ -52,6 +52,12 @@
 //                               strace cannot follow (CLONE_UNTRACED), which sleeps, then appends
 //                               the canary to it
 //   write-stdin                 writes the canary to its standard input; exits 3 if it could
+//   argv-canary PID FILLER      overwrites its argument area (from its first argument to the end of
+//                               FILLER, no system call) with the canary, which /proc/PID/cmdline
+//                               then shows; tries to read /proc/PID/cmdline of PID (a process
+//                               outside the run) and counts the pids its /proc lists, writing
+//                               both to peek.txt under the out directory; then stays 3 s for an
+//                               observer outside
 import Confinement
 import CXattr
 import Foundation
@@ -425,6 +431,21 @@ case "write-stdin":
     let wrote = tap.canary.withCString { Glibc.write(0, $0, strlen($0)) }
     if wrote > 0 { say("LeakyFixtures: wrote to standard input"); exit(3) }
     say("LeakyFixtures: standard input refused the write (\(errno))")
+case "argv-canary":
+    guard let target = Int32(argument(1, "a pid")) else { exit(2) }
+    _ = argument(2, "a filler")
+    // The area /proc/PID/cmdline reads: the argument strings, one after another in memory.
+    let argv = CommandLine.unsafeArgv
+    let start = UnsafeMutableRawPointer(argv[1]!)
+    let last = argv[Int(CommandLine.argc) - 1]!
+    let length = UnsafeMutableRawPointer(last) - start + strlen(last)
+    let canary = Array(tap.canary.utf8.prefix(length))
+    memset(start, 0, length)
+    canary.withUnsafeBytes { start.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    let outside = FileManager.default.contents(atPath: "/proc/\(target)/cmdline") != nil
+    let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { Int($0) != nil }.count
+    write("outside-readable \(outside)\nprocesses \(pids)\n", to: out + "/peek.txt")
+    sleep(3)
 default:
     say("LeakyFixtures: unknown mode \(mode)")
     exit(2)
