@@ -17,8 +17,9 @@ import Spawn
 ///    refused (EACCES, EPERM, EROFS, EXDEV: the sandbox at work) is a note.
 /// 3. Everything the command wrote is scanned for the canary and for its outputs' fingerprints:
 ///    every file under its directory, every file it wrote elsewhere, its stdout and stderr
-///    (captured in a private directory and deleted after the scan), and files that appeared in
-///    the temporary directories during the run.
+///    (captured in a private directory and deleted after the scan), files that appeared in
+///    the temporary directories during the run, and every byte its write calls carried, from
+///    the trace (`WrittenBytes`: what was overwritten, truncated or removed before the scan).
 /// 4. Its report.json must say `sandbox.enforced: true`.
 /// 5. Its directory is walked before and after the scan (they must agree: `changed-during-scan`),
 ///    and the second walk, every entry's kind, size and SHA-256, goes into `audit.sarif` as the

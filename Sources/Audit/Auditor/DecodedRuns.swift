@@ -21,8 +21,9 @@
 struct DecodedRuns {
     /// The decoded views, joined.
     private(set) var bytes: [UInt8] = []
-    /// For each byte of `bytes`, the offset in the source of the encoding it came from.
-    private(set) var origins: [Int32] = []
+    /// For each byte of `bytes`, the offset in the source of the encoding it came from (modulo
+    /// 2^32: a source past 4 GiB is only ever placed, never indexed, by it).
+    private(set) var origins: [UInt32] = []
 
     static let minimumDecodedBytes = 8
     static let hexGapLimit = 3
@@ -55,7 +56,7 @@ struct DecodedRuns {
 
     private mutating func decodeHex(_ source: UnsafeBufferPointer<UInt8>) {
         var view: [UInt8] = []
-        var origins: [Int32] = []
+        var origins: [UInt32] = []
         var inRun = false
         var lastEnd = 0        // where the run's last group (or offset) ended
         var dumpLine = false   // the current line began with a dump's offset column
@@ -152,11 +153,11 @@ struct DecodedRuns {
         return index
     }
 
-    static func pairs(_ source: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into view: inout [UInt8], _ origins: inout [Int32]) {
+    static func pairs(_ source: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into view: inout [UInt8], _ origins: inout [UInt32]) {
         var index = start
         while index + 1 < end {
             view.append(hexValue(source[index])! << 4 | hexValue(source[index + 1])!)
-            origins.append(Int32(truncatingIfNeeded: index))
+            origins.append(UInt32(truncatingIfNeeded: index))
             index += 2
         }
     }
@@ -202,12 +203,12 @@ struct DecodedRuns {
         while at < source.count {
             guard Self.base64Values[Int(source[at])] >= 0 else { at += 1; continue }
             // A run: alphabet characters, line breaks between them.
-            var positions: [Int32] = []
+            var positions: [Int] = []
             var end = at
             while end < source.count {
                 let byte = source[end]
                 if Self.base64Values[Int(byte)] >= 0 {
-                    positions.append(Int32(truncatingIfNeeded: end))
+                    positions.append(end)
                 } else if byte == 0x0a || byte == 0x0d, end + 1 < source.count,
                           Self.base64Values[Int(source[end + 1])] >= 0 || source[end + 1] == 0x0a {
                     // a line break inside the run
@@ -223,21 +224,21 @@ struct DecodedRuns {
         }
     }
 
-    private mutating func decodeBase64Run(_ source: UnsafeBufferPointer<UInt8>, _ positions: ArraySlice<Int32>) {
+    private mutating func decodeBase64Run(_ source: UnsafeBufferPointer<UInt8>, _ positions: ArraySlice<Int>) {
         var view: [UInt8] = []
-        var origins: [Int32] = []
+        var origins: [UInt32] = []
         view.reserveCapacity(positions.count * 3 / 4)
         var accumulator: UInt32 = 0
         var bits = 0
-        var first: Int32 = positions.first ?? 0
+        var first = positions.first ?? 0
         for position in positions {
             if bits == 0 { first = position }
-            accumulator = accumulator << 6 | UInt32(UInt8(bitPattern: Self.base64Values[Int(source[Int(position)])]))
+            accumulator = accumulator << 6 | UInt32(UInt8(bitPattern: Self.base64Values[Int(source[position])]))
             bits += 6
             if bits >= 8 {
                 bits -= 8
                 view.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                origins.append(first)
+                origins.append(UInt32(truncatingIfNeeded: first))
                 first = position
             }
         }
@@ -246,10 +247,10 @@ struct DecodedRuns {
 
     // MARK: Joining
 
-    private mutating func append(_ view: [UInt8], _ viewOrigins: [Int32]) {
+    private mutating func append(_ view: [UInt8], _ viewOrigins: [UInt32]) {
         if !bytes.isEmpty {
             bytes += Self.joiner
-            origins += [Int32](repeating: viewOrigins[0], count: Self.joiner.count)
+            origins += [UInt32](repeating: viewOrigins[0], count: Self.joiner.count)
         }
         bytes += Self.validUTF8(view)
         origins += viewOrigins
