@@ -34,7 +34,13 @@ import Privacy
         Channel(mode: "sysv-sem", rules: [.kernelObject]),
         // Audited as replay: its partial report.json (no writer writes one so) is a finding too.
         Channel(mode: "exec", rules: [.unexpectedResultContent, .programExecuted], isReplay: true),
-        Channel(mode: "remove-in-out", rules: [.removedBeforeScan]),
+        // The bytes written are in the trace: the canary is found though its file is gone.
+        Channel(mode: "remove-in-out", rules: [.removedBeforeScan, .canaryInOutput]),
+        Channel(mode: "canary-truncated", rules: [.canaryInOutput]),
+        Channel(mode: "canary-overwritten", rules: [.canaryInOutput]),
+        Channel(mode: "canary-stdout-truncated", rules: [.canaryInOutput]),
+        Channel(mode: "hex-output-to-stderr", rules: [.modelOutputInOutput]),
+        Channel(mode: "base64-output-in-out", rules: [.modelOutputInOutput]),
         Channel(mode: "short-output-to-stderr", rules: [.modelOutputInOutput]),
         Channel(mode: "cjk-output-to-stderr", rules: [.modelOutputInOutput]),
         // Calls the allow-list has not reviewed: state other processes read in /proc.

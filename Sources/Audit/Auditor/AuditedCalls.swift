@@ -19,17 +19,12 @@ import Privacy
 public enum AuditedCalls {
     /// Calls strace does not trace, each with why it cannot carry data outside the process.
     public static let allowed: [String: String] = [
-        // Reading through a descriptor, or writing through one judged at its open.
+        // Reading through a descriptor, or moving bytes through one judged at its open.
         "read": "reads a descriptor",
         "pread64": "reads a descriptor",
         "readv": "reads a descriptor",
         "preadv": "reads a descriptor",
         "preadv2": "reads a descriptor",
-        "write": "writes a descriptor whose target was judged when it was opened (open, socket and connect are traced; standard input is /dev/null, read-only)",
-        "pwrite64": "writes a descriptor judged at its open",
-        "writev": "writes a descriptor judged at its open",
-        "pwritev": "writes a descriptor judged at its open",
-        "pwritev2": "writes a descriptor judged at its open",
         "sendfile": "copies between descriptors judged at their open",
         "splice": "moves bytes between descriptors judged at their open",
         "tee": "copies between pipes of the process",
@@ -179,6 +174,11 @@ public enum AuditedCalls {
     /// Calls strace traces and the audit judges by their arguments (or reads for what they say
     /// about the run), each with what the judge looks at.
     public static let judged: [String: String] = [
+        "write": "its bytes (strace's `-e write=all` dump) are searched for the canary and outputs (`WrittenBytes`), so what was written and then overwritten, truncated or removed is still seen; the descriptor's target was judged at its open",
+        "pwrite64": "its bytes are searched for the canary and outputs (`WrittenBytes`)",
+        "writev": "its bytes are searched for the canary and outputs (`WrittenBytes`)",
+        "pwritev": "its bytes are searched for the canary and outputs (`WrittenBytes`)",
+        "pwritev2": "its bytes are searched for the canary and outputs (`WrittenBytes`)",
         "open": "write-outside-out when opened for writing outside the run's directory",
         "openat": "write-outside-out when opened for writing outside the run's directory",
         "openat2": "write-outside-out when opened for writing outside the run's directory",

@@ -19,8 +19,9 @@ import Spawn
 ///    refused (EACCES, EPERM, EROFS, EXDEV: the sandbox at work) is a note.
 /// 3. Everything the command wrote is scanned for the canary and for its outputs' fingerprints:
 ///    every file under its directory, every file it wrote elsewhere, its stdout and stderr
-///    (captured in a private directory and deleted after the scan), and files that appeared in
-///    the temporary directories during the run.
+///    (captured in a private directory and deleted after the scan), files that appeared in
+///    the temporary directories during the run, and every byte its write calls carried, from
+///    the trace (`WrittenBytes`: what was overwritten, truncated or removed before the scan).
 /// 4. Its report.json must say `sandbox.enforced: true`.
 /// 5. Its directory is walked before and after the scan (they must agree: `changed-during-scan`),
 ///    and the second walk, every entry's kind, size and SHA-256, goes into `audit.sarif` as the
@@ -36,11 +37,13 @@ public enum Auditor {
     /// strace's options: every thread and child, no strace chatter, every string hex-escaped,
     /// descriptors annotated, every call traced but the allow-list's (whose calls its seccomp
     /// filter lets through at no cost), and strings cut at 16 bytes: enough to compare a thread's
-    /// whole name (`PR_SET_NAME`, 15 bytes) with libdispatch's, too little to copy a data buffer.
-    /// The trace stays in the auditor's private directory and is deleted after the verdict;
-    /// paths in it are whole, as before.
+    /// whole name (`PR_SET_NAME`, 15 bytes) with libdispatch's. Every byte a write call wrote is
+    /// dumped whole (`-e write=all`), for `WrittenBytes` to search: a leak overwritten or
+    /// truncated before the scan is still in the trace. The trace stays in the auditor's private
+    /// directory (mode 0700, like the captured stdout and stderr, which hold the same bytes) and
+    /// is deleted after the verdict.
     public static var straceOptions: [String] {
-        ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "16", "-e", AuditedCalls.traceExpression]
+        ["-f", "--seccomp-bpf", "-qq", "-xx", "-yy", "-s", "16", "-e", "write=all", "-e", AuditedCalls.traceExpression]
     }
     /// Files outside the directory that any program may write without writing anywhere.
     static let harmlessFiles: Set<String> = ["/dev/null", "/dev/zero", "/dev/full", "/dev/stdout", "/dev/stderr",
@@ -184,10 +187,12 @@ public enum Auditor {
                 message: "\(count) process\(count == 1 ? "" : "es") of the run's tree outlived the trace (escaped it, or were left running) and were killed before the scan."))
         }
 
-        // Observe.
-        let trace = (try? String(contentsOfFile: tracePath, encoding: .utf8))
-            ?? String(decoding: FileManager.default.contents(atPath: tracePath) ?? Data(), as: UTF8.self)
-        let log = StraceLog(trace: trace, workingDirectory: plan.workingDirectory)
+        // Observe: the trace's calls, and every byte its write calls carried.
+        let hashes = AuditHashes.read(hashesPath)
+        result.hashes = hashes
+        let scanner = LeakScanner(canary: canary, fingerprint: OutputFingerprint(salt: salt), digests: hashes?.digests ?? [])
+        let writtenBytes = WrittenBytes(tracePath: tracePath, scanner: scanner) { harmlessFiles.contains($0) }
+        let log = StraceLog(trace: writtenBytes.calls, workingDirectory: plan.workingDirectory)
         if log.lines == 0 {
             result.problems.append(.traceEmpty(status: status))
             return
@@ -208,10 +213,7 @@ public enum Auditor {
 
         // Scan.
         let beforeScan = try? RunManifest.take(childDirectory)
-        let hashes = AuditHashes.read(hashesPath)
-        result.hashes = hashes
         if plan.isReplay, hashes == nil { result.problems.append(.hashesMissing(path: hashesPath)) }
-        let scanner = LeakScanner(canary: canary, fingerprint: OutputFingerprint(salt: salt), digests: hashes?.digests ?? [])
         var seen: Set<String> = []
         func scan(_ path: String, as location: String? = nil, limit: Int = .max, canaryOnly: Bool = false) {
             let key = canonical(path)
@@ -242,6 +244,15 @@ public enum Auditor {
         // Other programs write in the temporary directories too, common words among what they
         // write: there only this audit's canary, which nothing else can know, is evidence.
         for path in sweep.changedFiles(limit: sweepFileLimit) { scan(path, limit: sweepByteLimit, canaryOnly: true) }
+        // What was written but was not there to scan: overwritten, truncated or removed.
+        let streams = [canonical(stdoutPath): "stdout", canonical(stderrPath): "stderr"]
+        let realDirectory = canonical(childDirectory)
+        result.findings += writtenFindings(writtenBytes, existing: result.findings) { path in
+            if let stream = streams[path] { return stream }
+            let inside = path.hasPrefix(realDirectory + "/") ? childDirectory + path.dropFirst(realDirectory.count) : path
+            return places.show(inside)
+        }
+        result.scannedBytes += writtenBytes.bytes
 
         // Sandbox and canary.
         judgeReport(childDirectory + "/report.json", isReplay: plan.isReplay, into: &result)
@@ -409,6 +420,32 @@ public enum Auditor {
             finding.occurrences = counts[key]!.count
             return finding
         }
+    }
+
+    /// Findings for leaks in the bytes the run's write calls carried that the scan of their
+    /// target (`show` names it as the scan did) did not find there: written, then overwritten,
+    /// truncated or removed before the scan.
+    static func writtenFindings(_ written: WrittenBytes, existing: [AuditFinding], show: (String) -> String) -> [AuditFinding] {
+        var findings: [AuditFinding] = []
+        for (path, hits) in written.found.sorted(by: { $0.key < $1.key }) {
+            let location = show(path)
+            func gone(_ rule: AuditRule) -> Bool { !existing.contains { $0.rule == rule && $0.location == location } }
+            func places(_ count: Int) -> String { "\(count) place\(count == 1 ? "" : "s")" }
+            let after = "but it was not there when the audit scanned it: overwritten, truncated or removed before the scan"
+            if hits.canary > 0, gone(.canaryInOutput) {
+                findings.append(AuditFinding(
+                    rule: .canaryInOutput,
+                    message: "The canary planted in the prompts was written to \(location) (\(places(hits.canary)) in the bytes its write calls carried), \(after).",
+                    location: location, occurrences: hits.canary))
+            }
+            if hits.outputs > 0, gone(.modelOutputInOutput) {
+                findings.append(AuditFinding(
+                    rule: .modelOutputInOutput,
+                    message: "Words of a model output were written to \(location) (\(places(hits.outputs)) in the bytes its write calls carried), \(after).",
+                    location: location, occurrences: hits.outputs))
+            }
+        }
+        return findings
     }
 
     /// `unsandboxed` when the run's report says the sandbox was not enforced (or, for replay,

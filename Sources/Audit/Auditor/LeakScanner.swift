@@ -11,7 +11,10 @@ import Privacy
 /// `%20`, `\u0020`, line breaks: at most `separatorLimit` bytes between two) or by nothing at
 /// all (`ravelkinship`, `RavelKinship`); the whole canary as hex of its characters; UTF-16 LE
 /// and BE; JSON `\u` escapes; percent-encoding; and base64 and base64url at each of the three
-/// alignments a byte string can start at. All but base64 are matched without regard to case. A zstd, gzip,
+/// alignments a byte string can start at. All but base64 are matched without regard to case.
+/// Runs of hex digits and of base64 are also decoded (`DecodedRuns`: a hex dump with separators
+/// or a dump's layout, base64 wrapped at any width) and what they decode to is searched for the
+/// canary and for outputs alike. A zstd, gzip,
 /// xz, bzip2 or zip file is also scanned decompressed, to its end, a buffer at a time
 /// (`CompressedStream`, `StreamSearch`: memory stays bounded whatever the size); a zip's member
 /// names are scanned too. A stream its tool cannot read to its end is an `unscanned-entry`
@@ -73,8 +76,27 @@ public struct LeakScanner: Sendable {
         public var isEmpty: Bool { canary.isEmpty && outputs.isEmpty }
     }
 
-    /// Byte offsets of canary and output matches in `bytes`.
+    /// Byte offsets of canary and output matches in `bytes`, and in what its runs of hex and
+    /// base64 decode to (`DecodedRuns`; a match there is placed at the encoding's first byte).
     public func hits(in bytes: [UInt8]) -> Hits {
+        var hits = directHits(in: bytes)
+        let decoded = DecodedRuns(bytes)
+        guard !decoded.isEmpty else { return hits }
+        let inner = directHits(in: decoded.bytes)
+        guard !inner.isEmpty else { return hits }
+        let width = foldedNeedles.first?.count ?? 1
+        var canary: [Int] = []
+        for offset in Set(hits.canary + inner.canary.map { Int(decoded.origins[$0]) }).sorted()
+        where canary.last.map({ offset >= $0 + width }) ?? true {
+            canary.append(offset)
+        }
+        hits.canary = canary
+        hits.outputs = Set(hits.outputs + inner.outputs.map { Int(decoded.origins[$0]) }).sorted()
+        return hits
+    }
+
+    /// Byte offsets of canary and output matches in `bytes` as they are.
+    func directHits(in bytes: [UInt8]) -> Hits {
         var hits = Hits()
         var found: Set<Int> = []
         let folded = bytes.map(Self.fold)

@@ -2,7 +2,7 @@ import Confinement
 import Foundation
 import Privacy
 
-/// Reads what `strace -f -qq -xx -yy -s 16` wrote into the events the audit judges.
+/// Reads what `strace -f -qq -xx -yy -s 16 -e write=all` wrote into the events the audit judges.
 ///
 /// strace traces every call but `AuditedCalls.allowed`; each line is read into the event of its
 /// kind (a write, a socket, a signal, …), judged by its arguments and dropped when they are
@@ -12,7 +12,9 @@ import Privacy
 /// With `-xx` every string (paths, addresses) is hex-escaped, so no byte of a path can be
 /// mistaken for syntax; with `-yy` descriptors carry what they are (`3</tmp/x>`, `5<UDP:[…]>`,
 /// `AT_FDCWD</work>`), which resolves relative paths and connected sockets; with `-s 16` no more than
-/// 16 bytes of a data buffer reach the trace (a thread's name is 15). Calls split by other threads (`<unfinished ...>` and
+/// 16 bytes of a data buffer reach a call's line (a thread's name is 15); the bytes written are in
+/// the dump lines after a write (` | 00000  68 65 …`), which carry no pid and are skipped here
+/// (`WrittenBytes` reads them). Calls split by other threads (`<unfinished ...>` and
 /// `<... resumed>`) are joined per thread before they are read.
 public struct StraceLog: Sendable {
     /// One system call the audit cares about.
@@ -210,6 +212,8 @@ public struct StraceLog: Sendable {
             // A successful open says where the file really is: `= 3</real/path>`.
             let opened = outcome.succeeded ? annotation(String(result)) : nil
             return .write(call: name, paths: [opened ?? target], outcome: outcome)
+        case _ where WrittenBytes.writeCalls.contains(name):
+            return nil   // their bytes are WrittenBytes' to search; their descriptors were judged at open
         case "ftruncate":
             guard let first = arguments.first, let target = annotation(first) else { return nil }
             return .write(call: name, paths: [target], outcome: outcome)

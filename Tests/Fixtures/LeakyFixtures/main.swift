@@ -58,6 +58,13 @@
 //                               outside the run) and counts the pids its /proc lists, writing
 //                               both to peek.txt under the out directory; then stays 3 s for an
 //                               observer outside
+//
+// Leaks a scan of the final files and streams alone would miss:
+//   hex-output-to-stderr        prints a chip of a model output on stderr as `xxd -p` would (hex, 60 a line)
+//   base64-output-in-out        writes a chip to a file under the out directory as base64 wrapped at 76
+//   canary-truncated            writes the canary to a file under the out directory, then truncates it
+//   canary-overwritten          writes the canary to a file under the out directory, then pwrites over it
+//   canary-stdout-truncated     writes the canary to its standard output (a file), then truncates it
 import Confinement
 import CXattr
 import Foundation
@@ -427,6 +434,27 @@ case "untraced-child":
         return child
     }
     expectWorked("clone", descriptor < 0 ? -1 : child)
+case "hex-output-to-stderr":
+    let chip = Array("Not yet, sorry".utf8).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    say("LeakyFixtures: chips ready")
+    say(stride(from: 0, to: chip.count, by: 60).map { String(chip.dropFirst($0).prefix(60)) }.joined(separator: "\n"))
+case "base64-output-in-out":
+    let encoded = Data("chips: Not yet, sorry".utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed])
+    write(pieces: [Array((encoded + "\n").utf8)], to: out + "/debug.b64")
+case "canary-truncated", "canary-overwritten":
+    let descriptor = open(out + "/draft.txt", O_RDWR | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { say("LeakyFixtures: cannot create draft.txt"); exit(3) }
+    let length = prompt.withUnsealedText { text in text.withCString { Glibc.write(descriptor, $0, strlen($0)) } }
+    if mode == "canary-truncated" {
+        expectWorked("ftruncate", Int(ftruncate(descriptor, 0)))
+    } else {
+        let blank = [UInt8](repeating: UInt8(ascii: " "), count: max(length, 0))
+        expectWorked("pwrite", blank.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) })
+    }
+    close(descriptor)
+case "canary-stdout-truncated":
+    _ = prompt.withUnsealedText { text in text.withCString { Glibc.write(1, $0, strlen($0)) } }
+    expectWorked("ftruncate of standard output", Int(ftruncate(1, 0)))
 case "write-stdin":
     let wrote = tap.canary.withCString { Glibc.write(0, $0, strlen($0)) }
     if wrote > 0 { say("LeakyFixtures: wrote to standard input"); exit(3) }
