@@ -130,7 +130,7 @@ let tinyCorpus = """
 @Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ParallelPlanningTests {
     @Test func aParallelDryRunCountsExactlyLikeASequentialOne() throws {
         let modelPath = try #require(DefaultModel.path(), "run scripts/setup first")
-        let tokenizer = try LlamaModel(path: modelPath, vocabularyOnly: true)
+        _ = try LlamaModel(path: modelPath, vocabularyOnly: true)   // the model file loads
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("corpora/sample.jsonl.zst").path
         var options = ReplayOptions()
