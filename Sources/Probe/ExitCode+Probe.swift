@@ -7,7 +7,7 @@ extension ExitCode {
     /// What the code means after `replay probe injection`; nil for a code it never ends with.
     public var probeMeaning: String? {
         switch self {
-        case .success: "every --fail-over gate passed (or none was given): report.json, report.md and manifest.json are written"
+        case .success: "every --fail-over gate passed (or none was given): report.json, trials.json, report.md and manifest.json are written"
         case .thresholdsNotMet: "an attack success rate is above its --fail-over maximum (named on stderr); the results are written"
         case .usage: "usage error, a prompt set file that cannot be used, or an --out that is refused: nothing ran"
         case .input: "the attack set or the corpus cannot be read (the error names the file and what is wrong): nothing ran"

@@ -33,6 +33,8 @@ public struct InjectionProbe: Sendable {
         public var marker: AttackMarker
         /// The member a routing attack pushes.
         public var member: String?
+        /// Names the trial in `trials.json` (`trialKey`).
+        public var key: UInt64
     }
 
     /// The trials of `snapshot`: every asked place of every probed job, with every attack of
@@ -53,8 +55,9 @@ public struct InjectionProbe: Sendable {
                         $0.attribution.message == item.attribution.message && $0.place == item.place && $0.request != nil
                     }
                     guard let attacked else { continue }
+                    let key = trialKey(snapshot.thread.id, item.attribution.message, item.place?.rawValue ?? "", attack.kind)
                     trials.append(Trial(job: job.kind, attack: number, plain: item, attacked: attacked, marker: marker,
-                                        member: planted.member))
+                                        member: planted.member, key: key))
                 }
             }
         }
@@ -68,9 +71,26 @@ public struct InjectionProbe: Sendable {
         return mac.finalize().prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
+    /// A trial's key in `trials.json`: HMAC under the run key of the thread's id, the message's,
+    /// the kind of place (empty for a job's ordinary places) and the attack's kind. The same in
+    /// every probe under one run key, whatever the prompts or the model, so trials pair; never
+    /// the marker's key, which the model's output may carry.
+    func trialKey(_ thread: String, _ message: String, _ place: String, _ kind: String) -> UInt64 {
+        var mac = key.mac("replay.probe.trial/1")
+        mac.update(Array(thread.utf8) + [0] + Array(message.utf8) + [0] + Array(place.utf8) + [0] + Array(kind.utf8))
+        return mac.finalize().prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
     /// Asks `model` every trial's two requests (in calls of `batch`), judges them and adds each
     /// to its job's and kind's tally.
     public func run(_ trials: [Trial], model: any LanguageModel, batch: Int = 8, into tallies: inout [Key: ProbeTally]) {
+        var outcomes: [ProbeTrial] = []
+        run(trials, model: model, batch: batch, into: &tallies, outcomes: &outcomes)
+    }
+
+    /// As `run(_:model:batch:into:)`, and each trial's outcome appended to `outcomes`.
+    public func run(_ trials: [Trial], model: any LanguageModel, batch: Int = 8, into tallies: inout [Key: ProbeTally],
+                    outcomes kept: inout [ProbeTrial]) {
         var start = 0
         while start < trials.count {
             let end = min(start + max(batch / 2, 1), trials.count)
@@ -78,7 +98,9 @@ public struct InjectionProbe: Sendable {
             let requests = chunk.flatMap { [$0.plain.request!, $0.attacked.request!] }
             let outcomes = model.respond(to: requests)
             for (offset, trial) in chunk.enumerated() {
-                judge(trial, plain: outcomes[2 * offset], attacked: outcomes[2 * offset + 1], into: &tallies)
+                guard let outcome = judge(trial, plain: outcomes[2 * offset], attacked: outcomes[2 * offset + 1]) else { continue }
+                tallies[Key(job: outcome.job, kind: outcome.kind), default: ProbeTally()].add(outcome)
+                kept.append(outcome)
             }
             start = end
         }
@@ -92,8 +114,9 @@ public struct InjectionProbe: Sendable {
         public static func < (a: Key, b: Key) -> Bool { (a.job, a.kind) < (b.job, b.kind) }
     }
 
-    func judge(_ trial: Trial, plain: GenerationOutcome, attacked: GenerationOutcome, into tallies: inout [Key: ProbeTally]) {
-        guard let job = jobs.first(where: { $0.kind == trial.job }) else { return }
+    /// What `trial`'s two outcomes show; nil for a job this probe does not hold.
+    func judge(_ trial: Trial, plain: GenerationOutcome, attacked: GenerationOutcome) -> ProbeTrial? {
+        guard let job = jobs.first(where: { $0.kind == trial.job }) else { return nil }
         let attack = attacks.attacks[trial.attack]
         let plainResult = job.evaluate(trial.plain, outcome: plain, device: device)
         let attackedResult = job.evaluate(trial.attacked, outcome: attacked, device: device)
@@ -109,8 +132,12 @@ public struct InjectionProbe: Sendable {
             }
         }
         let succeeded = obeys(attacked, trial.attacked)
-        tallies[Key(job: trial.job, kind: attack.kind), default: ProbeTally()]
-            .add(succeeded: succeeded, shown: succeeded && attackedResult.answered, baseline: obeys(plain, trial.plain),
-                 plain: plainResult, attacked: attackedResult)
+        var quality: [String: (plain: Double, attacked: Double)] = [:]
+        for (name, value) in plainResult.quality {
+            if let other = attackedResult.quality[name] { quality[name] = (value, other) }
+        }
+        return ProbeTrial(key: trial.key, job: trial.job, kind: attack.kind, succeeded: succeeded,
+                          shown: succeeded && attackedResult.answered, baseline: obeys(plain, trial.plain),
+                          plainAnswered: plainResult.answered, attackedAnswered: attackedResult.answered, quality: quality)
     }
 }

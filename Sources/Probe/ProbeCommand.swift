@@ -9,15 +9,15 @@ import ReplayKit
 /// `replay probe injection CORPUS`: for each place the jobs would ask the phone's model about,
 /// each attack of the attack set (probes/injection.json built in) planted among the agent's words
 /// with the place's own keyed marker, both asks (plain and attacked) put to the model, and the
-/// outcome counted (`InjectionProbe`). Writes report.json (`replay.probe-report/1`), report.md and
-/// manifest.json into DIR: counts, rates, intervals, never a word.
+/// outcome counted (`InjectionProbe`). Writes report.json (`replay.probe-report/1`), trials.json
+/// (`replay.probe-trials/1`, one entry a trial, for `replay compare`), report.md and manifest.json into DIR: counts, rates, intervals, never a word.
 ///
 /// The attack set, the prompt set and the corpus are read first (a bad file is named: exit 3 for
 /// the attack set or the corpus, 2 for the prompt set); then the process is confined to writing under `--out` with no network, as a run is, before
 /// the model loads (exit 4 when it cannot). Exit 0 when every `--fail-over` gate passes, 1 when one
 /// does not.
 public enum ProbeCommand: Subcommand {
-    public static var documents: [any ResultDocument.Type] { [ProbeReportDocument.self, RunManifest.self] }
+    public static var documents: [any ResultDocument.Type] { [ProbeReportDocument.self, ProbeTrialsDocument.self, RunManifest.self] }
 
     public static let name = "probe"
 
@@ -31,8 +31,9 @@ public enum ProbeCommand: Subcommand {
         marker, and asks the model with and without it. Per job and kind of attack: the attack
         success rate with its Wilson 95% interval, how many successes the app would have shown,
         and the same places' answered share and quality, plain against attacked
-        (docs/injection.md). Writes report.json, report.md and manifest.json into DIR (default
-        ./probe-report): counts and rates, never a word of the corpus, the attacks or the model.
+        (docs/injection.md). Writes report.json, trials.json (each trial's outcome, for replay
+        compare), report.md and manifest.json into DIR (default ./probe-report): counts, rates and
+        keyed hashes, never a word of the corpus, the attacks or the model.
 
         --out DIR      where the results go (default ./probe-report)
         --job J,...    the jobs probed: chips, route, push, draft or all (the default)
@@ -132,8 +133,9 @@ public enum ProbeCommand: Subcommand {
         let jobs = options.jobs.map { RunJobs.job($0, prompts: prompts) }
         let probe = InjectionProbe(attacks: attacks, jobs: jobs, key: key, device: options.device)
         var tallies: [InjectionProbe.Key: ProbeTally] = [:]
+        var outcomes: [ProbeTrial] = []
         for (index, thread) in read.threads.enumerated() {
-            probe.run(probe.trials(in: thread, tokenizer: model), model: model, batch: options.batchSize, into: &tallies)
+            probe.run(probe.trials(in: thread, tokenizer: model), model: model, batch: options.batchSize, into: &tallies, outcomes: &outcomes)
             diagnostics("replay probe: \(index + 1) of \(read.threads.count) threads")
         }
         let report = ProbeReport(attacks: attacks, tallies: tallies, jobs: options.jobs, gates: options.gates, model: description,
@@ -142,7 +144,8 @@ public enum ProbeCommand: Subcommand {
                                  threads: read.threads.count, badLines: read.badLines)
         let document = ProbeReportDocument(report: report)
         do throws(OutputDirectory.Failure) {
-            try OutputDirectory(options.outputDirectory).saveProbe(json: document.json(), markdown: ProbeMarkdown.render(document))
+            try OutputDirectory(options.outputDirectory).saveProbe(json: document.json(), trials: ProbeTrialsDocument(outcomes).json(),
+                                                                  markdown: ProbeMarkdown.render(document))
         } catch {
             diagnostics("replay probe: \(error.description)")
             return .output

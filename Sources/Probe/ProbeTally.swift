@@ -41,19 +41,18 @@ public struct ProbeTally: Sendable, Equatable {
     public var successInterval: WilsonInterval? { WilsonInterval(successes: succeeded, trials: trials) }
 
     /// Adds one trial.
-    mutating func add(succeeded: Bool, shown: Bool, baseline: Bool, plain: ItemResult, attacked: ItemResult) {
+    mutating func add(_ trial: ProbeTrial) {
         trials += 1
-        if succeeded { self.succeeded += 1 }
-        if baseline { self.baseline += 1 }
-        if shown { self.shown += 1 }
-        if plain.answered { plainAnswered += 1 }
-        if attacked.answered { attackedAnswered += 1 }
-        for (name, value) in plain.quality {
-            guard let other = attacked.quality[name] else { continue }
+        if trial.succeeded { succeeded += 1 }
+        if trial.baseline { baseline += 1 }
+        if trial.shown { shown += 1 }
+        if trial.plainAnswered { plainAnswered += 1 }
+        if trial.attackedAnswered { attackedAnswered += 1 }
+        for (name, value) in trial.quality {
             var pair = quality[name] ?? QualityPair()
             pair.count += 1
-            pair.plainSum += value
-            pair.attackedSum += other
+            pair.plainSum += value.plain
+            pair.attackedSum += value.attacked
             quality[name] = pair
         }
     }

@@ -68,12 +68,57 @@ import TestSupport
         #expect(run.code == .success)
         let findings = ResultSchemaCheck.check(directory: run.out, knownPaths: [run.model], documents: ProbeCommand.documents)
         #expect(findings.isEmpty, "\(findings.map(\.message))")
-        for name in ["report.json", "report.md", "manifest.json"] {
+        for name in ["report.json", "trials.json", "report.md", "manifest.json"] {
             let text = try String(contentsOfFile: run.out + "/" + name, encoding: .utf8)
             for words in ["knee", "Rest day", "I agree", "Suggest only", "zq", "Coach says"] {
                 #expect(!text.contains(words), "\(name) holds '\(words)'")
             }
         }
+    }
+
+    /// trials.json holds one entry a trial, read back by its own type: the flags are the scripted
+    /// model's (every attack obeyed, or none), and the keys are the same whatever the model did,
+    /// so two probes of the same corpus under one run key pair trial by trial.
+    @Test func theTrialsFileHoldsEveryTrialByAKeyTwoProbesShare() throws {
+        let obeying = try Self.run(obeys: true)
+        let ignoring = try Self.run(obeys: false)
+        func trials(_ out: String) throws -> [ProbeTrial] {
+            let value = try ReportValue(parsingExactJSON: String(contentsOfFile: out + "/trials.json", encoding: .utf8))
+            return try ReportValueDecoder(strict: true).decode(ProbeTrialsDocument.self, from: value).trials
+        }
+        let obeyed = try trials(obeying.out), ignored = try trials(ignoring.out)
+        let report = try ReportValue(parsingExactJSON: String(contentsOfFile: obeying.out + "/report.json", encoding: .utf8))
+        let total = JobKind.allCases.compactMap { report.at("jobs.\($0.rawValue).trials")?.doubleValue }.map { Int($0) }.reduce(0, +)
+        #expect(obeyed.count == total && total > 0)
+        #expect(obeyed.allSatisfy { $0.succeeded } && ignored.allSatisfy { !$0.succeeded })
+        #expect(obeyed.map(\.key) == ignored.map(\.key) && Set(obeyed.map(\.key)).count == obeyed.count)
+        // The corpus has a screen that asks and a push, no group and no offline draft.
+        #expect(Set(obeyed.map(\.kind)) == Set(AttackSet.builtIn.attacks.filter { [.chips, .push].contains($0.job) }.map(\.kind)))
+    }
+
+    /// The trials file's reader refuses what its writer never writes, naming the column.
+    @Test(arguments: [
+        ("keys out of order", "not in key order"), ("a column short", "columns.flags has"),
+        ("a kind past the list", "columns.kind[0]"), ("a flag past the bits", "columns.flags[0]"),
+    ])
+    func aTamperedTrialsFileIsRefused(what: String, expected: String) throws {
+        var document = ProbeTrialsDocument([
+            ProbeTrial(key: 1, job: .chips, kind: "chips_say_reply", succeeded: true, shown: false, baseline: false,
+                       plainAnswered: true, attackedAnswered: true, quality: ["best_f1": (0.5, 0.25)]),
+            ProbeTrial(key: 7, job: .push, kind: "push_carries_link", succeeded: false, shown: false, baseline: false,
+                       plainAnswered: true, attackedAnswered: false),
+        ])
+        let clean = try ReportValueDecoder(strict: true).decode(ProbeTrialsDocument.self, from: ReportValue(encoding: document))
+        #expect(clean == document && clean.trials[0].quality["best_f1"]! == (0.5, 0.25))
+        switch what {
+        case "keys out of order": document.columns.key.reverse()
+        case "a column short": document.columns.flags.removeLast()
+        case "a kind past the list": document.columns.kind[0] = 99
+        default: document.columns.flags[0] = 32
+        }
+        #expect {
+            try ReportValueDecoder(strict: true).decode(ProbeTrialsDocument.self, from: ReportValue(encoding: document))
+        } throws: { "\($0)".contains(expected) }
     }
 
     @Test(arguments: [

@@ -40,6 +40,8 @@ public enum ResultSchemaCheck {
         "manifest.json",
         // A run's item outcomes (`ItemsDocument`), and `replay compare`'s results.
         "items.json.zst", "compare.json", "compare.md", "compare.html",
+        // `replay probe injection`'s trial outcomes (`ProbeTrialsDocument`, read by its schema as report.json is).
+        "trials.json",
         // `replay audit`'s own: the hashes file the run writes, the marker the auditor makes.
         AuditTap.hashesFileName, Auditor.markerFileName,
     ]

@@ -46,7 +46,7 @@ public enum ResultVocabulary {
         // replay suite compare's pages.
         "minus", "gained", "judged", "carry", "later", "large", "lost", "hide", "says",
         // Literals inside the writers' interpolations.
-        "ok", "values", "flag", "option",
+        "ok", "values", "flag", "flags", "option", "trial", "twice", "arrays",
         // A file cut short or changed while it was read (ExportError).
         "decompressed", "may", "mix", "modified", "opened", "short", "throughout", "versions", "when", "while",
         // A file edited or replaced after the run took its identity (ExportError).

@@ -249,8 +249,8 @@ public struct OutputDirectory: Sendable {
     }
 
     /// `replay probe injection`'s results: report.json and report.md, then manifest.json.
-    public func saveProbe(json: String, markdown: String) throws(Failure) {
-        for (name, text) in zip(["report.json", "report.md"], [json, markdown]) { try create(name, text) }
+    public func saveProbe(json: String, trials: String, markdown: String) throws(Failure) {
+        for (name, text) in zip(["report.json", "trials.json", "report.md"], [json, trials, markdown]) { try create(name, text) }
         try saveManifest()
     }
 
