@@ -130,19 +130,34 @@ public enum ProbeCommand: Subcommand {
                 return .model
             }
         }
+        // Under `replay audit`: the canary in every text of every thread before any attack is
+        // planted, and every prompt counted and every output fingerprinted on its way through the
+        // model, as a run is watched.
+        let tap = AuditTap.fromEnvironment()
+        let watched: any LanguageModel = tap.map { AuditedModel(model, tap: $0) } ?? model
         let jobs = options.jobs.map { RunJobs.job($0, prompts: prompts) }
         let probe = InjectionProbe(attacks: attacks, jobs: jobs, key: key, device: options.device)
         var tallies: [InjectionProbe.Key: ProbeTally] = [:]
         var outcomes: [ProbeTrial] = []
-        for (index, thread) in read.threads.enumerated() {
-            probe.run(probe.trials(in: thread, tokenizer: model), model: model, batch: options.batchSize, into: &tallies, outcomes: &outcomes)
+        for (index, snapshot) in read.threads.enumerated() {
+            let thread = tap.map { CanaryPlanting.planted(snapshot, tap: $0) } ?? snapshot
+            probe.run(probe.trials(in: thread, tokenizer: watched), model: watched, batch: options.batchSize, into: &tallies,
+                      outcomes: &outcomes)
             diagnostics("replay probe: \(index + 1) of \(read.threads.count) threads")
         }
         let report = ProbeReport(attacks: attacks, tallies: tallies, jobs: options.jobs, gates: options.gates, model: description,
                                  prompts: prompts.identity, device: options.device, sandbox: confined.sandbox,
                                  started: ISO8601DateFormatter().string(from: started), seconds: clock.millisecondsSince / 1000,
-                                 threads: read.threads.count, badLines: read.badLines)
+                                 threads: read.threads.count, badLines: read.badLines, audit: tap?.reportCounts)
         let document = ProbeReportDocument(report: report)
+        if let tap {
+            do {
+                try tap.finish()
+            } catch {
+                diagnostics("replay probe: cannot write the audit fingerprints: \(error.description)")
+                return .output
+            }
+        }
         do throws(OutputDirectory.Failure) {
             try OutputDirectory(options.outputDirectory).saveProbe(json: document.json(), trials: ProbeTrialsDocument(outcomes).json(),
                                                                   markdown: ProbeMarkdown.render(document))

@@ -86,4 +86,26 @@ import TestSupport
         }
         #expect(prompts >= 4)
     }
+
+    /// The injection probe audited as a run is (`replay audit probe injection ...`): the real
+    /// model over the sample's chips places, the canary planted in every thread before the
+    /// attacks, so every prompt (plain and attacked) carries it and every output is fingerprinted;
+    /// the probe's files pass the schema check, and the verdict is clean. Also the slow set's one
+    /// run of the probe with the default model.
+    @Test func theInjectionProbeIsAuditedAsARunIsAndIsClean() throws {
+        #expect(DefaultModel.path() != nil, "the default model is missing: run scripts/setup")
+        let corpus = Self.packageRoot + "/corpora/sample.jsonl.zst"
+        let run = audit({ ["--out", $0, "probe", "injection", "--limit", "2", "--job", "chips", corpus] }, replay: Self.built("replay"))
+        defer { try? FileManager.default.removeItem(atPath: run.directory) }
+        #expect(run.code == 0, "\(run.summary)")
+        let data = try #require(FileManager.default.contents(atPath: run.directory + "/audit/run/report.json"))
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(report["schema"] as? String == "replay.probe-report/1")
+        let counts = try #require(report["audit"] as? [String: Int])
+        let trials = try #require(((report["jobs"] as? [String: Any])?["chips"] as? [String: Any])?["trials"] as? Int)
+        #expect(trials > 0 && counts["prompts"] == 2 * trials, "each trial asks twice: \(counts)")
+        #expect(counts["prompts_with_canary"] == counts["prompts"] && (1...2 * trials).contains(counts["outputs"] ?? 0))
+        #expect(FileManager.default.fileExists(atPath: run.directory + "/audit/run/trials.json"))
+        #expect(run.summary.contains("verdict: clean"))
+    }
 }

@@ -65,14 +65,16 @@ public enum ResultSchemaCheck {
     }
 
     /// The paths a `replay` command line gives the run, as `check` wants them: each corpus
-    /// argument and the `--model`, `--config` and `--labels` values (never `--run-key`'s), as given and made absolute against
-    /// `workingDirectory`. `command` is the audited command, the program first (`Auditor.Plan`).
+    /// argument and the `--model`, `--config`, `--labels`, `--attacks` and `--prompts` values (never
+    /// `--run-key`'s), as given and made absolute against `workingDirectory`. `command` is the
+    /// audited command, the program first (`Auditor.Plan`), then `probe injection` when it is the probe.
     public static func knownPaths(replayCommand command: [String], workingDirectory: String) -> Set<String> {
         let valued: Set<String> = ["--job", "--jobs", "--out", "--model", "--device", "--budget", "--fail-under", "--config",
                                    "--labels", "--run-key", "--limit", "--batch", "--shard", "--shards", "--shard-by", "--checkpoint-every",
-                                   "--fail-if-worse", "--seed"]
+                                   "--fail-if-worse", "--seed", "--fail-over", "--attacks", "--prompts"]
         var paths: [String] = []
         var arguments = command.dropFirst()[...]
+        if arguments.starts(with: ["probe", "injection"]) { arguments = arguments.dropFirst(2) }
         var optionsEnded = false
         while let argument = arguments.popFirst() {
             if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
@@ -80,7 +82,7 @@ public enum ResultSchemaCheck {
             } else if argument == "--" {
                 optionsEnded = true
             } else if valued.contains(argument), let value = arguments.popFirst() {
-                if ["--model", "--config", "--labels"].contains(argument) { paths.append(value) }
+                if ["--model", "--config", "--labels", "--attacks", "--prompts"].contains(argument) { paths.append(value) }
             }
         }
         var known: Set<String> = []

@@ -21,6 +21,9 @@ public struct ProbeReportDocument: ResultDocument {
     public var device: DeviceProfile
     /// The run's confinement; null in library use.
     public var sandbox: SandboxReport?
+    /// Under `replay audit`: the prompts asked, those that carried the canary, the outputs
+    /// fingerprinted; null otherwise.
+    public var audit: AuditCounts?
     public var verdict: Verdict
     public var jobs: ResultMap<JobKind, Line>
     public var kinds: ResultMap<JobKind, ResultMap<TokenLabel, Line>>
@@ -115,6 +118,7 @@ public struct ProbeReportDocument: ResultDocument {
         model = report.model?.report
         device = report.device
         sandbox = report.sandbox
+        audit = report.audit
         verdict = report.passed ? .pass : .fail
         jobs = ResultMap(report.jobs.map { ($0, Line(report.tally(of: $0))) })
         kinds = ResultMap(report.jobs.map { job in
@@ -140,6 +144,7 @@ public struct ProbeReport: Sendable {
     public var seconds: Double
     public var threads: Int
     public var badLines: Int
+    public var audit: AuditCounts? = nil
 
     /// A job's kinds pooled.
     public func tally(of job: JobKind) -> ProbeTally {

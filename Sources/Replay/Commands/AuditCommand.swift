@@ -8,10 +8,12 @@ import ReplayKit
 /// exit status (`ExitCode.auditCodes`): success when clean, findings, could-not-run, or usage.
 ///
 ///     replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
+///     replay audit [--out DIR] probe injection [PROBE OPTIONS] CORPUS...
 ///     replay audit [--out DIR] -- COMMAND ARGS...
 ///
 /// The first form runs this same executable as `replay --out DIR/run [REPLAY OPTIONS] CORPUS...`
-/// (options are passed through as given, `--out` excepted); the second audits any command, which
+/// (options are passed through as given, `--out` excepted); the second as `replay probe injection
+/// --out DIR/run [PROBE OPTIONS] CORPUS...`, watched as a run is; the third audits any command, which
 /// finds its directory in `REPLAY_AUDIT_OUT` (also set for replay). The verdict (`audit.sarif`,
 /// `audit-junit.xml`) goes to DIR (default ./replay-audit); the summary to `diagnostics`.
 public enum AuditCommand: Subcommand {
@@ -19,6 +21,7 @@ public enum AuditCommand: Subcommand {
 
     public static let usage = """
         usage: replay audit [--out DIR] [REPLAY OPTIONS] CORPUS...
+               replay audit [--out DIR] probe injection [PROBE OPTIONS] CORPUS...
                replay audit [--out DIR] -- COMMAND ARGS...
 
         Runs replay (or COMMAND) under strace with a fresh canary planted in every prompt, then
@@ -33,6 +36,8 @@ public enum AuditCommand: Subcommand {
                       and the run's own output in DIR/run
         REPLAY OPTIONS are passed to replay as given (--limit N, --model PATH, --job, --batch,
                       --shard I/N to audit one shard of a sharded run, ...)
+        PROBE OPTIONS are passed to replay probe injection as given: the injection probe is
+                      audited as a run is, the canary planted before its attacks
 
         \(ExitCode.usageSection(ExitCode.auditCodes) { $0.auditMeaning })
         """
@@ -99,8 +104,11 @@ public enum AuditCommand: Subcommand {
                 }
             }
             let child = auditDirectory + "/run"
-            var replayPlan = Auditor.Plan(command: [replay, "--out", child] + passed, auditDirectory: auditDirectory,
-                                          childDirectory: child, environment: environment, isReplay: true)
+            // A subcommand the audit watches as a run (its first words), else a run.
+            let words = Self.auditedSubcommands.first { passed.starts(with: $0) } ?? []
+            var replayPlan = Auditor.Plan(command: [replay] + words + ["--out", child] + passed.dropFirst(words.count),
+                                          auditDirectory: auditDirectory, childDirectory: child, environment: environment,
+                                          isReplay: true)
             // The labels the run is given (--labels, or its config's), read as the run reads them.
             if case .replay(let options)? = try? ArgumentParser.parse(["--out", child] + passed, environment: environment) {
                 replayPlan.teamLabels = options.labels
@@ -113,6 +121,10 @@ public enum AuditCommand: Subcommand {
         diagnostics(result.summary + "\nreplay audit: exit \(code.rawValue)")
         return code
     }
+
+    /// The subcommands that plant the audit's canary and fingerprint their model's outputs as a
+    /// run does, by the words that name them: the audit runs them as it runs a replay.
+    static let auditedSubcommands: [[String]] = [["probe", "injection"]]
 
     /// The path of the running executable.
     static func selfExecutable() -> String? {

@@ -10,25 +10,25 @@ import Privacy
 /// output only names a member chosen from the thread, so it is fingerprinted as a label; a
 /// request that measures its answer's confidence is routing's (the only job whose choice is
 /// kept only above a confidence).
-final class AuditedModel: LanguageModel, ForwardingTokenizer {
+public final class AuditedModel: LanguageModel, ForwardingTokenizer {
     let model: any LanguageModel
     let tap: AuditTap
 
-    init(_ model: any LanguageModel, tap: AuditTap) {
+    public init(_ model: any LanguageModel, tap: AuditTap) {
         self.model = model
         self.tap = tap
     }
 
-    var info: ModelInfo { model.info }
+    public var info: ModelInfo { model.info }
 
-    func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
+    public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         requests.forEach { tap.notePrompt($0.prompt) }
         return recorded(model.respond(to: requests), of: requests)
     }
 
     /// The inner model's own stopping, watched the same way: the audit counts every prompt the
     /// model was given; a stopped call's outputs never leave the engine, so none reach the run.
-    func respond(to requests: [GenerationRequest], unless stop: StopRequest) -> [GenerationOutcome]? {
+    public func respond(to requests: [GenerationRequest], unless stop: StopRequest) -> [GenerationOutcome]? {
         requests.forEach { tap.notePrompt($0.prompt) }
         return model.respond(to: requests, unless: stop).map { recorded($0, of: requests) }
     }
@@ -41,5 +41,5 @@ final class AuditedModel: LanguageModel, ForwardingTokenizer {
     }
 
     /// The tokenizer is the model's.
-    var underlyingTokenizer: any Tokenizer { model }
+    public var underlyingTokenizer: any Tokenizer { model }
 }

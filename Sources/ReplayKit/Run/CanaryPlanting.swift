@@ -11,9 +11,10 @@ import Privacy
 /// screen also gets one more `card` holding only the canary at its end, which survives a cut
 /// that keeps the last tokens. Only runs under `replay audit`; names then carry the canary
 /// too, so routing answers in an audited run name planted members (counts differ from a plain
-/// run: the audit proves what is written, not the metrics).
-enum CanaryPlanting {
-    static func planted(_ snapshot: ThreadSnapshot, tap: AuditTap) -> ThreadSnapshot {
+/// run: the audit proves what is written, not the metrics). `replay probe injection` plants it
+/// too, before its attacks.
+public enum CanaryPlanting {
+    public static func planted(_ snapshot: ThreadSnapshot, tap: AuditTap) -> ThreadSnapshot {
         var planted = snapshot
         let canary = tap.canary
         if let about = planted.thread.about { planted.thread.about = prefixed(about, tap) }
