@@ -116,15 +116,11 @@ public enum ProbeCommand: Subcommand {
             model = injected
             description = ModelDescription(info: injected.info, fileBytes: 0, sha256: nil)
         } else {
-            guard let path = options.modelPath ?? DefaultModel.path() else {
-                diagnostics("replay probe: no model: pass --model PATH, or run scripts/setup to install the default model")
-                return .model
-            }
-            do {
-                let engine = try LlamaEnginePool(modelPath: path, sequences: options.batchSize, contextPerSequence: 4096,
-                                                 threads: AvailableProcessors.count)
-                model = engine
-                description = ModelDescription(info: engine.info, fileBytes: RunCommand.fileSize(path), sha256: CorpusIdentity.sha256(ofFile: path))
+            do throws(LocalModel.Failure) {
+                let loaded = try LocalModel.load(path: options.modelPath, batch: options.batchSize, profiles: .builtIn,
+                                                 device: options.device)
+                model = loaded.engine
+                description = loaded.description
             } catch {
                 diagnostics("replay probe: \(error.description)")
                 return .model
@@ -135,7 +131,7 @@ public enum ProbeCommand: Subcommand {
         // model, as a run is watched.
         let tap = AuditTap.fromEnvironment()
         let watched: any LanguageModel = tap.map { AuditedModel(model, tap: $0) } ?? model
-        let jobs = options.jobs.map { RunJobs.job($0, prompts: prompts) }
+        let jobs = options.jobs.map { RunJobs.job($0, prompts: prompts, device: options.device) }
         let probe = InjectionProbe(attacks: attacks, jobs: jobs, key: key, device: options.device)
         var tallies: [InjectionProbe.Key: ProbeTally] = [:]
         var outcomes: [ProbeTrial] = []

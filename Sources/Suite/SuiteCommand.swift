@@ -132,17 +132,11 @@ public enum SuiteCommand: Subcommand {
             model = endpoint
             description = ModelDescription(info: endpoint.info, fileBytes: 0, sha256: nil, endpointModel: endpoint.modelName ?? "default")
         } else {
-            guard let path = options.modelPath ?? DefaultModel.path() else {
-                diagnostics("replay suite: no model: pass --model PATH, or run scripts/setup to install the default model")
-                return .model
-            }
-            do {
-                let largest = options.profiles.largestContext(on: options.device.name)
-                let engine = try LlamaEnginePool(modelPath: path, sequences: options.batchSize,
-                                                 contextPerSequence: min(4096, largest), longestContext: largest,
-                                                 threads: AvailableProcessors.count)
-                model = engine
-                description = ModelDescription(info: engine.info, fileBytes: RunCommand.fileSize(path), sha256: CorpusIdentity.sha256(ofFile: path))
+            do throws(LocalModel.Failure) {
+                let loaded = try LocalModel.load(path: options.modelPath, batch: options.batchSize, profiles: options.profiles,
+                                                 device: options.device)
+                model = loaded.engine
+                description = loaded.description
             } catch {
                 diagnostics("replay suite: \(error.description)")
                 return .model

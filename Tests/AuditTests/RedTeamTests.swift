@@ -102,6 +102,28 @@ import Privacy
         withExtendedLifetime(sleeper) {}
     }
 
+    /// The fallback as it happens, not as a plan asks for it: `replay audit` itself without
+    /// CAP_SYS_ADMIN (setpriv drops it from the bounding set), so the reaper's unshare is refused.
+    /// The audit still runs, says in its summary and its SARIF that the command shared the host's
+    /// PID namespace and why, and the trace still catches a signal to another process by pid.
+    @Test(.enabled(if: getuid() == 0, "setpriv drops a capability root holds"))
+    func withoutTheCapabilityTheAuditFallsBackToTheHostsNamespaceAndSaysSo() throws {
+        let sleeper = try ChildProcess("/bin/sleep", ["20"])
+        let root = LeakyFixtureRun.freshRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let run = try Subprocess.run("/usr/bin/setpriv", ["--bounding-set=-sys_admin", "--inh-caps=-sys_admin",
+                                                          BuiltProducts.executable("replay"), "audit", "--out", root + "/audit", "--",
+                                                          LeakyFixtureRun.executable, "signal", String(sleeper.processIdentifier)])
+        #expect(run.status == 6, "\(run.errors)")
+        #expect(run.errors.contains("the command ran in the host's PID namespace (Operation not permitted"), "\(run.errors)")
+        #expect(run.errors.contains("signal-to-other-process"), "\(run.errors)")
+        let sarif = try #require(FileManager.default.contents(atPath: root + "/audit/audit.sarif"))
+        let log = try #require(try JSONSerialization.jsonObject(with: sarif) as? [String: Any])
+        let properties = try #require((log["runs"] as? [[String: Any]])?.first?["properties"] as? [String: Any])
+        #expect(properties["own_pid_namespace"] as? Bool == false && properties["private_proc"] as? Bool == false)
+        withExtendedLifetime(sleeper) {}
+    }
+
     /// In a PID namespace of its own no pid outside the run names a process: the same signal
     /// finds nobody (ESRCH), and the sleeper is never stopped or continued.
     @Test(.enabled(if: getuid() == 0, "namespaces need CAP_SYS_ADMIN"))

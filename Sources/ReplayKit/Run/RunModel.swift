@@ -28,12 +28,8 @@ final class RunModel {
                 tokenizer = DeferredTokenizer { try LlamaModel(path: path, vocabularyOnly: true) }
             } else {
                 do {
-                    // Each lane's sequences hold a 4,096-token session (26.x's); a request that a
-                    // version with a larger one allows (27.0's 8,192) gets a sequence of its own.
-                    let largest = options.profiles.largestContext(on: options.device.name)
-                    let loaded = try LlamaEnginePool(modelPath: path, sequences: options.batchSize,
-                                                     contextPerSequence: min(4096, largest), longestContext: largest,
-                                                     threads: AvailableProcessors.count)
+                    let loaded = try LocalModel.engine(path: path, batch: options.batchSize, profiles: options.profiles,
+                                                       device: options.device)
                     engine = loaded
                     tokenizer = DeferredTokenizer(.init(tokenizer: loaded, problem: nil))
                 } catch {
