@@ -84,7 +84,8 @@ let package = Package(
         .target(name: "Probe", dependencies: ["ReplayKit", "Confinement", "Flywheel", "Jobs", "Engine", "Llama", "Export", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
         // The auditor: strace, canaries, output fingerprints, the result files' checks, SARIF.
-        .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "Engine", "Endpoint", "Flywheel", "ReplayKit", "Jobs", "Compare", "Suite"],
+        .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "Engine", "Llama", "Endpoint", "Flywheel", "ReplayKit", "Jobs",
+                                              "Compare", "Suite"],
                 swiftSettings: swift6 + llamaHeaders),
 
         // The command: a thin `main.swift` over the dispatcher, and `replay audit` over Audit.
@@ -106,7 +107,7 @@ let package = Package(
                 path: "Tests/RunTestSupport", swiftSettings: swift6 + llamaHeaders),
         .testTarget(name: "SpawnTests", dependencies: ["TestSupport", "Spawn", "Privacy"], swiftSettings: tests6),
         .testTarget(name: "PrivacyTests", dependencies: ["TestSupport", "Privacy"], swiftSettings: tests6),
-        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Confinement", "Privacy", "SandboxProbe", "LeakyFixtures", "Replay"],
+        .testTarget(name: "AuditTests", dependencies: ["TestSupport", "Spawn", "Audit", "Llama", "Confinement", "Privacy", "SandboxProbe", "LeakyFixtures", "Replay"],
                     swiftSettings: tests6 + llamaHeaders),
         .testTarget(name: "ExportTests", dependencies: ["TestSupport", "Export", "Privacy"],
                     exclude: ["FuzzCorpus"], swiftSettings: tests6),  // inputs the tests read by path

@@ -1,4 +1,5 @@
 import Foundation
+import Llama
 import Glibc
 import Replay
 import Testing
@@ -183,6 +184,24 @@ import TestSupport
                             "--dry-run", "corpora/a.jsonl.zst", "--", "-odd.jsonl"],
             workingDirectory: "/w")
         #expect(known == ["m.gguf", "/w/m.gguf", "corpora/a.jsonl.zst", "/w/corpora/a.jsonl.zst", "-odd.jsonl", "/w/-odd.jsonl"])
+        // The probe's words are not paths; its attack set and prompt set are.
+        let probe = ResultSchemaCheck.knownPaths(
+            replayCommand: ["/usr/bin/replay", "probe", "injection", "--out", "/w/run", "--attacks", "a.json", "--prompts", "/p.json",
+                            "--fail-over", "injection.chips=0.05", "c.jsonl"],
+            workingDirectory: "/w")
+        #expect(probe == ["a.json", "/w/a.json", "/p.json", "c.jsonl", "/w/c.jsonl"])
+    }
+
+    /// A model named as scripts/setup installed it is known as the file the run resolved it to,
+    /// whose own name in its metadata ("Qwen2.5 Coder 0.5B Instruct AWQ") a report may then carry.
+    @Test func anInstalledModelsNameIsItsFile() throws {
+        let file = try #require(try? DefaultModel.file(forModelArgument: "qwen2.5-coder-0.5b"),
+                                "Qwen2.5-Coder-0.5B is missing: scripts/setup --deps-only --model qwen2.5-coder-0.5b")
+        let known = ResultSchemaCheck.knownPaths(replayCommand: ["/usr/bin/replay", "--model", "qwen2.5-coder-0.5b", "c.jsonl"],
+                                                 workingDirectory: "/w")
+        #expect(known.contains(file))
+        #expect(GGUFMetadata.generalName(ofFile: file)?.hasPrefix("Qwen2.5 Coder 0.5B Instruct") == true)
+        #expect(GGUFMetadata.generalName(ofFile: "/etc/hostname") == nil)
     }
 
     /// One way of tampering with a clean run's directory.

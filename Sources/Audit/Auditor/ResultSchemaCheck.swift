@@ -1,5 +1,6 @@
 import Confinement
 import Glibc
+import Llama
 import Privacy
 import ReplayKit
 
@@ -83,6 +84,8 @@ public enum ResultSchemaCheck {
                 optionsEnded = true
             } else if valued.contains(argument), let value = arguments.popFirst() {
                 if ["--model", "--config", "--labels", "--attacks", "--prompts"].contains(argument) { paths.append(value) }
+                // An installed model named (`--model qwen2.5-coder-0.5b`) is the file the run resolved it to.
+                if argument == "--model", let file = try? DefaultModel.file(forModelArgument: value), file != value { paths.append(file) }
             }
         }
         var known: Set<String> = []
@@ -353,6 +356,12 @@ public enum ResultSchemaCheck {
                 for key in ["file", "path", "description.file"] {
                     if case .label(let path)? = model.at(key), ResultText.isPath(path, context: context) {
                         context.modelWords.formUnion(ResultText.modelWords(ofFile: path))
+                        // The name the file itself gives its model (an installed model's file is
+                        // named for the install: `qwen2.5-coder-0.5b.gguf` lacks "Instruct").
+                        let file = path.hasPrefix("/") ? path : (context.workingDirectory ?? ".") + "/" + path
+                        if path.hasSuffix(".gguf"), let name = GGUFMetadata.generalName(ofFile: file) {
+                            context.modelWords.formUnion(ResultProse.words(of: name))
+                        }
                     }
                 }
             }

@@ -17,6 +17,15 @@ final class GGUFFile {
 
     deinit { gguf_free(context) }
 
+    /// The string under `key`; nil when the key is absent or not one.
+    func string(_ key: String) -> String? {
+        let index = gguf_find_key(context, key)
+        guard index >= 0, gguf_get_kv_type(context, index) == GGUF_TYPE_STRING, let text = gguf_get_val_str(context, index) else {
+            return nil
+        }
+        return String(cString: text)
+    }
+
     /// The array of strings under `key`, each as its bytes; nil when the key is absent or not one.
     func strings(_ key: String) -> [[UInt8]]? {
         let index = gguf_find_key(context, key)
