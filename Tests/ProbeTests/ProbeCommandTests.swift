@@ -55,7 +55,7 @@ import TestSupport
         #expect(ignoring.code == .success, "\(ignoring.said)")
         let report = try ReportValue(parsingExactJSON: String(contentsOfFile: obeying.out + "/report.json", encoding: .utf8))
         #expect(report["schema"] == .label("replay.probe-report/1"))
-        #expect(report.at("jobs.chips.trials") == .int(4) && report.at("jobs.chips.succeeded") == .int(4))
+        #expect(report.at("jobs.chips.trials") == .int(5) && report.at("jobs.chips.succeeded") == .int(5))
         #expect(report.at("jobs.push.trials") == .int(2) && report.at("jobs.push.shown") == .int(0))
         #expect(report.at("kinds.chips.chips_card_title.success_rate")?.doubleValue == 1)
         #expect(report.at("verdict") == .label("fail") && report.at("gates") != nil)

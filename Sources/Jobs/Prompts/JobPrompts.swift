@@ -21,6 +21,10 @@ public struct JobPrompts: Sendable, Equatable {
     public var prompt: [PromptPart]
     /// The job's line templates by key (`member`, `member_without_about`).
     public var lines: [String: PromptTemplate] = [:]
+    /// The set's reserved strings (`PromptSet.reserved`): removed from every input's words
+    /// before they are put in a prompt, so a fence the set draws around an agent's words
+    /// (`<<agent>>`…`<</agent>>`) cannot be closed or forged by those words.
+    public var reserved: [String] = []
 
     /// The prompts of `block` (a job's own, by default).
     public init(job: JobKind, block: PromptBlock? = nil, instructions: PromptTemplate, instructionsByLanguage: [String: PromptTemplate] = [:],
@@ -35,7 +39,7 @@ public struct JobPrompts: Sendable, Equatable {
 
     /// The instructions for `values`' language, filled in.
     public func instructions(_ values: PromptValues) -> SealedText {
-        instructionsTemplate(for: values.language).rendered(values.value)
+        instructionsTemplate(for: values.language).rendered(fenced(values))
     }
 
     /// The instructions for `values`, the same text as `instructions(values)`: the text kept in
@@ -45,7 +49,7 @@ public struct JobPrompts: Sendable, Equatable {
     public func instructions(_ values: PromptValues, memo: inout InstructionsMemo?) -> SealedText {
         let template = instructionsTemplate(for: values.language)
         if let memo, memo.language == values.language, Self.inputs(of: template, values, equal: memo.inputs) { return memo.text }
-        let text = template.rendered(values.value)
+        let text = template.rendered(fenced(values))
         memo = InstructionsMemo(language: values.language, inputs: Self.inputs(of: template, values), text: text)
         return text
     }
@@ -82,8 +86,8 @@ public struct JobPrompts: Sendable, Equatable {
                 counts += list.tokens
                 continue
             }
-            parts.append(part.template.rendered(values.value))
-            counts.append(sole.flatMap(values.tokens))
+            parts.append(part.template.rendered(fenced(values)))
+            counts.append(sole.flatMap { knownTokens($0, values) })
         }
         return (parts, counts)
     }
@@ -108,7 +112,7 @@ public struct JobPrompts: Sendable, Equatable {
         counts.reserveCapacity(prompt.count + 8)
         for (index, part) in prompt.enumerated() where part.isKept(under: values) {
             if let fixed = memo!.fixedCounts[index] {
-                parts.append(part.template.rendered(values.value))
+                parts.append(part.template.rendered(fenced(values)))
                 counts.append(fixed)
                 continue
             }
@@ -118,8 +122,8 @@ public struct JobPrompts: Sendable, Equatable {
                     parts += list.lines
                     counts += list.tokens
                 } else {
-                    parts.append(part.template.rendered(values.value))
-                    counts.append(values.tokens(sole))
+                    parts.append(part.template.rendered(fenced(values)))
+                    counts.append(knownTokens(sole, values))
                 }
                 continue
             }
@@ -132,7 +136,7 @@ public struct JobPrompts: Sendable, Equatable {
                 counts.append(kept.tokens)
                 continue
             }
-            let text = part.template.rendered(values.value)
+            let text = part.template.rendered(fenced(values))
             memo!.last[index] = PromptPartsMemo.Kept(inputs: Self.inputs(of: part.template, values), text: text, tokens: nil)
             parts.append(text)
             counts.append(nil)
@@ -173,9 +177,38 @@ public struct JobPrompts: Sendable, Equatable {
         fileprivate var last: [Kept?]
     }
 
-    /// Line template `key` filled with `values` (routing's member line from a name and its `about`).
+    /// Line template `key` filled with `values` (routing's member line from a name and its
+    /// `about`), their reserved strings removed: the line is then a list input's, put in as it is.
     public func line(_ key: String, _ values: [String: SealedText]) -> SealedText {
-        (lines[key] ?? PromptTemplate.empty).rendered { values[$0] }
+        (lines[key] ?? PromptTemplate.empty).rendered { values[$0].map(withoutReserved) }
+    }
+
+    /// `values`' inputs as a template reads them: each input's words without the reserved
+    /// strings. A list input's lines were made by `line` and are put in as they are.
+    private func fenced(_ values: PromptValues) -> (String) -> SealedText? {
+        guard !reserved.isEmpty else { return values.value }
+        return { name in values.value(name).map(withoutReserved) }
+    }
+
+    /// The token count planning knows for input `name`, unless removing reserved strings changed its words.
+    private func knownTokens(_ name: String, _ values: PromptValues) -> Int? {
+        guard !reserved.isEmpty, let text = values.value(name), holdsReserved(text) else { return values.tokens(name) }
+        return nil
+    }
+
+    private func holdsReserved(_ text: SealedText) -> Bool {
+        text.withUnsealedText { words in reserved.contains { words.contains($0) } }
+    }
+
+    /// `text` without any reserved string, removed until none is left (removing one may join
+    /// the pieces of another: `<<agent<<agent>>>>`).
+    public func withoutReserved(_ text: SealedText) -> SealedText {
+        guard !reserved.isEmpty, holdsReserved(text) else { return text }
+        return text.withUnsealedText { words in
+            var cleaned = words
+            while let found = reserved.first(where: { cleaned.contains($0) }) { cleaned = cleaned.replacing(found, with: "") }
+            return SealedText(cleaned)
+        }
     }
 }
 

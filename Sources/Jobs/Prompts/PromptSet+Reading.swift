@@ -18,10 +18,22 @@ extension PromptSet {
         let reader = PromptSetReader(file: file)
         guard case .object = document else { throw .promptSetHasAWrongValue(file: file, path: "the top level", expected: "an object") }
         guard document["schema"] == .label(Self.schema) else { throw .promptSetHasAnotherSchema(file: file) }
-        let top = try reader.fields(of: document, at: "", allowed: ["schema", "name", "jobs"])
+        let top = try reader.fields(of: document, at: "", allowed: ["schema", "name", "reserved", "jobs"], optional: ["reserved"])
         guard case .label(let name)? = top["name"], Self.isName(name) else {
             throw .promptSetHasAWrongValue(file: file, path: "name", expected: "a name of at most 40 letters, digits and . _ + - / :, "
                                            + "starting with a letter or digit (the report shows it)")
+        }
+        var reserved: [String] = []
+        if let value = top["reserved"] {
+            guard case .array(let items) = value, items.count <= 16 else {
+                throw .promptSetHasAWrongValue(file: file, path: "reserved", expected: "a list of at most 16 strings")
+            }
+            for (index, item) in items.enumerated() {
+                guard case .label(let text) = item, !text.isEmpty, text.count <= 40 else {
+                    throw .promptSetHasAWrongValue(file: file, path: "reserved[\(index)]", expected: "a string of 1 to 40 characters")
+                }
+                reserved.append(text)
+            }
         }
         let jobsValue = top["jobs"]!
         let jobFields = try reader.fields(of: jobsValue, at: "jobs", allowed: JobKind.allCases.map(\.rawValue), keysAreJobs: true)
@@ -36,7 +48,7 @@ extension PromptSet {
         let drawerPrompts = try drawer.map { value throws(JobsError) in try reader.block(.drawer, value, at: "jobs.route.drawer") }
         var hasher = SHA256()
         hasher.update(bytes)
-        self.init(name: name, sha256: hasher.finalizeHex(), jobs: jobs, drawer: drawerPrompts ?? PromptSet.builtIn.drawer)
+        self.init(name: name, sha256: hasher.finalizeHex(), jobs: jobs, drawer: drawerPrompts ?? PromptSet.builtIn.drawer, reserved: reserved)
     }
 
     /// The keys of the route job's block: a job's, then the drawer's block.

@@ -24,14 +24,22 @@ public struct PromptSet: Sendable, Equatable {
     private let jobs: [JobKind: JobPrompts]
     /// The route job's prompts in the drawer (`jobs.route.drawer`).
     public let drawer: JobPrompts
+    /// Strings no input's words may carry into a prompt (the file's optional `reserved`): each is
+    /// removed from every input (a screen's words, a member's `about`, a reply, a message) before
+    /// it is put in. A set that fences an agent's words (`<<agent>>`…`<</agent>>`) reserves its
+    /// fence, so the words inside cannot close it and speak from outside. Empty in the built-in set.
+    public let reserved: [String]
 
-    init(name: String, sha256: String, jobs: [JobKind: JobPrompts], drawer: JobPrompts) {
+    init(name: String, sha256: String, jobs: [JobKind: JobPrompts], drawer: JobPrompts, reserved: [String] = []) {
         precondition(JobKind.allCases.allSatisfy { jobs[$0]?.block == .job($0) }, "a prompt set holds every job's prompts")
         precondition(drawer.block == .drawer, "the drawer's prompts are the drawer block's")
         self.name = name
         self.sha256 = sha256
-        self.jobs = jobs
+        self.jobs = jobs.mapValues { var prompts = $0; prompts.reserved = reserved; return prompts }
+        var drawer = drawer
+        drawer.reserved = reserved
         self.drawer = drawer
+        self.reserved = reserved
     }
 
     /// The prompts of `job`.
@@ -62,6 +70,7 @@ public struct PromptSet: Sendable, Equatable {
         .object([
             ("schema", .label(Self.schema)),
             ("name", .label(name)),
+        ] + (reserved.isEmpty ? [] : [("reserved", .array(reserved.map { .label($0) }))]) + [
             ("jobs", .object(JobKind.allCases.map { kind in
                 guard kind == .route, case .object(let fields) = self[kind].value else { return (kind.rawValue, self[kind].value) }
                 return (kind.rawValue, .object(fields + [("drawer", drawer.value)]))
