@@ -143,6 +143,45 @@ import TestSupport
         #expect(better.code == .success, "\(better.said)")
     }
 
+    /// What the auditor checks of any results: the schema of each file (compare.json by its own
+    /// type, told from the other compare.json files by its schema; compare.md's and junit.xml's
+    /// words), and no word of the corpus, the attacks or a marker anywhere.
+    @Test func theResultsPassTheSchemaCheckAndHoldNoWord() throws {
+        let scratch = try Scratch()
+        let obeying = try scratch.probe("obeying", obeys: true), ignoring = try scratch.probe("ignoring", obeys: false)
+        for (name, arguments) in [("gated", ["--fail-if-worse", "injection.chips", "--fail-if-worse", "injection.draft", ignoring, obeying]),
+                                  ("plain", [obeying, ignoring, obeying])] {
+            let result = try scratch.compare(name, arguments)
+            #expect(result.document != nil, "\(result.said)")
+            let findings = ResultSchemaCheck.check(directory: result.out, knownPaths: [scratch.modelFile, obeying, ignoring],
+                                                   documents: ProbeCommand.documents)
+            #expect(findings.isEmpty, "\(name): \(findings.map(\.message))")
+            for file in ["compare.json", "compare.md", "junit.xml", "manifest.json"] {
+                let text = try String(contentsOfFile: result.out + "/" + file, encoding: .utf8)
+                for words in Self.words { #expect(!text.contains(words), "\(name)/\(file) holds '\(words)'") }
+            }
+        }
+    }
+
+    /// The auditor's check of junit.xml knows this writer's lines and nothing else: a word in a
+    /// failure message, or a case named for another job than its class, is a finding.
+    @Test(arguments: [("worse (failed)", "knee (failed)", "a failure message in other words"),
+                      (#"name="injection.chips in run 2"#, #"name="injection.route in run 2"#, "not a test case of a gate")])
+    func aJUnitLineTheWriterDoesNotWriteIsAFinding(written: String, tampered: String, expected: String) throws {
+        let scratch = try Scratch()
+        let obeying = try scratch.probe("obeying", obeys: true), ignoring = try scratch.probe("ignoring", obeys: false)
+        let result = try scratch.compare("gated", ["--fail-if-worse", "injection.chips", ignoring, obeying])
+        let junit = result.out + "/junit.xml"
+        let text = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(text.contains(written))
+        try FileManager.default.removeItem(atPath: junit)
+        try text.replacingOccurrences(of: written, with: tampered).write(toFile: junit, atomically: false, encoding: .utf8)
+        let findings = ResultSchemaCheck.check(directory: result.out, knownPaths: [scratch.modelFile, obeying, ignoring],
+                                               documents: ProbeCommand.documents)
+        #expect(!findings.isEmpty && findings.allSatisfy { $0.message.hasPrefix("junit.xml") }
+                && findings.contains { $0.message.contains(expected) }, "\(findings.map(\.message))")
+    }
+
     /// A directory that is not a finished probe is named, with why, and nothing is compared (exit 3).
     @Test(arguments: ["missing", "empty", "changed", "a suite's"])
     func aDirectoryThatIsNotAFinishedProbeIsRefused(what: String) throws {
