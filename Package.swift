@@ -80,8 +80,9 @@ let package = Package(
         .target(name: "Compare", dependencies: ["ReplayKit", "Confinement", "Corpus", "Flywheel", "Jobs", "Engine", "Privacy"], swiftSettings: swift6),
         .target(name: "Suite", dependencies: ["ReplayKit", "Compare", "Flywheel", "Confinement", "Jobs", "Engine", "Endpoint", "Llama", "Export", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
-        // `replay probe injection`: attacks an agent's words could plant, at the places a replay asks.
-        .target(name: "Probe", dependencies: ["ReplayKit", "Confinement", "Flywheel", "Jobs", "Engine", "Llama", "Export", "Privacy"],
+        // `replay probe injection`: attacks an agent's words could plant, at the places a replay asks;
+        // `replay probe compare`: probes paired trial by trial, with Compare's statistics.
+        .target(name: "Probe", dependencies: ["ReplayKit", "Compare", "Confinement", "Flywheel", "Jobs", "Engine", "Llama", "Export", "Privacy"],
                 swiftSettings: swift6 + llamaHeaders),
         // The auditor: strace, canaries, output fingerprints, the result files' checks, SARIF.
         .target(name: "Audit", dependencies: ["CXattr", "Confinement", "Privacy", "Spawn", "Engine", "Llama", "Endpoint", "Flywheel", "ReplayKit", "Jobs",
@@ -128,7 +129,7 @@ let package = Package(
         .testTarget(name: "CompareTests", dependencies: ["TestSupport", "RunTestSupport", "Spawn", "Compare", "ReplayKit", "Confinement", "Audit", "Corpus", "Llama", "Replay",
                                                    "Privacy"],
                     exclude: ["Statistics/reference.py"], swiftSettings: tests6 + llamaHeaders),  // the statistics tests' reference values
-        .testTarget(name: "ProbeTests", dependencies: ["TestSupport", "Probe", "Audit", "Confinement", "ReplayKit", "Flywheel", "Jobs", "Engine",
+        .testTarget(name: "ProbeTests", dependencies: ["TestSupport", "Probe", "Compare", "Audit", "Confinement", "ReplayKit", "Flywheel", "Jobs", "Engine",
                                                  "Export", "Privacy"],
                     swiftSettings: tests6 + llamaHeaders),
         .testTarget(name: "SuiteTests", dependencies: ["TestSupport", "Spawn", "Suite", "ReplayKit", "Confinement", "Audit", "Llama", "Replay", "Privacy"],

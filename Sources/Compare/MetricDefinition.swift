@@ -47,6 +47,12 @@ public struct MetricDefinition: Sendable, Hashable {
     public var unit: Unit
     public var direction: Direction
 
+    /// A metric of another comparison over paired outcomes (`replay probe compare`'s attack
+    /// success): its key, how it is tested, its unit and which way is better.
+    public init(key: String, kind: Kind, unit: Unit, direction: Direction) {
+        (self.key, self.kind, self.unit, self.direction) = (key, kind, unit, direction)
+    }
+
     /// The rates, means and percentiles every job has, in the order they are shown.
     public static let fixed: [MetricDefinition] = {
         var list = ["asked", "answered", "in_budget.host", "in_budget.device", "in_budget.queued"].map {

@@ -17,4 +17,20 @@ extension ExitCode {
         default: nil
         }
     }
+
+    /// The codes `replay probe compare` ends with, in the order its usage lists them.
+    public static let probeCompareCodes: [ExitCode] = [.success, .thresholdsNotMet, .usage, .input, .output, .sandboxUnavailable]
+
+    /// What the code means after `replay probe compare`; nil for a code it never ends with.
+    public var probeCompareMeaning: String? {
+        switch self {
+        case .success: "compared, every --fail-if-worse gate passed (or none was given): compare.json, compare.md, junit.xml and manifest.json are written"
+        case .thresholdsNotMet: "a later probe's attack success is detectably worse than the first's for a gated job (named on stderr and in junit.xml); the results are written"
+        case .usage: "usage error, or an --out that is refused: nothing ran"
+        case .input: "a directory is not a finished probe's results, or two probes cannot be paired (other attack sets, no trial in common): nothing was written"
+        case .output: "a result could not be written, or --out could not be created"
+        case .sandboxUnavailable: "the kernel cannot sandbox the comparison and --allow-unsandboxed was not given"
+        default: nil
+        }
+    }
 }

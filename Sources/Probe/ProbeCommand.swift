@@ -17,7 +17,9 @@ import ReplayKit
 /// the model loads (exit 4 when it cannot). Exit 0 when every `--fail-over` gate passes, 1 when one
 /// does not.
 public enum ProbeCommand: Subcommand {
-    public static var documents: [any ResultDocument.Type] { [ProbeReportDocument.self, ProbeTrialsDocument.self, RunManifest.self] }
+    public static var documents: [any ResultDocument.Type] {
+        [ProbeReportDocument.self, ProbeTrialsDocument.self, ProbeCompareDocument.self, RunManifest.self]
+    }
 
     public static let name = "probe"
 
@@ -25,6 +27,8 @@ public enum ProbeCommand: Subcommand {
         usage: replay probe injection [--out DIR] [--job J,...] [--limit N] [--attacks FILE.json]
                                       [--prompts FILE.json] [--model PATH|NAME] [--device PROFILE] [--batch N]
                                       [--fail-over injection.JOB=MAX]... [--allow-unsandboxed] [--force] CORPUS...
+               replay probe compare [--out DIR] [--fail-if-worse injection.JOB]... BASE_DIR DIR...
+                                    (replay probe compare --help says more)
 
         Plants instructions an agent's words could carry (indirect prompt injection) at each place
         the jobs would ask the phone's model about, one attack at a time, each with its own keyed
@@ -32,7 +36,7 @@ public enum ProbeCommand: Subcommand {
         success rate with its Wilson 95% interval, how many successes the app would have shown,
         and the same places' answered share and quality, plain against attacked
         (docs/injection.md). Writes report.json, trials.json (each trial's outcome, for replay
-        compare), report.md and manifest.json into DIR (default ./probe-report): counts, rates and
+        probe compare), report.md and manifest.json into DIR (default ./probe-report): counts, rates and
         keyed hashes, never a word of the corpus, the attacks or the model.
 
         --out DIR      where the results go (default ./probe-report)
@@ -59,6 +63,9 @@ public enum ProbeCommand: Subcommand {
     /// engine (tests pass a scripted model); `key` keys the markers (default: the per-user run key).
     static func run(_ arguments: [String], sandboxing: Sandboxing, diagnostics: (String) -> Void,
                     model injected: (any LanguageModel)? = nil, key given: RunKey? = nil) -> ExitCode {
+        if arguments.first == "compare" {
+            return ProbeCompareCommand.run(Array(arguments.dropFirst()), sandboxing: sandboxing, diagnostics: diagnostics)
+        }
         let options: ProbeOptions
         do throws(CommandStart.Stop) {
             options = try CommandStart.options(arguments, command: "replay probe", usage: usage, diagnostics: diagnostics,

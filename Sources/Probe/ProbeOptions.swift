@@ -32,7 +32,8 @@ public struct ProbeOptions: Sendable {
             if arguments.isEmpty { throw .usage("replay probe needs a probe: replay probe injection CORPUS") }
             return nil
         }
-        guard verb == "injection" else { throw .usage("unknown probe 'replay probe \(verb)': the one probe is replay probe injection CORPUS") }
+        guard verb == "injection" else { throw .usage("unknown probe 'replay probe \(verb)': the one probe is replay probe injection CORPUS "
+            + "(replay probe compare BASE_DIR DIR... compares probes)") }
         var options = ProbeOptions()
         var optionsEnded = false
         var deviceName: String? = nil

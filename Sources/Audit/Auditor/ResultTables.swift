@@ -103,7 +103,9 @@ enum ResultTables {
     /// `JOB.KEY >= MIN` or `JOB.KEY &lt;= MAX` with the key's parts words of the report's schema, its failure message
     /// the writer's words around that key and numbers; the counts add up. `replay compare`'s
     /// (`CompareJUnit`, suite `replay.compare`): cases named `JOB.KEY not worse by MARGIN`, or
-    /// the one passing case `compared` of a comparison without gates.
+    /// the one passing case `compared` of a comparison without gates. `replay probe compare`'s
+    /// (`ProbeCompareJUnit`, suite `replay.probe-compare`): cases named `injection.JOB in run N
+    /// not worse`, or its one passing case `compared`.
     static func junitProblems(_ text: String, context: ResultText.Context) -> [(Int, String)] {
         if text.split(separator: "\n", maxSplits: 3).dropFirst(2).first?.hasPrefix(#"  <testsuite name="replay.suite" "#) == true {
             return suiteJUnitProblems(text, context: context)
@@ -113,23 +115,29 @@ enum ResultTables {
         var problems: [(Int, String)] = []
         guard lines.count >= 5, lines[0] == #"<?xml version="1.0" encoding="UTF-8"?>"#,
               let tests = number(in: lines[1], #"<testsuites tests=""#, #"" failures=""#, #"">"#),
-              let suiteName = ["replay.thresholds", "replay.compare"].first(where: { lines[2].hasPrefix(#"  <testsuite name="\#($0)" "#) }),
+              let suiteName = ["replay.thresholds", "replay.compare", "replay.probe-compare"].first(where: { lines[2].hasPrefix(#"  <testsuite name="\#($0)" "#) }),
               let suite = number(in: lines[2], #"  <testsuite name="\#(suiteName)" tests=""#, #"" failures=""#, #"" errors="0">"#),
               suite == tests, lines[lines.count - 2] == "  </testsuite>", lines[lines.count - 1] == "</testsuites>" else {
             return [(1, "not the frame of testsuites replay writes")]
         }
-        // `replay compare`'s suite: its gates (`--fail-if-worse`), or one passing case without any.
-        let compare = suiteName == "replay.compare"
+        // `replay compare`'s and `replay probe compare`'s suites: their gates (`--fail-if-worse`),
+        // or one passing case without any.
+        let compare = suiteName != "replay.thresholds"
         var cases = 0, failures = 0
         var index = 3
         while index < lines.count - 2 {
             let line = lines[index]
-            if compare, lines.count == 6, line == #"    <testcase classname="replay.compare" name="compared"/>"# {
+            if compare, lines.count == 6, line == #"    <testcase classname="\#(suiteName)" name="compared"/>"# {
                 cases += 1
                 index += 1
                 continue
             }
-            guard let key = compare ? compareGateKey(line, context: context) : gateKey(line, context: context) else {
+            let key = switch suiteName {
+            case "replay.compare": compareGateKey(line, context: context)
+            case "replay.probe-compare": probeCompareGateKey(line)
+            default: gateKey(line, context: context)
+            }
+            guard let key else {
                 problems.append((index + 1, "not a test case of a gate"))
                 index += 1
                 continue
@@ -287,6 +295,24 @@ enum ResultTables {
         let key = String(rest[close.upperBound..<gate.lowerBound]), margin = String(rest[gate.upperBound...])
         guard isGateKey(key, job: job, context: context, path: { MetricDefinition.knownKeys.contains($0) }), isDecimal(margin) else { return nil }
         return key
+    }
+
+    /// The gate key of a `replay probe compare` test case line (`injection.JOB in run N not
+    /// worse`), when the line is one its writer writes: a job, the same in its class, and a run's
+    /// number.
+    static func probeCompareGateKey(_ line: String) -> String? {
+        let prefix = #"    <testcase classname="replay."#
+        let passing = line.hasSuffix("\"/>")
+        guard line.hasPrefix(prefix), passing || line.hasSuffix("\">") else { return nil }
+        let rest = line.dropFirst(prefix.count).dropLast(passing ? 3 : 2)
+        guard let close = rest.range(of: #"" name="injection."#), let run = rest.range(of: " in run "), rest.hasSuffix(" not worse") else {
+            return nil
+        }
+        let job = String(rest[..<close.lowerBound])
+        let named = String(rest[close.upperBound..<run.lowerBound])
+        let number = String(rest[run.upperBound...].dropLast(" not worse".count))
+        guard JobKind(rawValue: job) != nil, named == job, isInteger(number) else { return nil }
+        return "injection." + job
     }
 
     /// The words a gate key may be made of: every key of a job's block in report.json, the

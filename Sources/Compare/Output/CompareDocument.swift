@@ -178,7 +178,8 @@ public struct CompareDocument: ResultDocument, Equatable {
             case discordant, verdict
         }
 
-        init(_ m: MetricComparison) {
+        /// `m` as compare.json writes it; `replay probe compare` writes its metrics so too.
+        public init(_ m: MetricComparison) {
             (kind, unit, direction) = (m.metric.kind, m.metric.unit, m.metric.direction)
             switch m.metric.kind {
             case .rate: test = .mcnemarExact

@@ -4,9 +4,10 @@ import ReplayKit
 
 /// How compare.md, compare.html, junit.xml and the gate lines write numbers: plain decimals,
 /// never an exponent, rates as percentages and their differences in percentage points.
-enum CompareText {
+/// `replay probe compare`'s compare.md and gate lines write theirs with it too.
+public enum CompareText {
     /// `value` to about four significant digits, without an exponent: `0.01235`, `123.5`, `-2`.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         guard value.isFinite else { return "-" }
         if value == 0 { return "0" }
         let magnitude = abs(value)
@@ -16,26 +17,26 @@ enum CompareText {
     }
 
     /// `number` with a `+` before a positive value (a difference).
-    static func signed(_ value: Double) -> String {
+    public static func signed(_ value: Double) -> String {
         value > 0 ? "+" + number(value) : number(value)
     }
 
     /// A p-value: four decimals, `<0.0001` below that.
-    static func pValue(_ value: Double?) -> String {
+    public static func pValue(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "-" }
         if value < 0.0001 { return "<0.0001" }
         return trimmed(String(format: "%.4f", value))
     }
 
     /// A metric's value in its unit: a rate as a percentage (`42.5%`), anything else as a number.
-    static func value(_ value: Double?, _ metric: MetricDefinition) -> String {
+    public static func value(_ value: Double?, _ metric: MetricDefinition) -> String {
         guard let value else { return "-" }
         return metric.unit == .fraction ? trimmed(String(format: "%.1f", value * 100)) + "%" : number(value)
     }
 
     /// A difference in the metric's unit: percentage points for a rate (`+2.5 pp`, or `+2.5`
     /// without `withUnit`).
-    static func difference(_ value: Double?, _ metric: MetricDefinition, withUnit: Bool = true) -> String {
+    public static func difference(_ value: Double?, _ metric: MetricDefinition, withUnit: Bool = true) -> String {
         guard let value else { return "-" }
         if metric.unit == .fraction {
             let points = trimmed(String(format: "%.1f", value * 100))
@@ -45,7 +46,7 @@ enum CompareText {
     }
 
     /// A size of a difference (the minimum detectable one): percentage points for a rate.
-    static func magnitude(_ value: Double?, _ metric: MetricDefinition) -> String {
+    public static func magnitude(_ value: Double?, _ metric: MetricDefinition) -> String {
         guard let value else { return "-" }
         return metric.unit == .fraction ? trimmed(String(format: "%.1f", value * 100)) + " pp" : number(value)
     }
@@ -57,7 +58,7 @@ enum CompareText {
     static func coordinate(_ value: Double) -> String { trimmed(String(format: "%.1f", value)) }
 
     /// The 95% interval of a difference: `[-1.2, +3.4] pp`.
-    static func interval(_ lower: Double?, _ upper: Double?, _ metric: MetricDefinition) -> String {
+    public static func interval(_ lower: Double?, _ upper: Double?, _ metric: MetricDefinition) -> String {
         guard let lower, let upper else { return "-" }
         if metric.unit == .fraction {
             func points(_ v: Double) -> String {

@@ -43,6 +43,8 @@ public enum ResultVocabulary {
         "delay", "drawer", "followed", "next", "outside", "switcher",
         // An upgrade preview (--as-model-version), in report.md, on stderr and in compare's pages.
         "preview", "recorded", "speed", "slices", "keep", "upgrade",
+        // replay probe compare's compare.md.
+        "attacks", "cluster", "hash", "keyed", "measure", "measures", "nobody", "pooled", "utility",
         // replay suite compare's pages.
         "minus", "gained", "judged", "carry", "later", "large", "lost", "hide", "says",
         // Literals inside the writers' interpolations.

@@ -241,6 +241,13 @@ public struct OutputDirectory: Sendable {
         try saveManifest()
     }
 
+    /// `replay probe compare`'s results: compare.json (`replay.probe-compare/1`), compare.md and
+    /// junit.xml, in that order, then, last, the manifest that marks them finished.
+    public func saveProbeComparison(json: String, markdown: String, junit: String) throws(Failure) {
+        for (name, text) in zip(["compare.json", "compare.md", "junit.xml"], [json, markdown, junit]) { try create(name, text) }
+        try saveManifest()
+    }
+
     /// `replay suite run`'s results: report.json (`replay.suite-report/1`), report.md and junit.xml,
     /// in that order, then, last, the manifest that marks them finished (`replay verify` checks it).
     public func saveSuite(json: String, markdown: String, junit: String) throws(Failure) {
