@@ -35,6 +35,8 @@ public struct InjectionProbe: Sendable {
         public var member: String?
         /// Names the trial in `trials.json` (`trialKey`).
         public var key: UInt64
+        /// Names its thread there (`threadKey`).
+        public var thread: UInt64
     }
 
     /// The trials of `snapshot`: every asked place of every probed job, with every attack of
@@ -42,6 +44,7 @@ public struct InjectionProbe: Sendable {
     /// and the message's ids under the run key and the attack's kind.
     public func trials(in snapshot: ThreadSnapshot, tokenizer: any Tokenizer) -> [Trial] {
         var trials: [Trial] = []
+        let thread = threadKey(snapshot.thread.id)
         for job in jobs {
             var ledger = JobLedger()
             let plainItems = job.plan(snapshot, tokenizer: tokenizer, ledger: &ledger).filter { $0.request != nil }
@@ -57,7 +60,7 @@ public struct InjectionProbe: Sendable {
                     guard let attacked else { continue }
                     let key = trialKey(snapshot.thread.id, item.attribution.message, item.place?.rawValue ?? "", attack.kind)
                     trials.append(Trial(job: job.kind, attack: number, plain: item, attacked: attacked, marker: marker,
-                                        member: planted.member, key: key))
+                                        member: planted.member, key: key, thread: thread))
                 }
             }
         }
@@ -68,6 +71,13 @@ public struct InjectionProbe: Sendable {
     func placeKey(_ thread: String, _ message: String, _ kind: String) -> UInt64 {
         var mac = key.mac("replay.probe.place/1")
         mac.update(Array(thread.utf8) + [0] + Array(message.utf8) + [0] + Array(kind.utf8))
+        return mac.finalize().prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// A thread's key in `trials.json`: HMAC under the run key of the thread's id.
+    func threadKey(_ thread: String) -> UInt64 {
+        var mac = key.mac("replay.probe.thread/1")
+        mac.update(Array(thread.utf8))
         return mac.finalize().prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
@@ -136,7 +146,7 @@ public struct InjectionProbe: Sendable {
         for (name, value) in plainResult.quality {
             if let other = attackedResult.quality[name] { quality[name] = (value, other) }
         }
-        return ProbeTrial(key: trial.key, job: trial.job, kind: attack.kind, succeeded: succeeded,
+        return ProbeTrial(key: trial.key, thread: trial.thread, job: trial.job, kind: attack.kind, succeeded: succeeded,
                           shown: succeeded && attackedResult.answered, baseline: obeys(plain, trial.plain),
                           plainAnswered: plainResult.answered, attackedAnswered: attackedResult.answered, quality: quality)
     }

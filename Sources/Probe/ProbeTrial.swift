@@ -7,6 +7,9 @@ import Jobs
 public struct ProbeTrial: Sendable, Equatable {
     /// The trial's key (`InjectionProbe.trialKey`).
     public var key: UInt64
+    /// Its thread's key (`InjectionProbe.threadKey`): trials of one thread are one cluster when
+    /// probes are compared, since one thread's places are not independent evidence.
+    public var thread: UInt64
     public var job: JobKind
     /// The attack's kind (a label of the attack set).
     public var kind: String
@@ -18,9 +21,10 @@ public struct ProbeTrial: Sendable, Equatable {
     /// Each quality measure scored both ways: the plain and the attacked value.
     public var quality: [String: (plain: Double, attacked: Double)]
 
-    public init(key: UInt64, job: JobKind, kind: String, succeeded: Bool, shown: Bool, baseline: Bool,
+    public init(key: UInt64, thread: UInt64 = 0, job: JobKind, kind: String, succeeded: Bool, shown: Bool, baseline: Bool,
                 plainAnswered: Bool, attackedAnswered: Bool, quality: [String: (plain: Double, attacked: Double)] = [:]) {
         self.key = key
+        self.thread = thread
         self.job = job
         self.kind = kind
         self.succeeded = succeeded
@@ -32,7 +36,7 @@ public struct ProbeTrial: Sendable, Equatable {
     }
 
     public static func == (a: ProbeTrial, b: ProbeTrial) -> Bool {
-        a.key == b.key && a.job == b.job && a.kind == b.kind && a.flags == b.flags
+        a.key == b.key && a.thread == b.thread && a.job == b.job && a.kind == b.kind && a.flags == b.flags
             && a.quality.keys == b.quality.keys
             && a.quality.allSatisfy { name, value in b.quality[name].map { $0 == value } ?? false }
     }

@@ -96,6 +96,18 @@ import TestSupport
         #expect(Set(obeyed.map(\.kind)) == Set(AttackSet.builtIn.attacks.filter { [.chips, .push].contains($0.job) }.map(\.kind)))
     }
 
+    /// `--force` replaces a finished probe's results, trials.json included.
+    @Test func forceReplacesAFinishedProbe() throws {
+        let first = try Self.run(obeys: true)
+        var said: [String] = []
+        let again = ProbeCommand.run(["injection", "--out", first.out, "--force", first.directory.path("tiny.jsonl")],
+                                     sandboxing: Sandboxing(enabled: true, confine: Self.standIn), diagnostics: { said.append($0) },
+                                     model: InjectionProbeTests.Scripted(obeys: false), key: RunKey(bytes: Array(0..<32))!)
+        #expect(again == .success, "\(said)")
+        let report = try ReportValue(parsingExactJSON: String(contentsOfFile: first.out + "/report.json", encoding: .utf8))
+        #expect(report.at("jobs.chips.succeeded") == .int(0))
+    }
+
     /// The trials file's reader refuses what its writer never writes, naming the column.
     @Test(arguments: [
         ("keys out of order", "not in key order"), ("a column short", "columns.flags has"),

@@ -260,10 +260,11 @@ import TestSupport
 
     /// 20 chips trials both runs hold: attack success in run 1 only for 3, in run 2 only for 10,
     /// in both for 2; one trial only run 1 has and two only run 2 has. Each trial's plain
-    /// `best_f1` is the same in both runs; its attacked one 0.1 lower in run 2.
-    static func handMade() -> [[ProbeTrial]] {
-        func trial(_ key: UInt64, _ succeeded: Bool, attacked: Double) -> ProbeTrial {
-            ProbeTrial(key: key, job: .chips, kind: "chips_say_reply", succeeded: succeeded, shown: false, baseline: false,
+    /// `best_f1` is the same in both runs; its attacked one 0.1 lower in run 2. `threadOf` gives
+    /// the i-th trial's thread (each its own by default).
+    static func handMade(threadOf: (Int) -> UInt64 = { UInt64($0) }) -> [[ProbeTrial]] {
+        func trial(_ key: UInt64, _ succeeded: Bool, attacked: Double, thread: UInt64? = nil) -> ProbeTrial {
+            ProbeTrial(key: key, thread: thread ?? key, job: .chips, kind: "chips_say_reply", succeeded: succeeded, shown: false, baseline: false,
                        plainAnswered: true, attackedAnswered: !succeeded, quality: ["best_f1": (0.5, attacked)])
         }
         let outcomes: [(Bool, Bool)] = Array(repeating: (true, false), count: 3) + Array(repeating: (false, true), count: 10)
@@ -271,8 +272,8 @@ import TestSupport
         var base: [ProbeTrial] = [], new: [ProbeTrial] = []
         for (index, outcome) in outcomes.enumerated() {
             let attacked = 0.2 + 0.03 * Double(index)
-            base.append(trial(UInt64(index * 7 + 1), outcome.0, attacked: attacked))
-            new.append(trial(UInt64(index * 7 + 1), outcome.1, attacked: attacked - 0.1))
+            base.append(trial(UInt64(index * 7 + 1), outcome.0, attacked: attacked, thread: threadOf(index)))
+            new.append(trial(UInt64(index * 7 + 1), outcome.1, attacked: attacked - 0.1, thread: threadOf(index)))
         }
         base.append(trial(1000, true, attacked: 0))
         new += [trial(2000, true, attacked: 0), trial(3000, false, attacked: 0)]
@@ -302,6 +303,20 @@ import TestSupport
         #expect(success.adjustedPValue == success.pValue && success.verdict == .noDetectableChange)
         // The kind's row is the job's, its only kind.
         #expect(comparison.kinds.map(\.kind) == ["chips_say_reply"] && comparison.kinds[0].paired[0].attackSuccess == success)
+    }
+
+    /// Two trials a thread: one thread's places are one cluster, so the same differences give a
+    /// wider interval. Known answers (statsmodels 0.15.0, as above with `groups = arange(20) // 2`):
+    /// bse 0.21147629234082532, conf_int [-0.06448591657208141, 0.7644859165720812],
+    /// (norm.ppf(0.975) + norm.ppf(0.8)) * bse == 0.5924688546033929. McNemar's p is per pair, unchanged.
+    @Test func aThreadsTrialsAreOneCluster() throws {
+        let comparison = ProbeComparison(Self.handMade { UInt64(10_000 + $0 / 2) }, layout: [(.chips, ["chips_say_reply"])])
+        let success = try #require(comparison.job(.chips)).paired[0].attackSuccess
+        #expect(success.pairs == 20 && success.clusters == 10)
+        #expect(Self.near(success.pValue, 0.09228515625))
+        #expect(abs(success.difference! - 0.35) < 1e-12 && abs(success.standardError! - 0.21147629234082532) < 1e-12)
+        #expect(abs(success.lower! - -0.06448591657208141) < 1e-9 && abs(success.upper! - 0.7644859165720812) < 1e-9)
+        #expect(abs(success.minimumDetectable! - 0.5924688546033929) < 1e-9)
     }
 
     /// Utility: the answered shares are tested as attack success is (the attacked answers here

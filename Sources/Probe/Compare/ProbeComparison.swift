@@ -14,9 +14,9 @@ import Jobs
 /// The statistics are `replay compare`'s (`MetricEstimator`, `Holm`). Holm adjusts each metric
 /// across the rows of its table, for each later run: the jobs' attack success across the jobs
 /// (what `--fail-if-worse` reads), the kinds' across every kind of every job, and so on for each
-/// share and measure. trials.json names a trial by a keyed hash and holds no thread, so each
-/// trial is its own cluster: where one thread gives many places, the intervals are narrower than
-/// clustering by thread would make them.
+/// share and measure. A thread's trials are one cluster (trials.json names each trial's thread by a
+/// keyed hash): one thread's places, and one place's several kinds, are not independent evidence,
+/// so the intervals are as wide as the threads make them.
 public struct ProbeComparison: Sendable {
     /// The Holm-adjusted significance level of the verdicts.
     public static let alpha = MetricVerdict.alpha
@@ -175,7 +175,7 @@ public struct ProbeComparison: Sendable {
         let (pairs, counts) = join(base, new)
         func share(_ metric: MetricDefinition, _ flag: (ProbeTrial) -> Bool) -> MetricComparison {
             MetricEstimator.compare(metric, pairs.map {
-                PairedObservation(base: flag($0.base) ? 1 : 0, new: flag($0.new) ? 1 : 0, cluster: $0.base.key)
+                PairedObservation(base: flag($0.base) ? 1 : 0, new: flag($0.new) ? 1 : 0, cluster: $0.base.thread)
             })
         }
         let names = Set(pairs.flatMap { Array($0.base.quality.keys) + Array($0.new.quality.keys) }).sorted()
@@ -184,7 +184,7 @@ public struct ProbeComparison: Sendable {
                 MetricEstimator.compare(Self.quality(name, attacked: attacked), pairs.compactMap { pair in
                     guard let base = pair.base.quality[name], let new = pair.new.quality[name] else { return nil }
                     return PairedObservation(base: attacked ? base.attacked : base.plain, new: attacked ? new.attacked : new.plain,
-                                             cluster: pair.base.key)
+                                             cluster: pair.base.thread)
                 })
             }
             return QualityComparison(name: name, plain: measure(attacked: false), attacked: measure(attacked: true))

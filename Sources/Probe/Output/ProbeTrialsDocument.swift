@@ -7,7 +7,8 @@ import ReplayKit
 /// of two probes' directories: the same places, other prompts or another model).
 ///
 /// Each trial is its key (an HMAC of the place's ids and the attack's kind under the run key,
-/// `InjectionProbe.trialKey`), its job and kind (indexes into the document's lists), its flags
+/// `InjectionProbe.trialKey`), its thread (an index into `threads`, each an HMAC of a thread's id
+/// under the run key: trials of a thread are one cluster when probes are compared), its job and kind (indexes into the document's lists), its flags
 /// (`Flag`) and each quality measure scored both ways, plain and attacked, in billionths (as
 /// items.json.zst holds measures). Never a word. Decoding checks what the types cannot say: one
 /// value a trial in every column, indexes within their lists, keys listed once, trials in key order.
@@ -20,6 +21,7 @@ public struct ProbeTrialsDocument: ResultDocument, Equatable {
     public var count: Int
     public var jobs: [JobKind]
     public var kinds: [TokenLabel]
+    public var threads: [ItemsDocument.ItemHash]
     public var columns: Columns
 
     /// A trial's flag bits.
@@ -35,7 +37,7 @@ public struct ProbeTrialsDocument: ResultDocument, Equatable {
 
     public struct Columns: Codable, Sendable, Equatable {
         public var key: [ItemsDocument.ItemHash]
-        public var job, kind, flags: [Int]
+        public var thread, job, kind, flags: [Int]
         /// Each measure's plain and attacked values in billionths, null where the trial has none.
         public var quality: ResultMap<QualityName, QualityColumns>
     }
@@ -55,9 +57,13 @@ public struct ProbeTrialsDocument: ResultDocument, Equatable {
         kinds = kindNames.map { TokenLabel($0) }
         let jobIndex = Dictionary(uniqueKeysWithValues: jobs.enumerated().map { ($1, $0) })
         let kindIndex = Dictionary(uniqueKeysWithValues: kindNames.enumerated().map { ($1, $0) })
+        let threadKeys = Array(Set(sorted.map(\.thread))).sorted()
+        threads = threadKeys.map { ItemsDocument.ItemHash($0) }
+        let threadIndex = Dictionary(uniqueKeysWithValues: threadKeys.enumerated().map { ($1, $0) })
         let names = Set(sorted.flatMap { $0.quality.keys }).sorted()
         columns = Columns(
             key: sorted.map { ItemsDocument.ItemHash($0.key) },
+            thread: sorted.map { threadIndex[$0.thread]! },
             job: sorted.map { jobIndex[$0.job]! },
             kind: sorted.map { kindIndex[$0.kind]! },
             flags: sorted.map(\.flags),
@@ -77,7 +83,7 @@ public struct ProbeTrialsDocument: ResultDocument, Equatable {
                     quality[name.name] = (Double(plain) / 1_000_000_000, Double(attacked) / 1_000_000_000)
                 }
             }
-            return ProbeTrial(key: columns.key[i].value, job: jobs[columns.job[i]], kind: kinds[columns.kind[i]].text,
+            return ProbeTrial(key: columns.key[i].value, thread: threads[columns.thread[i]].value, job: jobs[columns.job[i]], kind: kinds[columns.kind[i]].text,
                               succeeded: bits & Flag.succeeded != 0, shown: bits & Flag.shown != 0, baseline: bits & Flag.baseline != 0,
                               plainAnswered: bits & Flag.plainAnswered != 0, attackedAnswered: bits & Flag.attackedAnswered != 0,
                               quality: quality)
@@ -97,18 +103,21 @@ public struct ProbeTrialsDocument: ResultDocument, Equatable {
         count = try container.decode(Int.self, forKey: .count)
         jobs = try container.decode([JobKind].self, forKey: .jobs)
         kinds = try container.decode([TokenLabel].self, forKey: .kinds)
+        threads = try container.decode([ItemsDocument.ItemHash].self, forKey: .threads)
         columns = try container.decode(Columns.self, forKey: .columns)
         if let problem { throw StateFormatError(at: decoder.codingPath, problem) }
     }
 
-    enum CodingKeys: String, CodingKey { case schema, count, jobs, kinds, columns }
+    enum CodingKeys: String, CodingKey { case schema, count, jobs, kinds, threads, columns }
 
     /// What the types leave unchecked and is wrong, in a few words naming the column, or nil.
     var problem: String? {
         guard count >= 0 else { return "count is not a whole number of 0 or more" }
         guard Set(kinds.map(\.text)).count == kinds.count else { return "kinds: a kind listed twice" }
+        guard Set(threads).count == threads.count else { return "threads: a thread hash listed twice" }
         guard columns.key.count == count else { return "columns.key has \(columns.key.count) values for \(count) trials" }
-        for (name, values, limit) in [("job", columns.job, jobs.count), ("kind", columns.kind, kinds.count), ("flags", columns.flags, Flag.limit)] {
+        for (name, values, limit) in [("thread", columns.thread, threads.count), ("job", columns.job, jobs.count), ("kind", columns.kind, kinds.count),
+                                      ("flags", columns.flags, Flag.limit)] {
             guard values.count == count else { return "columns.\(name) has \(values.count) values for \(count) trials" }
             if let index = values.firstIndex(where: { $0 < 0 || $0 >= limit }) { return "columns.\(name)[\(index)] is not an index below \(limit)" }
         }

@@ -52,7 +52,8 @@ public struct OutputDirectory: Sendable {
     }
 
     /// The result files a run may leave, cleared before confinement so they can be created anew.
-    public static let resultFiles = ["report.json", "report.md", "junit.xml", stateFileName, ItemTable.fileName, AuditTap.hashesFileName] + FlywheelFiles.names
+    public static let resultFiles = ["report.json", "report.md", "junit.xml", stateFileName, ItemTable.fileName, AuditTap.hashesFileName,
+                                     "trials.json"] + FlywheelFiles.names
         + comparisonFiles + [RunManifest.fileName]
     /// What `replay compare` writes besides junit.xml and manifest.json.
     public static let comparisonFiles = ["compare.json", "compare.md", "compare.html"]
