@@ -68,12 +68,12 @@ public struct ProbeCompareDocument: ResultDocument {
         public var alpha = ProbeComparison.alpha
         public var interval = Interval.wilson
         public var adjustment = Adjustment.holm
-        public var clusters = Clusters.trial
+        public var clusters = Clusters.thread
 
         public enum Interval: String, Codable, Sendable { case wilson }
         public enum Adjustment: String, Codable, Sendable { case holm }
-        /// Each trial its own cluster: trials.json names no thread.
-        public enum Clusters: String, Codable, Sendable { case trial }
+        /// A thread's trials are one cluster (trials.json's `threads`).
+        public enum Clusters: String, Codable, Sendable { case thread }
     }
 
     /// A job (its kinds pooled) or a kind of attack.
