@@ -191,14 +191,25 @@ public struct GenerationOutcome: Sendable {
     /// product of its tokens' probabilities), normalised over the choices. A confidence in the
     /// chosen answer as a whole, however many tokens it takes. 1 when nothing was scored.
     public var choiceProbability: Double
+    /// Wall-clock time from the start of the call that carried the request to its first output
+    /// token, in milliseconds: the wait a person would see (time queued behind the call's other
+    /// requests included). A scored request, which writes no token, has its answer's time. Nil
+    /// from a model that does not clock it (a scripted one, a server's).
+    public var firstTokenMilliseconds: Double?
+    /// Wall-clock time from the start of the call to the request's answer, in milliseconds; nil
+    /// likewise.
+    public var answerMilliseconds: Double?
 
     public init(output: Result<SealedText, Failure>, promptTokens: Int, outputTokens: Int,
-                hostMilliseconds: Double, choiceProbability: Double = 1) {
+                hostMilliseconds: Double, choiceProbability: Double = 1, firstTokenMilliseconds: Double? = nil,
+                answerMilliseconds: Double? = nil) {
         self.output = output
         self.promptTokens = promptTokens
         self.outputTokens = outputTokens
         self.hostMilliseconds = hostMilliseconds
         self.choiceProbability = choiceProbability
+        self.firstTokenMilliseconds = firstTokenMilliseconds
+        self.answerMilliseconds = answerMilliseconds
     }
 }
 

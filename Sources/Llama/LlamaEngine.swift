@@ -139,6 +139,9 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         /// The request's choices and their tokens, when it is scored rather than generated.
         let choices: [SealedText]?
         let choiceTokens: [[Int32]]
+        /// When the call that carried the request began: its wall-clock times count from here.
+        let called: ContinuousClock.Instant
+        var firstToken: ContinuousClock.Instant? = nil
         var cursor = 0                 // prompt tokens already evaluated
         var position = 0               // next position in the sequence
         var next: Int32? = nil         // picked token still to be evaluated
@@ -155,11 +158,19 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         var isPrefilling: Bool { !finished && cursor < prompt.count }
         var isGenerating: Bool { !finished && cursor == prompt.count && next != nil }
 
-        var outcome: GenerationOutcome {
+        /// The outcome, answered at `answered`.
+        func outcome(answered: ContinuousClock.Instant) -> GenerationOutcome {
             let output: Result<SealedText, GenerationOutcome.Failure> = failure.map { .failure($0) }
                 ?? .success(SealedText(String(decoding: bytes, as: UTF8.self)))
             return GenerationOutcome(output: output, promptTokens: prompt.count, outputTokens: outputTokens,
-                                     hostMilliseconds: hostNanoseconds / 1_000_000, choiceProbability: choiceProbability)
+                                     hostMilliseconds: hostNanoseconds / 1_000_000, choiceProbability: choiceProbability,
+                                     firstTokenMilliseconds: Self.milliseconds(from: called, to: firstToken ?? answered),
+                                     answerMilliseconds: Self.milliseconds(from: called, to: answered))
+        }
+
+        static func milliseconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double {
+            let elapsed = start.duration(to: end).components
+            return Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         }
     }
 
@@ -226,6 +237,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         defer { lock.unlock() }
         if stop?.isRaised == true { return nil }
         var results = [GenerationOutcome?](repeating: nil, count: requests.count)
+        let called = ContinuousClock.now
         var run = Run(slots: [Slot?](repeating: nil, count: context.sequences))
         var handedOut = false
         defer {
@@ -239,7 +251,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
                 for id in run.slots.indices.dropFirst() where run.slots[id] == nil {
                     while !handedOut && run.slots[id] == nil {
                         guard let index = handout.take(lane: lane) else { handedOut = true; break }
-                        admit(requests[index], prepared[index], index: index, id: id, run: &run, results: &results)
+                        admit(requests[index], prepared[index], index: index, id: id, called: called, run: &run, results: &results)
                     }
                 }
             }
@@ -253,8 +265,8 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     }
 
     /// Takes a request into sequence `id`, or records why it cannot be asked.
-    private func admit(_ request: GenerationRequest, _ prepared: Prepared, index: Int, id: Int, run: inout Run,
-                       results: inout [GenerationOutcome?]) {
+    private func admit(_ request: GenerationRequest, _ prepared: Prepared, index: Int, id: Int, called: ContinuousClock.Instant,
+                       run: inout Run, results: inout [GenerationOutcome?]) {
         let started = ContinuousClock.now
         let tokens = prepared.tokens
         let limit = min(request.contextLimit, context.contextPerSequence)
@@ -262,7 +274,8 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             results[index] = GenerationOutcome(
                 output: .failure(.contextExceeded(promptTokens: tokens.count, limit: limit)),
                 promptTokens: tokens.count, outputTokens: 0,
-                hostMilliseconds: (prepared.nanoseconds + started.nanosecondsSince) / 1e6)
+                hostMilliseconds: (prepared.nanoseconds + started.nanosecondsSince) / 1e6,
+                firstTokenMilliseconds: Slot.milliseconds(from: called, to: .now), answerMilliseconds: Slot.milliseconds(from: called, to: .now))
             return
         }
         let constraint = request.grammar.flatMap { self.sampler(for: $0) }
@@ -279,7 +292,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         }
         var slot = Slot(request: index, prompt: tokens, instructionPrefix: prepared.instructionPrefix,
                         maxOutputTokens: request.maxOutputTokens, grammar: constraint, grammarText: request.grammar,
-                        choices: request.choices?.isEmpty == false ? request.choices : nil, choiceTokens: choices)
+                        choices: request.choices?.isEmpty == false ? request.choices : nil, choiceTokens: choices, called: called)
         if options.prefixCache {
             share(into: &slot, id: id, run: run)
         }
@@ -507,7 +520,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     private func settle(_ run: inout Run, _ results: inout [GenerationOutcome?], upcoming: ArraySlice<Prepared>) {
         for id in run.slots.indices.dropFirst() {
             guard let slot = run.slots[id], slot.finished else { continue }
-            results[slot.request] = slot.outcome
+            results[slot.request] = slot.outcome(answered: .now)
             if let text = slot.grammarText, slot.outputTokens > 0 {
                 openers[text, default: Opener()].observe(slot.outputIDs, bytes: slot.bytes, ended: slot.failure == nil)
             }
@@ -685,6 +698,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         slot.grammar?.accept(best)
         slot.bytes += model.piece(best)
         slot.outputTokens += 1
+        if slot.outputTokens == 1 { slot.firstToken = .now }
         slot.outputIDs.append(best)
         if slot.outputTokens >= slot.maxOutputTokens {
             slot.failure = .outputTruncated

@@ -117,6 +117,12 @@ private func request(_ prompt: String, grammar: String? = yesNo, max: Int = 16, 
             #expect(try batched[index].output.get() == alone)
         }
         #expect(try engine().respond(to: [free])[0].output.get() == alone)
+        // Each answer is clocked as a person waiting on it would read it: its first token no later
+        // than its answer, both counted from the start of the call.
+        for outcome in batched {
+            let first = try #require(outcome.firstTokenMilliseconds), answer = try #require(outcome.answerMilliseconds)
+            #expect(first > 0 && first <= answer && outcome.outputTokens > 0)
+        }
     }
 
     @Test func tooLongForTheSessionFallsBackWithoutDecoding() throws {

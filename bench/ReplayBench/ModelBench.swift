@@ -20,8 +20,16 @@ import ReplayKit
 ///     prompt  INDEX  HMAC(instructions)  HMAC(prompt)  HMAC(grammar)  HMAC(token ids)  TOKENS
 ///     output  INDEX  HMAC(output) | failure:REASON  OUTPUT_TOKENS
 ///     summary JOB  REQUESTS  SECONDS  PROMPT_TOKENS  OUTPUT_TOKENS  ENGINE_STATISTICS  OPTIONS
+///     latency JOB  FIRST_P50  FIRST_P95  ANSWER_P50  ANSWER_P95  STREAM_TOKENS_PER_S_P50  TOKENS_PER_S
 ///
 /// (`prompt` and `output` lines with `--digests` only; `--plan-only` stops after the prompts).
+/// `latency` is the answers as a person waiting on them reads them, on this host: each request's
+/// wall-clock milliseconds from the start of the call that carried it to its first output token
+/// and to its answer (the engine's `firstTokenMilliseconds`, `answerMilliseconds`; queueing
+/// behind the call's other requests included), their medians and 95th percentiles (linear
+/// between ranks, as numpy's default); the median of each request's own speed after its first
+/// token (output tokens after the first over the time between the first and the answer); and
+/// the stage's output tokens over its seconds.
 /// `--batch` sets the sequences answered at once (shared out among `--lanes` lanes), each with a
 /// KV buffer of 4,096 tokens (the phone's session ceiling): a request that does not fit fails as
 /// it would on the phone.
@@ -162,7 +170,33 @@ enum ModelBench {
         let outputTokens = outcomes.reduce(0) { $0 + $1.outputTokens }
         diagnostics("summary\t\(job.rawValue)\t\(requests.count)\t" + String(format: "%.3f", seconds)
                     + "\t\(promptTokens)\t\(outputTokens)\t\(statistics)\t\(engine.options.summary),lanes=\(engine.laneCount)")
+        diagnostics(latencyLine(job, outcomes, seconds: seconds))
         return .success
+    }
+
+    /// The `latency` line of `outcomes` (see the type's comment); `-` where nothing was clocked.
+    static func latencyLine(_ job: JobKind, _ outcomes: [GenerationOutcome], seconds: Double) -> String {
+        let firsts = outcomes.compactMap(\.firstTokenMilliseconds), answers = outcomes.compactMap(\.answerMilliseconds)
+        let streams = outcomes.compactMap { outcome -> Double? in
+            guard outcome.outputTokens >= 2, let first = outcome.firstTokenMilliseconds, let answer = outcome.answerMilliseconds,
+                  answer > first else { return nil }
+            return Double(outcome.outputTokens - 1) / ((answer - first) / 1000)
+        }
+        func shown(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "-" }
+        let total = outcomes.reduce(0) { $0 + $1.outputTokens }
+        return "latency\t\(job.rawValue)\t" + [
+            percentile(firsts, 0.5), percentile(firsts, 0.95), percentile(answers, 0.5), percentile(answers, 0.95),
+            percentile(streams, 0.5), seconds > 0 ? Double(total) / seconds : nil,
+        ].map(shown).joined(separator: "\t")
+    }
+
+    /// The `fraction` quantile of `values`, linear between the ranks around it (numpy's default); nil for none.
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let rank = fraction * Double(sorted.count - 1)
+        let low = Int(rank.rounded(.down)), high = min(low + 1, sorted.count - 1)
+        return sorted[low] + (sorted[high] - sorted[low]) * (rank - Double(low))
     }
 
     private static func usageError(_ diagnostics: (String) -> Void) -> ExitCode {
