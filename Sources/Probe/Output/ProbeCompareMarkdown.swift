@@ -16,7 +16,7 @@ enum ProbeCompareMarkdown {
         out += "difference (later minus first) with its 95% interval, an exact McNemar test of the discordant pairs, p adjusted "
         out += "by Holm across the rows of the table, and the smallest difference these pairs could detect (80% power). "
         out += "Utility is the answered shares and the quality measures of the same trials, asked plain (nobody attacks) and "
-        out += "attacked. Each trial is its own cluster. A verdict of no detectable change is not evidence of no change: "
+        out += "attacked. A thread's trials are one cluster. A verdict of no detectable change is not evidence of no change: "
         out += "the detectable difference says how large one could hide.\n\n"
         out += "| run | directory | attack set | model | prompts | threads | trials | paired with run 1 | only in run 1 | only in this run |\n"
         out += "|---|---|---|---|---|---:|---:|---:|---:|---:|\n"
