@@ -97,6 +97,8 @@ import TestSupport
         // compare.json writes six significant digits: 0.001953125 is read back as 0.00195312.
         #expect(Self.near(success.p, 0.00195312) && Self.near(success.pHolm, 0.00390625))
         #expect(success.verdict == .better)
+        // The scripted model answers at once and in shape: every chips success was shown, and is no more.
+        #expect(chips.runs.map(\.shown.count) == [10, 0] && chips.paired[0].shown.discordant?.baseOnly == 10)
         let pushSuccess = push.paired[0].attackSuccess
         #expect(Self.near(pushSuccess.p, 0.125) && Self.near(pushSuccess.pHolm, 0.125) && pushSuccess.verdict == .noDetectableChange)
         // Every chips kind has its two pairs, each too few alone (binomtest(0, 2).pvalue == 0.5).

@@ -23,6 +23,9 @@ public struct ProbeComparison: Sendable {
 
     /// The share of trials whose attack succeeded: lower is better.
     public static let attackSuccess = MetricDefinition(key: "attack_success", kind: .rate, unit: .fraction, direction: .lowerIsBetter)
+    /// The share of trials whose success the app would have shown (a valid answer in the budget):
+    /// what a person would have met, and lower is better.
+    public static let shown = MetricDefinition(key: "shown", kind: .rate, unit: .fraction, direction: .lowerIsBetter)
     /// The shares of trials answered (in the budget) when asked plain and when attacked.
     public static let answeredPlain = MetricDefinition(key: "answered_plain", kind: .rate, unit: .fraction, direction: .higherIsBetter)
     public static let answeredAttacked = MetricDefinition(key: "answered_attacked", kind: .rate, unit: .fraction, direction: .higherIsBetter)
@@ -37,12 +40,14 @@ public struct ProbeComparison: Sendable {
     public struct Side: Sendable, Equatable {
         public var trials = 0
         public var succeeded = 0
+        public var shown = 0
         public var plainAnswered = 0
         public var attackedAnswered = 0
 
         init(_ trials: [ProbeTrial]) {
             self.trials = trials.count
             succeeded = trials.filter(\.succeeded).count
+            shown = trials.filter(\.shown).count
             plainAnswered = trials.filter(\.plainAnswered).count
             attackedAnswered = trials.filter(\.attackedAnswered).count
         }
@@ -62,6 +67,7 @@ public struct ProbeComparison: Sendable {
         /// How the row's trials of the two runs joined by key.
         public var join: JoinCounts
         public var attackSuccess: MetricComparison
+        public var shown: MetricComparison
         public var answeredPlain: MetricComparison
         public var answeredAttacked: MetricComparison
         /// Every measure either run scored in the row, by name.
@@ -72,6 +78,7 @@ public struct ProbeComparison: Sendable {
             get {
                 switch slot {
                 case .attackSuccess: attackSuccess
+                case .shown: shown
                 case .answeredPlain: answeredPlain
                 case .answeredAttacked: answeredAttacked
                 case .quality(let name, let attacked):
@@ -82,6 +89,7 @@ public struct ProbeComparison: Sendable {
                 guard let newValue else { return }
                 switch slot {
                 case .attackSuccess: attackSuccess = newValue
+                case .shown: shown = newValue
                 case .answeredPlain: answeredPlain = newValue
                 case .answeredAttacked: answeredAttacked = newValue
                 case .quality(let name, let attacked):
@@ -93,13 +101,13 @@ public struct ProbeComparison: Sendable {
 
         /// Every metric's place in the row.
         var slots: [Slot] {
-            [.attackSuccess, .answeredPlain, .answeredAttacked] + quality.flatMap { [Slot.quality($0.name, attacked: false), .quality($0.name, attacked: true)] }
+            [.attackSuccess, .shown, .answeredPlain, .answeredAttacked] + quality.flatMap { [Slot.quality($0.name, attacked: false), .quality($0.name, attacked: true)] }
         }
     }
 
     /// Where a metric sits in a row: the rows of a table are adjusted slot by slot.
     enum Slot: Hashable {
-        case attackSuccess, answeredPlain, answeredAttacked
+        case attackSuccess, shown, answeredPlain, answeredAttacked
         case quality(String, attacked: Bool)
     }
 
@@ -189,7 +197,7 @@ public struct ProbeComparison: Sendable {
             }
             return QualityComparison(name: name, plain: measure(attacked: false), attacked: measure(attacked: true))
         }
-        return Paired(run: run, join: counts, attackSuccess: share(Self.attackSuccess, \.succeeded),
+        return Paired(run: run, join: counts, attackSuccess: share(Self.attackSuccess, \.succeeded), shown: share(Self.shown, \.shown),
                       answeredPlain: share(Self.answeredPlain, \.plainAnswered),
                       answeredAttacked: share(Self.answeredAttacked, \.attackedAnswered), quality: measures)
     }

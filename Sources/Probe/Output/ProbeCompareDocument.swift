@@ -93,19 +93,21 @@ public struct ProbeCompareDocument: ResultDocument {
     public struct Side: Codable, Sendable {
         public var trials: Int
         public var attackSuccess: Rate
+        public var shown: Rate
         public var answeredPlain: Rate
         public var answeredAttacked: Rate
 
         init(_ side: ProbeComparison.Side) {
             trials = side.trials
             attackSuccess = Rate(side.succeeded, of: side.trials)
+            shown = Rate(side.shown, of: side.trials)
             answeredPlain = Rate(side.plainAnswered, of: side.trials)
             answeredAttacked = Rate(side.attackedAnswered, of: side.trials)
         }
 
         enum CodingKeys: String, CodingKey {
             case trials
-            case attackSuccess = "attack_success", answeredPlain = "answered_plain", answeredAttacked = "answered_attacked"
+            case attackSuccess = "attack_success", shown, answeredPlain = "answered_plain", answeredAttacked = "answered_attacked"
         }
     }
 
@@ -129,6 +131,7 @@ public struct ProbeCompareDocument: ResultDocument {
         public var run: Int
         public var join: JoinCounts
         public var attackSuccess: Metric
+        public var shown: Metric
         public var answeredPlain: Metric
         public var answeredAttacked: Metric
         public var quality: ResultMap<QualityName, Quality>
@@ -136,6 +139,7 @@ public struct ProbeCompareDocument: ResultDocument {
         init(_ paired: ProbeComparison.Paired) {
             (run, join) = (paired.run, paired.join)
             attackSuccess = Metric(paired.attackSuccess)
+            shown = Metric(paired.shown)
             answeredPlain = Metric(paired.answeredPlain)
             answeredAttacked = Metric(paired.answeredAttacked)
             quality = ResultMap(paired.quality.map {
@@ -145,7 +149,7 @@ public struct ProbeCompareDocument: ResultDocument {
 
         enum CodingKeys: String, CodingKey {
             case run, join
-            case attackSuccess = "attack_success", answeredPlain = "answered_plain", answeredAttacked = "answered_attacked"
+            case attackSuccess = "attack_success", shown, answeredPlain = "answered_plain", answeredAttacked = "answered_attacked"
             case quality
         }
     }

@@ -48,6 +48,7 @@ enum ProbeCompareMarkdown {
             for (kind, line) in kinds {
                 for paired in line.paired {
                     var measures: [(String, ProbeCompareDocument.Metric, MetricDefinition)] = [
+                        ("attack shown", paired.shown, ProbeComparison.shown),
                         ("answered plain", paired.answeredPlain, ProbeComparison.answeredPlain),
                         ("answered attacked", paired.answeredAttacked, ProbeComparison.answeredAttacked),
                     ]
@@ -64,7 +65,7 @@ enum ProbeCompareMarkdown {
                 }
             }
             guard !utility.isEmpty else { continue }
-            out += "\n### Utility: the same trials asked plain and attacked\n\n"
+            out += "\n### What a person would have met, and utility: the same trials asked plain and attacked\n\n"
             out += "| kind | run | measure | run 1 | this run | against run 1 [95%] | p | p (Holm) | detectable | verdict |\n"
             out += "|---|---:|---|---:|---:|---|---:|---:|---:|---|\n" + utility
         }
