@@ -437,10 +437,23 @@ JOBS = {"chips": chips, "route": route, "push": push, "draft": draft}
 
 
 class Tokenizer:
-    def __init__(self, llama_cpp, llm):
-        self.lib, self.llm = llama_cpp, llm
-        self.vocab = llm._model.vocab
-        self.framing = self._framing(llm._model.model)
+    """llama.cpp's tokenizer and chat framing of the model, through libllama (`model` is a
+    llama-cpp-python `_internals.LlamaModel`, loaded whole or with its vocabulary only)."""
+
+    def __init__(self, llama_cpp, model):
+        self.lib = llama_cpp
+        self.vocab = model.vocab
+        self.framing = self._framing(model.model)
+
+    @classmethod
+    def vocabulary_only(cls, model_path):
+        """The tokenizer of the GGUF at `model_path` with no weights loaded (for a peer whose
+        model runs in another process)."""
+        import llama_cpp
+        from llama_cpp import _internals
+        params = llama_cpp.llama_model_default_params()
+        params.vocab_only = True
+        return cls(llama_cpp, _internals.LlamaModel(path_model=model_path, params=params, verbose=False))
 
     def tokenize(self, text, add_special=False, special=False):
         data = text.encode("utf-8")
@@ -494,11 +507,14 @@ def token_digest(tokens):
     return keyed(data)
 
 
-# --- Main ------------------------------------------------------------------------------------------
+# --- Plan and report (shared with bench/peer_llama_server.py) ------------------------------------
 
 
-def main():
-    parser = argparse.ArgumentParser()
+CONTEXT_PER_SEQUENCE = 4096  # replay-bench model's KV buffer per sequence (the phone's session ceiling)
+
+
+def arguments(parser):
+    """The arguments every peer takes, added to `parser`."""
     parser.add_argument("--job", required=True, choices=sorted(JOBS))
     parser.add_argument("--limit", type=int)
     parser.add_argument("--requests", type=int)
@@ -507,16 +523,13 @@ def main():
     parser.add_argument("--model", required=True)
     parser.add_argument("--digest-key", required=True)
     parser.add_argument("corpus")
-    args = parser.parse_args()
+
+
+def plan(args, tokenizer):
+    """The job's requests as `replay-bench model` plans them, and each one's prompt tokens; prints
+    their `prompt` lines (and `planned` with --plan-only). Sets the digest key first."""
     global DIGEST_KEY
     DIGEST_KEY = read_key(args.digest_key)
-
-    import llama_cpp
-    from llama_cpp import Llama, LlamaGrammar
-
-    threads_ = args.threads or None
-    llm = Llama(model_path=args.model, n_ctx=4096, n_threads=threads_, n_threads_batch=threads_, verbose=False)
-    tokenizer = Tokenizer(llama_cpp, llm)
     requests = []
     for thread in threads(args.corpus, args.limit):
         requests += JOBS[args.job](thread, tokenizer)
@@ -530,14 +543,56 @@ def main():
               token_digest(tokens), len(tokens), sep="\t")
     if args.plan_only:
         print("planned", args.job, len(requests), sep="\t")
-        return
     sys.stdout.flush()
+    return requests, prompts
+
+
+def fits(request, tokens):
+    """Whether prompt and answer fit one sequence's KV buffer (else replay fails the request)."""
+    return len(tokens) + request.max_tokens <= CONTEXT_PER_SEQUENCE
+
+
+def report(job, prompts, outputs, seconds, engine):
+    """The `output` lines (OUTPUTS: (digest or failure:REASON, output tokens) per request) and the
+    `summary` line."""
+    for index, (answer, count) in enumerate(outputs):
+        print("output", index, answer, count, sep="\t")
+    print("summary", job, len(prompts), f"{seconds:.3f}", sum(len(t) for t in prompts),
+          sum(c for _, c in outputs), "-", engine, sep="\t")
+    sys.stdout.flush()
+
+
+def run(main):
+    """Runs `main`, reporting a failure by its type only: a message could quote a prompt."""
+    try:
+        main()
+    except Exception as error:
+        print(f"peer: failed with {type(error).__name__}", file=sys.stderr)
+        sys.exit(1)
+
+
+# --- Main ------------------------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    arguments(parser)
+    args = parser.parse_args()
+
+    import llama_cpp
+    from llama_cpp import Llama, LlamaGrammar
+
+    threads_ = args.threads or None
+    llm = Llama(model_path=args.model, n_ctx=CONTEXT_PER_SEQUENCE, n_threads=threads_, n_threads_batch=threads_, verbose=False)
+    requests, prompts = plan(args, Tokenizer(llama_cpp, llm._model))
+    if args.plan_only:
+        return
 
     grammars = {}
     outputs = []
     started = time.perf_counter()
     for request, tokens in zip(requests, prompts):
-        if len(tokens) + request.max_tokens > 4096:
+        if not fits(request, tokens):
             outputs.append(("failure:contextExceeded", 0))
             continue
         if request.grammar not in grammars:
@@ -547,16 +602,8 @@ def main():
         choice = completion["choices"][0]
         count = completion["usage"]["completion_tokens"]
         outputs.append(("failure:outputTruncated" if choice["finish_reason"] == "length" else sha(choice["text"]), count))
-    seconds = time.perf_counter() - started
-    for index, (answer, count) in enumerate(outputs):
-        print("output", index, answer, count, sep="\t")
-    print("summary", args.job, len(requests), f"{seconds:.3f}", sum(len(t) for t in prompts),
-          sum(c for _, c in outputs), "-", "peer", sep="\t")
+    report(args.job, prompts, outputs, time.perf_counter() - started, "peer")
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as error:  # the type only: a message could quote a prompt
-        print(f"peer: failed with {type(error).__name__}", file=sys.stderr)
-        sys.exit(1)
+    run(main)
