@@ -442,6 +442,7 @@ class Tokenizer:
 
     def __init__(self, llama_cpp, model):
         self.lib = llama_cpp
+        self.model = model  # kept: the vocabulary's pointers live only as long as the model object
         self.vocab = model.vocab
         self.framing = self._framing(model.model)
 
