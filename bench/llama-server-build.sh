@@ -5,10 +5,12 @@
 # The sources are the llama.cpp that libllama is built from: the vendor/llama.cpp of the
 # llama-cpp-python sdist pinned in scripts/deps.env (LLAMA_CPP_PYTHON_VERSION), configured with
 # the same LLAMA_CMAKE_ARGS (portable AVX2 kernels: a native build uses AMX instructions these
-# machines advertise but refuse, and dies of SIGILL) and the settings llama-cpp-python's own
-# CMakeLists forces (shared libraries, a Release build, the common library). On top only what
+# machines advertise but refuse, and dies of SIGILL), the settings llama-cpp-python's own
+# CMakeLists forces (shared libraries, the common library) and its build backend's Release build
+# type; the build fails unless the result has libllama's machine code. On top only what
 # the server needs: the tools tree, the server target, and no web UI (neither npm nor the
-# prebuilt UI download from Hugging Face; the bench never opens a page). Only the
+# prebuilt UI download from Hugging Face; the bench never opens a page) and no TLS. (No
+# LLAMA_CURL=OFF: this llama.cpp has no curl and only warns that the option is gone.) Only the
 # `llama-server` target and what it links are compiled: several minutes on 2 cores, once.
 #
 # Result: $cache/llama-server-$LLAMA_CPP_PYTHON_VERSION/bin/llama-server, with its own libllama

@@ -13,7 +13,8 @@
 #   server:  bench/peer_llama_server.py — the same requests (the same module builds them, the same
 #            digests checked) sent all at once to llama.cpp's `llama-server` with N parallel slots
 #            and continuous batching, greedy, the same grammar and output cap, `cache_prompt` on,
-#            4,096 tokens of context per slot as replay's sequences; timed from the first request
+#            4,096 tokens of context per slot as replay's sequences, matrix-product attention as
+#            replay's (not flash); timed from the first request
 #            sent to the last answer (not the server's start or load). Built once into the cache
 #            from the same llama.cpp sources and flags as libllama (bench/llama-server-build.sh,
 #            several minutes). In the first round each job sweeps N over BENCH_SERVER_SLOTS

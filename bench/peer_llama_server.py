@@ -10,7 +10,9 @@ The requests are bench/peer_llama_cpp_python.py's, rebuilt from the corpus exact
 are answered greedily (temperature 0 after top-k 1) under the same GBNF grammar, with replay's
 output cap as `n_predict` and `cache_prompt` on, so that a slot keeps a prompt's prefix for the
 next request that shares it. Each slot has replay's context per sequence (`-c` is that times N:
-with a fixed slot count the server splits one KV buffer evenly among its slots).
+with a fixed slot count the server splits one KV buffer evenly among its slots). Attention is
+matrix products, as in replay's shipped engine and llama-cpp-python: the server's `auto` would
+turn flash attention on, whose other arithmetic changes some answers.
 
 The prompt is sent as token ids, not text: the ids are the tokens whose digest equals replay's
 (the chat framing's special tokens parsed as special, the instructions and the prompt as plain
@@ -47,7 +49,8 @@ import sys
 import threading
 import time
 
-import peer_llama_cpp_python as peer
+sys.dont_write_bytecode = True  # no __pycache__ in the work tree for the import below
+import peer_llama_cpp_python as peer  # noqa: E402
 
 
 def parses(job, text):
@@ -94,7 +97,8 @@ class Server:
     def __init__(self, path, model, slots, threads):
         self.port = free_port()
         command = [path, "--model", model, "--host", "127.0.0.1", "--port", str(self.port),
-                   "--parallel", str(slots), "--ctx-size", str(peer.CONTEXT_PER_SEQUENCE * slots), "--cont-batching"]
+                   "--parallel", str(slots), "--ctx-size", str(peer.CONTEXT_PER_SEQUENCE * slots), "--cont-batching",
+                   "--flash-attn", "off"]
         if threads:
             command += ["--threads", str(threads), "--threads-batch", str(threads)]
         self.command = command
@@ -141,7 +145,8 @@ def answer(job, reply, tokens):
     """(digest or failure:REASON, output tokens) of one `/completion` reply."""
     if reply.get("tokens_evaluated") not in (None, len(tokens)):
         raise SystemExit("peer: llama-server evaluated another prompt than the one sent")
-    count = int(reply.get("tokens_predicted", 0))
+    # The server counts the end-of-generation token it sampled; replay and llama-cpp-python do not.
+    count = int(reply.get("tokens_predicted", 0)) - (reply.get("stop_type") == "eos")
     if reply.get("stop_type") == "limit":
         return "failure:outputTruncated", count
     if reply.get("truncated") or reply.get("stop_type") != "eos":
