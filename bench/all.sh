@@ -10,7 +10,11 @@
 #   the model stage (bench/model.sh)    each job at least 85% of the kernels' ceiling (the fewest
 #                                       tokens any engine must evaluate, at libllama's best rates, over
 #                                       replay's time), the median of 3 interleaved rounds, with every
-#                                       answer equal to the plain engine's
+#                                       answer equal to the plain engine's; and each job ahead of
+#                                       llama.cpp's own llama-server at its best slot count (its time
+#                                       over replay's above 1.0, the median of the same rounds), every
+#                                       one of the server's answers parsing (built once into the cache
+#                                       by bench/llama-server-build.sh on the first run: minutes)
 #
 # Each script prints its own detailed table as it goes and appends its rows to $BENCH_ROWS. The
 # other scripts in bench/ (dryrun, identity, audit, sample, shards, sandbox, items) measure what

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks replay's model stage against llama-cpp-python answering the same screens one after the
-# other, per job, in one run, and prints the ratios.
+# other, and against llama.cpp's own server answering them concurrently, per job, in one run, and
+# prints the ratios.
 #
 #   replay:  `replay-bench model` — each job's first N requests of the sample, planned exactly as
 #            a replay plans them, answered by the engine with every speed-up on, at the runner's
@@ -9,6 +10,16 @@
 #   peer:    bench/peer_llama_cpp_python.py — the same requests rebuilt from the corpus in Python,
 #            answered with Llama.create_completion (temperature 0, the same GBNF grammar), one by one,
 #            on the same libllama.so and model. Its prompts must have the same digests as replay's.
+#   server:  bench/peer_llama_server.py — the same requests (the same module builds them, the same
+#            digests checked) sent all at once to llama.cpp's `llama-server` with N parallel slots
+#            and continuous batching, greedy, the same grammar and output cap, `cache_prompt` on,
+#            4,096 tokens of context per slot as replay's sequences, matrix-product attention as
+#            replay's (not flash); timed from the first request
+#            sent to the last answer (not the server's start or load). Built once into the cache
+#            from the same llama.cpp sources and flags as libllama (bench/llama-server-build.sh,
+#            several minutes). In the first round each job sweeps N over BENCH_SERVER_SLOTS
+#            (default 1,2,4,8) and keeps the fastest; later rounds run that N only. Its answers
+#            must parse under the job's schema; how many equal replay's is shown.
 #
 #   floor:   bench/kernel_rates.py — what libllama's kernels charge per token at their best here
 #            (a prompt's rows in one evaluation; one token of each of many sequences), times the
@@ -32,7 +43,8 @@
 # usage: bench/model.sh [REQUESTS_PER_JOB (default 50)] [JOBS (default "chips route push draft")]
 #        BENCH_ROUNDS=R runs every job's three sides R times, round after round (bench/all.sh: 3);
 #        each figure is then the median of the rounds' own, and every round's answers must equal.
-#        BENCH_PLAIN=0 skips the plain run; BENCH_PEER_THREADS sets the peer's threads (default: nproc).
+#        BENCH_PLAIN=0 skips the plain run; BENCH_PEER_THREADS sets the peers' threads (default: nproc).
+#        BENCH_SERVER=0 skips llama-server; BENCH_SERVER_SLOTS sets the first round's sweep of its slots.
 #        BENCH_BUSY=N runs N busy processes (a CPU-bound loop each) beside both sides for the
 #        whole bench, as on a shared CI runner or cluster node: then no kernel rates or floor
 #        (the kernels' best is a quiet machine's) and no plain run, only replay against the peer.
@@ -70,6 +82,12 @@ fi
 python3 -c 'import numpy, jinja2, diskcache' 2>/dev/null || python3 -m pip install --quiet numpy jinja2 diskcache >&2
 
 swift build -c release --product replay-bench >&2
+server_on=${BENCH_SERVER:-1}
+if [ "$server_on" != 0 ]; then
+  server=$("$root/bench/llama-server-build.sh")
+  sweep=${BENCH_SERVER_SLOTS:-1,2,4,8}
+  [[ $sweep =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || { echo "bench/model.sh: BENCH_SERVER_SLOTS must be slot counts, comma-separated" >&2; exit 2; }
+fi
 replay="$(swift build -c release --show-bin-path)/replay-bench"
 peer_threads=${BENCH_PEER_THREADS:-$(nproc)}
 load() { cut -d' ' -f1 /proc/loadavg; }
@@ -104,6 +122,14 @@ for round in $(seq "$rounds"); do
     PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/peer_llama_cpp_python.py" \
       --job "$job" --requests "$requests" --threads "$peer_threads" --model "$model" \
       --digest-key "$work/digest-key" "$corpus" > "$at.peer"
+    if [ "$server_on" != 0 ]; then
+      # The first round sweeps the slot counts; later rounds run the first round's fastest.
+      slots=$sweep
+      [ "$round" -gt 1 ] && slots=$(awk -F'\t' '$1 == "summary" { sub(/.*=/, "", $8); print $8 }' "$work/$job.1.server")
+      PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/peer_llama_server.py" \
+        --server "$server" --parallel "$slots" --job "$job" --requests "$requests" --threads "$peer_threads" \
+        --model "$model" --digest-key "$work/digest-key" "$corpus" > "$at.server"
+    fi
     load >> "$at.load"
   done
 done
@@ -115,9 +141,10 @@ if [ "$busy" -eq 0 ]; then
     --threads "$(nproc)" > "$work/rates.end"
 fi
 
-python3 - "$work" "$requests" "$jobs" "$busy" "$rounds" <<'PY'
+python3 - "$work" "$requests" "$jobs" "$busy" "$rounds" "$server_on" <<'PY'
 import os, statistics, sys
 work, requests, jobs, busy, rounds = sys.argv[1], sys.argv[2], sys.argv[3].split(), int(sys.argv[4]), int(sys.argv[5])
+server_on = sys.argv[6] != "0"
 def read_rates(path):
     found = {}
     if os.path.exists(path):
@@ -136,12 +163,12 @@ for name, (seconds, _) in rates_end.items():
             rates[name] = rates_end[name]
 
 def read(path):
-    lines = {"prompt": [], "output": [], "summary": None}
+    lines = {"prompt": [], "output": [], "sweep": [], "summary": None}
     if not os.path.exists(path):
         return None
     for line in open(path):
         fields = line.rstrip("\n").split("\t")
-        if fields[0] in ("prompt", "output"):
+        if fields[0] in ("prompt", "output", "sweep"):
             lines[fields[0]].append(fields[1:])
         elif fields[0] == "summary":
             lines["summary"] = fields[1:]
@@ -150,22 +177,37 @@ def read(path):
 def shown(value, form):
     return "–" if value is None else form.format(value)
 
+def same_requests(job, name, replay, other):
+    """Whether a peer asked exactly replay's requests (its prompt digests equal), said if not."""
+    if replay["prompt"] == other["prompt"]:
+        return True
+    differ = sum(a != b for a, b in zip(replay["prompt"], other["prompt"])) + abs(len(replay["prompt"]) - len(other["prompt"]))
+    print(f"{job}: {name}'s requests differ from replay's ({differ} prompt digests): no comparison", file=sys.stderr)
+    return False
+
 rows, failed = [], False
 for job in jobs:
     per_round, same_total, agree_total, loads, n = [], 0, 0, [], 0
+    server_agree, server_unparsed, sweep, slots = 0, 0, [], None
     plain_ran = True
     for round_ in range(1, rounds + 1):
         at = f"{work}/{job}.{round_}"
-        replay, peer, plain = (read(f"{at}.{k}") for k in ("replay", "peer", "plain"))
-        if replay is None or peer is None or replay["summary"] is None or peer["summary"] is None:
+        replay, peer, plain, server = (read(f"{at}.{k}") for k in ("replay", "peer", "plain", "server"))
+        if replay is None or peer is None or replay["summary"] is None or peer["summary"] is None \
+                or (server_on and (server is None or server["summary"] is None)):
             print(f"{job}, round {round_}: a run failed", file=sys.stderr); failed = True; break
-        if replay["prompt"] != peer["prompt"]:
-            differ = sum(a != b for a, b in zip(replay["prompt"], peer["prompt"])) + abs(len(replay["prompt"]) - len(peer["prompt"]))
-            print(f"{job}: the peer's requests differ from replay's ({differ} prompt digests): no comparison", file=sys.stderr)
+        if not same_requests(job, "llama-cpp-python", replay, peer) or (server_on and not same_requests(job, "llama-server", replay, server)):
             failed = True; break
         n = int(replay["summary"][1])
         replay_s, peer_s = float(replay["summary"][2]), float(peer["summary"][2])
         agree_total += sum(a[1] == b[1] for a, b in zip(replay["output"], peer["output"]))
+        server_s = None
+        if server_on:
+            server_s = float(server["summary"][2])
+            slots = server["summary"][6].rsplit("=", 1)[-1]
+            sweep = sweep or server["sweep"]
+            server_agree += sum(a[1] == b[1] for a, b in zip(replay["output"], server["output"]))
+            server_unparsed += sum(b[1] == "failure:unparsable" or b[1].startswith("failure:stopped") for b in server["output"])
         if plain is not None and plain["summary"] is not None:
             same_total += sum(a[1:] == b[1:] for a, b in zip(replay["output"], plain["output"]))
         else:
@@ -176,13 +218,15 @@ for job in jobs:
         fewest = int(stats["fewest-prompt-tokens"])
         floor = fewest * rates["prefill"][0] + output_tokens * rates["generate"][0] if rates else None
         oracle = (fewest + output_tokens) * rates["prefill"][0] if rates else None
-        per_round.append(dict(replay=replay_s, peer=peer_s, floor=floor, oracle=oracle, prefill=prefill_tokens,
+        per_round.append(dict(replay=replay_s, peer=peer_s, server=server_s, floor=floor, oracle=oracle, prefill=prefill_tokens,
                               fewest=fewest, output=output_tokens))
     else:
         # Each figure is the median of the rounds' own: a round's ratio has both sides measured
         # minutes apart at most, so a host whose speed drifts moves both alike.
         median = lambda f: statistics.median(f(r) for r in per_round)
         ratio = median(lambda r: r["peer"] / r["replay"])
+        server_ratio = median(lambda r: r["server"] / r["replay"]) if server_on else None
+        failed |= server_on and server_unparsed > 0
         share = median(lambda r: r["floor"] / r["replay"]) if rates else None
         ceiling = median(lambda r: r["peer"] / r["floor"]) if rates else None
         oracle = median(lambda r: r["peer"] / r["oracle"]) if rates else None
@@ -194,7 +238,10 @@ for job in jobs:
                          ratio=ratio, share=share, shares=shares, ceiling=ceiling, oracle=oracle,
                          tokens=f"{first['prefill']} / {first['fewest']}", output=first["output"],
                          floor=median(lambda r: r["floor"]) if rates else None, identical=identical,
-                         agree=f"{agree_total}/{n * rounds}", plain_ran=plain_ran, load="; ".join(loads)))
+                         agree=f"{agree_total}/{n * rounds}", plain_ran=plain_ran, load="; ".join(loads),
+                         server=median(lambda r: r["server"]) if server_on else None, server_ratio=server_ratio,
+                         slots=slots, sweep=sweep, server_agree=f"{server_agree}/{n * rounds}",
+                         server_parse=f"{n * rounds - server_unparsed}/{n * rounds}"))
 
 beside = f", {busy} busy processes beside both sides" if busy else ""
 print(f"model stage, each job's first {requests} requests of corpora/sample.jsonl.zst, SmolLM2-135M Q4_1, {os.cpu_count()} cores{beside}; "
@@ -213,16 +260,34 @@ for r in rows:
     print(f"| {r['job']} | {r['n']} | {r['replay']:.1f} | {r['peer']:.1f} | **{r['ratio']:.2f}×** | {shown(r['share'], '{:.0%}')} ({r['shares']}) | "
           f"{r['tokens']} | {r['output']} | {shown(r['floor'], '{:.1f}')} | {shown(r['ceiling'], '{:.2f}×')} | "
           f"{shown(r['oracle'], '{:.2f}×')} | {r['identical']} | {r['agree']} | {r['load']} |")
+if server_on:
+    # The strong peer: llama.cpp's own server, its slots swept in the first round (the fastest kept).
+    print()
+    print("| job | requests | replay s | llama-server s (slots) | ratio | first round's sweep: slots s | answers parse | answers = replay |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|")
+    for r in rows:
+        sweep = ", ".join(f"{s[0]}: {float(s[1]):.1f}" for s in r["sweep"])
+        print(f"| {r['job']} | {r['n']} | {r['replay']:.1f} | {r['server']:.1f} ({r['slots']}) | **{r['server_ratio']:.2f}×** | "
+              f"{sweep} | {r['server_parse']} | {r['server_agree']} |")
 rows_file = os.environ.get("BENCH_ROWS")
-if rows_file and rates:
-    # One row per job for bench/all.sh's single table, against issue 36's target: at least 85% of
-    # the kernels' ceiling (the floor's time over replay's), every answer equal to the plain engine's.
+if rows_file:
+    # Rows for bench/all.sh's single table, per job: issue 36's target, at least 85% of the kernels'
+    # ceiling (the floor's time over replay's) with every answer equal to the plain engine's; and
+    # issue 46's, replay ahead of llama-server at its best slot count (its time over replay's
+    # above 1.0) with every one of the server's answers parsing.
     with open(rows_file, "a") as out:
         for r in rows:
-            met = r["share"] >= 0.85 and r["plain_ran"] and r["identical"] == f"{r['n'] * rounds}/{r['n'] * rounds}"
-            out.write(f"model stage, {r['job']} ({r['n']} requests, median of {rounds} rounds)\t{r['replay']:.1f} s\t"
-                      f"the kernels' floor (llama-cpp-python: {r['peer']:.1f} s, {r['ratio']:.2f}× slower)\t{r['floor']:.1f} s\t"
-                      f"{r['share']:.1%} of the ceiling, answers = plain {r['identical']}\t≥ 85%, all answers equal\t"
-                      f"{'yes' if met else 'no'}\n")
+            every = f"{r['n'] * rounds}/{r['n'] * rounds}"
+            label = f"model stage, {r['job']} ({r['n']} requests, median of {rounds} rounds)\t{r['replay']:.1f} s"
+            if rates:
+                met = r["share"] >= 0.85 and r["plain_ran"] and r["identical"] == every
+                out.write(f"{label}\tthe kernels' floor (llama-cpp-python: {r['peer']:.1f} s, {r['ratio']:.2f}× slower)\t{r['floor']:.1f} s\t"
+                          f"{r['share']:.1%} of the ceiling, answers = plain {r['identical']}\t≥ 85%, all answers equal\t"
+                          f"{'yes' if met else 'no'}\n")
+            if server_on:
+                met = r["server_ratio"] > 1.0 and r["server_parse"] == every
+                out.write(f"{label}\tllama-server at its best, {r['slots']} slots, requests sent at once\t{r['server']:.1f} s\t"
+                          f"{r['server_ratio']:.2f}× (its time over replay's), answers parse {r['server_parse']}, "
+                          f"= replay {r['server_agree']}\t> 1.0×, answers parse\t{'yes' if met else 'no'}\n")
 sys.exit(1 if failed else 0)
 PY

@@ -2,7 +2,9 @@
 """The peer of replay's model stage: llama-cpp-python, one request after the other, greedy.
 
 Reads the same corpus as `replay-bench model`, rebuilds each job's requests with the same
-instructions, prompt layout, token cuts and GBNF grammars as the Swift jobs (Sources/Jobs), and
+instructions, prompt layout, token cuts (in the phone's tokens, by the built-in profiles'
+estimate) and GBNF grammars as the Swift jobs (Sources/Jobs), route's drawer places included (its
+agents gathered from the whole corpus first, as a run does), and
 answers them with llama-cpp-python's ordinary API (`Llama.create_completion`, temperature 0, the
 grammar as a `LlamaGrammar`) on the same libllama.so and model. Like replay it prints digests
 and counts only, never a word:
@@ -131,6 +133,7 @@ class Message:
 class Thread:
     def __init__(self, raw):
         self.agent = raw.get("agent")
+        self.about = raw.get("about")
         self.locale = raw.get("locale")
         group = raw.get("group")
         self.group = None if group is None else (group["lead"], [(m["name"], m.get("about") or "") for m in group["members"]])
@@ -190,6 +193,40 @@ def language_name(tag):
 def supports(tag):
     code = language_code(tag)
     return tag is None or code is None or code in SUPPORTED
+
+
+# --- The phone's tokens (Sources/Engine/PhoneTokenizer.swift, PhoneTokenRates.swift) ----------
+#
+# The jobs cut their inputs in the phone model's tokens, by the built-in profiles' estimate: a
+# weight per character by its script, in thousandths of a token (1000 / characters per token,
+# rounded: latin 3.5, han and kana 1.4, hangul and other scripts 1.0).
+
+PHONE_MILLI_TOKENS = {"latin": 286, "han": 714, "kana": 714, "hangul": 1000, "other": 1000}
+
+
+def script(value):
+    if value < 0x250 or 0x1E00 <= value <= 0x1EFF or 0x2000 <= value <= 0x206F or 0x20A0 <= value <= 0x20CF:
+        return "latin"
+    if 0x3040 <= value <= 0x30FF or 0x31F0 <= value <= 0x31FF or 0xFF66 <= value <= 0xFF9F:
+        return "kana"
+    if (0x3000 <= value <= 0x303F or 0x3400 <= value <= 0x4DBF or 0x4E00 <= value <= 0x9FFF or 0xF900 <= value <= 0xFAFF
+            or 0xFF00 <= value <= 0xFF65 or 0x20000 <= value <= 0x3FFFF):
+        return "han"
+    if 0x1100 <= value <= 0x11FF or 0x3130 <= value <= 0x318F or 0xAC00 <= value <= 0xD7AF:
+        return "hangul"
+    return "other"
+
+
+def phone_suffix(text, max_tokens):
+    """The longest end of `text` within `max_tokens` of the phone's tokens (PhoneTokenizer.suffix)."""
+    budget, kept, start = max(0, max_tokens) * 1000, 0, len(text)
+    while start > 0:
+        weight = PHONE_MILLI_TOKENS[script(ord(text[start - 1]))]
+        if kept + weight > budget:
+            break
+        kept += weight
+        start -= 1
+    return text[start:]
 
 
 # --- Grammars (Sources/Jobs/Guided/GrammarWriter.swift) ----------------------------------------
@@ -303,9 +340,9 @@ DRAFT = grammar(("union", [
 ]))
 
 
-def route_choices(members):
+def route_choices(members, with_lead=True):
     seen, result = set(), []
-    for name in members + ["lead"]:
+    for name in members + (["lead"] if with_lead else []):
         if name and name not in seen:
             seen.add(name)
             if all(c not in '"\\' and ord(c) >= 0x20 and ord(c) != 0x7F for c in name):
@@ -321,7 +358,7 @@ class Request:
         self.instructions, self.prompt, self.grammar, self.max_tokens = instructions, prompt, grammar_text, max_tokens
 
 
-def chips(thread, tokenizer):
+def chips(thread, facts):
     last_from_person = None
     for index, message in enumerate(thread.messages):
         if message.is_person:
@@ -333,7 +370,7 @@ def chips(thread, tokenizer):
         language = thread.language(following or message)
         if not supports(language):
             continue
-        words = tokenizer.suffix(message.screen.words(), 600)
+        words = phone_suffix(message.screen.words(), 600)
         agent = message.sender
         instructions = ("You suggest short replies that a person could send in a chat with an assistant. "
                         f"Write one to three different replies, each under 40 characters, in {language_name(language)}, "
@@ -368,8 +405,61 @@ ROUTE_INSTRUCTIONS = ("You route a message in a group chat to the member it is f
                       'or "lead" when it is not clearly for one member. Answer only with JSON.')
 
 
-def route(thread, tokenizer):
+DRAWER_INSTRUCTIONS = ("You pick which of a person's assistants a message is for. The person typed it in the app's "
+                       "list of assistants, where each has a name and a line saying what it is for. Answer with the name "
+                       "of the assistant the message is for. Answer only with JSON.")
+DRAWER_MAXIMUM_AGENTS = 12  # DrawerAgents.maximumCount
+DRAWER_TRACKED_NAMES = 4096  # DrawerAgents.Collector.trackedNames
+
+
+def drawer_agents(path):
+    """The agents the drawer offers (DrawerAgents.Collector over the whole corpus, before the run):
+    the agents of one-agent threads, most threads first, then by name's bytes, at most 12, each
+    with the first `about` of its threads."""
+    counts, about = {}, {}
+    for thread in threads(path, None):
+        name = thread.agent
+        if thread.group is not None or not name:
+            continue
+        if name not in counts and len(counts) >= DRAWER_TRACKED_NAMES:
+            continue
+        counts[name] = counts.get(name, 0) + 1
+        if name not in about and thread.about:
+            about[name] = thread.about
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0].encode("utf-8")))[:DRAWER_MAXIMUM_AGENTS]
+    return [(name, about.get(name, "")) for name, _ in ranked]
+
+
+class Facts:
+    """What a run gathers of the whole corpus before it (CorpusFacts): the drawer's agents, for route."""
+
+    def __init__(self, drawer=()):
+        self.drawer = list(drawer)
+        self.drawer_choices = route_choices([name for name, _ in self.drawer], with_lead=False)
+        self.drawer_grammar = grammar(("object", [("to", ("anyOf", self.drawer_choices))]))
+
+
+def drawer(thread, facts):
+    """The drawer's place of a one-agent thread (RouteJob.planDrawer): its first message, when the
+    person sent it with words, asked against the agents offered."""
+    choices = facts.drawer_choices
+    if len(choices) < 2 or not thread.agent or not thread.messages:
+        return
+    message = thread.messages[0]
+    if not message.is_person or not message.text:
+        return
+    if mentions_member(message.text, choices) or thread.agent not in choices:
+        return
+    if not supports(thread.language(message)):
+        return
+    lines = [f"- {name}" if not about else f"- {name}: {about}" for name, about in facts.drawer if name in choices]
+    parts = ["Assistants:"] + lines + ["\nMessage:", message.text, "\nWhich assistant is this message for?"]
+    yield Request(DRAWER_INSTRUCTIONS, "\n".join(parts), facts.drawer_grammar, 48)
+
+
+def route(thread, facts):
     if thread.group is None:
+        yield from drawer(thread, facts)
         return
     _, members = thread.group
     names = [name for name, _ in members]
@@ -386,7 +476,7 @@ def route(thread, tokenizer):
         yield Request(ROUTE_INSTRUCTIONS, "\n".join(parts), route_grammar, 48)
 
 
-def push(thread, tokenizer):
+def push(thread, facts):
     for index, message in enumerate(thread.messages):
         if message.is_person or message.push is None:
             continue
@@ -404,7 +494,7 @@ def push(thread, tokenizer):
         language = thread.language(message)
         if not supports(language):
             continue
-        cut = tokenizer.suffix(words, 1000)
+        cut = phone_suffix(words, 1000)
         instructions = ("You write the one-line preview of a push notification for a reply in a chat app. "
                         f"Say in one plain line, under 90 characters, in {language_name(language)}, what the reply holds. "
                         "Start with the content: no greeting, do not say who wrote it, give no advice of your own. "
@@ -413,7 +503,7 @@ def push(thread, tokenizer):
         yield Request(instructions, "\n".join([header, cut, "\nWrite the line."]), PUSH_LINE, 160)
 
 
-def draft(thread, tokenizer):
+def draft(thread, facts):
     for message in thread.messages:
         if not message.is_person or not message.offline or not message.text:
             continue
@@ -437,10 +527,24 @@ JOBS = {"chips": chips, "route": route, "push": push, "draft": draft}
 
 
 class Tokenizer:
-    def __init__(self, llama_cpp, llm):
-        self.lib, self.llm = llama_cpp, llm
-        self.vocab = llm._model.vocab
-        self.framing = self._framing(llm._model.model)
+    """llama.cpp's tokenizer and chat framing of the model, through libllama (`model` is a
+    llama-cpp-python `_internals.LlamaModel`, loaded whole or with its vocabulary only)."""
+
+    def __init__(self, llama_cpp, model):
+        self.lib = llama_cpp
+        self.model = model  # kept: the vocabulary's pointers live only as long as the model object
+        self.vocab = model.vocab
+        self.framing = self._framing(model.model)
+
+    @classmethod
+    def vocabulary_only(cls, model_path):
+        """The tokenizer of the GGUF at `model_path` with no weights loaded (for a peer whose
+        model runs in another process)."""
+        import llama_cpp
+        from llama_cpp import _internals
+        params = llama_cpp.llama_model_default_params()
+        params.vocab_only = True
+        return cls(llama_cpp, _internals.LlamaModel(path_model=model_path, params=params, verbose=False))
 
     def tokenize(self, text, add_special=False, special=False):
         data = text.encode("utf-8")
@@ -454,22 +558,6 @@ class Tokenizer:
             tokens = (self.lib.llama_token * capacity)()
             count = self.lib.llama_tokenize(self.vocab, data, len(data), tokens, capacity, add_special, special)
         return list(tokens[:max(0, count)])
-
-    def piece(self, token):
-        buffer = ctypes.create_string_buffer(64)
-        length = self.lib.llama_token_to_piece(self.vocab, token, buffer, 64, 0, False)
-        if length < 0:
-            buffer = ctypes.create_string_buffer(-length)
-            length = self.lib.llama_token_to_piece(self.vocab, token, buffer, -length, 0, False)
-        return buffer.raw[:max(0, length)]
-
-    def suffix(self, text, max_tokens):
-        """The last `max_tokens` tokens of `text` as text (Tokenizer.suffix)."""
-        tokens = self.tokenize(text)
-        if len(tokens) <= max_tokens:
-            return text
-        data = b"".join(self.piece(t) for t in tokens[len(tokens) - max_tokens:])
-        return data.decode("utf-8", errors="replace").replace("\ufffd", "")
 
     def _framing(self, model):
         template = self.lib.llama_model_chat_template(model, None)
@@ -494,11 +582,14 @@ def token_digest(tokens):
     return keyed(data)
 
 
-# --- Main ------------------------------------------------------------------------------------------
+# --- Plan and report (shared with bench/peer_llama_server.py) ------------------------------------
 
 
-def main():
-    parser = argparse.ArgumentParser()
+CONTEXT_PER_SEQUENCE = 4096  # replay-bench model's KV buffer per sequence (the phone's session ceiling)
+
+
+def arguments(parser):
+    """The arguments every peer takes, added to `parser`."""
     parser.add_argument("--job", required=True, choices=sorted(JOBS))
     parser.add_argument("--limit", type=int)
     parser.add_argument("--requests", type=int)
@@ -507,19 +598,17 @@ def main():
     parser.add_argument("--model", required=True)
     parser.add_argument("--digest-key", required=True)
     parser.add_argument("corpus")
-    args = parser.parse_args()
+
+
+def plan(args, tokenizer):
+    """The job's requests as `replay-bench model` plans them, and each one's prompt tokens; prints
+    their `prompt` lines (and `planned` with --plan-only). Sets the digest key first."""
     global DIGEST_KEY
     DIGEST_KEY = read_key(args.digest_key)
-
-    import llama_cpp
-    from llama_cpp import Llama, LlamaGrammar
-
-    threads_ = args.threads or None
-    llm = Llama(model_path=args.model, n_ctx=4096, n_threads=threads_, n_threads_batch=threads_, verbose=False)
-    tokenizer = Tokenizer(llama_cpp, llm)
+    facts = Facts(drawer_agents(args.corpus) if args.job == "route" else ())
     requests = []
     for thread in threads(args.corpus, args.limit):
-        requests += JOBS[args.job](thread, tokenizer)
+        requests += JOBS[args.job](thread, facts)
         if args.requests is not None and len(requests) >= args.requests:
             break
     if args.requests is not None:
@@ -530,14 +619,56 @@ def main():
               token_digest(tokens), len(tokens), sep="\t")
     if args.plan_only:
         print("planned", args.job, len(requests), sep="\t")
-        return
     sys.stdout.flush()
+    return requests, prompts
+
+
+def fits(request, tokens):
+    """Whether prompt and answer fit one sequence's KV buffer (else replay fails the request)."""
+    return len(tokens) + request.max_tokens <= CONTEXT_PER_SEQUENCE
+
+
+def report(job, prompts, outputs, seconds, engine):
+    """The `output` lines (OUTPUTS: (digest or failure:REASON, output tokens) per request) and the
+    `summary` line."""
+    for index, (answer, count) in enumerate(outputs):
+        print("output", index, answer, count, sep="\t")
+    print("summary", job, len(prompts), f"{seconds:.3f}", sum(len(t) for t in prompts),
+          sum(c for _, c in outputs), "-", engine, sep="\t")
+    sys.stdout.flush()
+
+
+def run(main):
+    """Runs `main`, reporting a failure by its type only: a message could quote a prompt."""
+    try:
+        main()
+    except Exception as error:
+        print(f"peer: failed with {type(error).__name__}", file=sys.stderr)
+        sys.exit(1)
+
+
+# --- Main ------------------------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    arguments(parser)
+    args = parser.parse_args()
+
+    import llama_cpp
+    from llama_cpp import Llama, LlamaGrammar
+
+    threads_ = args.threads or None
+    llm = Llama(model_path=args.model, n_ctx=CONTEXT_PER_SEQUENCE, n_threads=threads_, n_threads_batch=threads_, verbose=False)
+    requests, prompts = plan(args, Tokenizer(llama_cpp, llm._model))
+    if args.plan_only:
+        return
 
     grammars = {}
     outputs = []
     started = time.perf_counter()
     for request, tokens in zip(requests, prompts):
-        if len(tokens) + request.max_tokens > 4096:
+        if not fits(request, tokens):
             outputs.append(("failure:contextExceeded", 0))
             continue
         if request.grammar not in grammars:
@@ -547,16 +678,8 @@ def main():
         choice = completion["choices"][0]
         count = completion["usage"]["completion_tokens"]
         outputs.append(("failure:outputTruncated" if choice["finish_reason"] == "length" else sha(choice["text"]), count))
-    seconds = time.perf_counter() - started
-    for index, (answer, count) in enumerate(outputs):
-        print("output", index, answer, count, sep="\t")
-    print("summary", args.job, len(requests), f"{seconds:.3f}", sum(len(t) for t in prompts),
-          sum(c for _, c in outputs), "-", "peer", sep="\t")
+    report(args.job, prompts, outputs, time.perf_counter() - started, "peer")
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as error:  # the type only: a message could quote a prompt
-        print(f"peer: failed with {type(error).__name__}", file=sys.stderr)
-        sys.exit(1)
+    run(main)
