@@ -29,9 +29,13 @@
 #            highest ratio any engine could show (the "ceiling" column). "if outputs were known"
 #            charges every output token the prompt rate instead, as if each output were drafted
 #            perfectly and checked in one evaluation: a bound even speculative decoding cannot pass.
-#            The rates are measured before the jobs and again after them; the floor takes the
-#            faster of each, and the table's header says how far the host's speed moved between
-#            the two (a shared host's drifts over minutes, which no ratio here can tell from the engines).
+#            The rates are measured beside each job in each round, just before its run, and each
+#            round's floor uses its own (a shared host's speed drifts over minutes, which no ratio
+#            can tell from the engines); the table's header prints their spread. They are also
+#            measured before and after the jobs, for the drift over the whole bench.
+#   latency: replay-bench's `latency` line: per job, the p50 and p95 of each request's time to its
+#            first token and to its answer from the start of the call that carried it, a request's
+#            own tokens per second after its first, and the stage's (host figures).
 #
 # Nothing but digests and counts is printed or written; the digest files live in a private
 # temporary directory removed at exit. Every digest is keyed (HMAC-SHA-256 under a fresh key made
@@ -115,6 +119,12 @@ for round in $(seq "$rounds"); do
     echo "bench/model.sh: round $round of $rounds, $job (load $(load))" >&2
     at="$work/$job.$round"
     load > "$at.load"
+    if [ "$busy" -eq 0 ]; then
+      # The kernels' rates beside the job they bound: each round's share of the ceiling uses the
+      # host's speed of that moment, not one measured minutes before or after.
+      PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/kernel_rates.py" --model "$model" \
+        --threads "$(nproc)" > "$at.rates"
+    fi
     "$replay" model --job "$job" --requests "$requests" --digests "$work/digest-key" "$corpus" 2> "$at.replay"
     if [ "${BENCH_PLAIN:-1}" != 0 ]; then
       "$replay" model --job "$job" --requests "$requests" --digests "$work/digest-key" --engine plain "$corpus" 2> "$at.plain"
@@ -163,7 +173,7 @@ for name, (seconds, _) in rates_end.items():
             rates[name] = rates_end[name]
 
 def read(path):
-    lines = {"prompt": [], "output": [], "sweep": [], "summary": None}
+    lines = {"prompt": [], "output": [], "sweep": [], "summary": None, "latency": None}
     if not os.path.exists(path):
         return None
     for line in open(path):
@@ -172,6 +182,10 @@ def read(path):
             lines[fields[0]].append(fields[1:])
         elif fields[0] == "summary":
             lines["summary"] = fields[1:]
+        elif fields[0] == "latency":
+            # JOB, then first-token p50 and p95, answer p50 and p95 (ms), a request's own tokens
+            # per second after its first (p50), the stage's tokens per second; "-" for none.
+            lines["latency"] = [None if v == "-" else float(v) for v in fields[2:]]
     return lines
 
 def shown(value, form):
@@ -185,7 +199,7 @@ def same_requests(job, name, replay, other):
     print(f"{job}: {name}'s requests differ from replay's ({differ} prompt digests): no comparison", file=sys.stderr)
     return False
 
-rows, failed = [], False
+rows, failed, round_rates = [], False, []
 for job in jobs:
     per_round, same_total, agree_total, loads, n = [], 0, 0, [], 0
     server_agree, server_unparsed, sweep, slots = 0, 0, [], None
@@ -216,10 +230,16 @@ for job in jobs:
         stats = dict(field.split("=", 1) for field in replay["summary"][5].split(",") if "=" in field)
         prefill_tokens, output_tokens = int(stats["prefill-tokens"]), int(replay["summary"][4])
         fewest = int(stats["fewest-prompt-tokens"])
-        floor = fewest * rates["prefill"][0] + output_tokens * rates["generate"][0] if rates else None
-        oracle = (fewest + output_tokens) * rates["prefill"][0] if rates else None
+        # The round's own rates, measured just before its job ran (the bench's start and end
+        # rates only where a round has none).
+        own = read_rates(f"{at}.rates") or rates
+        floor = fewest * own["prefill"][0] + output_tokens * own["generate"][0] if own else None
+        oracle = (fewest + output_tokens) * own["prefill"][0] if own else None
+        if own:
+            round_rates.append((own["prefill"][0], own["generate"][0]))
+        latency = replay["latency"]
         per_round.append(dict(replay=replay_s, peer=peer_s, server=server_s, floor=floor, oracle=oracle, prefill=prefill_tokens,
-                              fewest=fewest, output=output_tokens))
+                              fewest=fewest, output=output_tokens, latency=latency))
     else:
         # Each figure is the median of the rounds' own: a round's ratio has both sides measured
         # minutes apart at most, so a host whose speed drifts moves both alike.
@@ -234,7 +254,10 @@ for job in jobs:
         failed |= plain_ran and same_total != n * rounds
         shares = " ".join(f"{r['floor'] / r['replay']:.0%}" for r in per_round) if rates else "–"
         first = per_round[0]
-        rows.append(dict(job=job, n=n, replay=median(lambda r: r["replay"]), peer=median(lambda r: r["peer"]),
+        def latency_median(i):
+            values = [r["latency"][i] for r in per_round if r["latency"] and r["latency"][i] is not None]
+            return statistics.median(values) if values else None
+        rows.append(dict(latency=[latency_median(i) for i in range(6)], job=job, n=n, replay=median(lambda r: r["replay"]), peer=median(lambda r: r["peer"]),
                          ratio=ratio, share=share, shares=shares, ceiling=ceiling, oracle=oracle,
                          tokens=f"{first['prefill']} / {first['fewest']}", output=first["output"],
                          floor=median(lambda r: r["floor"]) if rates else None, identical=identical,
@@ -249,6 +272,14 @@ print(f"model stage, each job's first {requests} requests of corpora/sample.json
 if rates:
     print(f"kernels at their best: {rates['prefill'][0] * 1000:.2f} ms per prompt token ({rates['prefill'][1]}), "
           f"{rates['generate'][0] * 1000:.2f} ms per generated token ({rates['generate'][1]})")
+if round_rates:
+    # The spread of the rates measured inside the rounds, beside each job: how far the host's
+    # speed moved while the bench ran, which each round's own ceiling now absorbs.
+    prefills, generates = [r[0] * 1000 for r in round_rates], [r[1] * 1000 for r in round_rates]
+    print(f"kernel rates inside the rounds ({len(round_rates)} measurements, one beside each job's run): "
+          f"prompt {min(prefills):.2f}–{max(prefills):.2f} ms per token ({max(prefills) / min(prefills) - 1:+.0%}), "
+          f"generated {min(generates):.2f}–{max(generates):.2f} ms per token ({max(generates) / min(generates) - 1:+.0%}); "
+          "each round's share of the ceiling uses its own")
 if drift:
     worst = max(drift.values(), key=abs)
     print("kernel rates at the end against the start: " + ", ".join(f"{name} {change:+.0%}" for name, change in drift.items())
@@ -260,6 +291,14 @@ for r in rows:
     print(f"| {r['job']} | {r['n']} | {r['replay']:.1f} | {r['peer']:.1f} | **{r['ratio']:.2f}×** | {shown(r['share'], '{:.0%}')} ({r['shares']}) | "
           f"{r['tokens']} | {r['output']} | {shown(r['floor'], '{:.1f}')} | {shown(r['ceiling'], '{:.2f}×')} | "
           f"{shown(r['oracle'], '{:.2f}×')} | {r['identical']} | {r['agree']} | {r['load']} |")
+# Latency as a person waiting on an answer reads it, on this host (replay's engine): each request
+# clocked from the start of the call that carried it (ReplayRunner's call size, queueing included).
+print()
+print("| job | first token p50 ms | first token p95 ms | answer p50 ms | answer p95 ms | a request's tokens/s after its first (p50) | the stage's tokens/s |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for r in rows:
+    l = r["latency"]
+    print(f"| {r['job']} | " + " | ".join(shown(v, '{:.0f}') for v in l[:4]) + f" | {shown(l[4], '{:.1f}')} | {shown(l[5], '{:.1f}')} |")
 if server_on:
     # The strong peer: llama.cpp's own server, its slots swept in the first round (the fastest kept).
     print()
