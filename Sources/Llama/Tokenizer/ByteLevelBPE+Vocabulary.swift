@@ -48,21 +48,22 @@ extension ByteLevelBPE {
     convenience init(vocabulary: Vocabulary) throws(Unsupported) {
         if let reason = Self.unsupportedReason(vocabulary) { throw Unsupported(reason: reason) }
         // llama.cpp's token_to_id map: a text seen twice keeps the later id.
-        var ids: [[UInt8]: Int32] = [:]
-        ids.reserveCapacity(vocabulary.tokens.count)
-        for (id, text) in vocabulary.tokens.enumerated() { ids[text] = Int32(id) }
+        let index = TokenTextIndex(vocabulary.tokens)
         let vocabularySize = Int32(vocabulary.tokens.count)
         // Texts that are no token get stand-in ids past the vocabulary, so every symbol llama.cpp
         // could form has an id: a byte without a token, or a merge rule's half or result.
+        var standIns: [[UInt8]: Int32] = [:]
         var standInTexts: [[UInt8]] = []
-        func id(_ text: [UInt8]) -> Int32 {
-            if let known = ids[text] { return known }
+        func id(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8> = []) -> Int32 {
+            if let known = index.id(first, second) { return known }
+            let text = Array(first) + Array(second)
+            if let known = standIns[text] { return known }
             let new = vocabularySize + Int32(standInTexts.count)
-            ids[text] = new
+            standIns[text] = new
             standInTexts.append(text)
             return new
         }
-        let byteTokens = Self.byteCharacters.map { id(Array(String($0).utf8)) }
+        let byteTokens = Self.byteCharacters.map { id(Array(String($0).utf8)[...]) }
 
         // A rule's rank is its place in the whole list, as in llama.cpp's bpe_ranks.
         var merges: [(left: Int32, right: Int32, merged: Int32)] = []
@@ -74,11 +75,11 @@ extension ByteLevelBPE {
                 merges.append((-1, -1, -1))
                 continue
             }
-            let left = Array(rule[..<space]), right = Array(rule[(space + 1)...])
-            merges.append((id(left), id(right), id(left + right)))
+            let left = rule[..<space], right = rule[(space + 1)...]
+            merges.append((id(left), id(right), id(left, right)))
         }
         // A symbol with no token: llama.cpp looks each byte of its text up as a one-byte token.
-        let standInTokens = standInTexts.map { text in text.compactMap { ids[[$0]].flatMap { $0 < vocabularySize ? $0 : nil } } }
+        let standInTokens = standInTexts.map { text in text.compactMap { index.id([$0][...]) } }
         // The narrow table when ids and ranks fit it (SmolLM2), else the wide one (Qwen2.5).
         let table: Tables.Merges
         if let narrow = BPEMergeTable(merges: merges) {

@@ -99,11 +99,43 @@ final class ByteLevelBPE: Sendable {
         self.init(tables: tables, vocabularySize: vocabularySize, standInTokens: standInTokens,
                   heapThreshold: heapThreshold, looksUpWholePieces: true, preTokenizer: preTokenizer,
                   userDefinedTokens: userDefinedTokens)
-        // Whole pieces are the tokens that merging their own bytes gives back (`merged` never
+        // Whole pieces are the tokens that merging their own bytes gives back (merging never
         // looks pieces up, so the table can be built by the tokenizer it belongs to).
-        tables.wholePieces = WholePieceTable(pieces: { Array(tables.bytes(of: $0))[...] }, count: vocabularySize) { token, bytes in
-            self.merged(bytes) == [token]
+        let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * WholePieceTable.maxLength)
+        defer { scratch.deallocate() }
+        let pairs = scratch, symbols = UnsafeMutableRawPointer(scratch + WholePieceTable.maxLength)
+            .bindMemory(to: Int32.self, capacity: WholePieceTable.maxLength)
+        tables.wholePieces = WholePieceTable(pieces: tables.bytes(of:), count: vocabularySize) { token, bytes in
+            self.mergesToItself(token, bytes, symbols, pairs)
         }
+    }
+
+    /// Whether merging `bytes` (at most `WholePieceTable.maxLength`, in scratch `symbols` and
+    /// `pairs` of that many) emits `token` alone.
+    private func mergesToItself(_ token: Int32, _ bytes: UnsafeBufferPointer<UInt8>,
+                                _ symbols: UnsafeMutablePointer<Int32>, _ pairs: UnsafeMutablePointer<UInt32>) -> Bool {
+        let count: Int
+        if let narrow = tables.mergeLookup {
+            count = Self.mergeShort(bytes, 0, bytes.count, tables.byteTokens, narrow, symbols, pairs)
+        } else if let wide = tables.wideMergeLookup {
+            count = Self.mergeShort(bytes, 0, bytes.count, tables.byteTokens, wide, symbols, pairs)
+        } else {
+            return false
+        }
+        // What the symbols emit (a stand-in emits the one-byte tokens of its text) is [token].
+        var emitted = 0, only: Int32 = -1
+        for index in 0..<count {
+            let symbol = symbols[index]
+            if symbol < vocabularySize {
+                emitted += 1
+                only = symbol
+            } else {
+                let stand = standInTokens[Int(symbol - vocabularySize)]
+                emitted += stand.count
+                if let first = stand.first { only = first }
+            }
+        }
+        return emitted == 1 && only == token
     }
 
     private init(tables: Tables, vocabularySize: Int32, standInTokens: [[Int32]], heapThreshold: Int, looksUpWholePieces: Bool,
@@ -115,37 +147,6 @@ final class ByteLevelBPE: Sendable {
         self.looksUpWholePieces = looksUpWholePieces
         self.preTokenizer = preTokenizer
         self.userDefinedTokens = userDefinedTokens
-    }
-
-    /// The tokens BPE makes of `bytes` as one piece, without splitting them first.
-    func merged(_ bytes: ArraySlice<UInt8>) -> [Int32] {
-        guard !bytes.isEmpty else { return [] }
-        var sink = TokenList()
-        withExtendedLifetime(tables) {
-            if let narrow = tables.mergeLookup {
-                merged(bytes, narrow, &sink)
-            } else if let wide = tables.wideMergeLookup {
-                merged(bytes, wide, &sink)
-            }
-        }
-        return sink.tokens
-    }
-
-    private func merged<Merges: MergeLookup>(_ bytes: ArraySlice<UInt8>, _ merges: Merges, _ sink: inout TokenList) {
-        bytes.withUnsafeBufferPointer { bytes in
-            if bytes.count > heapThreshold {
-                mergeLong(bytes, 0, bytes.count, merges, &sink)
-                return
-            }
-            let symbols = UnsafeMutablePointer<Int32>.allocate(capacity: bytes.count)
-            let pairs = UnsafeMutablePointer<UInt32>.allocate(capacity: bytes.count)
-            defer {
-                symbols.deallocate()
-                pairs.deallocate()
-            }
-            let count = Self.mergeShort(bytes, 0, bytes.count, tables.byteTokens, merges, symbols, pairs)
-            for index in 0..<count { emit(symbols[index], &sink) }
-        }
     }
 
     /// How many pieces merge into one token whole (for tests: the shortcut is in use).
