@@ -21,7 +21,7 @@ extension ByteLevelBPE {
     func lastTokens(of text: String, maxTokens: Int) -> TailTokens {
         var text = text
         return text.withUTF8 { bytes in
-            if let userDefinedTokens, userDefinedTokens.occurs(in: bytes) {
+            if userDefinedTokens?.occurs(in: bytes) == true {
                 var all = TokenList()
                 encode(utf8: bytes, into: &all)
                 let kept = Array(all.tokens.suffix(maxTokens))

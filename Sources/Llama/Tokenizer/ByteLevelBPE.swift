@@ -215,8 +215,8 @@ final class ByteLevelBPE: Sendable {
         guard !bytes.isEmpty else { return }
         // A text holding a user-defined token is cut around it first, each fragment of words
         // tokenized alone (llama.cpp's `tokenizer_st_partition`); most hold none.
-        if let userDefinedTokens, userDefinedTokens.occurs(in: bytes) {
-            for fragment in userDefinedTokens.fragments(of: bytes) {
+        if userDefinedTokens?.occurs(in: bytes) == true, let fragments = userDefinedTokens?.fragments(of: bytes) {
+            for fragment in fragments {
                 switch fragment {
                 case .words(let range): encodeWords(UnsafeBufferPointer(rebasing: bytes[range]), into: &sink)
                 case .token(let token): sink.append(token)

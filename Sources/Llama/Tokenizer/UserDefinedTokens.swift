@@ -20,8 +20,9 @@ struct UserDefinedTokens: Sendable {
 
     /// The tokens in the order llama.cpp searches for them: longest first.
     let tokens: [Token]
-    /// Whether any token starts with each byte: a text with none of these bytes holds no token.
-    private let startsAToken: [Bool]
+    /// Bit `b` set when some token starts with byte `b`: a text with none of these bytes holds
+    /// no token. A value, not an array, so looking costs no reference counting on a shared buffer.
+    private let startsAToken: (UInt64, UInt64, UInt64, UInt64)
     /// The byte every token starts with, when they share one (Qwen2.5's `<`): found with memchr.
     private let sharedFirstByte: UInt8?
 
@@ -53,9 +54,9 @@ struct UserDefinedTokens: Sendable {
         self.tokens = tokens.enumerated().sorted { a, b in
             a.element.bytes.count != b.element.bytes.count ? a.element.bytes.count > b.element.bytes.count : a.offset < b.offset
         }.map(\.element)
-        var starts = [Bool](repeating: false, count: 256)
-        for token in tokens { starts[Int(token.bytes[0])] = true }
-        startsAToken = starts
+        var starts: [UInt64] = [0, 0, 0, 0]
+        for token in tokens { starts[Int(token.bytes[0]) >> 6] |= 1 << UInt64(token.bytes[0] & 63) }
+        startsAToken = (starts[0], starts[1], starts[2], starts[3])
         let firsts = Set(tokens.map { $0.bytes[0] })
         sharedFirstByte = firsts.count == 1 ? firsts.first : nil
     }
@@ -72,10 +73,22 @@ struct UserDefinedTokens: Sendable {
             }
             return false
         }
-        for offset in 0..<bytes.count where startsAToken[Int(bytes[offset])] {
+        for offset in 0..<bytes.count where startsAToken(bytes[offset]) {
             if tokens.contains(where: { Self.matches($0.bytes, bytes, at: offset, end: bytes.count) }) { return true }
         }
         return false
+    }
+
+    @inline(__always)
+    private func startsAToken(_ byte: UInt8) -> Bool {
+        let word: UInt64
+        switch byte >> 6 {
+        case 0: word = startsAToken.0
+        case 1: word = startsAToken.1
+        case 2: word = startsAToken.2
+        default: word = startsAToken.3
+        }
+        return word >> UInt64(byte & 63) & 1 != 0
     }
 
     /// A part of a text once the tokens are found: words (a byte range) or a token.
