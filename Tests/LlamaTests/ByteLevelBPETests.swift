@@ -23,45 +23,6 @@ private func native() throws -> ByteLevelBPE {
     return try #require(model.nativeTokenizer, "no native tokenizer: \(model.nativeTokenizerUnavailable ?? "")")
 }
 
-/// Where two tokenizations of text number `index` part: counts and the first differing place only,
-/// never the text or its ids (they would spell the words).
-private struct Mismatch: CustomStringConvertible {
-    var index: Int
-    var nativeCount: Int
-    var llamaCount: Int
-    var firstDifference: Int
-    var description: String {
-        "text #\(index): native \(nativeCount) tokens, llama.cpp \(llamaCount), first difference at token \(firstDifference)"
-    }
-}
-
-/// Compares the native tokenizer (each merge path) with `llama_tokenize` on every text; returns the mismatches.
-private func mismatches(_ texts: [String], model: LlamaModel, tokenizers: [ByteLevelBPE]) -> [Mismatch] {
-    mismatches(texts.map(SealedText.init), model: model, tokenizers: tokenizers)
-}
-
-private func mismatches(_ texts: [SealedText], model: LlamaModel, tokenizers: [ByteLevelBPE]) -> [Mismatch] {
-    var found: [Mismatch] = []
-    for (index, sealed) in texts.enumerated() {
-        sealed.withUnsealedText { text in
-            let expected = model.llamaTokenize(text)
-            for tokenizer in tokenizers {
-                let got = tokenizer.tokens(of: text)
-                guard got != expected else { continue }
-                let first = zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, expected.count)
-                found.append(Mismatch(index: index, nativeCount: got.count, llamaCount: expected.count, firstDifference: first))
-            }
-        }
-    }
-    return found
-}
-
-/// The native tokenizer as used (whole pieces looked up), and with every piece merged by
-/// scanning, or by the heap.
-private func everyMergePath(_ tokenizer: ByteLevelBPE) -> [ByteLevelBPE] {
-    [tokenizer, tokenizer.lookingUpWholePieces(false).withHeapThreshold(1), tokenizer.lookingUpWholePieces(false).withHeapThreshold(.max)]
-}
-
 @Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ByteLevelBPETests {
     @Test func theDefaultModelGetsTheNativeTokenizer() throws {
         let model = try model()
@@ -138,42 +99,10 @@ private func everyMergePath(_ tokenizer: ByteLevelBPE) -> [ByteLevelBPE] {
         let found = mismatches(texts, model: try model(), tokenizers: [try native()])
         #expect(found.isEmpty, "\(found.count) of \(texts.count) differ; first: \(found.first.map(String.init(describing:)) ?? "")")
         // And every language's cuts, taken from a tail, keep the whole text's last tokens.
-        let (checked, cuts, counted, wrong) = try lastTokensMismatches(texts.map { $0.withUnsealedText { $0 } }, caps: [50, 600])
+        let (checked, cuts, counted, wrong) = lastTokensMismatches(texts.map { $0.withUnsealedText { $0 } }, caps: [50, 600], tokenizer: try native())
         #expect(checked > 1_000 && wrong.isEmpty, "\(wrong.count) of \(checked) cuts differ; first: \(wrong.first ?? "")")
         // Most cuts start at a character, and their kept text's count comes without counting it all.
         #expect(counted * 10 > cuts * 9, "\(counted) of \(cuts) cuts had their kept text counted")
-    }
-
-    /// Cuts at `caps` of every text, from its tail (`lastTokens`) and from all its tokens: how
-    /// many were long enough to be taken from a tail, how many cut and how many of those had
-    /// their kept bytes' count given, and where the answers are wrong (index and counts).
-    private func lastTokensMismatches(_ texts: [String], caps: [Int]) throws
-        -> (checked: Int, cuts: Int, counted: Int, wrong: [String]) {
-        let tokenizer = try native()
-        var checked = 0, cuts = 0, counted = 0
-        var wrong: [String] = []
-        for (index, text) in texts.enumerated() {
-            let all = tokenizer.tokens(of: text)
-            for cap in caps {
-                let tail = tokenizer.lastTokens(of: text, maxTokens: cap)
-                if text.utf8.count > ByteLevelBPE.tailBytesPerToken * cap + 16 { checked += 1 }
-                if tail.tokens != Array(all.suffix(cap)) || tail.wasCut != (all.count > cap) {
-                    wrong.append("text #\(index), cap \(cap): \(tail.tokens.count) tokens kept (cut: \(tail.wasCut)) of \(all.count)")
-                }
-                // The kept bytes' own count, when given, is what tokenizing them alone gives.
-                let keptAlone = tail.bytes.withUnsafeBufferPointer { bytes in
-                    var counter = ByteLevelBPE.TokenCounter()
-                    tokenizer.encode(utf8: bytes, into: &counter)
-                    return counter.count
-                }
-                if let given = tail.keptTextTokens, given != keptAlone {
-                    wrong.append("text #\(index), cap \(cap): kept bytes counted \(given), alone \(keptAlone)")
-                }
-                if tail.wasCut { cuts += 1 }
-                if tail.wasCut, tail.keptTextTokens != nil { counted += 1 }
-            }
-        }
-        return (checked, cuts, counted, wrong)
     }
 
     /// Long texts of every piece, and runs where no piece always starts (the whole text is then
@@ -183,7 +112,7 @@ private func everyMergePath(_ tokenizer: ByteLevelBPE) -> [ByteLevelBPE] {
         for length in [100, 3_000] {
             texts += ["!?", " ", "漢字", "😀", "7", "ab ", "\n\n"].map { String(repeating: $0, count: length) }
         }
-        let (checked, cuts, counted, wrong) = try lastTokensMismatches(texts, caps: [0, 1, 7, 50, 600])
+        let (checked, cuts, counted, wrong) = lastTokensMismatches(texts, caps: [0, 1, 7, 50, 600], tokenizer: try native())
         #expect(checked > 2_500 && wrong.isEmpty, "\(wrong.count) of \(checked) cuts differ; first: \(wrong.first ?? "")")
         // Fewer than in words: a cut inside emoji and CJK characters often starts mid-character.
         #expect(counted * 3 > cuts, "\(counted) of \(cuts) cuts had their kept text counted")
@@ -194,7 +123,7 @@ private func everyMergePath(_ tokenizer: ByteLevelBPE) -> [ByteLevelBPE] {
         let vocabulary = try #require(ByteLevelBPE.Vocabulary(model: model))
         #expect(ByteLevelBPE.unsupportedReason(vocabulary) == nil)
         var other = vocabulary
-        for pre in ["llama3", "gpt-2", "qwen2", "default", ""] {
+        for pre in ["llama3", "gpt-2", "qwen35", "deepseek-r1-qwen", "default", ""] {
             other.preTokenizer = pre
             #expect(throws: ByteLevelBPE.Unsupported.self) { try ByteLevelBPE(vocabulary: other) }
         }
@@ -207,8 +136,14 @@ private func everyMergePath(_ tokenizer: ByteLevelBPE) -> [ByteLevelBPE] {
         other = vocabulary
         other.model = "llama"
         #expect(throws: ByteLevelBPE.Unsupported.self) { try ByteLevelBPE(vocabulary: other) }
+        // User-defined tokens llama.cpp would cut words around otherwise than `UserDefinedTokens`
+        // does: one that strips the spaces beside it, or two of one length that may overlap.
         other = vocabulary
-        other.hasUserDefinedTokens = true
+        other.userDefinedTokens = [UserDefinedTokens.Token(bytes: Array("<tool_call>".utf8), id: 7)]
+        other.userDefinedTokensStripSpaces = true
+        #expect(throws: ByteLevelBPE.Unsupported.self) { try ByteLevelBPE(vocabulary: other) }
+        other = vocabulary
+        other.userDefinedTokens = [UserDefinedTokens.Token(bytes: Array("<ab".utf8), id: 7), UserDefinedTokens.Token(bytes: Array("ab>".utf8), id: 8)]
         #expect(throws: ByteLevelBPE.Unsupported.self) { try ByteLevelBPE(vocabulary: other) }
     }
 
@@ -302,25 +237,4 @@ private func everyMergePath(_ tokenizer: ByteLevelBPE) -> [ByteLevelBPE] {
             #expect(model.promptDigest(for: request, key: key) == plain.promptDigest(for: request, key: key))
         }
     }
-}
-
-/// Every text a corpus holds: messages, screens' words (each node's and the whole screen's).
-private func corpusTexts(_ path: String) throws -> [SealedText] {
-    var languages: Set<String> = []
-    return try corpusTexts(path, languages: &languages)
-}
-
-private func corpusTexts(_ path: String, languages: inout Set<String>) throws -> [SealedText] {
-    let reader = try CorpusReader(paths: [path])
-    var texts: [SealedText] = []
-    while let event = reader.next() {
-        guard case .record(.message(let message), _) = event else { continue }
-        if let language = message.lang { languages.insert(language) }
-        if let text = message.text { texts.append(text) }
-        if let screen = message.screen {
-            texts.append(screen.words)
-            for node in screen.nodes { texts += node.words }
-        }
-    }
-    return texts
 }

@@ -19,6 +19,23 @@ enum TrickyTexts {
         [0xFFFD], [0xFFFF], [0xFEFF], [0xE000], [0x10FFFF], [0x40000], [0x80000], [0xE0001], [0x200B], [0x301],
     ]
 
+    /// `pieces` and what Qwen2.5's tokenizer treats specially besides: line breaks after symbols
+    /// and in whitespace runs, contractions in capitals, long numbers (each digit a piece), and
+    /// its added tokens (user-defined ones llama.cpp finds in plain words, control ones it does
+    /// not), whole, cut short and doubled.
+    static let qwenPieces: [[UInt32]] = pieces + [
+        [0x0D], [0x0A, 0x0A], [0x0D, 0x0A, 0x0D, 0x0A], [0x20, 0x0A], [0x0A, 0x20], [0x09, 0x0A, 0x20], [0x21, 0x0A],
+        [0x2E, 0x0D, 0x0A], [0x3000, 0x0A], [0x0A, 0x3000],
+        [0x27, 0x52, 0x45], [0x27, 0x56, 0x65], [0x27, 0x44], [0x27, 0x4D], [0x27, 0x54], [0x49, 0x54, 0x27, 0x53],
+        [0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x30], [0x30, 0x2E, 0x35], [0x663, 0x664],
+        scalars("<tool_call>"), scalars("</tool_call>"), scalars("<tool_call"), scalars("tool_call>"), scalars("</tool_"),
+        scalars("<|im_start|>"), scalars("<|im_end|>"), scalars("<|endoftext|>"), scalars("<|fim_prefix|>"), scalars("<|"), scalars("|>"),
+        [0x3C], [0x3E], [0x2F],
+    ]
+
+    /// A string's scalars, for writing pieces as text.
+    private static func scalars(_ string: String) -> [UInt32] { string.unicodeScalars.map(\.value) }
+
     /// `count` texts of 1 to `maxPieces` pieces drawn from `pieces`, the same for the same seed.
     static func random(_ count: Int, of pieces: [[UInt32]] = pieces, upTo maxPieces: Int, seed: UInt64) -> [String] {
         var random = SplitMix64(seed: seed)

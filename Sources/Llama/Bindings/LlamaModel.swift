@@ -22,11 +22,13 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
     let framingTokens: [[Int32]]
     /// Instructions are a few fixed texts per job and language: their tokens are kept.
     private let instructionCache = Mutex<[SealedText: [Int32]]>([:])
+    /// The native tokenizer, built at its first use (`NativeTokenizerSlot`).
+    private let native: NativeTokenizerSlot
     /// The native tokenizer for plain words, when the vocabulary is one it was proven on (nil:
-    /// every text goes through `llama_tokenize`). Set once, in `init`.
-    private(set) var nativeTokenizer: ByteLevelBPE?
+    /// every text goes through `llama_tokenize`).
+    var nativeTokenizer: ByteLevelBPE? { native.value { buildNativeTokenizer() }.tokenizer }
     /// Why there is no native tokenizer (nil when there is one): a vocabulary fact, never words.
-    private(set) var nativeTokenizerUnavailable: String?
+    var nativeTokenizerUnavailable: String? { native.value { buildNativeTokenizer() }.unavailable }
 
     /// Loads the model at `path`; `vocabularyOnly` skips the weights (for sizing, not generating).
     /// `nativeTokenizer` lets the native tokenizer stand in for llama.cpp's where it is exact
@@ -47,6 +49,7 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
         self.pointer = model
         self.vocab = vocab
         self.path = path
+        native = nativeTokenizer ? NativeTokenizerSlot() : NativeTokenizerSlot(.init(tokenizer: nil, unavailable: "turned off"))
         let framing = Self.template(of: model).flatMap { try? ChatFraming(template: $0, modelPath: path) }
         self.framing = framing
         self.framingTokens = framing.map { framing in
@@ -54,16 +57,17 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
              Self.tokenize(framing.parts[1], vocab: vocab, addSpecial: false, special: true),
              Self.tokenize(framing.parts[2], vocab: vocab, addSpecial: false, special: true)]
         } ?? [[], [], []]
-        if !nativeTokenizer {
-            nativeTokenizerUnavailable = "turned off"
-        } else if let vocabulary = ByteLevelBPE.Vocabulary(model: self) {
-            do {
-                self.nativeTokenizer = try ByteLevelBPE(vocabulary: vocabulary)
-            } catch {
-                nativeTokenizerUnavailable = error.reason
-            }
-        } else {
-            nativeTokenizerUnavailable = "the model file's merges could not be read"
+    }
+
+    /// The native tokenizer of this model's vocabulary, or why there is none.
+    private func buildNativeTokenizer() -> NativeTokenizerSlot.Built {
+        guard let vocabulary = ByteLevelBPE.Vocabulary(model: self) else {
+            return .init(tokenizer: nil, unavailable: "the model file's merges could not be read")
+        }
+        do {
+            return .init(tokenizer: try ByteLevelBPE(vocabulary: vocabulary), unavailable: nil)
+        } catch {
+            return .init(tokenizer: nil, unavailable: error.reason)
         }
     }
 

@@ -4,28 +4,34 @@ extension ByteLevelBPE {
     /// The number of tokens of `parts` joined by `separator`, adding up parts' known counts where
     /// the sum is provably the count of the joined text, and tokenizing the rest.
     ///
-    /// Two facts of the smollm pre-tokenizer (`SmolLMPreTokenizer`) make a sum exact, because
-    /// no piece then crosses the seam and every piece on either side is cut as it is alone:
-    /// 1. X + Y splits as X then Y when X ends in a non-whitespace scalar and Y starts with a
-    ///    whitespace one: each of X's runs stops at Y's whitespace just as at the end of text, a
-    ///    contraction needs a letter after the quote, and the splitter never looks back.
-    /// 2. S + Y splits as S then Y when S is one whitespace scalar other than the space and Y
-    ///    starts with a non-whitespace one: a single whitespace is a piece of its own either way
-    ///    (only a space joins the word after it).
-    /// 3. The same S + Y splits as S then Y when Y starts with one whitespace scalar followed by
-    ///    a scalar that is neither whitespace nor a number ("\nThe"): S and Y's whitespace make a
-    ///    run of two that gives up its last scalar to what follows, so S is a piece alone, and
-    ///    the rest is cut as Y alone. A number there would end the run's segment (numbers are
-    ///    isolated first), and the run of two would then stay one piece.
-    /// So with such a separator, joined = part₀ | sep+part₁ | …; each seam is clean when the part
-    /// before it ends in non-whitespace (1), and sep+partᵢ counts as count(sep) + known countᵢ
-    /// when partᵢ starts as (2) or (3) allow. Anything else is grouped with its neighbours
-    /// across seams that are not clean, and all such groups are tokenized together as one text
-    /// (the seams between them are clean by (1)). `knownCounts[i]` must be `tokenCount(of: parts[i])`.
+    /// Facts of the pre-tokenizer (`PreTokenizer`) make a sum exact, because no piece then
+    /// crosses the seam and every piece on either side is cut as it is alone. For a separator
+    /// the sum applies to (`joinsBySum`: one whitespace scalar other than the space for smollm,
+    /// a line break for qwen2):
+    /// 1. X + separator + … splits as X then the rest when X ends as `endsApart` says: each of
+    ///    X's runs stops at the separator just as at the end of text, and the splitter never
+    ///    looks back (smollm: X ends in a non-whitespace scalar; qwen2: in a letter or a number,
+    ///    since a run of symbols there takes the line breaks after it).
+    /// 2. separator + Y splits as the separator alone then Y when Y starts as `startsApart` says
+    ///    (see each pre-tokenizer's).
+    /// So joined = part₀ | sep+part₁ | …; each seam is clean when the part before it ends as (1)
+    /// asks, and sep+partᵢ counts as count(sep) + known countᵢ when partᵢ starts as (2) allows.
+    /// Anything else is grouped with its neighbours across seams that are not clean, and all
+    /// such groups are tokenized together as one text (the seams between them are clean by (1)).
+    /// `knownCounts[i]` must be `tokenCount(of: parts[i])`. A part holding a user-defined token
+    /// (or a separator inside one) has the joined text counted whole.
     func tokenCount(joining parts: [SealedText], separator: String, knownCounts: [Int?]) -> Int {
+        switch preTokenizer {
+        case .smollm: tokenCount(joining: parts, separator: separator, knownCounts: knownCounts, SmolLMPreTokenizer.self)
+        case .qwen2: tokenCount(joining: parts, separator: separator, knownCounts: knownCounts, Qwen2PreTokenizer.self)
+        }
+    }
+
+    private func tokenCount<Splitter: PreTokenizer>(joining parts: [SealedText], separator: String, knownCounts: [Int?],
+                                                    _ preTokenizer: Splitter.Type) -> Int {
         let separatorScalars = Array(separator.unicodeScalars)
-        guard parts.count == knownCounts.count, separatorScalars.count == 1, separatorScalars[0] != " ",
-              Self.isWhitespace(separatorScalars[0]) else {
+        guard parts.count == knownCounts.count, separatorScalars.count == 1, Splitter.joinsBySum(separator: separatorScalars[0]),
+              !mayHoldUserDefinedTokens(parts, separator: separator) else {
             return SealedText.joined(parts, separator: separator).withUnsealedText { count(of: $0) }
         }
         var separatorCount: Int? = nil
@@ -38,12 +44,12 @@ extension ByteLevelBPE {
         var groupStart = 0
         for index in parts.indices {
             // The seam after chunk `index` (part, or separator + part) is clean when the chunk ends
-            // in non-whitespace; an empty first chunk has no seam at all.
+            // as (1) asks; an empty first chunk has no seam at all.
             let ends = parts[index].withUnsealedText(Self.ends)
             let chunkIsEmpty = index == 0 && ends.last == nil
-            let seamIsClean = index == parts.count - 1 || chunkIsEmpty || ends.last.map { !Self.isWhitespace($0) } ?? false
+            let seamIsClean = index == parts.count - 1 || chunkIsEmpty || ends.last.map(Splitter.endsApart) ?? false
             guard seamIsClean else { continue }
-            if groupStart == index, let known = knownCounts[index], index == 0 || Self.startsApart(ends) {
+            if groupStart == index, let known = knownCounts[index], index == 0 || Splitter.startsApart(ends) {
                 if index == 0 {
                     total += known
                 } else {
@@ -63,6 +69,23 @@ extension ByteLevelBPE {
         var counter = TokenCounter()
         rest.withUnsafeBufferPointer { encode(utf8: $0, into: &counter) }
         return total + counter.count
+    }
+
+    /// Whether the joined text may hold a user-defined token (never, without any): one of the
+    /// parts holds one, or one holds the separator and so might cross a seam.
+    private func mayHoldUserDefinedTokens(_ parts: [SealedText], separator: String) -> Bool {
+        guard let userDefinedTokens else { return false }
+        if userDefinedTokens.tokens.contains(where: { token in
+            token.bytes.withUnsafeBufferPointer { bytes in
+                separator.utf8.contains { byte in bytes.contains(byte) }
+            }
+        }) { return true }
+        return parts.contains { part in
+            part.withUnsealedText { text in
+                var text = text
+                return text.withUTF8 { userDefinedTokens.occurs(in: $0) }
+            }
+        }
     }
 
     /// The tokens of a one-scalar text: one piece, so an ASCII scalar is its byte's symbol.
@@ -89,16 +112,6 @@ extension ByteLevelBPE {
         let second = scalars.next()
         let last = tail < 0x80 ? Unicode.Scalar(tail) : text.unicodeScalars.last
         return Ends(first: first, second: second, last: last)
-    }
-
-    /// Whether a part with these ends, after a one-scalar whitespace separator other than the
-    /// space, is cut as it is alone: it starts with non-whitespace (2), or with one whitespace
-    /// scalar and then one that is neither whitespace nor a number (3).
-    static func startsApart(_ ends: Ends) -> Bool {
-        guard let first = ends.first else { return false }
-        guard isWhitespace(first) else { return true }
-        guard let second = ends.second else { return false }
-        return UnicodeFlags.table[Int(second.value)] & (UnicodeFlags.whitespace | UnicodeFlags.number | UnicodeFlags.isolatedNumber) == 0
     }
 
     /// Whether llama.cpp's table calls `scalar` whitespace (`\s`).

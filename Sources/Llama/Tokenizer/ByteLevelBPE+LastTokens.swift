@@ -6,7 +6,7 @@ extension ByteLevelBPE {
     /// tokenizing little more of a long text than the tail it keeps.
     ///
     /// A text's tokens between two places where every text starts a piece
-    /// (`SmolLMPreTokenizer.pieceStart`) are the tokens of those bytes alone. So the text is
+    /// (`PreTokenizer.pieceStart`) are the tokens of those bytes alone. So the text is
     /// tokenized from its end, a chunk at a time: the first of a few bytes per kept token, each
     /// next one as long as the tokens still missing take at the rate seen so far, and the rest of
     /// the text at once when no place starts a piece in the span looked at.
@@ -15,9 +15,19 @@ extension ByteLevelBPE {
     /// from the kept ones (the first piece may start mid-word) and end with the tokens of the
     /// chunks after the one the cut falls in: so their count takes only those few bytes
     /// tokenized again (`TailTokens.keptTextTokens`).
+    ///
+    /// A text that holds a user-defined token is tokenized whole: where llama.cpp cuts it around
+    /// the token depends on what comes before.
     func lastTokens(of text: String, maxTokens: Int) -> TailTokens {
         var text = text
         return text.withUTF8 { bytes in
+            if userDefinedTokens?.occurs(in: bytes) == true {
+                var all = TokenList()
+                encode(utf8: bytes, into: &all)
+                let kept = Array(all.tokens.suffix(maxTokens))
+                guard all.tokens.count > maxTokens else { return TailTokens(tokens: kept, wasCut: false, bytes: []) }
+                return TailTokens(tokens: kept, wasCut: true, bytes: self.bytes(of: kept))
+            }
             var chunks: [[Int32]] = []
             var starts: [Int] = []
             var count = 0
@@ -26,7 +36,7 @@ extension ByteLevelBPE {
             while count <= maxTokens, end > 0 {
                 var start = 0
                 if end - span > 0 {
-                    guard let place = SmolLMPreTokenizer.pieceStart(in: bytes, from: end - span, before: end) else {
+                    guard let place = pieceStart(in: bytes, from: end - span, before: end) else {
                         span *= 2
                         continue
                     }
@@ -84,6 +94,14 @@ extension ByteLevelBPE {
         var head = TokenCounter()
         encode(utf8: UnsafeBufferPointer(rebasing: text[start..<boundary]), into: &head)
         return head.count + after
+    }
+
+    /// The pre-tokenizer's `pieceStart`.
+    private func pieceStart(in bytes: UnsafeBufferPointer<UInt8>, from: Int, before end: Int) -> Int? {
+        switch preTokenizer {
+        case .smollm: SmolLMPreTokenizer.pieceStart(in: bytes, from: from, before: end)
+        case .qwen2: Qwen2PreTokenizer.pieceStart(in: bytes, from: from, before: end)
+        }
     }
 
     /// Bytes of tail per kept token in the first chunk: a little under what English words take

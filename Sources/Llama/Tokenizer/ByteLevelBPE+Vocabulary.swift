@@ -6,28 +6,33 @@ extension ByteLevelBPE {
         var isBPE: Bool
         /// `tokenizer.ggml.model` ("gpt2" for byte-level BPE).
         var model: String?
-        /// `tokenizer.ggml.pre`: the pre-tokenizer, "smollm" for SmolLM2.
+        /// `tokenizer.ggml.pre`: the pre-tokenizer, "smollm" for SmolLM2, "qwen2" for Qwen2.5.
         var preTokenizer: String?
         /// Each token's text as llama.cpp holds it (`llama_vocab_get_text`), in id order.
         var tokens: [[UInt8]]
-        /// Whether any token is user-defined: llama.cpp splits those out of plain words too.
-        var hasUserDefinedTokens: Bool
+        /// The user-defined tokens that are not control tokens: llama.cpp splits those out of
+        /// plain words too (`UserDefinedTokens`).
+        var userDefinedTokens: [UserDefinedTokens.Token]
+        /// Whether any of them strips the spaces beside it (llama.cpp's LSTRIP and RSTRIP).
+        var userDefinedTokensStripSpaces: Bool
         /// `tokenizer.ggml.merges`, "left right", in rank order.
         var merges: [[UInt8]]
         /// Each token's bytes as `llama_token_to_piece` renders them (for cutting text).
         var pieces: [[UInt8]]
     }
 
-    /// The pre-tokenizers the native splitter implements exactly (only SmolLM2's, the one proven).
-    static let supportedPreTokenizers: Set<String> = ["smollm"]
-
-    /// Why `vocabulary` cannot be tokenized natively, or nil when it can.
+    /// Why `vocabulary` cannot be tokenized natively, or nil when it can: only the pre-tokenizers
+    /// done natively (`PreTokenizerKind`: SmolLM2's and Qwen2.5's, the ones proven), and only
+    /// user-defined tokens llama.cpp finds as `UserDefinedTokens` does.
     static func unsupportedReason(_ vocabulary: Vocabulary) -> String? {
         guard vocabulary.isBPE, vocabulary.model == "gpt2" else { return "not a GPT-2 byte-level BPE vocabulary" }
-        guard let pre = vocabulary.preTokenizer, supportedPreTokenizers.contains(pre) else {
+        guard let pre = vocabulary.preTokenizer, PreTokenizerKind(rawValue: pre) != nil else {
             return "pre-tokenizer \(vocabulary.preTokenizer ?? "none") has no native splitter"
         }
-        guard !vocabulary.hasUserDefinedTokens else { return "user-defined tokens would be split out of words" }
+        if let reason = UserDefinedTokens.unsupportedReason(vocabulary.userDefinedTokens,
+                                                            stripSpaces: vocabulary.userDefinedTokensStripSpaces) {
+            return reason
+        }
         guard vocabulary.pieces.count == vocabulary.tokens.count else { return "pieces do not match tokens" }
         return nil
     }
@@ -43,21 +48,22 @@ extension ByteLevelBPE {
     convenience init(vocabulary: Vocabulary) throws(Unsupported) {
         if let reason = Self.unsupportedReason(vocabulary) { throw Unsupported(reason: reason) }
         // llama.cpp's token_to_id map: a text seen twice keeps the later id.
-        var ids: [[UInt8]: Int32] = [:]
-        ids.reserveCapacity(vocabulary.tokens.count)
-        for (id, text) in vocabulary.tokens.enumerated() { ids[text] = Int32(id) }
+        let index = TokenTextIndex(vocabulary.tokens)
         let vocabularySize = Int32(vocabulary.tokens.count)
         // Texts that are no token get stand-in ids past the vocabulary, so every symbol llama.cpp
         // could form has an id: a byte without a token, or a merge rule's half or result.
+        var standIns: [[UInt8]: Int32] = [:]
         var standInTexts: [[UInt8]] = []
-        func id(_ text: [UInt8]) -> Int32 {
-            if let known = ids[text] { return known }
+        func id(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8> = []) -> Int32 {
+            if let known = index.id(first, second) { return known }
+            let text = Array(first) + Array(second)
+            if let known = standIns[text] { return known }
             let new = vocabularySize + Int32(standInTexts.count)
-            ids[text] = new
+            standIns[text] = new
             standInTexts.append(text)
             return new
         }
-        let byteTokens = Self.byteCharacters.map { id(Array(String($0).utf8)) }
+        let byteTokens = Self.byteCharacters.map { id(Array(String($0).utf8)[...]) }
 
         // A rule's rank is its place in the whole list, as in llama.cpp's bpe_ranks.
         var merges: [(left: Int32, right: Int32, merged: Int32)] = []
@@ -69,17 +75,26 @@ extension ByteLevelBPE {
                 merges.append((-1, -1, -1))
                 continue
             }
-            let left = Array(rule[..<space]), right = Array(rule[(space + 1)...])
-            merges.append((id(left), id(right), id(left + right)))
+            let left = rule[..<space], right = rule[(space + 1)...]
+            merges.append((id(left), id(right), id(left, right)))
         }
         // A symbol with no token: llama.cpp looks each byte of its text up as a one-byte token.
-        let standInTokens = standInTexts.map { text in text.compactMap { ids[[$0]].flatMap { $0 < vocabularySize ? $0 : nil } } }
-        guard let table = BPEMergeTable(merges: merges) else {
-            throw Unsupported(reason: "more than \(BPEMergeTable.limit) tokens or merge rules")
+        let standInTokens = standInTexts.map { text in text.compactMap { index.id([$0][...]) } }
+        // The narrow table when ids and ranks fit it (SmolLM2), else the wide one (Qwen2.5).
+        let table: Tables.Merges
+        if let narrow = BPEMergeTable(merges: merges) {
+            guard narrow.count > 0 else { throw Unsupported(reason: "no merge rule applies") }
+            table = .narrow(narrow)
+        } else if let wide = WideBPEMergeTable(merges: merges) {
+            guard wide.count > 0 else { throw Unsupported(reason: "no merge rule applies") }
+            table = .wide(wide)
+        } else {
+            throw Unsupported(reason: "more than \(WideBPEMergeTable.limit) tokens or merge rules")
         }
-        guard table.count > 0 else { throw Unsupported(reason: "no merge rule applies") }
+        let preTokenizer = PreTokenizerKind(rawValue: vocabulary.preTokenizer ?? "")!
         self.init(byteTokens: byteTokens, merges: table, vocabularySize: vocabularySize,
-                  standInTokens: standInTokens, pieces: vocabulary.pieces)
+                  standInTokens: standInTokens, pieces: vocabulary.pieces, preTokenizer: preTokenizer,
+                  userDefinedTokens: UserDefinedTokens(vocabulary.userDefinedTokens))
     }
 
     /// GPT-2's stand-in character for each byte (`bytes_to_unicode`; llama.cpp's

@@ -1,9 +1,10 @@
 /// A byte-level BPE tokenizer that gives exactly llama.cpp's token ids for plain words, tens of times faster.
 ///
 /// Built only for a vocabulary it was proven on (`ByteLevelBPE.unsupportedReason`): GPT-2 style
-/// byte-level BPE with the "smollm" pre-tokenizer and no user-defined tokens, which llama.cpp
-/// would split out of plain words. It follows `llm_tokenizer_bpe_session::tokenize`: split with
-/// `SmolLMPreTokenizer`, start each piece with one symbol per byte, then repeatedly merge the
+/// byte-level BPE with the "smollm" (SmolLM2) or "qwen2" (Qwen2.5) pre-tokenizer. It follows
+/// `llama_vocab::impl::tokenize`: cut the text around user-defined tokens (`UserDefinedTokens`),
+/// split each fragment of words with the pre-tokenizer (`SmolLMPreTokenizer`,
+/// `Qwen2PreTokenizer`), start each piece with one symbol per byte, then repeatedly merge the
 /// adjacent pair of lowest rank (the leftmost of equals). It works on token ids, so no string is
 /// made per candidate pair, and keeps no cache of words: the only tables are the vocabulary's.
 final class ByteLevelBPE: Sendable {
@@ -17,6 +18,10 @@ final class ByteLevelBPE: Sendable {
     let heapThreshold: Int
     /// Whether to look pieces up among whole pieces (tests turn it off to prove the merging alone).
     let looksUpWholePieces: Bool
+    /// The pre-tokenizer that splits words into pieces.
+    let preTokenizer: PreTokenizerKind
+    /// The tokens llama.cpp finds in plain words before splitting them (nil: none, as in SmolLM2).
+    let userDefinedTokens: UserDefinedTokens?
     /// The vocabulary's tables, shared by the variants tests make.
     let tables: Tables
 
@@ -33,12 +38,21 @@ final class ByteLevelBPE: Sendable {
         let pieceBytes: UnsafeMutablePointer<UInt8>
         let pieceStarts: UnsafeMutablePointer<Int32>
         let pieceCount: Int
-        let merges: BPEMergeTable
-        let mergeLookup: BPEMergeTable.Lookup
+        /// The merges, in one of two tables: ids and ranks of 16 bits (SmolLM2) or of 18 (Qwen2.5).
+        let merges: Merges
+        /// The lookup of the table that holds the merges; the other is nil.
+        let mergeLookup: BPEMergeTable.Lookup?
+        let wideMergeLookup: WideBPEMergeTable.Lookup?
         /// Set once while the tokenizer is built (it needs the merging), never after.
         fileprivate(set) var wholePieces = WholePieceTable.none
 
-        init(byteTokens: [Int32], merges: BPEMergeTable, pieces: [[UInt8]]) {
+        /// A vocabulary's merges, in the narrowest table that holds its ids and ranks.
+        enum Merges {
+            case narrow(BPEMergeTable)
+            case wide(WideBPEMergeTable)
+        }
+
+        init(byteTokens: [Int32], merges: Merges, pieces: [[UInt8]]) {
             precondition(byteTokens.count == 256)
             self.byteTokens = .allocate(capacity: 256)
             self.byteTokens.initialize(from: byteTokens, count: 256)
@@ -54,7 +68,14 @@ final class ByteLevelBPE: Sendable {
             pieceStarts[pieces.count] = Int32(at)
             pieceCount = pieces.count
             self.merges = merges
-            mergeLookup = merges.lookup
+            switch merges {
+            case .narrow(let table):
+                mergeLookup = table.lookup
+                wideMergeLookup = nil
+            case .wide(let table):
+                mergeLookup = nil
+                wideMergeLookup = table.lookup
+            }
         }
 
         deinit {
@@ -71,45 +92,61 @@ final class ByteLevelBPE: Sendable {
         }
     }
 
-    convenience init(byteTokens: [Int32], merges: BPEMergeTable, vocabularySize: Int32, standInTokens: [[Int32]],
-                     pieces: [[UInt8]], heapThreshold: Int = 48) {
+    convenience init(byteTokens: [Int32], merges: Tables.Merges, vocabularySize: Int32, standInTokens: [[Int32]],
+                     pieces: [[UInt8]], preTokenizer: PreTokenizerKind, userDefinedTokens: UserDefinedTokens?,
+                     heapThreshold: Int = 48) {
         let tables = Tables(byteTokens: byteTokens, merges: merges, pieces: pieces)
         self.init(tables: tables, vocabularySize: vocabularySize, standInTokens: standInTokens,
-                  heapThreshold: heapThreshold, looksUpWholePieces: true)
-        // Whole pieces are the tokens that merging their own bytes gives back (`merged` never
+                  heapThreshold: heapThreshold, looksUpWholePieces: true, preTokenizer: preTokenizer,
+                  userDefinedTokens: userDefinedTokens)
+        // Whole pieces are the tokens that merging their own bytes gives back (merging never
         // looks pieces up, so the table can be built by the tokenizer it belongs to).
-        tables.wholePieces = WholePieceTable(pieces: { Array(tables.bytes(of: $0))[...] }, count: vocabularySize) { token, bytes in
-            self.merged(bytes) == [token]
+        let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * WholePieceTable.maxLength)
+        defer { scratch.deallocate() }
+        let pairs = scratch, symbols = UnsafeMutableRawPointer(scratch + WholePieceTable.maxLength)
+            .bindMemory(to: Int32.self, capacity: WholePieceTable.maxLength)
+        tables.wholePieces = WholePieceTable(pieces: tables.bytes(of:), count: vocabularySize) { token, bytes in
+            self.mergesToItself(token, bytes, symbols, pairs)
         }
     }
 
-    private init(tables: Tables, vocabularySize: Int32, standInTokens: [[Int32]], heapThreshold: Int, looksUpWholePieces: Bool) {
+    /// Whether merging `bytes` (at most `WholePieceTable.maxLength`, in scratch `symbols` and
+    /// `pairs` of that many) emits `token` alone.
+    private func mergesToItself(_ token: Int32, _ bytes: UnsafeBufferPointer<UInt8>,
+                                _ symbols: UnsafeMutablePointer<Int32>, _ pairs: UnsafeMutablePointer<UInt32>) -> Bool {
+        let count: Int
+        if let narrow = tables.mergeLookup {
+            count = Self.mergeShort(bytes, 0, bytes.count, tables.byteTokens, narrow, symbols, pairs)
+        } else if let wide = tables.wideMergeLookup {
+            count = Self.mergeShort(bytes, 0, bytes.count, tables.byteTokens, wide, symbols, pairs)
+        } else {
+            return false
+        }
+        // What the symbols emit (a stand-in emits the one-byte tokens of its text) is [token].
+        var emitted = 0, only: Int32 = -1
+        for index in 0..<count {
+            let symbol = symbols[index]
+            if symbol < vocabularySize {
+                emitted += 1
+                only = symbol
+            } else {
+                let stand = standInTokens[Int(symbol - vocabularySize)]
+                emitted += stand.count
+                if let first = stand.first { only = first }
+            }
+        }
+        return emitted == 1 && only == token
+    }
+
+    private init(tables: Tables, vocabularySize: Int32, standInTokens: [[Int32]], heapThreshold: Int, looksUpWholePieces: Bool,
+                 preTokenizer: PreTokenizerKind, userDefinedTokens: UserDefinedTokens?) {
         self.tables = tables
         self.vocabularySize = vocabularySize
         self.standInTokens = standInTokens
         self.heapThreshold = heapThreshold
         self.looksUpWholePieces = looksUpWholePieces
-    }
-
-    /// The tokens BPE makes of `bytes` as one piece, without splitting them first.
-    func merged(_ bytes: ArraySlice<UInt8>) -> [Int32] {
-        guard !bytes.isEmpty else { return [] }
-        var sink = TokenList()
-        bytes.withUnsafeBufferPointer { bytes in
-            if bytes.count > heapThreshold {
-                mergeLong(bytes, 0, bytes.count, &sink)
-                return
-            }
-            let symbols = UnsafeMutablePointer<Int32>.allocate(capacity: bytes.count)
-            let pairs = UnsafeMutablePointer<UInt32>.allocate(capacity: bytes.count)
-            defer {
-                symbols.deallocate()
-                pairs.deallocate()
-            }
-            let count = Self.mergeShort(bytes, 0, bytes.count, tables.byteTokens, tables.mergeLookup, symbols, pairs)
-            for index in 0..<count { emit(symbols[index], &sink) }
-        }
-        return sink.tokens
+        self.preTokenizer = preTokenizer
+        self.userDefinedTokens = userDefinedTokens
     }
 
     /// How many pieces merge into one token whole (for tests: the shortcut is in use).
@@ -118,13 +155,15 @@ final class ByteLevelBPE: Sendable {
     /// The same tokenizer with whole pieces looked up (the default) or not: every piece merged.
     func lookingUpWholePieces(_ lookUp: Bool) -> ByteLevelBPE {
         ByteLevelBPE(tables: tables, vocabularySize: vocabularySize, standInTokens: standInTokens,
-                     heapThreshold: heapThreshold, looksUpWholePieces: lookUp)
+                     heapThreshold: heapThreshold, looksUpWholePieces: lookUp, preTokenizer: preTokenizer,
+                     userDefinedTokens: userDefinedTokens)
     }
 
     /// The same tokenizer with another heap threshold (tests prove both merge paths).
     func withHeapThreshold(_ threshold: Int) -> ByteLevelBPE {
         ByteLevelBPE(tables: tables, vocabularySize: vocabularySize, standInTokens: standInTokens,
-                     heapThreshold: threshold, looksUpWholePieces: looksUpWholePieces)
+                     heapThreshold: threshold, looksUpWholePieces: looksUpWholePieces, preTokenizer: preTokenizer,
+                     userDefinedTokens: userDefinedTokens)
     }
 
     // MARK: Tokenizing
@@ -174,28 +213,59 @@ final class ByteLevelBPE: Sendable {
     /// Tokenizes valid UTF-8 `bytes` into `sink`.
     func encode<Output: Sink>(utf8 bytes: UnsafeBufferPointer<UInt8>, into sink: inout Output) {
         guard !bytes.isEmpty else { return }
+        // A text holding a user-defined token is cut around it first, each fragment of words
+        // tokenized alone (llama.cpp's `tokenizer_st_partition`); most hold none.
+        if userDefinedTokens?.occurs(in: bytes) == true, let fragments = userDefinedTokens?.fragments(of: bytes) {
+            for fragment in fragments {
+                switch fragment {
+                case .words(let range): encodeWords(UnsafeBufferPointer(rebasing: bytes[range]), into: &sink)
+                case .token(let token): sink.append(token)
+                }
+            }
+            return
+        }
+        encodeWords(bytes, into: &sink)
+    }
+
+    /// Tokenizes valid UTF-8 `bytes` that hold no user-defined token into `sink`.
+    private func encodeWords<Output: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, into sink: inout Output) {
+        guard !bytes.isEmpty else { return }
         sink.reserve(bytes.count / 2 + 8)
         // One scratch block (on the stack when small): each piece's symbols and their pairs'
-        // merges, then the splitter's code points.
+        // merges, then the splitter's code points (both splitters need the same).
         let splitterBytes = SmolLMPreTokenizer.scratchBytes(for: bytes.count)
         withUnsafeTemporaryAllocation(byteCount: bytes.count * 8 + splitterBytes, alignment: 8) { block in
             let scratch = block.baseAddress!
             let pairs = scratch.bindMemory(to: UInt32.self, capacity: bytes.count)
             let symbols = (scratch + bytes.count * 4).bindMemory(to: Int32.self, capacity: bytes.count)
-            encode(bytes, pairs, symbols, splitter: scratch + bytes.count * 8, into: &sink)
+            let splitter = scratch + bytes.count * 8
+            // One specialization per pre-tokenizer and merge table: the split and the merges
+            // are inlined into the loop, as when there was only one of each.
+            if let narrow = tables.mergeLookup {
+                switch preTokenizer {
+                case .smollm: encode(bytes, pairs, symbols, splitter, SmolLMPreTokenizer.self, narrow, into: &sink)
+                case .qwen2: encode(bytes, pairs, symbols, splitter, Qwen2PreTokenizer.self, narrow, into: &sink)
+                }
+            } else if let wide = tables.wideMergeLookup {
+                switch preTokenizer {
+                case .smollm: encode(bytes, pairs, symbols, splitter, SmolLMPreTokenizer.self, wide, into: &sink)
+                case .qwen2: encode(bytes, pairs, symbols, splitter, Qwen2PreTokenizer.self, wide, into: &sink)
+                }
+            }
         }
     }
 
     @inline(__always)
-    private func encode<Output: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, _ pairs: UnsafeMutablePointer<UInt32>,
-                                      _ symbols: UnsafeMutablePointer<Int32>, splitter: UnsafeMutableRawPointer,
-                                      into sink: inout Output) {
+    private func encode<Output: Sink, Splitter: PreTokenizer, Merges: MergeLookup>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ pairs: UnsafeMutablePointer<UInt32>, _ symbols: UnsafeMutablePointer<Int32>,
+        _ splitter: UnsafeMutableRawPointer, _ preTokenizer: Splitter.Type, _ lookup: Merges, into sink: inout Output
+    ) {
         let longPiece = heapThreshold
         let wholeLength = looksUpWholePieces ? WholePieceTable.maxLength : 0
         withExtendedLifetime(tables) {
-            let byteTokens = tables.byteTokens, lookup = tables.mergeLookup, whole = tables.wholePieces.lookup
+            let byteTokens = tables.byteTokens, whole = tables.wholePieces.lookup
             let tables = self.tables
-            SmolLMPreTokenizer.split(bytes, scratch: splitter) { start, end in
+            Splitter.split(bytes, scratch: splitter) { start, end in
                 let length = end - start
                 if length == 1 {
                     emit(byteTokens[Int(bytes[start])], &sink)
@@ -205,7 +275,7 @@ final class ByteLevelBPE: Sendable {
                     let count = Self.mergeShort(bytes, start, end, byteTokens, lookup, symbols, pairs)
                     for index in 0..<count { emit(symbols[index], &sink) }
                 } else {
-                    mergeLong(bytes, start, end, &sink)
+                    mergeLong(bytes, start, end, lookup, &sink)
                 }
             }
         }
@@ -214,12 +284,12 @@ final class ByteLevelBPE: Sendable {
     /// Merges one piece by scanning its pairs for the lowest rank before every merge; leaves the
     /// result in `symbols` and returns how many there are.
     @inline(__always)
-    private static func mergeShort(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
-                                   _ byteTokens: UnsafeMutablePointer<Int32>, _ merges: BPEMergeTable.Lookup,
-                                   _ symbols: UnsafeMutablePointer<Int32>, _ pairs: UnsafeMutablePointer<UInt32>) -> Int {
+    private static func mergeShort<Merges: MergeLookup>(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+                                                        _ byteTokens: UnsafeMutablePointer<Int32>, _ merges: Merges,
+                                                        _ symbols: UnsafeMutablePointer<Int32>, _ pairs: UnsafeMutablePointer<UInt32>) -> Int {
         var count = end - start
         for index in 0..<count { symbols[index] = byteTokens[Int(bytes[start + index])] }
-        for index in 0..<(count - 1) { pairs[index] = merges.merge(symbols[index], symbols[index + 1]).packed }
+        for index in 0..<(count - 1) { pairs[index] = merges.rankedMerge(symbols[index], symbols[index + 1]) }
         while count > 1 {
             // The lowest rank wins; among equal ranks (the same pair twice) the leftmost, as
             // llama.cpp's queue orders by (rank, left).
@@ -233,8 +303,8 @@ final class ByteLevelBPE: Sendable {
                 }
                 index += 1
             }
-            guard lowest != BPEMergeTable.Merge.none.packed else { break }
-            symbols[best] = BPEMergeTable.Merge(packed: lowest).token
+            guard lowest != UInt32.max else { break }
+            symbols[best] = merges.token(lowest)
             count -= 1
             index = best + 1
             while index < count {
@@ -242,8 +312,8 @@ final class ByteLevelBPE: Sendable {
                 pairs[index - 1] = pairs[index]
                 index += 1
             }
-            if best > 0 { pairs[best - 1] = merges.merge(symbols[best - 1], symbols[best]).packed }
-            if best < count - 1 { pairs[best] = merges.merge(symbols[best], symbols[best + 1]).packed }
+            if best > 0 { pairs[best - 1] = merges.rankedMerge(symbols[best - 1], symbols[best]) }
+            if best < count - 1 { pairs[best] = merges.rankedMerge(symbols[best], symbols[best + 1]) }
         }
         return count
     }
@@ -260,7 +330,7 @@ final class ByteLevelBPE: Sendable {
 
     /// A candidate merge in the heap: ordered by rank, then by the left symbol's place.
     private struct Candidate {
-        var key: UInt64   // rank << 32 | left
+        var key: UInt64   // rankedMerge << 32 | left
         var right: Int32
         var leftToken: Int32
         var rightToken: Int32
@@ -268,7 +338,8 @@ final class ByteLevelBPE: Sendable {
     }
 
     /// Merges one long piece as llama.cpp does: a queue of candidate pairs, stale ones skipped.
-    private func mergeLong<Output: Sink>(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ sink: inout Output) {
+    private func mergeLong<Output: Sink, Merges: MergeLookup>(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+                                                              _ lookup: Merges, _ sink: inout Output) {
         let byteTokens = tables.byteTokens
         let count = end - start
         var symbols = [Int32](repeating: 0, count: count)
@@ -282,13 +353,12 @@ final class ByteLevelBPE: Sendable {
         }
         var heap: [Candidate] = []
         heap.reserveCapacity(count)
-        let lookup = tables.mergeLookup
         func push(_ left: Int32, _ right: Int32) {
             guard left >= 0, right >= 0 else { return }
-            let merge = lookup.merge(symbols[Int(left)], symbols[Int(right)])
-            guard merge.exists else { return }
-            heap.append(Candidate(key: UInt64(merge.rank) << 32 | UInt64(left), right: right,
-                                  leftToken: symbols[Int(left)], rightToken: symbols[Int(right)], merged: merge.token))
+            let merge = lookup.rankedMerge(symbols[Int(left)], symbols[Int(right)])
+            guard merge != UInt32.max else { return }
+            heap.append(Candidate(key: UInt64(merge) << 32 | UInt64(left), right: right,
+                                  leftToken: symbols[Int(left)], rightToken: symbols[Int(right)], merged: lookup.token(merge)))
             var child = heap.count - 1
             while child > 0 {
                 let parent = (child - 1) / 2

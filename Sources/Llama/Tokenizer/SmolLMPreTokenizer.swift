@@ -7,7 +7,7 @@
 /// This follows that splitter line for line, quirks included (only lower-case contractions;
 /// a whitespace run keeps its last character for the next piece only when something follows
 /// it in the same piece), since any difference changes the token ids.
-enum SmolLMPreTokenizer {
+enum SmolLMPreTokenizer: PreTokenizer {
     /// Calls `piece` with each piece's byte range, in order; the pieces cover `bytes` exactly.
     ///
     /// `bytes` must be valid UTF-8 (every Swift `String` is), so each lead byte tells its length.
@@ -108,7 +108,7 @@ enum SmolLMPreTokenizer {
     }
 
     /// Fills `offsets` and `flags` for `bytes`; returns the number of code points.
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ offsets: UnsafeMutablePointer<Int32>,
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ offsets: UnsafeMutablePointer<Int32>,
                                _ flags: UnsafeMutablePointer<UInt8>) -> Int {
         UnicodeFlags.table.withUnsafeBufferPointer { table in
             var at = 0
@@ -173,7 +173,7 @@ enum SmolLMPreTokenizer {
     /// The flags and byte length of the code point whose lead byte is at `offset` (a code point
     /// cut short by the end is as long as what is left).
     @inline(__always)
-    private static func codePointFlags(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int,
+    static func codePointFlags(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int,
                                        _ table: UnsafeBufferPointer<UInt8>) -> (flags: UInt8, length: Int) {
         let lead = bytes[offset]
         if lead < 0x80 { return (table[Int(lead)], 1) }
@@ -192,6 +192,33 @@ enum SmolLMPreTokenizer {
         length = min(length, bytes.count - offset)
         for next in (offset + 1)..<(offset + length) { codePoint = codePoint << 6 | UInt32(bytes[next] & 0x3F) }
         return (codePoint < 0x110000 ? table[Int(codePoint)] : 0, length)
+    }
+
+    // MARK: Joining
+
+    /// Parts joined by one whitespace scalar other than the space (which would join the word after it).
+    static func joinsBySum(separator: Unicode.Scalar) -> Bool {
+        separator != " " && ByteLevelBPE.isWhitespace(separator)
+    }
+
+    /// X + Y splits as X then Y when X ends in a non-whitespace scalar and Y starts with a
+    /// whitespace one: each of X's runs stops at Y's whitespace just as at the end of text, a
+    /// contraction needs a letter after the quote, and the splitter never looks back.
+    static func endsApart(_ last: Unicode.Scalar) -> Bool { !ByteLevelBPE.isWhitespace(last) }
+
+    /// Whether a part with these ends, after such a separator S, is cut as it is alone:
+    /// - S + Y splits as S then Y when Y starts with a non-whitespace scalar: a single
+    ///   whitespace is a piece of its own either way (only a space joins the word after it).
+    /// - The same S + Y splits as S then Y when Y starts with one whitespace scalar followed by
+    ///   a scalar that is neither whitespace nor a number ("\nThe"): S and Y's whitespace make a
+    ///   run of two that gives up its last scalar to what follows, so S is a piece alone, and
+    ///   the rest is cut as Y alone. A number there would end the run's segment (numbers are
+    ///   isolated first), and the run of two would then stay one piece.
+    static func startsApart(_ ends: ByteLevelBPE.Ends) -> Bool {
+        guard let first = ends.first else { return false }
+        guard ByteLevelBPE.isWhitespace(first) else { return true }
+        guard let second = ends.second else { return false }
+        return UnicodeFlags.table[Int(second.value)] & (UnicodeFlags.whitespace | UnicodeFlags.number | UnicodeFlags.isolatedNumber) == 0
     }
 
     /// llama.cpp's `unicode_regex_split_custom_gpt2` over code points `start..<end`.

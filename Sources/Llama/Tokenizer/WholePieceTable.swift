@@ -25,19 +25,20 @@ final class WholePieceTable: @unchecked Sendable {
     let count: Int
 
     /// A table that holds nothing.
-    static let none = WholePieceTable(pieces: { _ in [] }, count: 0) { _, _ in false }
+    static let none = WholePieceTable(pieces: { _ in UnsafeBufferPointer(start: nil, count: 0) }, count: 0) { _, _ in false }
 
     /// The table of tokens `0..<count` (each with its bytes from `pieces`) that `mergesToItself` accepts.
-    init(pieces: (Int32) -> ArraySlice<UInt8>, count: Int32, mergesToItself: (Int32, ArraySlice<UInt8>) -> Bool) {
+    init(pieces: (Int32) -> UnsafeBufferPointer<UInt8>, count: Int32,
+         mergesToItself: (Int32, UnsafeBufferPointer<UInt8>) -> Bool) {
         var long: [(hash: UInt32, token: Int32)] = []
         var short: [(key: UInt64, token: Int32)] = []
         for token in 0..<count {
             let bytes = pieces(token)
             guard bytes.count >= 2, bytes.count <= Self.maxLength, mergesToItself(token, bytes) else { continue }
             if bytes.count <= Self.maxShortLength {
-                short.append((bytes.withUnsafeBufferPointer { Self.shortKey($0, 0, $0.count) }, token))
+                short.append((Self.shortKey(bytes, 0, bytes.count), token))
             } else {
-                long.append((bytes.withUnsafeBufferPointer { Self.hash($0, 0, $0.count) }, token))
+                long.append((Self.hash(bytes, 0, bytes.count), token))
             }
         }
         self.count = short.count + long.count
