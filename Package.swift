@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "EndpointTests", dependencies: ["TestSupport", "Endpoint", "Engine", "Jobs", "Privacy"], swiftSettings: tests6),
         // ReplayBench: the engine options' text form (`replay-bench model --engine`), which the
         // speed-up suites name their variants by.
-        .testTarget(name: "LlamaTests", dependencies: ["TestSupport", "CLlama", "Llama", "Engine", "Export", "Corpus", "Privacy", "ReplayBench"],
+        .testTarget(name: "LlamaTests", dependencies: ["TestSupport", "CLlama", "Llama", "Engine", "Export", "Corpus", "Privacy", "Jobs", "ReplayBench"],
                     swiftSettings: tests6O + llamaHeaders),
         // Llama only for the suites that ask the real model; the Jobs library itself never sees llama.h.
         .testTarget(name: "JobsTests", dependencies: ["TestSupport", "Jobs", "Engine", "Llama", "Export", "Privacy"],
