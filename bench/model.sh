@@ -276,7 +276,7 @@ if round_rates:
     # The spread of the rates measured inside the rounds, beside each job: how far the host's
     # speed moved while the bench ran, which each round's own ceiling now absorbs.
     prefills, generates = [r[0] * 1000 for r in round_rates], [r[1] * 1000 for r in round_rates]
-    print(f"kernel rates inside the rounds ({len(round_rates)} measurements, one beside each job's run): "
+    print(f"kernel rates inside the rounds ({len(round_rates)} measurement{'s' if len(round_rates) != 1 else ''}, one beside each job's run): "
           f"prompt {min(prefills):.2f}–{max(prefills):.2f} ms per token ({max(prefills) / min(prefills) - 1:+.0%}), "
           f"generated {min(generates):.2f}–{max(generates):.2f} ms per token ({max(generates) / min(generates) - 1:+.0%}); "
           "each round's share of the ceiling uses its own")
