@@ -15,7 +15,7 @@ import TestSupport
 /// `ProbeComparison` over trials made by hand. The reference numbers are scipy 1.17.1's and
 /// statsmodels 0.15.0's, computed with python3 beside each test (none is a dependency).
 @Suite struct ProbeCompareTests {
-    /// Two threads, each a screen that asks and a push: 8 chips trials (four kinds a screen) and
+    /// Two threads, each a screen that asks and a push: 10 chips trials (five kinds a screen) and
     /// 4 push trials (two kinds a push), no group and no offline draft.
     static let corpus = """
         {"type":"header","format":"yui-export","version":1}
