@@ -21,6 +21,7 @@ import ReplayKit
 ///     output  INDEX  HMAC(output) | failure:REASON  OUTPUT_TOKENS
 ///     summary JOB  REQUESTS  SECONDS  PROMPT_TOKENS  OUTPUT_TOKENS  ENGINE_STATISTICS  OPTIONS
 ///     latency JOB  FIRST_P50  FIRST_P95  ANSWER_P50  ANSWER_P95  STREAM_TOKENS_PER_S_P50  TOKENS_PER_S
+///             DEVICE_FIRST_P50  DEVICE_FIRST_P95  DEVICE_ANSWER_P50  DEVICE_ANSWER_P95
 ///
 /// (`prompt` and `output` lines with `--digests` only; `--plan-only` stops after the prompts).
 /// `latency` is the answers as a person waiting on them reads them, on this host: each request's
@@ -29,7 +30,10 @@ import ReplayKit
 /// behind the call's other requests included), their medians and 95th percentiles (linear
 /// between ranks, as numpy's default); the median of each request's own speed after its first
 /// token (output tokens after the first over the time between the first and the answer); and
-/// the stage's output tokens over its seconds.
+/// the stage's output tokens over its seconds. The `DEVICE_` figures are the same requests on the
+/// default phone (`DeviceProfile.iPhone15Pro`, each place's model version's speeds), as a run's
+/// budget judges them: sized in the phone's tokens (`JobItem.phoneSized`), the first token after
+/// the prompt's prefill, the answer after its output too, each request alone on the phone.
 /// `--batch` sets the sequences answered at once (shared out among `--lanes` lanes), each with a
 /// KV buffer of 4,096 tokens (the phone's session ceiling): a request that does not fit fails as
 /// it would on the phone.
@@ -117,14 +121,15 @@ enum ModelBench {
             return .model
         }
         // The corpus read as a replay reads it, and the threads planned as a replay plans them.
-        let requests: [GenerationRequest]
+        let items: [JobItem]
         do {
-            requests = try PlannedRequests.of(job, corpus: corpus, threads: limit, requests: wanted, batchSize: batch,
+            items = try PlannedRequests.items(job, corpus: corpus, threads: limit, requests: wanted, batchSize: batch,
                                               prompts: prompts)
         } catch {
             diagnostics("replay-bench model: \(error.description)")
             return .input
         }
+        let requests = items.compactMap(\.request)
 
         if let key = digestKey {
             for (index, request) in requests.enumerated() {
@@ -170,12 +175,29 @@ enum ModelBench {
         let outputTokens = outcomes.reduce(0) { $0 + $1.outputTokens }
         diagnostics("summary\t\(job.rawValue)\t\(requests.count)\t" + String(format: "%.3f", seconds)
                     + "\t\(promptTokens)\t\(outputTokens)\t\(statistics)\t\(engine.options.summary),lanes=\(engine.laneCount)")
-        diagnostics(latencyLine(job, outcomes, seconds: seconds))
+        diagnostics(latencyLine(job, outcomes, seconds: seconds, device: deviceMilliseconds(items, outcomes)))
         return .success
     }
 
+    /// Each answered request's estimated milliseconds on the default phone, to its first token
+    /// and to its answer, judged as a run judges them (`PreAsk`'s version of each place, the
+    /// sizes by `JobItem.phoneSized`).
+    static func deviceMilliseconds(_ items: [JobItem], _ outcomes: [GenerationOutcome]) -> (first: [Double], answer: [Double]) {
+        var preAsk = PreAsk(profiles: .builtIn, device: .iPhone15Pro, phoneTokens: PhoneTokenizers(.builtIn))
+        var first: [Double] = [], answer: [Double] = []
+        for (item, outcome) in zip(items, outcomes) {
+            guard case .success = outcome.output else { continue }
+            let version = preAsk.version(item.attribution.model)
+            let sized = item.phoneSized(outcome, tokens: version.tokens)
+            first.append(version.device.estimatedMilliseconds(promptTokens: sized.promptTokens, outputTokens: 0))
+            answer.append(version.device.estimatedMilliseconds(promptTokens: sized.promptTokens, outputTokens: sized.outputTokens))
+        }
+        return (first, answer)
+    }
+
     /// The `latency` line of `outcomes` (see the type's comment); `-` where nothing was clocked.
-    static func latencyLine(_ job: JobKind, _ outcomes: [GenerationOutcome], seconds: Double) -> String {
+    static func latencyLine(_ job: JobKind, _ outcomes: [GenerationOutcome], seconds: Double,
+                            device: (first: [Double], answer: [Double])) -> String {
         let firsts = outcomes.compactMap(\.firstTokenMilliseconds), answers = outcomes.compactMap(\.answerMilliseconds)
         let streams = outcomes.compactMap { outcome -> Double? in
             guard outcome.outputTokens >= 2, let first = outcome.firstTokenMilliseconds, let answer = outcome.answerMilliseconds,
@@ -187,6 +209,7 @@ enum ModelBench {
         return "latency\t\(job.rawValue)\t" + [
             percentile(firsts, 0.5), percentile(firsts, 0.95), percentile(answers, 0.5), percentile(answers, 0.95),
             percentile(streams, 0.5), seconds > 0 ? Double(total) / seconds : nil,
+            percentile(device.first, 0.5), percentile(device.first, 0.95), percentile(device.answer, 0.5), percentile(device.answer, 0.95),
         ].map(shown).joined(separator: "\t")
     }
 

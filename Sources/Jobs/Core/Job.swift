@@ -106,25 +106,15 @@ extension Job {
                    hostMilliseconds: nil, deviceMilliseconds: nil, inBudgetHost: nil, inBudgetDevice: nil, place: item.place)
     }
 
-    /// `evaluate(_:outcome:device:)` with the sizes counted in the phone's tokens: the prompt as
-    /// planning counted it for the place's model version (`item.promptTokens`, else `tokens`),
-    /// and the output by `tokens` (the same version's `PhoneTokenizer`). The stand-in's own
-    /// counts are its tokenizer's, a different model's, so they judge nothing. A failure has no
-    /// output to count: one that ran out of its allowance (`outputTruncated`) wrote the whole
-    /// allowance, which is the phone's too; any other wrote nothing that is shown, counted 0.
+    /// `evaluate(_:outcome:device:)` with the sizes counted in the phone's tokens
+    /// (`JobItem.phoneSized`): the stand-in's own counts are its tokenizer's, a different
+    /// model's, so they judge nothing.
     ///
     /// A prompt the phone's ceiling allows but the stand-in cannot hold (`contextExceeded` after
     /// planning let it through) falls back `context_exceeded` as any, and is counted
     /// `stand_in_context_exceeded`, so a run says which of its fallbacks are the stand-in's.
     public func evaluate(_ item: JobItem, outcome: GenerationOutcome, device: DeviceProfile, phoneTokens tokens: any Tokenizer) -> ItemResult {
-        var sized = outcome
-        sized.promptTokens = item.promptTokens ?? item.request.map(tokens.promptTokenCount(for:)) ?? outcome.promptTokens
-        switch outcome.output {
-        case .success(let text): sized.outputTokens = tokens.tokenCount(of: text)
-        case .failure(.outputTruncated): sized.outputTokens = item.request?.maxOutputTokens ?? outcome.outputTokens
-        case .failure: sized.outputTokens = 0
-        }
-        var result = evaluate(item, outcome: sized, device: device)
+        var result = evaluate(item, outcome: item.phoneSized(outcome, tokens: tokens), device: device)
         if case .failure(.contextExceeded) = outcome.output { result.counters[JobCounter.standInContextExceeded.rawValue, default: 0] += 1 }
         return result
     }
