@@ -82,7 +82,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     /// `contextPerSequence` tokens each (4,096 mirrors the phone's session ceiling).
     public convenience init(modelPath: String, sequences: Int = 8, contextPerSequence: Int = 4096,
                             threads: Int = ProcessInfo.processInfo.activeProcessorCount, options: Options = .standard) throws(LlamaError) {
-        try self.init(model: try LlamaModel(path: modelPath), sequences: sequences, contextPerSequence: contextPerSequence,
+        try self.init(model: try LlamaModel(path: modelPath, offloadedLayers: options.offloadedLayers), sequences: sequences, contextPerSequence: contextPerSequence,
                       threads: threads, options: options)
     }
 

@@ -38,6 +38,11 @@ extension LlamaEngine {
         public var attention: Attention
         /// Threads for evaluation; nil means one per active processor.
         public var threads: Int?
+        /// The model's layers whose weights and work go to a GPU (llama.cpp's `n_gpu_layers`), for
+        /// a libllama built with one (CUDA): 0 keeps everything on the processors. A build without
+        /// a GPU backend has no device to offload to and runs every layer on the processors
+        /// whatever this says. docs/performance.md says what changes on a GPU.
+        public var offloadedLayers: Int
 
         /// The largest chunk: one evaluation's batch.
         public static let maximumChunk = 512
@@ -49,7 +54,7 @@ extension LlamaEngine {
 
         public init(prefixCache: Bool = true, forcedTokenJump: Bool = false, continuousBatching: Bool = true,
                     chunkTokens: Int = maximumChunk, threads: Int? = nil,
-                    attention: Attention = .matmul) {
+                    attention: Attention = .matmul, offloadedLayers: Int = 0) {
             precondition(Self.chunkRange(attention).contains(chunkTokens),
                          "chunks of 4 to 63 tokens keep flash attention's arithmetic batch-independent")
             precondition(!forcedTokenJump || attention == .flash, "the forced-token jump is exact with flash attention only")
@@ -59,6 +64,7 @@ extension LlamaEngine {
             self.chunkTokens = chunkTokens
             self.threads = threads
             self.attention = attention
+            self.offloadedLayers = max(0, offloadedLayers)
         }
 
         /// The shipped settings: matrix-product attention, llama.cpp's own default, so answers

@@ -40,9 +40,11 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
     public init(modelPath: String, lanes: Int? = nil, sequences: Int = 8, contextPerSequence: Int = 4096,
                 longestContext: Int? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                 options: LlamaEngine.Options = .standard) throws(LlamaError) {
-        let model = try LlamaModel(path: modelPath)
+        let model = try LlamaModel(path: modelPath, offloadedLayers: options.offloadedLayers)
         let threadCount = max(1, options.threads ?? threads)
-        let laneCount = max(1, min(lanes ?? threadCount, threadCount))
+        // Lanes are the processors' shape (a context per thread, side by side); on a GPU one
+        // context with every sequence keeps the device's batches large, so offloading takes one.
+        let laneCount = options.offloadedLayers > 0 ? 1 : max(1, min(lanes ?? threadCount, threadCount))
         var laneOptions = options
         laneOptions.threads = max(1, threadCount / laneCount)
         let perLane = max(1, (sequences + laneCount - 1) / laneCount)

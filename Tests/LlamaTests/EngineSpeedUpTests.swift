@@ -222,6 +222,18 @@ import Engine
         #expect(LlamaEngine.Options(parsing: "prefix=maybe") == nil)
         #expect(LlamaEngine.Options(parsing: "legacy") == nil, "the engine before issue 11 is gone")
     }
+
+    /// The engine's one GPU setting reaches libllama: on this build (no GPU backend) a request
+    /// to offload every layer runs them all on the processors, and every answer is the plain
+    /// engine's. On a CUDA build the same run says whether the GPU's kernels keep the answers.
+    @Test func anOffloadRequestOnABuildWithoutAGPUAnswersAsThePlainEngine() throws {
+        let options = try #require(LlamaEngine.Options(parsing: "plain,gpu-layers=99"))
+        #expect(options.offloadedLayers == 99)
+        #expect(LlamaEngine.Options(parsing: options.summary) == options)
+        #expect(LlamaEngine.Options(parsing: "gpu-layers=-1") == nil)
+        let requests = Array(JobShapes.requests.prefix(7))
+        try Self.expectSame(try Self.answers(options, requests: requests).0, "gpu-layers=99", count: 7)
+    }
 }
 
 /// Requests in the shapes the four jobs send (`Sources/Jobs`): their instructions in two

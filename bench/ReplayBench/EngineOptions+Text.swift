@@ -7,7 +7,7 @@ import Llama
 extension LlamaEngine.Options {
     /// Options from `key=value` pairs separated by commas, over `standard` (or over `flash` or
     /// `plain` when the list starts with that word): `prefix`, `jump`, `continuous`,
-    /// `chunk`, `threads` (numbers), `attention` (flash/matmul).
+    /// `chunk`, `threads`, `gpu-layers` (numbers), `attention` (flash/matmul).
     /// For benchmarks and tests; nil when a pair is not understood, or the options would not
     /// be exact (a chunk over 63 with flash attention, or the jump without it). Choosing flash
     /// attention without a chunk caps the chunk at 63.
@@ -35,6 +35,7 @@ extension LlamaEngine.Options {
                 chunkGiven = true
             case "attention": guard let kind = Attention(rawValue: value) else { return nil }; options.attention = kind
             case "threads": guard let number, number > 0 else { return nil }; options.threads = number
+            case "gpu-layers": guard let number, number >= 0 else { return nil }; options.offloadedLayers = number
             default: return nil
             }
         }
@@ -52,6 +53,7 @@ extension LlamaEngine.Options {
                      "chunk=\(chunkTokens)"]
         if let threads { parts.append("threads=\(threads)") }
         parts.append("attention=\(attention.rawValue)")
+        if offloadedLayers > 0 { parts.append("gpu-layers=\(offloadedLayers)") }
         return parts.joined(separator: ",")
     }
 }

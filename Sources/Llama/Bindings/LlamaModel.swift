@@ -32,12 +32,13 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     /// Loads the model at `path`; `vocabularyOnly` skips the weights (for sizing, not generating).
     /// `nativeTokenizer` lets the native tokenizer stand in for llama.cpp's where it is exact
-    /// (false only to compare the two).
-    public init(path: String, vocabularyOnly: Bool = false, nativeTokenizer: Bool = true) throws(LlamaError) {
+    /// (false only to compare the two). `offloadedLayers` go to a GPU where libllama has one
+    /// (`LlamaEngine.Options.offloadedLayers`).
+    public init(path: String, vocabularyOnly: Bool = false, nativeTokenizer: Bool = true, offloadedLayers: Int = 0) throws(LlamaError) {
         try Self.checkFile(path)
         LlamaBackend.start()
         var params = llama_model_default_params()
-        params.n_gpu_layers = 0
+        params.n_gpu_layers = Int32(clamping: max(0, offloadedLayers))
         params.vocab_only = vocabularyOnly
         guard let model = llama_model_load_from_file(path, params) else {
             throw .modelFailedToLoad(path: path)
