@@ -15,7 +15,14 @@ milliseconds per token, and how it was reached:
     prefill   MS_PER_TOKEN  ARRANGEMENT
     generate  MS_PER_TOKEN  ARRANGEMENT
 
-usage: kernel_rates.py --model PATH [--threads N]     (PYTHONPATH and LLAMA_CPP_LIB_PATH as for the peer)
+With --only FILE (an earlier output of this script, on the same model and threads) only the two
+arrangements that file names are measured: bench/model.sh measures every arrangement once, then
+only the best two beside each job, in seconds rather than minutes. The sequences' 200 cells of
+context before generating are evaluated once, in the first sequence, and copied to the others
+(llama_memory_seq_cp): copying cells costs no arithmetic, and a generated token's work depends on
+how many cells it attends to, not on what they hold.
+
+usage: kernel_rates.py --model PATH [--threads N] [--only FILE]     (PYTHONPATH and LLAMA_CPP_LIB_PATH as for the peer)
 """
 import argparse
 import os
@@ -28,7 +35,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", required=True)
     parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--only")
     args = parser.parse_args()
+    only = None
+    if args.only:
+        only = {line.rstrip("\n").split("\t")[2] for line in open(args.only) if line.count("\t") == 2}
+        if len(only) != 2:
+            raise SystemExit(f"kernel_rates: {args.only} does not name a prefill and a generate arrangement")
 
     import llama_cpp as L
 
@@ -88,8 +101,10 @@ def main():
 
         def fill(self, sequences, cells):
             self.clear()
-            for seq in range(1, sequences + 1):
-                self.decode([(token(i + seq), seq, False) for i in range(cells)])
+            self.decode([(token(i + 1), 1, False) for i in range(cells)])
+            for seq in range(2, sequences + 1):
+                L.llama_memory_seq_cp(self.memory, 1, seq, -1, -1)
+                self.positions[seq] = cells
 
         def generate(self, sequences):
             return self.decode([(token(seq), seq, True) for seq in range(1, sequences + 1)])
@@ -105,32 +120,46 @@ def main():
         return time.perf_counter() - started
 
     repeats = 4
+    wanted = lambda arrangement: only is None or arrangement in only
     prefill, generate = [], []
-    one = Lane(33, args.threads)
-    for rows in (64, 128, 256, 512):
-        one.prefill(rows)  # warm-up
-        best = min(one.prefill(rows) for _ in range(repeats))
-        prefill.append((best / rows * 1000, f"{rows} rows, one context of {args.threads} threads"))
-    for sequences in (8, 16, 32):
-        one.fill(sequences, 200)
-        one.generate(sequences)
-        best = min(one.generate(sequences) for _ in range(repeats))
-        generate.append((best / sequences * 1000, f"{sequences} sequences, one context of {args.threads} threads"))
-    del one
+    one_label = f"one context of {args.threads} threads"
+    if any(wanted(f"{rows} rows, {one_label}") for rows in (64, 128, 256, 512)) \
+            or any(wanted(f"{sequences} sequences, {one_label}") for sequences in (8, 16, 32)):
+        one = Lane(33, args.threads)
+        for rows in (64, 128, 256, 512):
+            if not wanted(arrangement := f"{rows} rows, {one_label}"):
+                continue
+            one.prefill(rows)  # warm-up
+            best = min(one.prefill(rows) for _ in range(repeats))
+            prefill.append((best / rows * 1000, arrangement))
+        for sequences in (8, 16, 32):
+            if not wanted(arrangement := f"{sequences} sequences, {one_label}"):
+                continue
+            one.fill(sequences, 200)
+            one.generate(sequences)
+            best = min(one.generate(sequences) for _ in range(repeats))
+            generate.append((best / sequences * 1000, arrangement))
+        del one
 
     if args.threads > 1:
+        lanes_label = f"{args.threads} one-thread contexts"
         lanes = [Lane(17, 1) for _ in range(args.threads)]
         for rows in (128, 256):
+            if not wanted(arrangement := f"{rows} rows, {lanes_label}"):
+                continue
             for lane in lanes:
                 lane.prefill(rows)
             wall = side_by_side(lanes, lambda lane: [lane.prefill(rows) for _ in range(repeats)])
-            prefill.append((wall / (rows * repeats * len(lanes)) * 1000, f"{rows} rows, {len(lanes)} one-thread contexts"))
+            prefill.append((wall / (rows * repeats * len(lanes)) * 1000, arrangement))
         for sequences in (8, 16):
+            if not wanted(arrangement := f"{sequences} sequences, {lanes_label}"):
+                continue
             for lane in lanes:
                 lane.fill(sequences, 200)
             wall = side_by_side(lanes, lambda lane: [lane.generate(sequences) for _ in range(repeats)])
-            generate.append((wall / (sequences * repeats * len(lanes)) * 1000,
-                             f"{sequences} sequences, {len(lanes)} one-thread contexts"))
+            generate.append((wall / (sequences * repeats * len(lanes)) * 1000, arrangement))
+    if not prefill or not generate:
+        raise SystemExit(f"kernel_rates: {args.only} names an arrangement this script does not measure")
 
     for name, rates in (("prefill", prefill), ("generate", generate)):
         for rate, arrangement in rates:
