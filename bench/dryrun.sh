@@ -11,9 +11,18 @@
 #                                              the same with no model file at all (exit 4): the
 #                                              sizes are the phone's, so only the vocabulary's
 #                                              load is saved
-# Prints one table of wall seconds and ratios to zstd -dc, and whether both chips reports hold the
-# same numbers (they must: no size depends on the stand-in, and only the run's start time and
-# duration and what it says of the model may differ).
+#   replay --dry-run --job J --model qwen2.5-coder-0.5b
+#                                              each job's dry run with the second family installed
+#                                              (scripts/setup --deps-only --model qwen2.5-coder-0.5b;
+#                                              skipped, and said, when it is not): its vocabulary
+#                                              is three times SmolLM2's and its pre-tokenizer
+#                                              another, and the sizes are still the phone's
+# Prints one table of wall seconds and ratios to zstd -dc, and whether the reports with another
+# model file or none hold the same numbers as the default model's (they must: no size depends on
+# the stand-in, and only the run's start time and duration and what it says of the model may
+# differ). With BENCH_ROWS set (bench/all.sh), appends a row per job for the second family: its
+# dry run's time over the default model's (the median of the rounds' ratios), with a target of
+# the same numbers at most 1.10× the time.
 #
 # The reader and the four jobs' dry runs go in interleaved rounds (BENCH_ROUNDS, default 3): each
 # time printed is the best of its rounds, and each "× the reader" the median of the rounds' own
@@ -37,6 +46,8 @@ replay="$(swift build -c release --show-bin-path)/replay"
 replay_bench="$(swift build -c release --show-bin-path)/replay-bench"
 source "$root/bench/lib.sh"
 corpus=$(bench_corpus "$threads")
+second=$(find "${REPLAY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/replay}/models" -maxdepth 1 -name 'qwen2.5-coder-0.5b.gguf' 2>/dev/null | head -1)
+[ -n "$second" ] || echo "bench/dryrun.sh: Qwen2.5-Coder-0.5B is not installed (scripts/setup --deps-only --model qwen2.5-coder-0.5b): no second family's rows" >&2
 
 
 rows=()
@@ -50,6 +61,10 @@ for round in $(seq "$rounds"); do
     # The first round's reports are the ones compared below.
     dir="$out/dry-$job"; [ "$round" = 1 ] || dir="$out/dry-$job-$round"
     echo "$round|replay --dry-run --job $job|$(seconds "$replay" --dry-run --job "$job" --out "$dir" "$corpus")" >> "$out/rounds"
+    if [ -n "$second" ]; then
+      dir="$out/qwen-$job"; [ "$round" = 1 ] || dir="$out/qwen-$job-$round"
+      echo "$round|same, $job, Qwen2.5-Coder-0.5B|$(seconds "$replay" --dry-run --job "$job" --model "$second" --out "$dir" "$corpus")" >> "$out/rounds"
+    fi
   done
 done
 # No model file: the run says so with exit 4 (expected here); its sizes are the same.
@@ -59,7 +74,7 @@ rows+=("same, chips, no model file|$(seconds sh -c '"$1" --dry-run --job chips -
 bytes=$(zstd -dc "$corpus" | wc -c)
 printf '%s\n' "${rows[@]}" > "$out/rows"
 python3 - "$out" "$threads" "$bytes" <<'PY'
-import json, statistics, sys
+import json, os, statistics, sys
 out, threads, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rows = [line.rsplit("|", 1) for line in open(f"{out}/rows").read().splitlines()]
 rows = [(name, float(seconds)) for name, seconds in rows]
@@ -101,6 +116,24 @@ print(f"same numbers in both chips reports (a model file and none): {'yes' if sa
 reader = dict(rows)["replay flywheel"]
 for job in ("chips", "route", "push", "draft"):
     print(f"{job}: {dict(rows)[f'replay --dry-run --job {job}'] / reader:.1f}× the reader")
+
+# The second family: the same numbers as the default model's, and its time over the default's.
+bench_rows = os.environ.get("BENCH_ROWS")
+for job in ("chips", "route", "push", "draft"):
+    name = f"same, {job}, Qwen2.5-Coder-0.5B"
+    if name not in names:
+        continue
+    equal = numbers(json.load(open(f"{out}/dry-{job}/report.json"))) == numbers(json.load(open(f"{out}/qwen-{job}/report.json")))
+    same &= equal
+    ratio = statistics.median(r[name] / r[f"replay --dry-run --job {job}"] for r in rounds.values())
+    print(f"{job} with Qwen2.5-Coder-0.5B: {ratio:.2f}× the default model's dry run, same numbers: {'yes' if equal else 'NO'}")
+    if bench_rows:
+        with open(bench_rows, "a") as rows_out:
+            mine, theirs = min(r[name] for r in rounds.values()), min(r[f"replay --dry-run --job {job}"] for r in rounds.values())
+            met = equal and ratio <= 1.10
+            rows_out.write(f"dry run, {job}, Qwen2.5-Coder-0.5B ({threads} threads, median of {len(rounds)} rounds)\t{mine:.1f} s\t"
+                           f"the same with SmolLM2-135M\t{theirs:.1f} s\t{ratio:.2f}×, same numbers: {'yes' if equal else 'no'}\t"
+                           f"same numbers, ≤ 1.10×\t{'yes' if met else 'no'}\n")
 
 sys.exit(0 if same else 1)
 PY
