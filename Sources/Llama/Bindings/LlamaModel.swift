@@ -39,6 +39,12 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
         LlamaBackend.start()
         var params = llama_model_default_params()
         params.n_gpu_layers = Int32(clamping: max(0, offloadedLayers))
+        // No repacked weights: for some types (Q4_0, Q4_K, IQ4_NL: Qwen2.5's Q4_K_M, not
+        // SmolLM2's Q4_1) the CPU backend repacks the weights at load and multiplies a batch's
+        // rows in blocks with one kernel and the rows left over with another, so a token's
+        // arithmetic would depend on where it sits in its batch, and the speed-ups would change
+        // answers (`LlamaEngine`: the engine's answers must not depend on the batch).
+        params.use_extra_bufts = false
         params.vocab_only = vocabularyOnly
         guard let model = llama_model_load_from_file(path, params) else {
             throw .modelFailedToLoad(path: path)
