@@ -48,7 +48,9 @@ def main():
     L.llama_backend_init()
     quiet = L.llama_log_callback(lambda level, text, data: None)  # kept alive: llama.cpp holds it
     L.llama_log_set(quiet, None)
-    model = L.llama_model_load_from_file(args.model.encode(), L.llama_model_default_params())
+    params = L.llama_model_default_params()
+    params.use_extra_bufts = False  # no repacked weights, as replay loads them (LlamaModel: exact answers)
+    model = L.llama_model_load_from_file(args.model.encode(), params)
     if not model:
         raise SystemExit("kernel_rates: the model did not load")
 
