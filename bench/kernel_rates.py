@@ -143,8 +143,9 @@ def main():
             generate.append((best / sequences * 1000, arrangement))
         del one
 
-    if args.threads > 1:
-        lanes_label = f"{args.threads} one-thread contexts"
+    lanes_label = f"{args.threads} one-thread contexts"
+    if args.threads > 1 and (any(wanted(f"{rows} rows, {lanes_label}") for rows in (128, 256))
+                             or any(wanted(f"{sequences} sequences, {lanes_label}") for sequences in (8, 16))):
         lanes = [Lane(17, 1) for _ in range(args.threads)]
         for rows in (128, 256):
             if not wanted(arrangement := f"{rows} rows, {lanes_label}"):
