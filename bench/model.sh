@@ -21,17 +21,23 @@
 #            (default 1,2,4,8) and keeps the fastest; later rounds run that N only. Its answers
 #            must parse under the job's schema; how many equal replay's is shown.
 #
-#   floor:   bench/kernel_rates.py — what libllama's kernels charge per token at their best here
-#            (a prompt's rows in one evaluation; one token of each of many sequences), times the
-#            fewest prompt tokens any engine must evaluate (the nodes of the trie of the prompts'
-#            tokens: only a shared prefix can be evaluated once) and the output tokens: no engine
-#            on these kernels answers the same requests faster, so peer time / floor is the
-#            highest ratio any engine could show (the "ceiling" column). "if outputs were known"
-#            charges every output token the prompt rate instead, as if each output were drafted
-#            perfectly and checked in one evaluation: a bound even speculative decoding cannot pass.
-#            The rates are measured beside each job in each round, just before its run, and each
-#            round's floor uses its own (a shared host's speed drifts over minutes, which no ratio
-#            can tell from the engines); the table's header prints their spread. Every arrangement
+#   floor:   bench/kernel_rates.py — what libllama's kernels charge per token in their best
+#            arrangement here (a prompt's rows in one evaluation; one token of each of many
+#            sequences), the median of 11 evaluations (a job of many seconds runs at the rate the
+#            kernels hold, not at their luckiest moment; the fastest is printed beside it), times
+#            what no exact engine skips: the fewest prompt tokens (the nodes of the trie of the
+#            prompts' tokens: only a shared prefix can be evaluated once), each at the rate of its
+#            position (a token from position 512, 1,024 or 2,048 meets more cells: the factors
+#            kernel_rates.py measures), the proper prefixes of a scored request's choices (route's
+#            confidence), and the output tokens that were generated. No engine on these kernels
+#            answers the same requests faster, so peer time / floor is the highest ratio any engine
+#            could show (the "ceiling" column). "if outputs were known" charges every output token
+#            the prompt rate instead, as if each output were drafted perfectly and checked in one
+#            evaluation: a bound even speculative decoding cannot pass.
+#            The rates are measured beside each job in each round, just before and just after its
+#            run, and each round's floor uses their mean (a shared host's speed drifts over
+#            minutes, which no ratio can tell from the engines); the table's header prints their
+#            spread, and how far apart before and after were. Every arrangement
 #            is measured once before the jobs (minutes), and beside each job only the two that
 #            were best then (seconds: `kernel_rates.py --only`); the same two again after the
 #            jobs, for the drift over the whole bench.
@@ -151,6 +157,12 @@ for round in $(seq "$rounds"); do
         --threads "$(nproc)" --only "$work/rates" > "$at.rates"
     fi
     "$replay" model --job "$job" --requests "$requests" --digests "$work/digest-key" "$corpus" 2> "$at.replay"
+    if [ "$busy" -eq 0 ]; then
+      # And just after it: the round's rates are the two measurements' mean, which a drift of
+      # the host's speed during the job moves half as much as either (their gap is printed).
+      PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/kernel_rates.py" --model "$model" \
+        --threads "$(nproc)" --only "$work/rates" > "$at.rates-after"
+    fi
     if [ "${BENCH_PLAIN:-1}" != 0 ]; then
       "$replay" model --job "$job" --requests "$requests" --digests "$work/digest-key" --engine plain "$corpus" 2> "$at.plain"
     fi
@@ -171,6 +183,8 @@ for round in $(seq "$rounds"); do
         --threads "$(nproc)" --only "$work/second-rates" > "$at.second-rates"
       "$replay" model --job "$job" --requests "$second_requests" --model "$second" --digests "$work/digest-key" \
         "$corpus" 2> "$at.second-replay"
+      PYTHONPATH="$peer" LLAMA_CPP_LIB_PATH="$lib" python3 "$root/bench/kernel_rates.py" --model "$second" \
+        --threads "$(nproc)" --only "$work/second-rates" > "$at.second-rates-after"
       "$replay" model --job "$job" --requests "$second_requests" --model "$second" --digests "$work/digest-key" \
         --engine plain "$corpus" 2> "$at.second-plain"
     fi
@@ -191,21 +205,31 @@ work, requests, jobs, busy, rounds = sys.argv[1], sys.argv[2], sys.argv[3].split
 server_on = sys.argv[6] != "0"
 second_on, second_requests = sys.argv[7] != "", sys.argv[8]
 def read_rates(path):
-    found = {}
+    """kernel_rates.py's output: each rate in seconds per token with its arrangement (the median
+    of its evaluations, and `-best` the fastest), and `position` the factors by which a prompt
+    token's rate grows with the cells before it, from where each range of positions starts."""
+    found = {"position": {0: 1.0}}
     if os.path.exists(path):
         for line in open(path):
-            name, milliseconds, arrangement = line.rstrip("\n").split("\t")
-            found[name] = (float(milliseconds) / 1000, arrangement)
-    return found
+            name, value, third = line.rstrip("\n").split("\t")
+            if name == "position":
+                found["position"][int(value)] = float(third)
+            else:
+                found[name] = (float(value) / 1000, third)
+    return found if "prefill" in found and "generate" in found else {}
+def round_rates_at(before, after):
+    """A round's rates: the mean of those measured just before and just after its job, and how
+    far apart the two were (the largest relative gap of prefill and generate); one alone if the
+    other is missing."""
+    first, second = read_rates(before), read_rates(after)
+    if not first or not second:
+        return first or second, None
+    mean = {name: ((first[name][0] + second[name][0]) / 2, first[name][1]) for name in ("prefill", "generate")}
+    gap = max(abs(second[name][0] / first[name][0] - 1) for name in ("prefill", "generate"))
+    return mean, gap
 rates, rates_end = read_rates(f"{work}/rates"), read_rates(f"{work}/rates.end")
-# The floor takes the faster of the two measurements of each rate (the kernels' best); the drift
-# between them is printed with the table.
-drift = {}
-for name, (seconds, _) in rates_end.items():
-    if name in rates:
-        drift[name] = seconds / rates[name][0] - 1
-        if seconds < rates[name][0]:
-            rates[name] = rates_end[name]
+# The drift between the rates before and after the whole bench is printed with the table.
+drift = {name: rates_end[name][0] / rates[name][0] - 1 for name in ("prefill", "generate") if rates and rates_end}
 
 def read(path):
     lines = {"prompt": [], "output": [], "sweep": [], "summary": None, "latency": None}
@@ -242,15 +266,28 @@ def latency_medians(per_round):
         return statistics.median(values) if values else None
     return [median_of(i) for i in range(10)]
 
-def floor_of(replay, own):
-    """The fewest prompt tokens and the output tokens of replay's run, at the rates `own`: the
-    floor no engine on these kernels passes (None without rates)."""
+def floor_of(replay, own, positions):
+    """What no exact engine on these kernels skips in replay's run, at the rates `own`: the fewest
+    prompt tokens, each at the rate of its range of positions (`positions`: the factors from the
+    bench's first measurement of the same model), the choice tokens a scored request evaluates
+    (at the prompt's rate: they could go in with many rows), and the output tokens that were
+    generated (a scored answer's tokens are not). Returns the prompt tokens replay evaluated, the
+    fewest prompt tokens, the output tokens, the floor in seconds (None without rates) and the
+    floor with every evaluated token at the prompt's rate (as if each output were drafted
+    perfectly and checked in one evaluation: the bound even speculative decoding cannot pass)."""
     stats = dict(field.split("=", 1) for field in replay["summary"][5].split(",") if "=" in field)
     prefill_tokens, output_tokens, fewest = int(stats["prefill-tokens"]), int(replay["summary"][4]), int(stats["fewest-prompt-tokens"])
-    floor = fewest * own["prefill"][0] + output_tokens * own["generate"][0] if own else None
-    return prefill_tokens, fewest, output_tokens, floor
+    if not own:
+        return prefill_tokens, fewest, output_tokens, None, None
+    by_position = [int(count) for count in stats["fewest-prompt-tokens-by-position"].split("/")]
+    assert len(by_position) == 4 and sum(by_position) == fewest, "replay-bench's position ranges are 0, 512, 1024, 2048"
+    prompt = sum(count * positions.get(start, 1.0) for count, start in zip(by_position, (0, 512, 1024, 2048)))
+    choices, generated = int(stats["fewest-choice-tokens"]), output_tokens - int(stats["scored-output-tokens"])
+    floor = (prompt + choices) * own["prefill"][0] + generated * own["generate"][0]
+    oracle = (prompt + choices + generated) * own["prefill"][0]
+    return prefill_tokens, fewest, output_tokens, floor, oracle
 
-rows, failed, round_rates = [], False, []
+rows, failed, round_rates, round_gaps = [], False, [], []
 for job in jobs:
     per_round, same_total, agree_total, loads, n = [], 0, 0, [], 0
     server_agree, server_unparsed, sweep, slots = 0, 0, [], None
@@ -280,9 +317,11 @@ for job in jobs:
         loads.append(" → ".join(open(f"{at}.load").read().split()))
         # The round's own rates, measured just before its job ran (the bench's start and end
         # rates only where a round has none).
-        own = read_rates(f"{at}.rates") or rates
-        prefill_tokens, fewest, output_tokens, floor = floor_of(replay, own)
-        oracle = (fewest + output_tokens) * own["prefill"][0] if own else None
+        own, gap = round_rates_at(f"{at}.rates", f"{at}.rates-after")
+        own = own or rates
+        if gap is not None:
+            round_gaps.append(gap)
+        prefill_tokens, fewest, output_tokens, floor, oracle = floor_of(replay, own, rates.get("position", {0: 1.0}))
         if own:
             round_rates.append((own["prefill"][0], own["generate"][0]))
         latency = replay["latency"]
@@ -313,20 +352,23 @@ for job in jobs:
 
 # The second family: replay and the plain engine on its requests, each round's floor at the
 # kernels' rates with that model, measured beside the job.
-second_rows, second_rates = [], []
+second_rows, second_rates, second_gaps = [], [], []
 for job in jobs if second_on else []:
     per_round, same_total, n = [], 0, 0
     for round_ in range(1, rounds + 1):
         at = f"{work}/{job}.{round_}"
         replay, plain = read(f"{at}.second-replay"), read(f"{at}.second-plain")
-        own = read_rates(f"{at}.second-rates")
+        own, gap = round_rates_at(f"{at}.second-rates", f"{at}.second-rates-after")
+        if gap is not None:
+            second_gaps.append(gap)
+        start_rates = read_rates(f"{work}/second-rates")
         if replay is None or plain is None or replay["summary"] is None or plain["summary"] is None or not own:
             print(f"{job}, round {round_}: a run of the second family failed", file=sys.stderr); failed = True; break
         if not same_requests(job, "the plain engine (second family)", replay, plain):
             failed = True; break
         n = int(replay["summary"][1])
         same_total += sum(a[1:] == b[1:] for a, b in zip(replay["output"], plain["output"]))
-        prefill_tokens, fewest, output_tokens, floor = floor_of(replay, own)
+        prefill_tokens, fewest, output_tokens, floor, _ = floor_of(replay, own, start_rates.get("position", {0: 1.0}))
         second_rates.append((own["prefill"][0], own["generate"][0]))
         per_round.append(dict(replay=float(replay["summary"][2]), plain=float(plain["summary"][2]), floor=floor,
                               prefill=prefill_tokens, fewest=fewest, output=output_tokens, latency=replay["latency"]))
@@ -350,23 +392,26 @@ def latency_table(rows):
         print(f"| {r['job']} | " + " | ".join(shown(v, '{:.0f}') for v in l[:4]) + f" | {shown(l[4], '{:.1f}')} | {shown(l[5], '{:.1f}')} | "
               f"{shown(l[6], '{:.0f}')} / {shown(l[7], '{:.0f}')} | {shown(l[8], '{:.0f}')} / {shown(l[9], '{:.0f}')} |")
 
-def spread(label, measured):
+def spread(label, measured, gaps):
     prefills, generates = [r[0] * 1000 for r in measured], [r[1] * 1000 for r in measured]
-    print(f"{label} ({len(measured)} measurement{'s' if len(measured) != 1 else ''}, one beside each job's run): "
-          f"prompt {min(prefills):.2f}–{max(prefills):.2f} ms per token ({max(prefills) / min(prefills) - 1:+.0%}), "
+    print(f"{label} ({len(measured)} round{'s' if len(measured) != 1 else ''} of a job, each the mean of the rates just before and just "
+          f"after it): prompt {min(prefills):.2f}–{max(prefills):.2f} ms per token ({max(prefills) / min(prefills) - 1:+.0%}), "
           f"generated {min(generates):.2f}–{max(generates):.2f} ms per token ({max(generates) / min(generates) - 1:+.0%}); "
-          "each round's share of the ceiling uses its own")
+          + (f"before and after a job {statistics.median(gaps):.0%} apart at the median, {max(gaps):.0%} at most; " if gaps else "")
+          + "each round's share of the ceiling uses its own")
 
 beside = f", {busy} busy processes beside both sides" if busy else ""
 print(f"model stage, each job's first {requests} requests of corpora/sample.jsonl.zst, SmolLM2-135M Q4_1, {os.cpu_count()} cores{beside}; "
       f"{rounds} interleaved round{'s' if rounds > 1 else ''}, each figure the median of the rounds' own")
 if rates:
-    print(f"kernels at their best: {rates['prefill'][0] * 1000:.2f} ms per prompt token ({rates['prefill'][1]}), "
-          f"{rates['generate'][0] * 1000:.2f} ms per generated token ({rates['generate'][1]})")
+    print(f"kernels at their best arrangement, the median of 11 evaluations: {rates['prefill'][0] * 1000:.2f} ms per prompt token "
+          f"({rates['prefill'][1]}; fastest {rates['prefill-best'][0] * 1000:.2f}), {rates['generate'][0] * 1000:.2f} ms per generated "
+          f"token ({rates['generate'][1]}; fastest {rates['generate-best'][0] * 1000:.2f}); a prompt token from position 512, 1,024 "
+          f"and 2,048 costs " + ", ".join(f"{rates['position'].get(at, 1.0):.2f}×" for at in (512, 1024, 2048)) + " one at 0")
 if round_rates:
     # The spread of the rates measured inside the rounds, beside each job: how far the host's
     # speed moved while the bench ran, which each round's own ceiling now absorbs.
-    spread("kernel rates inside the rounds", round_rates)
+    spread("kernel rates inside the rounds", round_rates, round_gaps)
 if drift:
     worst = max(drift.values(), key=abs)
     print("kernel rates at the end against the start: " + ", ".join(f"{name} {change:+.0%}" for name, change in drift.items())
@@ -396,7 +441,7 @@ if second_rows:
     # The second family: its share of its own ceiling, and its latency, stated the same way.
     print()
     print(f"second family: Qwen2.5-Coder-0.5B, each job's first {second_requests} requests, the same rounds")
-    spread("its kernel rates inside the rounds", second_rates)
+    spread("its kernel rates inside the rounds", second_rates, second_gaps)
     print("| job | requests | replay s | plain engine s | speed-up over plain | of the ceiling (each round) | prompt tokens evaluated / fewest possible | output tokens | floor s | answers = plain |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in second_rows:

@@ -13,7 +13,7 @@ import Synchronization
 public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @unchecked Sendable {
     /// The engines, each with its own context and threads; they share the weights.
     let lanes: [LlamaEngine]
-    private let model: LlamaModel
+    let model: LlamaModel
     public let info: ModelInfo
     /// The ceiling of the longest session a request may ask for (`longestContext`), when it is
     /// longer than the lanes' sequences.
@@ -87,30 +87,6 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
 
     /// HMAC-SHA-256 under `key` of the tokens the model sees for `request` (see `LlamaModel.promptDigest`).
     public func promptDigest(for request: GenerationRequest, key: RunKey) -> String { model.promptDigest(for: request, key: key) }
-
-    /// The fewest prompt tokens any engine must evaluate to answer `requests` exactly: the nodes of
-    /// the trie of their prompts' tokens. A token's keys and values depend on every token before
-    /// it, so only a prefix that prompts share can be evaluated once. For benchmarks' floors.
-    public func fewestPromptTokens(for requests: [GenerationRequest]) -> Int {
-        struct Edge: Hashable {
-            let parent: Int
-            let token: Int32
-        }
-        var nodes: [Edge: Int] = [:]
-        for request in requests {
-            var node = 0
-            for token in model.promptTokens(for: request) {
-                let edge = Edge(parent: node, token: token)
-                if let known = nodes[edge] {
-                    node = known
-                } else {
-                    node = nodes.count + 1
-                    nodes[edge] = node
-                }
-            }
-        }
-        return nodes.count
-    }
 
     /// Splits the requests into one run of neighbours per lane, of about equal work, and answers
     /// them at once, a lane whose run is done taking requests from the back of another's; the

@@ -192,6 +192,33 @@ import Engine
         #expect(pool.fewestPromptTokens(for: []) == 0)
     }
 
+    /// The floor counts a scored request's choices by their proper prefixes, each prefix once per
+    /// prompt, and prompt tokens by their position (counted here apart from the trie: by sets of
+    /// prefixes and by the prompt's length).
+    @Test func theFewestTokensCountChoicePrefixesOnceAndPromptsByPosition() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let pool = try LlamaEnginePool(modelPath: path, lanes: 1, sequences: 1, contextPerSequence: 256, threads: 1)
+        let (a, b) = (JobShapes.route(message: 12, seed: 1), JobShapes.route(message: 12, seed: 2))
+        let choices = try #require(a.choices).map { choice in choice.withUnsealedText { pool.lanes[0].model.tokenize($0) } }
+        let prefixes = Set(choices.flatMap { tokens in (1..<max(1, tokens.count)).map { Array(tokens.prefix($0)) } })
+        #expect(prefixes.count < choices.reduce(0) { $0 + $1.count - 1 }, "the choices share their opening")
+        #expect(pool.fewestTokens(for: [a]).choices == prefixes.count)
+        #expect(pool.fewestTokens(for: [a, a]).choices == prefixes.count, "one prompt's choices are evaluated once")
+        #expect(pool.fewestTokens(for: [a, b]).choices == 2 * prefixes.count)
+        var plain = a
+        plain.choices = nil
+        #expect(pool.fewestTokens(for: [plain]).choices == 0)
+
+        // A prompt of 513 to 1,023 tokens: its first 512 in the first range, the rest in the second.
+        let long = JobShapes.route(message: 500, seed: 3)
+        let count = pool.lanes[0].promptTokens(for: long).count
+        try #require(count > 512 && count < 1024)
+        #expect(pool.fewestTokens(for: [long]).promptByPosition == [512, count - 512, 0, 0])
+        #expect(pool.fewestTokens(for: [long]).prompt == count)
+        #expect(LlamaEnginePool.FewestTokens.range(of: 0) == 0 && LlamaEnginePool.FewestTokens.range(of: 511) == 0)
+        #expect(LlamaEnginePool.FewestTokens.range(of: 512) == 1 && LlamaEnginePool.FewestTokens.range(of: 4095) == 3)
+    }
+
     @Test(arguments: [
         ([5, 5, 5, 5], 2, [0..<2, 2..<4]),
         ([1, 1, 1, 30], 2, [0..<3, 3..<4]),

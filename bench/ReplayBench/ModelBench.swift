@@ -163,12 +163,18 @@ enum ModelBench {
             }
         }
         let stats = engine.statistics
+        // The floor's counts (bench/model.sh): what no exact engine skips, and the output tokens
+        // that were scored among a request's choices rather than generated.
+        let fewest = engine.fewestTokens(for: requests)
+        let scoredOutputTokens = zip(requests, outcomes).reduce(0) { $0 + ($1.0.choices?.isEmpty == false ? $1.1.outputTokens : 0) }
         let statistics = [
             "decodes=\(stats.decodeCalls)", "evaluated=\(stats.tokensEvaluated)", "sampled=\(stats.tokensSampled)",
             "shared=\(stats.promptTokensShared)", "draft=\(stats.draftTokensAccepted)/\(stats.draftTokensProposed)",
             "ends-skipped=\(stats.endStepsSkipped)", "scored=\(stats.requestsScored)",
             String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)",
-            "fewest-prompt-tokens=\(engine.fewestPromptTokens(for: requests))",
+            "fewest-prompt-tokens=\(fewest.prompt)",
+            "fewest-prompt-tokens-by-position=" + fewest.promptByPosition.map(String.init).joined(separator: "/"),
+            "fewest-choice-tokens=\(fewest.choices)", "scored-output-tokens=\(scoredOutputTokens)",
             String(format: "sampling-s=%.2f", stats.samplingNanoseconds / 1e9), String(format: "grammar-s=%.2f", stats.grammarNanoseconds / 1e9),
         ].joined(separator: ",")
         let promptTokens = outcomes.reduce(0) { $0 + $1.promptTokens }
