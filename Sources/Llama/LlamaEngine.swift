@@ -64,6 +64,12 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     private var openers: [String: Opener] = [:]
     /// Per grammar: a parsed sampler in its start state, copied for each request.
     private var samplers: [String: LlamaGrammar] = [:]
+    /// The threads of the engine's own context.
+    private let threadCount: Int
+    /// Whether evaluating on lent cores pays off in this call, judged on the call's evaluations.
+    private var lending = CoreLending()
+    /// The threads evaluating while the lane has its finished neighbours' cores; nil otherwise.
+    private var lentThreads: Int? = nil
     /// A choice's tokens (`GenerationRequest.choices`), tokenized once per call for all the
     /// requests of a group. Emptied when a call ends, as the prompts kept for it are.
     private var choiceTokens: [SealedText: [Int32]] = [:]
@@ -99,6 +105,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         self.byteIndex = model.byteIndex
         self.options = options
         let threadCount = options.threads ?? threads
+        self.threadCount = threadCount
         context = try LlamaContext(model: model, sequences: sequences + 1, contextPerSequence: contextPerSequence,
                                    batchTokens: Options.maximumChunk, threads: threadCount, batchThreads: threadCount,
                                    flashAttention: options.attention == .flash)
@@ -229,10 +236,11 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     }
 
     /// Answers the requests `handout` gives lane `lane` until it has none left (the pool's lanes
-    /// share one hand-out); under the engine's lock. The outcomes at the indices answered here,
-    /// nil elsewhere. Nil if `stop` was raised first.
+    /// share one hand-out), on `roster`'s threads when it is the last lane answering and that is
+    /// faster (`CoreLending`); under the engine's lock. The outcomes at the indices answered
+    /// here, nil elsewhere. Nil if `stop` was raised first.
     func answer(_ requests: [GenerationRequest], _ prepared: [Prepared], handout: RequestHandout, lane: Int,
-                stop: StopRequest?) -> [GenerationOutcome?]? {
+                roster: LaneRoster? = nil, stop: StopRequest?) -> [GenerationOutcome?]? {
         lock.lock()
         defer { lock.unlock() }
         if stop?.isRaised == true { return nil }
@@ -240,7 +248,13 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         let called = ContinuousClock.now
         var run = Run(slots: [Slot?](repeating: nil, count: context.sequences))
         var handedOut = false
+        lending = CoreLending()
         defer {
+            if lentThreads != nil {
+                context.setThreads(threadCount)
+                lentThreads = nil
+            }
+            roster?.finished()
             for id in run.slots.indices { context.remove(sequence: id) }
             recentPrompts.removeAll()
             choiceTokens.removeAll()
@@ -258,6 +272,11 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             if run.isIdle {
                 if !handedOut { continue }
                 break
+            }
+            if let roster, options.lendsIdleCores, lentThreads == nil, lending.canJudge, roster.threads > threadCount,
+               handout.isExhausted(for: lane), roster.isAlone {
+                context.setThreads(roster.threads)
+                lentThreads = roster.threads
             }
             step(&run, &results, upcoming: prepared[handout.upcoming(lane: lane, limit: Self.lookahead)])
         }
@@ -475,6 +494,16 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         let started = ContinuousClock.now
         let status = context.decode(batch)
         let nanoseconds = started.nanosecondsSince
+        if lentThreads != nil {
+            statistics.evaluationsLent += 1
+            if !lending.judgeLent(tokens: batch.count, nanoseconds: nanoseconds) {
+                context.setThreads(threadCount)
+                lentThreads = nil
+                statistics.lendingWithdrawn += 1
+            }
+        } else {
+            lending.recordOwn(tokens: batch.count, nanoseconds: nanoseconds)
+        }
         statistics.decodeCalls += 1
         statistics.tokensEvaluated += batch.count
         statistics.decodeNanoseconds += nanoseconds
@@ -792,7 +821,10 @@ public struct EngineStatistics: Sendable, Equatable {
     public var choiceTokensEvaluated = 0
     /// Tokens of prompt chunks (the rest of `tokensEvaluated` is generation).
     public var prefillTokens = 0
-    /// Sequences in flight passed to another lane at a call's end, and taken from one.
+    /// Evaluations on lent cores (`CoreLending`), and calls in which lending was withdrawn
+    /// because a lent evaluation was not faster than the lane's own thread.
+    public var evaluationsLent = 0
+    public var lendingWithdrawn = 0
 }
 
 extension ContinuousClock.Instant {

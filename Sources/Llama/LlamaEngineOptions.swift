@@ -30,6 +30,10 @@ extension LlamaEngine {
         /// Give a finished sequence's place to the next request at once, instead of waiting for
         /// the whole round of `sequences` requests to finish.
         public var continuousBatching: Bool
+        /// In a pool, a lane left alone with work at a call's end evaluates on every lane's threads
+        /// while that is faster than its own thread, judged evaluation by evaluation
+        /// (`CoreLending`).
+        public var lendsIdleCores: Bool
         /// Prompt tokens of one sequence per evaluation: 4 to 63 with flash attention (at 64 it
         /// switches to a tiled kernel whose rounding depends on the batch, see `LlamaEngine`), 4 to
         /// `maximumChunk` with matrix-product attention.
@@ -53,7 +57,7 @@ extension LlamaEngine {
         }
 
         public init(prefixCache: Bool = true, forcedTokenJump: Bool = false, continuousBatching: Bool = true,
-                    chunkTokens: Int = maximumChunk, threads: Int? = nil,
+                    lendsIdleCores: Bool = true, chunkTokens: Int = maximumChunk, threads: Int? = nil,
                     attention: Attention = .matmul, offloadedLayers: Int = 0) {
             precondition(Self.chunkRange(attention).contains(chunkTokens),
                          "chunks of 4 to 63 tokens keep flash attention's arithmetic batch-independent")
@@ -61,6 +65,7 @@ extension LlamaEngine {
             self.prefixCache = prefixCache
             self.forcedTokenJump = forcedTokenJump
             self.continuousBatching = continuousBatching
+            self.lendsIdleCores = lendsIdleCores
             self.chunkTokens = chunkTokens
             self.threads = threads
             self.attention = attention
@@ -81,6 +86,6 @@ extension LlamaEngine {
         /// Batch-independent evaluation with every speed-up off: one request's prompt after the
         /// other's, rounds of `sequences`, every token sampled. The reference the tests hold the
         /// speed-ups to (`attention=flash` after it for the flash engine's).
-        public static let plain = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false)
+        public static let plain = Options(prefixCache: false, forcedTokenJump: false, continuousBatching: false, lendsIdleCores: false)
     }
 }

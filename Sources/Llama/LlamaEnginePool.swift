@@ -93,10 +93,10 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
     /// outcomes come back in the requests' order.
     ///
     /// Neighbours stay together because requests next to each other share the most (a group's
-    /// member list for routing), which a lane evaluates once. Each lane keeps its own threads
-    /// to the end of the call: lending a finished lane's core to another would make that lane's
-    /// threads meet at every barrier, and on a loaded machine one such run took 253 s where lanes
-    /// that kept their own took 20–21 s (push, 20 threads of the sample, two busy programs beside it).
+    /// member list for routing), which a lane evaluates once. A lane left alone with work at the
+    /// call's end evaluates on every lane's threads while that is faster than its own thread
+    /// (`CoreLending`): threads of one context meet at a barrier after every operation, which on
+    /// a loaded machine costs more than it gains, so each lent evaluation is judged.
     public func respond(to requests: [GenerationRequest]) -> [GenerationOutcome] {
         answer(requests, stop: nil)!
     }
@@ -159,10 +159,11 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         let work = requests.map(Self.estimatedWork)
         let handout = RequestHandout(ranges: Self.split(work, into: lanes.count), work: work)
         let prepared = lanes[0].prepare(requests)
+        let roster = LaneRoster(lanes: lanes.count, threads: laneThreads)
         let results = Mutex<[[GenerationOutcome?]?]>(Array(repeating: nil, count: lanes.count))
         let engines = self.lanes
         DispatchQueue.concurrentPerform(iterations: engines.count) { index in
-            let answers = engines[index].answer(requests, prepared, handout: handout, lane: index, stop: stop)
+            let answers = engines[index].answer(requests, prepared, handout: handout, lane: index, roster: roster, stop: stop)
             results.withLock { $0[index] = answers }
         }
         let answers = results.withLock { $0 }
@@ -220,5 +221,7 @@ extension EngineStatistics {
         requestsScored += other.requestsScored
         choiceTokensEvaluated += other.choiceTokensEvaluated
         prefillTokens += other.prefillTokens
+        evaluationsLent += other.evaluationsLent
+        lendingWithdrawn += other.lendingWithdrawn
     }
 }

@@ -158,6 +158,10 @@ import Engine
         }
         try Self.expectSame(answers, "two lanes")
         #expect(pool.lanes.allSatisfy { $0.statistics.decodeCalls > 0 }, "both lanes answered")
+        // A lane left alone at a call's end evaluated on both threads (judged, and perhaps
+        // withdrawn on a loaded machine, after its first) and answered as the reference does.
+        #expect(pool.statistics.evaluationsLent > 0)
+        #expect(pool.lanes.allSatisfy { $0.context.batchThreads == 1 }, "and each lane has its own thread again")
         #expect(pool.statistics.decodeCalls == pool.lanes.map(\.statistics.decodeCalls).reduce(0, +))
     }
 

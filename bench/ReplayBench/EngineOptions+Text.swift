@@ -6,8 +6,8 @@ import Llama
 /// Not part of `replay`, which runs `LlamaEngine.Options.standard` always.
 extension LlamaEngine.Options {
     /// Options from `key=value` pairs separated by commas, over `standard` (or over `flash` or
-    /// `plain` when the list starts with that word): `prefix`, `jump`, `continuous`,
-    /// `chunk`, `threads`, `gpu-layers` (numbers), `attention` (flash/matmul).
+    /// `plain` when the list starts with that word): `prefix`, `jump`, `continuous`, `lend`
+    /// (on/off), `chunk`, `threads`, `gpu-layers` (numbers), `attention` (flash/matmul).
     /// For benchmarks and tests; nil when a pair is not understood, or the options would not
     /// be exact (a chunk over 63 with flash attention, or the jump without it). Choosing flash
     /// attention without a chunk caps the chunk at 63.
@@ -29,6 +29,7 @@ extension LlamaEngine.Options {
             case "prefix": guard let flag else { return nil }; options.prefixCache = flag
             case "jump": guard let flag else { return nil }; options.forcedTokenJump = flag
             case "continuous": guard let flag else { return nil }; options.continuousBatching = flag
+            case "lend": guard let flag else { return nil }; options.lendsIdleCores = flag
             case "chunk":
                 guard let number, (4...Self.maximumChunk).contains(number) else { return nil }
                 options.chunkTokens = number
@@ -49,7 +50,7 @@ extension LlamaEngine.Options {
     public var summary: String {
         func onOff(_ flag: Bool) -> String { flag ? "on" : "off" }
         var parts = ["prefix=\(onOff(prefixCache))", "jump=\(onOff(forcedTokenJump))",
-                     "continuous=\(onOff(continuousBatching))",
+                     "continuous=\(onOff(continuousBatching))", "lend=\(onOff(lendsIdleCores))",
                      "chunk=\(chunkTokens)"]
         if let threads { parts.append("threads=\(threads)") }
         parts.append("attention=\(attention.rawValue)")

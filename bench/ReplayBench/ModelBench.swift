@@ -171,6 +171,7 @@ enum ModelBench {
             "decodes=\(stats.decodeCalls)", "evaluated=\(stats.tokensEvaluated)", "sampled=\(stats.tokensSampled)",
             "shared=\(stats.promptTokensShared)", "draft=\(stats.draftTokensAccepted)/\(stats.draftTokensProposed)",
             "ends-skipped=\(stats.endStepsSkipped)", "scored=\(stats.requestsScored)",
+            "lent=\(stats.evaluationsLent)", "lending-withdrawn=\(stats.lendingWithdrawn)",
             String(format: "decode-s=%.2f", stats.decodeNanoseconds / 1e9), "prefill-tokens=\(stats.prefillTokens)",
             "fewest-prompt-tokens=\(fewest.prompt)",
             "fewest-prompt-tokens-by-position=" + fewest.promptByPosition.map(String.init).joined(separator: "/"),

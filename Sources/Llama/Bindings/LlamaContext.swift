@@ -39,6 +39,16 @@ final class LlamaContext {
 
     deinit { llama_free(pointer) }
 
+    /// Evaluates with `threads` threads from the next evaluation on (a lane alone at a call's
+    /// end takes its neighbours' cores, `CoreLending`). Each result is still computed by one
+    /// thread with the same kernel, so the numbers do not change, only who computes them.
+    func setThreads(_ threads: Int) {
+        llama_set_n_threads(pointer, Int32(threads), Int32(threads))
+    }
+
+    /// The threads evaluating a batch now.
+    var batchThreads: Int { Int(llama_n_threads_batch(pointer)) }
+
     private var memory: llama_memory_t { llama_get_memory(pointer) }
 
     /// Forgets the positions from `start` on of `sequence` (all of it for 0).
