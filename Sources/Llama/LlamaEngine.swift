@@ -68,8 +68,8 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     private let threadCount: Int
     /// Whether evaluating on lent cores pays off in this call, judged on the call's evaluations.
     private var lending = CoreLending()
-    /// The threads evaluating while the lane has its finished neighbours' cores; nil otherwise.
-    private var lentThreads: Int? = nil
+    /// Whether the lane evaluates on its finished neighbours' cores now.
+    private var isLent = false
     /// A choice's tokens (`GenerationRequest.choices`), tokenized once per call for all the
     /// requests of a group. Emptied when a call ends, as the prompts kept for it are.
     private var choiceTokens: [SealedText: [Int32]] = [:]
@@ -250,10 +250,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         var handedOut = false
         lending = CoreLending()
         defer {
-            if lentThreads != nil {
-                context.setThreads(threadCount)
-                lentThreads = nil
-            }
+            if isLent { endLending() }
             roster?.finished()
             for id in run.slots.indices { context.remove(sequence: id) }
             recentPrompts.removeAll()
@@ -273,10 +270,10 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
                 if !handedOut { continue }
                 break
             }
-            if let roster, options.lendsIdleCores, lentThreads == nil, lending.canJudge, roster.threads > threadCount,
+            if let roster, options.lendsIdleCores, !isLent, lending.canJudge, roster.threads > threadCount,
                handout.isExhausted(for: lane), roster.isAlone {
                 context.setThreads(roster.threads)
-                lentThreads = roster.threads
+                isLent = true
             }
             step(&run, &results, upcoming: prepared[handout.upcoming(lane: lane, limit: Self.lookahead)])
         }
@@ -494,11 +491,10 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         let started = ContinuousClock.now
         let status = context.decode(batch)
         let nanoseconds = started.nanosecondsSince
-        if lentThreads != nil {
+        if isLent {
             statistics.evaluationsLent += 1
             if !lending.judgeLent(tokens: batch.count, nanoseconds: nanoseconds) {
-                context.setThreads(threadCount)
-                lentThreads = nil
+                endLending()
                 statistics.lendingWithdrawn += 1
             }
         } else {
@@ -508,6 +504,12 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         statistics.tokensEvaluated += batch.count
         statistics.decodeNanoseconds += nanoseconds
         return (status, nanoseconds)
+    }
+
+    /// Back on the lane's own threads.
+    private func endLending() {
+        context.setThreads(threadCount)
+        isLent = false
     }
 
     /// Picks the slot's next tokens from the latest evaluation: one after its last token, or, when
