@@ -10,6 +10,8 @@ public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAGGUFFile(path: String)
     /// llama.cpp refused to load the model.
     case modelFailedToLoad(path: String)
+    /// The file's metadata names no architecture or holds no vocabulary.
+    case modelHasNoVocabulary(path: String)
     /// llama.cpp could not make an inference context of the asked size.
     case contextFailedToStart(contextSize: Int, sequences: Int)
     /// The model carries no chat template, so instructions and prompts cannot be framed.
@@ -22,6 +24,7 @@ public enum LlamaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .modelFileUnreadable(path, reason): "the model file \(path) cannot be read: \(reason)"
         case let .notAGGUFFile(path): "the model file \(path) is not a GGUF file (no GGUF magic)"
         case let .modelFailedToLoad(path): "llama.cpp could not load the model \(path)"
+        case let .modelHasNoVocabulary(path): "the model file \(path) names no architecture or holds no vocabulary"
         case let .contextFailedToStart(size, sequences): "llama.cpp could not start a context of \(size) tokens for \(sequences) sequences"
         case let .modelHasNoChatTemplate(path): "the model \(path) has no chat template"
         case let .grammarRejected(root): "a job's output grammar did not parse (root '\(root)')"

@@ -84,6 +84,21 @@ public final class LlamaModel: Tokenizer, @unchecked Sendable {
 
     deinit { llama_model_free(pointer) }
 
+    /// Checks that the file at `path` is a model the engine could answer with, from its metadata
+    /// alone: GGUF, an architecture, a vocabulary and a chat template the framing can split. A dry
+    /// run asks nothing and sizes in the phone's tokens, so it needs to know only this, and
+    /// loading even the vocabulary would cost it more than its planning (the file is still the
+    /// one a run would load: its digest and size are the report's).
+    public static func check(path: String) throws(LlamaError) {
+        try checkFile(path)
+        guard let file = GGUFFile(path: path) else { throw .modelFailedToLoad(path: path) }
+        guard file.string("general.architecture") != nil, file.has("tokenizer.ggml.tokens") else {
+            throw .modelHasNoVocabulary(path: path)
+        }
+        guard let template = file.string("tokenizer.chat_template") else { throw .modelHasNoChatTemplate(path: path) }
+        _ = try ChatFraming(template: template, modelPath: path)
+    }
+
     private static func checkFile(_ path: String) throws(LlamaError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"

@@ -17,6 +17,11 @@ final class GGUFFile {
 
     deinit { gguf_free(context) }
 
+    /// Whether the metadata holds `key`.
+    func has(_ key: String) -> Bool {
+        gguf_find_key(context, key) >= 0
+    }
+
     /// The string under `key`; nil when the key is absent or not one.
     func string(_ key: String) -> String? {
         let index = gguf_find_key(context, key)

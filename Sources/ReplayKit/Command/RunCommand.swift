@@ -74,7 +74,7 @@ public enum RunCommand {
                         + "before the run, and standard input cannot be read twice")
         }
         // A run with the model (or with no model file at all) says now why it has none; a dry run
-        // whose vocabulary is loading, once it is loaded.
+        // whose model file is being checked, once it is checked.
         let modelProblem = options.dryRun && session.model.path != nil ? nil : session.model.identity(diagnostics: diagnostics).unavailable
         if options.resume, let refused = session.resume(diagnostics: diagnostics) { return refused }
         let runner = ReplayRunner(options: options, jobs: session.jobs, model: session.model.engine,

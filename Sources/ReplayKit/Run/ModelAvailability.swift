@@ -1,49 +1,39 @@
 import Dispatch
-import Engine
-import Privacy
 
-/// A tokenizer that is still loading: a dry run reads its corpus while the model's vocabulary
-/// loads on another thread, and the first call waits for it.
+/// Whether the run's model can answer, or why not, possibly still being checked: a dry run reads
+/// its corpus while the model file's metadata is checked on another thread, and the first
+/// question waits for it.
 ///
-/// Loading the vocabulary (the GGUF's tokens and merges, then the byte-pair tables) takes about as
-/// long as reading a long thread, and planning is the first stage that needs it: started together,
-/// the two overlap. A load that fails leaves the approximate tokenizer and says why (`problem`),
-/// as a missing model does.
-final class DeferredTokenizer: ForwardingTokenizer, @unchecked Sendable {
-    /// The tokenizer and why the model's could not be had (nil when it was).
-    struct Loaded: Sendable {
-        var tokenizer: any Tokenizer
-        var problem: String?
-    }
-
+/// Sizes are the phone's in every run, so the model's own tokenizer never sizes anything here; a
+/// run without a usable model estimates nothing in its tokens (`ModelIdentity.approximateTokens`
+/// says so exactly when there is a problem).
+final class ModelAvailability: @unchecked Sendable {
     private let done = DispatchGroup()
     /// Written once, before `done` is left; read only after waiting on it.
-    private var value: Loaded?
+    private var value: String??
 
-    /// Starts `load` on another thread.
-    init(loading load: @escaping @Sendable () throws -> any Tokenizer) {
+    /// Starts `check` on another thread; what it throws is the problem.
+    init(checking check: @escaping @Sendable () throws -> Void) {
         done.enter()
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             do {
-                value = Loaded(tokenizer: try load(), problem: nil)
+                try check()
+                value = .some(nil)
             } catch {
-                value = Loaded(tokenizer: ApproximateTokenizer(), problem: "\(error)")
+                value = .some("\(error)")
             }
             done.leave()
         }
     }
 
-    /// One already loaded, or (with a problem) the approximate tokenizer in place of one.
-    init(_ loaded: Loaded) {
-        value = loaded
+    /// Known already: nil when the model loaded, else why it did not.
+    init(problem: String?) {
+        value = .some(problem)
     }
 
-    /// What was loaded, waiting for it.
-    var loaded: Loaded {
+    /// Why the model cannot answer (nil when it can), waiting for the check.
+    var problem: String? {
         done.wait()
         return value!
     }
-
-    /// The loaded tokenizer, waiting for it.
-    var underlyingTokenizer: any Tokenizer { loaded.tokenizer }
 }

@@ -311,8 +311,8 @@ public struct ModelIdentity: Sendable, Equatable, Codable {
     public var path: String?
     public var bytes: Int?
     /// SHA-256 of the file (a run with the model: the report's `model.sha256`), or of its first
-    /// and last MiB (a dry run, which loads only the vocabulary: hashing 100 MB would cost more
-    /// than the run), as `hashed` says; nil when it could not be read.
+    /// and last MiB (a dry run, which only checks the file's metadata: hashing 100 MB would cost
+    /// more than the run), as `hashed` says; nil when it could not be read.
     public var sha256: String?
     public var hashed: CorpusIdentity.Hashed
     /// Why the model could not be loaded, when it could not (every job then falls back).
