@@ -612,17 +612,16 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     /// vocabulary) after the prompt, whose last logits are at batch position `index`; the answer
     /// is the most likely choice (the first among equals), and its probability normalised over
     /// the choices is `choiceProbability`. The tokens every choice starts with (`{"to":"`) are
-    /// evaluated once and left out of the sums (they add the same to each); each choice's own
-    /// tokens go in after them as `ChoicePlan` says (with the prefix cache, tokens that choices
-    /// share beyond those once), and are removed again, so every choice is scored on the same cells.
+    /// evaluated once; each choice's own tokens then go in after them and are removed again, so
+    /// every choice is scored on the same cells. Tokens shared by all choices add the same to
+    /// each and are left out of the sums.
     private func score(_ slot: inout Slot, id: Int, at index: Int32) {
         let started = ContinuousClock.now
         defer { slot.hostNanoseconds += started.nanosecondsSince }
         let choices = slot.choiceTokens
         // Never reached without choices (`admit` scores only a request that has some); ended, not left waiting.
         guard !choices.isEmpty, let texts = slot.choices else { return failScoring(&slot) }
-        let plan = ChoicePlan(choices: choices, sharing: options.prefixCache)
-        let shared = plan.shared
+        let shared = choices.dropFirst().reduce(choices[0].count) { min($0, commonPrefix(choices[0], $1)) }
         let start = slot.position
         var sums = [Double](repeating: 0, count: choices.count)
         // The logits that predict each choice's first token of its own.
@@ -635,18 +634,15 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         for (i, choice) in choices.enumerated() where choice.count > shared {
             sums[i] += Double(firstRow[Int(choice[shared])]) - normaliser
         }
-        // Each choice's later tokens, predicted by the rows of its tokens before them.
-        for evaluation in plan.evaluations {
-            let tokens = Array(choices[evaluation.choice][evaluation.from ..< evaluation.from + evaluation.count])
-            context.remove(sequence: id, from: start + evaluation.from)
-            let rows = evaluateForScoring(tokens, from: start + evaluation.from, id: id, slot: &slot)
-            guard rows.count == tokens.count else { return failScoring(&slot) }
-            for (k, (logits, served)) in zip(rows, evaluation.predicts).enumerated() where !served.isEmpty {
+        // Each choice's later tokens, predicted by the rows of its own tokens before them.
+        for (i, choice) in choices.enumerated() where choice.count > shared + 1 {
+            let rows = evaluateForScoring(Array(choice[shared ..< choice.count - 1]), from: start + shared, id: id, slot: &slot)
+            guard rows.count == choice.count - shared - 1 else { return failScoring(&slot) }
+            for (k, logits) in rows.enumerated() {
                 guard let logits else { return failScoring(&slot) }
-                let normaliser = logSumExp(logits)
-                let predicted = evaluation.from + k + 1
-                for j in served { sums[j] += Double(logits[Int(choices[j][predicted])]) - normaliser }
+                sums[i] += Double(logits[Int(choice[shared + 1 + k])]) - logSumExp(logits)
             }
+            context.remove(sequence: id, from: start + shared)
         }
         context.remove(sequence: id, from: start)
         let best = sums.indices.max { sums[$0] < sums[$1] || (sums[$0] == sums[$1] && $0 > $1) }!

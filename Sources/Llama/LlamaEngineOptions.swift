@@ -18,8 +18,7 @@ extension LlamaEngine {
         /// Evaluate the part a request shares with an earlier one (the chat framing and the job's
         /// instructions, per job and language; further when prompts agree further, as a group's
         /// member list does for routing) once, keep its keys and values, and put them in each new
-        /// sequence, so a request evaluates only its own words; and evaluate the tokens a scored
-        /// request's choices share (members whose names start alike) once (`ChoicePlan`).
+        /// sequence, so a request evaluates only its own words.
         public var prefixCache: Bool
         /// Append the tokens every output of the grammar started with so far (the opening the
         /// grammar fixes, `{"replies":["`) together with the prompt, keeping each only while it is
