@@ -65,6 +65,27 @@ import TestSupport
         #expect((corpus["errors"] as? [String])?.count == 1)
     }
 
+    /// A dry run checks the model file's metadata and loads nothing: a file that is not a model
+    /// is named as the run's problem, and the model's own file passes as before.
+    @Test func aDryRunChecksTheModelFileWithoutLoadingIt() throws {
+        let directoryOwner = try TemporaryDirectory(prefix: "replay-test")
+        let directory = directoryOwner.path
+        let notModel = directory + "/not-a-model.gguf"
+        FileManager.default.createFile(atPath: notModel, contents: Data("{}\n".utf8))
+        var said = ""
+        _ = ReplayTool.main(["--dry-run", "--limit", "5", "--model", notModel, "--out", directory + "/bad", Self.sample],
+                            diagnostics: { said += $0 + "\n" }, sandboxed: false)
+        #expect(said.contains(notModel) && said.contains("not a GGUF file"), "\(said)")
+        let bad = try String(contentsOfFile: directory + "/bad/report.json", encoding: .utf8)
+        let badRun = try #require((try JSONSerialization.jsonObject(with: Data(bad.utf8)) as? [String: Any])?["run"] as? [String: Any])
+        #expect((badRun["model_unavailable"] as? String)?.contains(notModel) == true)
+        guard let model = DefaultModel.path() else { return }
+        said = ""
+        #expect(ReplayTool.main(["--dry-run", "--limit", "5", "--model", model, "--out", directory + "/good", Self.sample],
+                                diagnostics: { said += $0 + "\n" }, sandboxed: false) == .success)
+        #expect(!said.contains("model_unavailable"))
+    }
+
     @Test func missingInputsAndModelsHaveTheirOwnExitCodes() {
         var said = ""
         #expect(ReplayTool.main(["--dry-run", "/nonexistent/corpus.jsonl.zst"], diagnostics: { said += $0 }, sandboxed: false) == .input)
