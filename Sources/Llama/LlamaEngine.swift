@@ -56,8 +56,11 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     /// Framing and instructions, evaluated: kept across calls (they hold no thread's words), and
     /// shared with the other lanes of a pool.
     let instructionPrefixes: KeptPrefixes
-    /// Prompts answered in this call that a later request of it shares more than instructions with.
-    private let recentPrompts = KeptPrefixes(limit: LlamaEngine.recentPromptLimit)
+    /// Prompts answered in this call that a later request of it shares more than instructions
+    /// with; in a pool, shared by its lanes and emptied by the pool when the call ends.
+    private let recentPrompts: KeptPrefixes
+    /// Whether this engine empties `recentPrompts` at a call's end (its own, not a pool's).
+    private let ownsRecentPrompts: Bool
     /// Prompts of thread words kept in the cache now (0 between calls).
     var keptPromptCount: Int { recentPrompts.count }
     /// Per grammar: the start every output had so far, to go in with the prompt.
@@ -94,9 +97,10 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
 
     /// An engine over an already loaded `model`, which several engines may share: the weights
     /// are read-only, and each engine has its own context (`LlamaEnginePool`).
-    /// Lanes of a pool share `instructionPrefixes`.
+    /// Lanes of a pool share `instructionPrefixes`, and `recentPrompts` for a call, which the pool
+    /// then empties when every lane is done.
     init(model: LlamaModel, sequences: Int, contextPerSequence: Int, threads: Int, options: Options,
-         instructionPrefixes: KeptPrefixes? = nil) throws(LlamaError) {
+         instructionPrefixes: KeptPrefixes? = nil, recentPrompts: KeptPrefixes? = nil) throws(LlamaError) {
         precondition(sequences >= 1 && contextPerSequence >= 64)
         let modelPath = model.path
         guard model.framing != nil else { throw .modelHasNoChatTemplate(path: modelPath) }
@@ -111,6 +115,8 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
                                    flashAttention: options.attention == .flash)
         self.batch = LlamaBatch(capacity: context.batchCapacity)
         self.instructionPrefixes = instructionPrefixes ?? KeptPrefixes(limit: Self.instructionPrefixLimit)
+        self.recentPrompts = recentPrompts ?? KeptPrefixes(limit: Self.recentPromptLimit)
+        ownsRecentPrompts = recentPrompts == nil
         self.info = ModelInfo(
             name: model.metadata("general.name") ?? URL(fileURLWithPath: modelPath).lastPathComponent,
             description: model.summary, path: modelPath, parameters: model.parameterCount,
@@ -253,7 +259,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             if isLent { endLending() }
             roster?.finished()
             for id in run.slots.indices { context.remove(sequence: id) }
-            recentPrompts.removeAll()
+            if ownsRecentPrompts { recentPrompts.removeAll() }
             choiceTokens.removeAll()
         }
         while true {
@@ -275,7 +281,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
                 context.setThreads(roster.threads)
                 isLent = true
             }
-            step(&run, &results, upcoming: prepared[handout.upcoming(lane: lane, limit: Self.lookahead)])
+            step(&run, &results, upcoming: handout.upcoming(lane: lane, limit: Self.lookahead).map { prepared[$0] })
         }
         return results
     }
@@ -377,7 +383,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
 
     /// One step: the generating sequences' next tokens in one evaluation, then a chunk of each
     /// waiting prompt; then finished sequences leave and generating ones close ranks.
-    private func step(_ run: inout Run, _ results: inout [GenerationOutcome?], upcoming: ArraySlice<Prepared>) {
+    private func step(_ run: inout Run, _ results: inout [GenerationOutcome?], upcoming: [Prepared]) {
         if run.generating > 0 {
             generate(&run)
         }
@@ -548,7 +554,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
 
     /// Records finished sequences and frees their places; moves generating sequences to
     /// `1...generating`, swapping buffers with waiting ones where needed.
-    private func settle(_ run: inout Run, _ results: inout [GenerationOutcome?], upcoming: ArraySlice<Prepared>) {
+    private func settle(_ run: inout Run, _ results: inout [GenerationOutcome?], upcoming: [Prepared]) {
         for id in run.slots.indices.dropFirst() {
             guard let slot = run.slots[id], slot.finished else { continue }
             results[slot.request] = slot.outcome(answered: .now)
@@ -573,9 +579,9 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     }
 
     /// Whether a later request of this call shares more of `slot`'s prompt than its instructions.
-    private func worthKeeping(_ slot: Slot, upcoming: ArraySlice<Prepared>) -> Bool {
+    private func worthKeeping(_ slot: Slot, upcoming: [Prepared]) -> Bool {
         let covered = max(slot.instructionPrefix, instructionPrefixes.longestMatch(for: slot.prompt))
-        return upcoming.prefix(Self.lookahead).contains { commonPrefix($0.tokens, slot.prompt) >= covered + 16 }
+        return upcoming.contains { commonPrefix($0.tokens, slot.prompt) >= covered + 16 }
     }
 
     /// Exchanges sequences `a` and `b` (either may be empty), buffers and all.

@@ -21,6 +21,10 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
     /// One sequence of `longestContext` tokens, made the first time a request needs it.
     private let longLane = Mutex<LlamaEngine?>(nil)
     private let laneThreads: Int
+    /// The prompts of a call that a later request of it shares more than instructions with (a
+    /// group's member list), kept by whichever lane evaluated one for every lane: requests of a
+    /// group split between lanes evaluate it once. Emptied when the call ends.
+    private let recentPrompts: KeptPrefixes
     private let laneOptions: LlamaEngine.Options
     /// At least the tokens the chat template adds around instructions and a prompt: with them, a
     /// request's bytes bound its tokens (a token of words is at least a byte) without tokenizing
@@ -49,11 +53,14 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         laneOptions.threads = max(1, threadCount / laneCount)
         let perLane = max(1, (sequences + laneCount - 1) / laneCount)
         let prefixes = KeptPrefixes(limit: LlamaEngine.instructionPrefixLimit)
+        let recent = KeptPrefixes(limit: LlamaEngine.recentPromptLimit * laneCount)
         var engines: [LlamaEngine] = []
         for _ in 0..<laneCount {
             engines.append(try LlamaEngine(model: model, sequences: perLane, contextPerSequence: contextPerSequence,
-                                           threads: threadCount, options: laneOptions, instructionPrefixes: prefixes))
+                                           threads: threadCount, options: laneOptions, instructionPrefixes: prefixes,
+                                           recentPrompts: recent))
         }
+        self.recentPrompts = recent
         self.model = model
         self.lanes = engines
         self.longestContext = longestContext.flatMap { $0 > contextPerSequence ? $0 : nil }
@@ -79,8 +86,8 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         lanes.map(\.statistics).reduce(into: EngineStatistics()) { $0.add($1) }
     }
 
-    /// Prompts of thread words kept in any lane's cache now (0 between calls).
-    var keptPromptCount: Int { lanes.map(\.keptPromptCount).reduce(0, +) }
+    /// Prompts of thread words kept for the lanes now (0 between calls).
+    var keptPromptCount: Int { recentPrompts.count }
 
     /// The tokenizer is the loaded model's.
     public var underlyingTokenizer: any Tokenizer { model }
@@ -152,13 +159,15 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
 
     /// The requests answered by the lanes alone.
     private func answerInLanes(_ requests: [GenerationRequest], stop: StopRequest?) -> [GenerationOutcome]? {
+        defer { recentPrompts.removeAll() }
         guard lanes.count > 1, requests.count > 1 else {
             if let stop { return lanes[0].respond(to: requests, unless: stop) }
             return lanes[0].respond(to: requests)
         }
         let work = requests.map(Self.estimatedWork)
-        let handout = RequestHandout(ranges: Self.split(work, into: lanes.count), work: work)
         let prepared = lanes[0].prepare(requests)
+        let ranges = Self.placeBoundaries(Self.split(work, into: lanes.count), prompts: prepared.map(\.tokens))
+        let handout = RequestHandout(ranges: ranges, work: work)
         let roster = LaneRoster(lanes: lanes.count, threads: laneThreads)
         let results = Mutex<[[GenerationOutcome?]?]>(Array(repeating: nil, count: lanes.count))
         let engines = self.lanes
@@ -169,6 +178,25 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         let answers = results.withLock { $0 }
         guard answers.allSatisfy({ $0 != nil }) else { return nil }
         return requests.indices.map { index in answers.lazy.compactMap { $0![index] }.first! }
+    }
+
+    /// `ranges` (contiguous, in order) with each boundary between two moved, by at most a quarter
+    /// of the shorter run, to where neighbouring prompts share the fewest leading tokens: between
+    /// two groups rather than inside one, whose member list both lanes would otherwise evaluate.
+    /// The nearest such place to the even split; every run keeps a request.
+    static func placeBoundaries(_ ranges: [Range<Int>], prompts: [[Int32]]) -> [Range<Int>] {
+        var placed = ranges
+        for k in placed.indices.dropLast() {
+            let even = placed[k].upperBound
+            let reach = max(1, min(placed[k].count, placed[k + 1].count) / 4)
+            let low = max(placed[k].lowerBound + 1, even - reach), high = min(placed[k + 1].upperBound - 1, even + reach)
+            guard low <= high else { continue }
+            let shared = { (at: Int) in commonPrefix(prompts[at - 1], prompts[at]) }
+            let best = (low...high).min { a, b in shared(a) != shared(b) ? shared(a) < shared(b) : abs(a - even) < abs(b - even) }!
+            placed[k] = placed[k].lowerBound..<best
+            placed[k + 1] = best..<placed[k + 1].upperBound
+        }
+        return placed
     }
 
     /// A request's work in rough token units: its prompt's bytes over four, plus half its output

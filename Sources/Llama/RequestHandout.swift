@@ -56,9 +56,18 @@ final class RequestHandout: Sendable {
         }
     }
 
-    /// The requests `lane` would take next from its own run, at most `limit` (for looking ahead
-    /// at prompts it will share with).
-    func upcoming(lane: Int, limit: Int) -> Range<Int> {
-        runs.withLock { runs in runs[lane].front..<min(runs[lane].back, runs[lane].front + limit) }
+    /// The requests `lane` would take next from its own run, at most `limit`, then those any lane
+    /// may take next from another run: the front `limit` of each (its owner's next) and the back
+    /// `limit` (a finished lane's next). For looking ahead at prompts a lane will share with, in
+    /// its own cache or, kept for the call, in another lane's (`LlamaEnginePool`).
+    func upcoming(lane: Int, limit: Int) -> [Int] {
+        runs.withLock { runs in
+            var indices = Array(runs[lane].front..<min(runs[lane].back, runs[lane].front + limit))
+            for (other, run) in runs.enumerated() where other != lane && run.front < run.back {
+                indices += run.front..<min(run.back, run.front + limit)
+                indices += min(run.back, max(run.front + limit, run.back - limit))..<run.back
+            }
+            return indices
+        }
     }
 }

@@ -9,8 +9,16 @@ import Testing
     @Test func ownersTakeTheirRunsInOrder() {
         let handout = RequestHandout(ranges: [0..<3, 3..<5], work: [1, 1, 1, 1, 1])
         #expect([handout.take(lane: 0), handout.take(lane: 1), handout.take(lane: 0)] == [0, 3, 1])
-        #expect(handout.upcoming(lane: 0, limit: 8) == 2..<3)
-        #expect(handout.upcoming(lane: 1, limit: 8) == 4..<5)
+        // Its own run's next first, then what any lane may take next from another run.
+        #expect(handout.upcoming(lane: 0, limit: 8) == [2, 4])
+        #expect(handout.upcoming(lane: 1, limit: 8) == [4, 2])
+    }
+
+    /// Another run's next are its front (its owner's) and its back (a finished lane's), once each.
+    @Test func upcomingRequestsIncludeEveryRunsFrontAndBack() {
+        let handout = RequestHandout(ranges: [0..<2, 2..<40], work: Array(repeating: 1, count: 40))
+        #expect(handout.upcoming(lane: 0, limit: 3) == [0, 1, 2, 3, 4, 37, 38, 39])
+        #expect(handout.upcoming(lane: 1, limit: 3) == [2, 3, 4, 0, 1])
     }
 
     /// A lane whose run is done takes the last request of the run with the most work left.
@@ -21,7 +29,7 @@ import Testing
         #expect(handout.take(lane: 0) == 2)
         #expect(handout.take(lane: 0) == 7, "lane 1 has 9 left in one request; lane 2 has 4 in four")
         #expect(handout.take(lane: 1) == 1, "its owner still starts on the front")
-        #expect(handout.upcoming(lane: 2, limit: 8) == 4..<7)
+        #expect(handout.upcoming(lane: 2, limit: 8) == [4, 5, 6])
     }
 
     /// A run's last request is its owner's: taking it could leave the owner, which may not have
@@ -84,5 +92,31 @@ extension RequestHandoutTests {
         #expect(!handout.isExhausted(for: 1))
         #expect(handout.take(lane: 1) == 1)
         #expect(handout.isExhausted(for: 1) && handout.take(lane: 1) == nil)
+    }
+}
+
+/// Where the pool's runs meet: between two groups' prompts, near the even split.
+@Suite struct RunBoundaryTests {
+    /// Prompts of three groups: each group's share a member list of 5 tokens, then a message.
+    static let prompts: [[Int32]] = (0..<12).map { index in
+        let group: Int32 = index < 5 ? 1 : (index < 9 ? 2 : 3)
+        return [9, 9, group, group, group, group, group, Int32(100 + index)]
+    }
+
+    @Test func aBoundaryMovesToTheNearestPlaceBetweenGroups() {
+        // The even split at 6 falls inside group 2 (5..<9): the nearest group edge within a
+        // quarter of the shorter run (1 request) is 5.
+        #expect(LlamaEnginePool.placeBoundaries([0..<6, 6..<12], prompts: Self.prompts) == [0..<5, 5..<12])
+        // Within reach of neither edge it stays.
+        #expect(LlamaEnginePool.placeBoundaries([0..<7, 7..<12], prompts: Self.prompts) == [0..<7, 7..<12])
+        // Already between groups, it stays.
+        #expect(LlamaEnginePool.placeBoundaries([0..<9, 9..<12], prompts: Self.prompts) == [0..<9, 9..<12])
+    }
+
+    @Test func everyRunKeepsARequest() {
+        #expect(LlamaEnginePool.placeBoundaries([0..<1, 1..<2], prompts: Array(Self.prompts.prefix(2))) == [0..<1, 1..<2])
+        let three = LlamaEnginePool.placeBoundaries([0..<4, 4..<8, 8..<12], prompts: Self.prompts)
+        #expect(three.allSatisfy { !$0.isEmpty } && three.first?.lowerBound == 0 && three.last?.upperBound == 12)
+        #expect(zip(three, three.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
     }
 }
