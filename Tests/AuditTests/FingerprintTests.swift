@@ -51,6 +51,15 @@ import TestSupport
         #expect(fingerprint.matches(in: #"{"note": "tomorrow"}"#, digests: digests).count == 1)
     }
 
+    /// A chip of one word that a report uses as a key ("Sandbox": the probe report's
+    /// `"sandbox": {`) is not fingerprinted: a clean probe run whose model answered so once
+    /// failed its audit on the report's own key.
+    @Test func anOutputOfOneKeyOfAReportIsNotFingerprinted() {
+        #expect(OutputFingerprint.isWritersWord("sandbox") && OutputFingerprint.isWritersWord("started"))
+        let digests = fingerprint.digests(ofOutput: #"{"replies": ["Sandbox", "Started"]}"#)
+        #expect(fingerprint.matches(in: #"{"sandbox": {"enforced": true}, "started": "2026"}"#, digests: digests).isEmpty)
+    }
+
     @Test func saltChangesEveryDigest() {
         let other = OutputFingerprint(salt: Array("another".utf8))
         #expect(fingerprint.digests(ofOutput: output).isDisjoint(with: other.digests(ofOutput: output)))

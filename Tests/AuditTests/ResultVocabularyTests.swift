@@ -5,15 +5,18 @@ import Testing
 import TestSupport
 
 /// `ResultVocabulary` is the writers' words: every run of letters in a string literal of a
-/// writer's source is in it, so a writer that gains a word fails here until the word is
-/// reviewed into the vocabulary (and would otherwise fail the clean-run tests of
-/// `ResultSchemaCheckTests`, where the word shows up as a finding).
+/// writer's source is in it, and every one-word name of a value a writer stores (a Codable
+/// document's key: report.json's `"sandbox"`), so a writer that gains a word fails here until the
+/// word is reviewed into the vocabulary (and would otherwise fail the clean-run tests of
+/// `ResultSchemaCheckTests`, where the word shows up as a finding, or a clean run whose model
+/// answered with that one word).
 @Suite(.tags(.slow), .enabled(if: TestSelection.includesSlow, "slow: scripts/test --fast leaves it out")) struct ResultVocabularyTests {
     @Test func everyWordOfTheWritersIsInTheVocabulary() throws {
         var missing: Set<String> = []
         var symbols: Set<Unicode.Scalar> = []
         for file in try Self.writerFiles() {
             let source = try String(contentsOfFile: file, encoding: .utf8)
+            for word in SwiftLiterals.storedNames(in: source) where !ResultVocabulary.words.contains(word) { missing.insert(word) }
             for literal in SwiftLiterals.strings(in: source) {
                 for word in SwiftLiterals.words(in: literal) where !ResultVocabulary.words.contains(word) { missing.insert(word) }
                 for scalar in literal.unicodeScalars where !scalar.isASCII && !ResultProse.isLetter(scalar)
@@ -32,7 +35,9 @@ import TestSupport
     @Test func theVocabularyIsNotTheCorpusGenerators() throws {
         var writers: Set<String> = []
         for file in try Self.writerFiles() {
-            for literal in SwiftLiterals.strings(in: try String(contentsOfFile: file, encoding: .utf8)) {
+            let source = try String(contentsOfFile: file, encoding: .utf8)
+            writers.formUnion(SwiftLiterals.storedNames(in: source))
+            for literal in SwiftLiterals.strings(in: source) {
                 writers.formUnion(SwiftLiterals.words(in: literal))
             }
         }
@@ -132,6 +137,26 @@ enum SwiftLiterals {
             }
             literals.append(text)
         }
+    }
+
+    /// The names of one lower-case word of the values `source` declares with a type and no
+    /// default (`let sandbox: Sandbox`, `public var started: String`): a Codable document's
+    /// stored properties, whose names are the keys it encodes. A name of several words
+    /// (`writableDirectories`) encodes as one word joined by `_`, which no output's word is.
+    static func storedNames(in source: String) -> Set<String> {
+        var names: Set<String> = []
+        for line in source.split(separator: "\n") {
+            var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })[...]
+            while let first = words.first, ["public", "package", "internal", "fileprivate", "private", "private(set)",
+                                            "internal(set)", "public(set)", "nonisolated(unsafe)", "static"].contains(first) {
+                words = words.dropFirst()
+            }
+            guard let keyword = words.first, keyword == "let" || keyword == "var", words.count >= 3,
+                  !line.contains("="), words.dropFirst().first!.hasSuffix(":") else { continue }
+            let name = words.dropFirst().first!.dropLast()
+            if !name.isEmpty, name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) { names.insert(String(name)) }
+        }
+        return names
     }
 
     /// The runs of letters of `text`, lower case, as `ResultProse` reads them.

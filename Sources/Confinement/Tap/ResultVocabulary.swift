@@ -33,6 +33,12 @@ public enum ResultVocabulary {
 
     /// The words, lower case.
     public static let words: Set<String> = [
+        // The documents' keys of one word (a Codable property's name is its key: the probe report's sandbox).
+        "audit", "breakdown", "buffer", "capacity", "categories", "cell", "checkpoint", "counter", "date", "definition",
+        "descriptor", "dictionary", "direction", "document", "entries", "event", "extent", "fatal", "free", "indexes",
+        "info", "inode", "jobs", "language", "ledgers", "length", "lengths", "location", "method", "mutex", "native",
+        "offset", "prefix", "problem", "replicates", "sandbox", "screens", "seconds", "settings", "started", "stats",
+        "status", "storage", "tail", "tallies", "tape", "threshold", "tool", "totals", "violations", "vocab", "words",
         // The phone's one queue: report.md's column, and the built-in profiles' source of its figures.
         "bits", "cold", "composer", "flash", "focus", "gives", "guess", "idle", "order", "parameters", "preparing",
         "prewarm", "publishes", "queue", "queued", "reading", "send", "they", "timing", "unload", "unloaded",
