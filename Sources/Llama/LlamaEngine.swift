@@ -41,7 +41,7 @@ import Foundation
 /// One lock serialises use of the context, which llama.cpp does not allow from two threads at once
 /// (`answer(_:_:handout:lane:stop:)` takes it for a whole call).
 public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked Sendable {
-    private let lock = NSLock()
+    let lock = NSLock()
     let model: LlamaModel
     /// The model's vocabulary by first byte (see `LlamaModel.ByteIndex`), held by the engine so
     /// engines sharing a model never touch the model's lazily built copy from two threads.
@@ -58,7 +58,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     let instructionPrefixes: KeptPrefixes
     /// Prompts answered in this call that a later request of it shares more than instructions
     /// with; in a pool, shared by its lanes and emptied by the pool when the call ends.
-    private let recentPrompts: KeptPrefixes
+    let recentPrompts: KeptPrefixes
     /// Whether this engine empties `recentPrompts` at a call's end (its own, not a pool's).
     private let ownsRecentPrompts: Bool
     /// Prompts of thread words kept in the cache now (0 between calls).
@@ -68,7 +68,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     /// Per grammar: a parsed sampler in its start state, copied for each request.
     private var samplers: [String: LlamaGrammar] = [:]
     /// The threads of the engine's own context.
-    private let threadCount: Int
+    let threadCount: Int
     /// Whether evaluating on lent cores pays off in this call, judged on the call's evaluations.
     private var lending = CoreLending()
     /// Whether the lane evaluates on its finished neighbours' cores now.
@@ -84,6 +84,10 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     static let recentPromptLimit = 4
     /// Requests ahead of the queue's head looked at for a shared prompt.
     static let lookahead = 32
+    /// Tokens past what is kept already that a later prompt must share with a prompt for keeping
+    /// it to pay (`worthKeeping`), and that the lanes' first prompts must share for the pool to
+    /// evaluate their head before they start (`LlamaEnginePool.keepSharedHead`).
+    static let keepingMargin = 16
     /// Opening tokens that go in with a prompt, at most.
     static let openerLimit = 16
 
@@ -581,7 +585,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     /// Whether a later request of this call shares more of `slot`'s prompt than its instructions.
     private func worthKeeping(_ slot: Slot, upcoming: [Prepared]) -> Bool {
         let covered = max(slot.instructionPrefix, instructionPrefixes.longestMatch(for: slot.prompt))
-        return upcoming.contains { commonPrefix($0.tokens, slot.prompt) >= covered + 16 }
+        return upcoming.contains { commonPrefix($0.tokens, slot.prompt) >= covered + Self.keepingMargin }
     }
 
     /// Exchanges sequences `a` and `b` (either may be empty), buffers and all.

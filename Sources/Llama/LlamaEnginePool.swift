@@ -167,6 +167,7 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         let work = requests.map(Self.estimatedWork)
         let prepared = lanes[0].prepare(requests)
         let ranges = Self.placeBoundaries(Self.split(work, into: lanes.count), prompts: prepared.map(\.tokens))
+        if options.prefixCache { keepSharedHead(of: ranges.map { prepared[$0.lowerBound] }) }
         let handout = RequestHandout(ranges: ranges, work: work)
         let roster = LaneRoster(lanes: lanes.count, threads: laneThreads)
         let results = Mutex<[[GenerationOutcome?]?]>(Array(repeating: nil, count: lanes.count))
@@ -178,6 +179,20 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         let answers = results.withLock { $0 }
         guard answers.allSatisfy({ $0 != nil }) else { return nil }
         return requests.indices.map { index in answers.lazy.compactMap { $0![index] }.first! }
+    }
+
+    /// Evaluates once, on every lane's threads, the head that the lanes' first prompts (`firsts`)
+    /// all begin with, when it reaches `LlamaEngine.keepingMargin` tokens past what
+    /// is kept already (`LlamaEngine.keepSharedHead`): otherwise every lane evaluates it at once.
+    /// Two tokens of each first prompt are left for its lane, as a kept prefix is taken only so.
+    private func keepSharedHead(of firsts: [LlamaEngine.Prepared]) {
+        guard let first = firsts.first, firsts.count > 1 else { return }
+        let length = firsts.dropFirst().reduce(first.tokens.count - 2) { length, other in
+            min(length, commonPrefix(first.tokens, other.tokens), other.tokens.count - 2)
+        }
+        let kept = lanes[0].instructionPrefixes.longestMatch(for: first.tokens)
+        guard length >= kept + LlamaEngine.keepingMargin else { return }
+        lanes[0].keepSharedHead(Array(first.tokens.prefix(length)), instructionPrefix: first.instructionPrefix, threads: laneThreads)
     }
 
     /// `ranges` (contiguous, in order) with each boundary between two moved, by at most a quarter

@@ -181,6 +181,26 @@ import Engine
         #expect(answers == [expected[0], expected[3], expected[9]])
     }
 
+    /// Lanes whose first prompts begin alike (routing's instructions and member list) do not
+    /// evaluate that head side by side: it is evaluated once before they start, each lane starts
+    /// from its cells, and the call evaluates the fewest prompt tokens, with the answers the
+    /// reference gives and nothing kept after it.
+    @Test func lanesEvaluateTheHeadTheirFirstPromptsShareOnce() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let pool = try LlamaEnginePool(modelPath: path, lanes: 2, sequences: 2, contextPerSequence: 1536, threads: 2)
+        let requests = JobShapes.requests
+        let routed = [requests[2], requests[5]]
+        let tokens = routed.map { pool.lanes[0].promptTokens(for: $0) }
+        #expect(commonPrefix(tokens[0], tokens[1]) > pool.lanes[0].prepare(routed)[0].instructionPrefix + LlamaEngine.keepingMargin)
+        let answers = pool.respond(to: routed).map(Answer.init)
+        #expect(pool.lanes.allSatisfy { $0.statistics.decodeCalls > 0 }, "each lane answered one")
+        #expect(pool.statistics.prefillTokens == pool.fewestPromptTokens(for: routed))
+        #expect(pool.lanes[0].instructionPrefixes.count == 1, "the instructions were kept for later calls on the way")
+        #expect(pool.keptPromptCount == 0, "no prompt's words stay after the call")
+        let (expected, _) = try Self.reference.get()
+        #expect(answers == [expected[2], expected[5]])
+    }
+
     /// bench/model.sh's floor counts a prefix that prompts share once, and every other token.
     @Test func theFewestPromptTokensCountASharedPrefixOnce() throws {
         let path = try #require(DefaultModel.path(), "run scripts/setup first")
