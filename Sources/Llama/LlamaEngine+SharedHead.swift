@@ -41,12 +41,8 @@ extension LlamaEngine {
             for i in position..<end {
                 _ = batch.append(head[i], position: i, sequence: id, wantsLogits: false)
             }
-            let started = ContinuousClock.now
-            let status = context.decode(batch)
-            statistics.decodeCalls += 1
-            statistics.tokensEvaluated += batch.count
+            let status = countedDecode().status
             statistics.prefillTokens += batch.count
-            statistics.decodeNanoseconds += started.nanosecondsSince
             guard status == 0 else { return }
             position = end
             if stopsAtInstructions && position == instructionPrefix {

@@ -498,9 +498,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
 
     /// Evaluates the batch, counted in `statistics`: llama_decode's status and the time it took.
     private func decodeBatch() -> (status: Int32, nanoseconds: Double) {
-        let started = ContinuousClock.now
-        let status = context.decode(batch)
-        let nanoseconds = started.nanosecondsSince
+        let (status, nanoseconds) = countedDecode()
         if isLent {
             statistics.evaluationsLent += 1
             if !lending.judgeLent(tokens: batch.count, nanoseconds: nanoseconds) {
@@ -510,6 +508,15 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         } else {
             lending.recordOwn(tokens: batch.count, nanoseconds: nanoseconds)
         }
+        return (status, nanoseconds)
+    }
+
+    /// Evaluates the batch, counted in `statistics` but judged by no lending: llama_decode's
+    /// status and the time it took (`decodeBatch`, and the shared head, evaluated before a call).
+    func countedDecode() -> (status: Int32, nanoseconds: Double) {
+        let started = ContinuousClock.now
+        let status = context.decode(batch)
+        let nanoseconds = started.nanosecondsSince
         statistics.decodeCalls += 1
         statistics.tokensEvaluated += batch.count
         statistics.decodeNanoseconds += nanoseconds

@@ -206,8 +206,9 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
             let reach = max(1, min(placed[k].count, placed[k + 1].count) / 4)
             let low = max(placed[k].lowerBound + 1, even - reach), high = min(placed[k + 1].upperBound - 1, even + reach)
             guard low <= high else { continue }
-            let shared = { (at: Int) in commonPrefix(prompts[at - 1], prompts[at]) }
-            let best = (low...high).min { a, b in shared(a) != shared(b) ? shared(a) < shared(b) : abs(a - even) < abs(b - even) }!
+            // Fewest shared leading tokens first, then nearest the even split: each candidate's once.
+            let best = (low...high).map { (at: $0, shared: commonPrefix(prompts[$0 - 1], prompts[$0]), distance: abs($0 - even)) }
+                .min { ($0.shared, $0.distance) < ($1.shared, $1.distance) }!.at
             placed[k] = placed[k].lowerBound..<best
             placed[k + 1] = best..<placed[k + 1].upperBound
         }
