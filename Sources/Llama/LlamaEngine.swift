@@ -73,6 +73,9 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     private var lending = CoreLending()
     /// Whether the lane evaluates on its finished neighbours' cores now.
     private var isLent = false
+    /// While a pool's call is answered: who else answers it and what is left to take, for
+    /// `lendIfAlone` before each evaluation.
+    private var lendingWatch: (roster: LaneRoster, handout: RequestHandout, lane: Int)?
     /// A choice's tokens (`GenerationRequest.choices`), tokenized once per call for all the
     /// requests of a group. Emptied when a call ends, as the prompts kept for it are.
     private var choiceTokens: [SealedText: [Int32]] = [:]
@@ -84,6 +87,13 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     static let recentPromptLimit = 4
     /// Requests ahead of the queue's head looked at for a shared prompt.
     static let lookahead = 32
+    /// How few requests a pool's hand-out holds when a lane takes scored requests one at a time.
+    /// A scored request is answered whole in the step that prefills it (its prompt, then its
+    /// choices), so a lane that took several at the end holds a step of a second or more while
+    /// its neighbour, finding nothing left, idles; one at a time, the last ones stay with the
+    /// hand-out for whichever lane is free. Before that, several in a step share what their
+    /// prompts have in common (`waits`), which taking one at a time throughout would lose.
+    static let scoredTail = 8
     /// Tokens past what is kept already that a later prompt must share with a prompt for keeping
     /// it to pay (`worthKeeping`), and that the lanes' first prompts must share for the pool to
     /// evaluate their head before they start (`LlamaEnginePool.keepSharedHead`).
@@ -259,7 +269,9 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         var run = Run(slots: [Slot?](repeating: nil, count: context.sequences))
         var handedOut = false
         lending = CoreLending()
+        lendingWatch = roster.map { ($0, handout, lane) }
         defer {
+            lendingWatch = nil
             if isLent { endLending() }
             roster?.finished()
             for id in run.slots.indices { context.remove(sequence: id) }
@@ -269,10 +281,13 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         while true {
             if stop?.isRaised == true { return nil }
             if options.continuousBatching || run.isIdle {
-                for id in run.slots.indices.dropFirst() where run.slots[id] == nil {
+                admitting: for id in run.slots.indices.dropFirst() where run.slots[id] == nil {
                     while !handedOut && run.slots[id] == nil {
                         guard let index = handout.take(lane: lane) else { handedOut = true; break }
                         admit(requests[index], prepared[index], index: index, id: id, called: called, run: &run, results: &results)
+                        // Near a pooled call's end, scored requests one at a time (`scoredTail`).
+                        if roster != nil, run.slots[id] != nil, requests[index].choices?.isEmpty == false,
+                           handout.remaining <= Self.scoredTail { break admitting }
                     }
                 }
             }
@@ -280,11 +295,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
                 if !handedOut { continue }
                 break
             }
-            if let roster, options.lendsIdleCores, !isLent, lending.canJudge, roster.threads > threadCount,
-               handout.isExhausted(for: lane), roster.isAlone {
-                context.setThreads(roster.threads)
-                isLent = true
-            }
+            lendIfAlone()
             step(&run, &results, upcoming: handout.upcoming(lane: lane, limit: Self.lookahead).map { prepared[$0] })
         }
         return results
@@ -396,6 +407,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
                 share(into: &run.slots[id]!, id: id, run: run)
                 if waits(run.slots[id]!, id: id, run: run) { continue }
             }
+            lendIfAlone()
             prefill(&run.slots[id]!, id: id)
         }
         settle(&run, &results, upcoming: upcoming)
@@ -521,6 +533,18 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         statistics.tokensEvaluated += batch.count
         statistics.decodeNanoseconds += nanoseconds
         return (status, nanoseconds)
+    }
+
+    /// Takes every lane's threads when this lane is the last one answering the call, nothing is
+    /// left to take, and its own evaluations can judge whether that pays (`CoreLending`).
+    /// Looked at before every evaluation of a step, not only between steps: a step of scored
+    /// requests evaluates each one's prompt and choices in turn, so the other lane may finish
+    /// while one step still holds a second of work.
+    private func lendIfAlone() {
+        guard let (roster, handout, lane) = lendingWatch, options.lendsIdleCores, !isLent, lending.canJudge,
+              roster.threads > threadCount, handout.isExhausted(for: lane), roster.isAlone else { return }
+        context.setThreads(roster.threads)
+        isLent = true
     }
 
     /// Back on the lane's own threads.

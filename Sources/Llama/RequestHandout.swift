@@ -49,6 +49,11 @@ final class RequestHandout: Sendable {
         }
     }
 
+    /// How many requests are left to hand out, on every lane's run.
+    var remaining: Int {
+        runs.withLock { runs in runs.reduce(0) { $0 + $1.back - $1.front } }
+    }
+
     /// Whether `take(lane:)` would give `lane` nothing now (and so ever after).
     func isExhausted(for lane: Int) -> Bool {
         runs.withLock { runs in

@@ -201,6 +201,21 @@ import Engine
         #expect(answers == [expected[2], expected[5]])
     }
 
+    /// Scored requests past `LlamaEngine.scoredTail` in one pooled call: the lanes take several in
+    /// a step, then one at a time near the end (and the last lane alone evaluates on both
+    /// threads), and every answer is the plain engine's, every request answered once.
+    @Test func scoredRequestsNearACallsEndGiveThePlainEnginesAnswers() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let routed = (0..<(2 * LlamaEngine.scoredTail)).map { JobShapes.route(message: 6 + $0, seed: UInt64(30 + $0 / 4)) }
+        let (expected, _) = try Self.answers(.plain, perCall: routed.count, requests: routed)
+        let pool = try LlamaEnginePool(modelPath: path, lanes: 2, sequences: 6, contextPerSequence: 1536, threads: 2)
+        let answers = pool.respond(to: routed).map(Answer.init)
+        #expect(answers == expected)
+        #expect(pool.statistics.requestsScored == routed.count, "each request scored once")
+        #expect(pool.lanes.allSatisfy { $0.statistics.requestsScored > 0 }, "by both lanes")
+        #expect(pool.keptPromptCount == 0 && pool.lanes.allSatisfy { $0.context.batchThreads == 1 })
+    }
+
     /// bench/model.sh's floor counts a prefix that prompts share once, and every other token.
     @Test func theFewestPromptTokensCountASharedPrefixOnce() throws {
         let path = try #require(DefaultModel.path(), "run scripts/setup first")

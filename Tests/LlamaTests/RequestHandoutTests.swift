@@ -81,6 +81,17 @@ import Testing
 extension RequestHandoutTests {
     /// Exhausted exactly when `take` would give nothing: the lane's own run is empty and no run
     /// holds two or more.
+    @Test func remainingCountsWhatIsLeftOnEveryRun() {
+        let handout = RequestHandout(ranges: [0..<2, 2..<5], work: [1, 1, 1, 1, 1])
+        #expect(handout.remaining == 5)
+        _ = handout.take(lane: 1)
+        #expect(handout.remaining == 4)
+        _ = (handout.take(lane: 0), handout.take(lane: 0))
+        #expect(handout.remaining == 2, "lane 0's run is done")
+        _ = handout.take(lane: 0)
+        #expect(handout.remaining == 1, "taken from the back of lane 1's")
+    }
+
     @Test func exhaustedWhenTakingGivesNothing() {
         let handout = RequestHandout(ranges: [0..<1, 1..<4], work: [1, 1, 1, 1])
         #expect(!handout.isExhausted(for: 0))
