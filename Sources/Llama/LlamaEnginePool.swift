@@ -182,17 +182,33 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
     }
 
     /// Evaluates once, on every lane's threads, the head that the lanes' first prompts (`firsts`)
-    /// all begin with, when it reaches `LlamaEngine.keepingMargin` tokens past what
-    /// is kept already (`LlamaEngine.keepSharedHead`): otherwise every lane evaluates it at once.
-    /// Two tokens of each first prompt are left for its lane, as a kept prefix is taken only so.
+    /// all begin with (`headLength`; `LlamaEngine.keepSharedHead`): otherwise every lane
+    /// evaluates it at once. Two tokens of each first prompt are left for its lane, as a kept
+    /// prefix is taken only so.
     private func keepSharedHead(of firsts: [LlamaEngine.Prepared]) {
         guard let first = firsts.first, firsts.count > 1 else { return }
-        let length = firsts.dropFirst().reduce(first.tokens.count - 2) { length, other in
+        let common = firsts.dropFirst().reduce(first.tokens.count - 2) { length, other in
             min(length, commonPrefix(first.tokens, other.tokens), other.tokens.count - 2)
         }
         let kept = lanes[0].instructionPrefixes.longestMatch(for: first.tokens)
-        guard length >= kept + LlamaEngine.keepingMargin else { return }
+        guard let length = Self.headLength(common: common, kept: kept, instructions: first.instructionPrefix) else { return }
         lanes[0].keepSharedHead(Array(first.tokens.prefix(length)), instructionPrefix: first.instructionPrefix, threads: laneThreads)
+    }
+
+    /// How much of the `common` leading tokens of the lanes' first prompts the pool evaluates
+    /// before they start, or nil for none: all of them, cut back to the instructions' end
+    /// (`instructions` tokens) when they reach fewer than `LlamaEngine.keepingMargin` past it,
+    /// and only when that reaches the margin past what is `kept` already.
+    ///
+    /// A few tokens past the instructions are not worth an evaluation of their own, and they
+    /// would make one: the head is evaluated in chunks that stop at the instructions' end, so
+    /// its last chunk would hold only those tokens. A chunk that short took another path through
+    /// Qwen2.5-Coder-0.5B's kernels than the plain engine's longer ones: 2 of push's first 20
+    /// answers differed from the plain engine's with it (bench/all.sh at 80f04d5, 54 of 60),
+    /// none without.
+    static func headLength(common: Int, kept: Int, instructions: Int) -> Int? {
+        let length = common > instructions && common - instructions < LlamaEngine.keepingMargin ? instructions : common
+        return length >= kept + LlamaEngine.keepingMargin ? length : nil
     }
 
     /// `ranges` (contiguous, in order) with each boundary between two moved, by at most a quarter

@@ -216,6 +216,20 @@ import Engine
         #expect(pool.keptPromptCount == 0 && pool.lanes.allSatisfy { $0.context.batchThreads == 1 })
     }
 
+    /// The shared head: all the common tokens, cut back to the instructions' end when only a few
+    /// go past it, and none unless it reaches the margin past what is kept.
+    @Test(arguments: [
+        (common: 200, kept: 0, instructions: 60, expected: 200 as Int?),   // route: a member list past the instructions
+        (common: 63, kept: 0, instructions: 60, expected: 60),              // push: three tokens past them
+        (common: 60 + LlamaEngine.keepingMargin, kept: 0, instructions: 60, expected: 60 + LlamaEngine.keepingMargin),
+        (common: 63, kept: 60, instructions: 60, expected: nil),            // the instructions kept by a call before
+        (common: 40, kept: 0, instructions: 60, expected: 40),              // inside the instructions
+        (common: 10, kept: 0, instructions: 60, expected: nil),
+    ])
+    func theSharedHeadStopsAtTheInstructionsUnlessItGoesWellPast(common: Int, kept: Int, instructions: Int, expected: Int?) {
+        #expect(LlamaEnginePool.headLength(common: common, kept: kept, instructions: instructions) == expected)
+    }
+
     /// bench/model.sh's floor counts a prefix that prompts share once, and every other token.
     @Test func theFewestPromptTokensCountASharedPrefixOnce() throws {
         let path = try #require(DefaultModel.path(), "run scripts/setup first")
