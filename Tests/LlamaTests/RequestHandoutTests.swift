@@ -79,8 +79,7 @@ import Testing
 }
 
 extension RequestHandoutTests {
-    /// Exhausted exactly when `take` would give nothing: the lane's own run is empty and no run
-    /// holds two or more.
+    /// What is left to hand out counts every run's requests, whoever takes them.
     @Test func remainingCountsWhatIsLeftOnEveryRun() {
         let handout = RequestHandout(ranges: [0..<2, 2..<5], work: [1, 1, 1, 1, 1])
         #expect(handout.remaining == 5)
@@ -92,6 +91,8 @@ extension RequestHandoutTests {
         #expect(handout.remaining == 1, "taken from the back of lane 1's")
     }
 
+    /// Exhausted exactly when `take` would give nothing: the lane's own run is empty and no run
+    /// holds two or more.
     @Test func exhaustedWhenTakingGivesNothing() {
         let handout = RequestHandout(ranges: [0..<1, 1..<4], work: [1, 1, 1, 1])
         #expect(!handout.isExhausted(for: 0))
