@@ -173,6 +173,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         var position = 0               // next position in the sequence
         var next: Int32? = nil         // picked token still to be evaluated
         var draft: [Int32] = []        // the grammar's usual opening, to go in with the prompt's end
+        var choiceOpening: [Int32] = [] // the tokens every choice starts with, to go in with the prompt's end
         var offeredPrefix = false      // its framing and instructions were considered for keeping
         var bytes: [UInt8] = []
         var outputIDs: [Int32] = []    // the output tokens so far (the grammar's state, with its text)
@@ -336,6 +337,9 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         if options.forcedTokenJump, slot.choices == nil, let text = request.grammar, let opener = openers[text] {
             slot.draft = opener.draft
         }
+        if slot.choices != nil, let first = choices.first {
+            slot.choiceOpening = Array(first.prefix(choices.dropFirst().reduce(first.count) { min($0, commonPrefix(first, $1)) }))
+        }
         slot.hostNanoseconds = prepared.nanoseconds + started.nanosecondsSince
         run.slots[id] = slot
     }
@@ -440,7 +444,9 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
 
     /// The next chunk of a waiting prompt: up to `chunkTokens`, never leaving a single token for
     /// later, stopping once at the end of the instructions so they can be kept; the last chunk
-    /// carries the grammar's usual opening, and its logits are picked at once.
+    /// carries the grammar's usual opening, and its logits are picked at once. A scored request's
+    /// last chunk carries the tokens all its choices start with, when they fit: its own sequence's
+    /// rows, so they cost a few more rows of an evaluation made anyway, not one of their own.
     private func prefill(_ slot: inout Slot, id: Int) {
         let limit = options.chunkTokens
         let start = slot.cursor
@@ -461,20 +467,32 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             slot.position += 1
         }
         var draft: [Int32] = []
-        if isLast {
+        // The batch position of the logits after the choices' opening, when it went in here.
+        var opening: Int32? = nil
+        if isLast, slot.choices != nil {
+            let tokens = slot.choiceOpening
+            if !tokens.isEmpty && tokens.count <= limit - (end - start) {
+                for (k, token) in tokens.enumerated() {
+                    let index = batch.append(token, position: slot.position, sequence: id, wantsLogits: k == tokens.count - 1)
+                    if k == tokens.count - 1 { opening = index }
+                    slot.position += 1
+                }
+                statistics.choiceTokensEvaluated += tokens.count
+            }
+        } else if isLast {
             draft = Array(slot.draft.prefix(max(0, limit - (end - start))))
             for token in draft {
                 indices.append(batch.append(token, position: slot.position, sequence: id, wantsLogits: true))
                 slot.position += 1
             }
             statistics.draftTokensProposed += draft.count
-            // Two rows of logits at least, so the output layer always takes the same kernel.
-            if indices.count == 1 { batch.requestLogits(at: previous) }
         }
+        // Two rows of logits at least, so the output layer always takes the same kernel.
+        if isLast && indices.count == 1 && opening == nil { batch.requestLogits(at: previous) }
         slot.cursor = end
         var single: [Slot?] = [slot]
-        let status = evaluate(shares: [(0, end - start + draft.count)], slots: &single)
-        statistics.prefillTokens += batch.count
+        let status = evaluate(shares: [(0, batch.count)], slots: &single)
+        statistics.prefillTokens += batch.count - (opening == nil ? 0 : slot.choiceOpening.count)
         slot = single[0]!
         guard status == 0 else { return }
         if options.prefixCache && !slot.offeredPrefix && slot.cursor >= boundary {
@@ -486,7 +504,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         }
         if isLast {
             if slot.choices != nil {
-                score(&slot, id: id, at: indices[0])
+                score(&slot, id: id, at: opening ?? indices[0], openingEvaluated: opening != nil)
             } else {
                 pick(&slot, id: id, indices: indices, draft: draft)
             }
@@ -653,21 +671,22 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     /// vocabulary) after the prompt, whose last logits are at batch position `index`; the answer
     /// is the most likely choice (the first among equals), and its probability normalised over
     /// the choices is `choiceProbability`. The tokens every choice starts with (`{"to":"`) are
-    /// evaluated once; each choice's own tokens then go in after them and are removed again, so
-    /// every choice is scored on the same cells. Tokens shared by all choices add the same to
+    /// evaluated once, with the prompt's last chunk when `openingEvaluated` (then `index` is
+    /// their last row's); each choice's own tokens then go in after them and are removed again,
+    /// so every choice is scored on the same cells. Tokens shared by all choices add the same to
     /// each and are left out of the sums.
-    private func score(_ slot: inout Slot, id: Int, at index: Int32) {
+    private func score(_ slot: inout Slot, id: Int, at index: Int32, openingEvaluated: Bool) {
         let started = ContinuousClock.now
         defer { slot.hostNanoseconds += started.nanosecondsSince }
         let choices = slot.choiceTokens
         // Never reached without choices (`admit` scores only a request that has some); ended, not left waiting.
         guard !choices.isEmpty, let texts = slot.choices else { return failScoring(&slot) }
         let shared = choices.dropFirst().reduce(choices[0].count) { min($0, commonPrefix(choices[0], $1)) }
-        let start = slot.position
+        let start = slot.position - (openingEvaluated ? shared : 0)
         var sums = [Double](repeating: 0, count: choices.count)
         // The logits that predict each choice's first token of its own.
         var row = context.logits(at: index)
-        if shared > 0 {
+        if shared > 0 && !openingEvaluated {
             row = evaluateForScoring(Array(choices[0][..<shared]), from: start, id: id, slot: &slot).last ?? nil
         }
         guard let firstRow = row else { return failScoring(&slot) }

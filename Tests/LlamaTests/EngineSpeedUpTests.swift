@@ -216,6 +216,35 @@ import Engine
         #expect(pool.keptPromptCount == 0 && pool.lanes.allSatisfy { $0.context.batchThreads == 1 })
     }
 
+    /// The tokens a scored request's choices all start with go in with its prompt's last chunk:
+    /// one evaluation for the prompt and them, then one per choice with more than one token of its
+    /// own. When the last chunk has no room for them (chunks the first prompt's length), they take
+    /// an evaluation of their own, and every answer and confidence is the same to the last bit.
+    @Test func theChoicesOpeningGoesInWithThePromptsLastChunkWhenItFits() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let routed = (0..<3).map { JobShapes.route(message: 8 + 5 * $0, seed: UInt64(70 + $0)) }
+        let probe = try LlamaEngine(modelPath: path, sequences: 1, contextPerSequence: 1536, threads: 1, options: .plain)
+        let prompt = probe.promptTokens(for: routed[0]).count
+        let choices = try #require(routed[0].choices).map { choice in choice.withUnsealedText { probe.model.tokenize($0) } }
+        let opening = choices.dropFirst().reduce(choices[0].count) { min($0, commonPrefix(choices[0], $1)) }
+        let choiceEvaluations = choices.filter { $0.count > opening + 1 }.count
+        #expect(opening > 0 && choiceEvaluations > 0 && prompt < LlamaEngine.Options.maximumChunk)
+
+        var apartOptions = LlamaEngine.Options.plain
+        apartOptions.chunkTokens = prompt
+        var answers: [[Answer]] = []
+        for (options, evaluations) in [(LlamaEngine.Options.plain, 1 + choiceEvaluations), (apartOptions, 2 + choiceEvaluations)] {
+            let engine = try LlamaEngine(modelPath: path, sequences: 1, contextPerSequence: 1536, threads: 1, options: options)
+            var given = engine.respond(to: [routed[0]]).map(Answer.init)
+            #expect(engine.statistics.decodeCalls == evaluations, "chunk \(options.chunkTokens)")
+            #expect(engine.statistics.prefillTokens == prompt)
+            #expect(engine.statistics.choiceTokensEvaluated == opening + choices.map { max(0, $0.count - opening - 1) }.reduce(0, +))
+            given += engine.respond(to: Array(routed.dropFirst())).map(Answer.init)
+            answers.append(given)
+        }
+        #expect(answers[0] == answers[1])
+    }
+
     /// The shared head: all the common tokens, cut back to the instructions' end when only a few
     /// go past it, and none unless it reaches the margin past what is kept.
     @Test(arguments: [
