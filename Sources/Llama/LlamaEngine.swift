@@ -173,7 +173,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         var position = 0               // next position in the sequence
         var next: Int32? = nil         // picked token still to be evaluated
         var draft: [Int32] = []        // the grammar's usual opening, to go in with the prompt's end
-        var choiceOpening: [Int32] = [] // the tokens every choice starts with, to go in with the prompt's end
+        var choiceOpening: [Int32] = [] // the tokens every choice starts with (scored requests), evaluated once
         var offeredPrefix = false      // its framing and instructions were considered for keeping
         var bytes: [UInt8] = []
         var outputIDs: [Int32] = []    // the output tokens so far (the grammar's state, with its text)
@@ -681,7 +681,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         let choices = slot.choiceTokens
         // Never reached without choices (`admit` scores only a request that has some); ended, not left waiting.
         guard !choices.isEmpty, let texts = slot.choices else { return failScoring(&slot) }
-        let shared = choices.dropFirst().reduce(choices[0].count) { min($0, commonPrefix(choices[0], $1)) }
+        let shared = slot.choiceOpening.count
         let start = slot.position - (openingEvaluated ? shared : 0)
         var sums = [Double](repeating: 0, count: choices.count)
         // The logits that predict each choice's first token of its own.
