@@ -167,7 +167,10 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         let work = requests.map(Self.estimatedWork)
         let prepared = lanes[0].prepare(requests)
         let ranges = Self.placeBoundaries(Self.split(work, into: lanes.count), prompts: prepared.map(\.tokens))
-        if options.prefixCache { keepSharedHead(of: ranges.map { prepared[$0.lowerBound] }) }
+        if options.prefixCache {
+            keepInstructions(of: prepared)
+            keepSharedHead(of: ranges.map { prepared[$0.lowerBound] })
+        }
         let handout = RequestHandout(ranges: ranges, work: work)
         let roster = LaneRoster(lanes: lanes.count, threads: laneThreads)
         let results = Mutex<[[GenerationOutcome?]?]>(Array(repeating: nil, count: lanes.count))
@@ -179,6 +182,20 @@ public final class LlamaEnginePool: LanguageModel, ForwardingTokenizer, @uncheck
         let answers = results.withLock { $0 }
         guard answers.allSatisfy({ $0 != nil }) else { return nil }
         return requests.indices.map { index in answers.lazy.compactMap { $0![index] }.first! }
+    }
+
+    /// Evaluates once, on every lane's threads, each framing and instructions (per job, language
+    /// and, for drafts, agent) that the call's prompts begin with and no lane keeps yet.
+    /// Otherwise the lanes meet them in their own order and time: a lane that meets an agent first
+    /// evaluates its instructions while the other lane will evaluate them too, or already did
+    /// (drafts over the sample's first 50: five of the second lane's prompts evaluated almost whole).
+    private func keepInstructions(of prepared: [LlamaEngine.Prepared]) {
+        var seen = Set<[Int32]>()
+        for request in prepared where request.instructionPrefix >= 2 && request.tokens.count - request.instructionPrefix >= 2 {
+            let instructions = Array(request.tokens.prefix(request.instructionPrefix))
+            guard seen.insert(instructions).inserted, !lanes[0].instructionPrefixes.contains(instructions) else { continue }
+            lanes[0].keepSharedHead(instructions, instructionPrefix: instructions.count, threads: laneThreads)
+        }
     }
 
     /// Evaluates once, on every lane's threads, the head that the lanes' first prompts (`firsts`)

@@ -245,6 +245,24 @@ import Engine
         #expect(answers[0] == answers[1])
     }
 
+    /// Each framing and instructions a pooled call's prompts begin with is evaluated once, before
+    /// the lanes start: drafts to two agents, each lane's run holding both, give the plain
+    /// engine's answers, and the prompt tokens evaluated are the fewest possible but for the two
+    /// that each request evaluates itself. Without it both lanes meet the second agent at once
+    /// and each evaluates that agent's instructions.
+    @Test func aCallsInstructionsAreEvaluatedOnceWhicheverLaneMeetsThem() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let drafts = (0..<4).map { JobShapes.draft("English", agent: $0 % 2 == 0 ? "Sage" : "Rio",
+                                                   message: JobShapes.words(6, seed: UInt64(90 + $0))) }
+        let (expected, _) = try Self.answers(.plain, perCall: drafts.count, requests: drafts)
+        let pool = try LlamaEnginePool(modelPath: path, lanes: 2, sequences: 4, contextPerSequence: 1536, threads: 2)
+        let answers = pool.respond(to: drafts).map(Answer.init)
+        #expect(answers == expected)
+        #expect(pool.lanes[0].instructionPrefixes.count == 2)
+        let fewest = pool.fewestPromptTokens(for: drafts)
+        #expect(pool.statistics.prefillTokens <= fewest + 2 * drafts.count, "\(pool.statistics.prefillTokens) against \(fewest)")
+    }
+
     /// The shared head: all the common tokens, cut back to the instructions' end when only a few
     /// go past it, and none unless it reaches the margin past what is kept.
     @Test(arguments: [
