@@ -9,7 +9,8 @@ extension LlamaEngine {
     /// Evaluates `head` in a sequence of its own on `threads` threads, stopping once at
     /// `instructionPrefix` to keep the instructions across calls as a lane would, and keeps the
     /// whole head for the call in the prompts the lanes share (which the pool empties when the
-    /// call ends), or, when the head is framing and instructions alone, across calls with them. The cells are the numbers each lane would compute (evaluation depends on
+    /// call ends), or, when the head is framing and instructions alone, across calls with them.
+    /// The cells are the numbers each lane would compute (evaluation depends on
     /// neither the batch nor the thread count), so answers do not change. Does nothing when a
     /// prefix of `head` as long already is kept, or when an evaluation fails (the lanes then
     /// evaluate the head themselves).
