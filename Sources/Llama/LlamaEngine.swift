@@ -180,6 +180,8 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         var outputTokens = 0
         var hostNanoseconds: Double = 0
         var choiceProbability = 1.0
+        /// A scored request's choices still to be evaluated, once its prompt is (`beginScoring`).
+        var scoring: Scoring? = nil
         var failure: GenerationOutcome.Failure? = nil
         var finished = false
 
@@ -225,7 +227,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     /// The sequences of one call: `slots[0]` is the companion's and always empty; the generating
     /// sequences are `1...generating`, so one evaluation takes them all (llama.cpp batches
     /// sequences with separate buffers only when their ids follow each other).
-    private struct Run {
+    struct Run {
         var slots: [Slot?]
         var generating = 0
         var isIdle: Bool { slots.allSatisfy { $0 == nil } }
@@ -401,7 +403,8 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     // MARK: - Evaluating
 
     /// One step: the generating sequences' next tokens in one evaluation, then a chunk of each
-    /// waiting prompt; then finished sequences leave and generating ones close ranks.
+    /// waiting prompt, then the choices of the scored requests whose prompts are in, those of all
+    /// of them in each evaluation; then finished sequences leave and generating ones close ranks.
     private func step(_ run: inout Run, _ results: inout [GenerationOutcome?], upcoming: [Prepared]) {
         if run.generating > 0 {
             generate(&run)
@@ -414,6 +417,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             lendIfAlone()
             prefill(&run.slots[id]!, id: id)
         }
+        scoreChoices(&run)
         settle(&run, &results, upcoming: upcoming)
     }
 
@@ -504,7 +508,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
         }
         if isLast {
             if slot.choices != nil {
-                score(&slot, id: id, at: opening ?? indices[0], openingEvaluated: opening != nil)
+                beginScoring(&slot, id: id, at: opening ?? indices[0], openingEvaluated: opening != nil)
             } else {
                 pick(&slot, id: id, indices: indices, draft: draft)
             }
@@ -513,7 +517,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
 
     /// Evaluates the batch; each `(slot, tokens)` share is charged its part of the time. On
     /// failure those sequences fail with llama_decode's status.
-    private func evaluate(shares: [(Int, Int)], slots: inout [Slot?]) -> Int32 {
+    func evaluate(shares: [(Int, Int)], slots: inout [Slot?]) -> Int32 {
         let (status, nanoseconds) = decodeBatch()
         let total = shares.reduce(0) { $0 + $1.1 }
         for (index, tokens) in shares {
@@ -527,7 +531,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     }
 
     /// Evaluates the batch, counted in `statistics`: llama_decode's status and the time it took.
-    private func decodeBatch() -> (status: Int32, nanoseconds: Double) {
+    func decodeBatch() -> (status: Int32, nanoseconds: Double) {
         let (status, nanoseconds) = countedDecode()
         if isLent {
             statistics.evaluationsLent += 1
@@ -558,7 +562,7 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
     /// Looked at before every evaluation of a step, not only between steps: a step of scored
     /// requests evaluates each one's prompt and choices in turn, so the other lane may finish
     /// while one step still holds a second of work.
-    private func lendIfAlone() {
+    func lendIfAlone() {
         guard let (roster, handout, lane) = lendingWatch, options.lendsIdleCores, !isLent, lending.canJudge,
               roster.threads > threadCount, handout.isExhausted(for: lane), roster.isAlone else { return }
         context.setThreads(roster.threads)
@@ -662,92 +666,6 @@ public final class LlamaEngine: LanguageModel, ForwardingTokenizer, @unchecked S
             return !grammar.allowsAny(of: index.firstByteTokens)
         }
         return allowedTokens(grammar).allSatisfy { model.isEndOfGeneration($0) }
-    }
-
-    // MARK: - Scoring choices
-
-    /// Answers a request that carries its choices (`GenerationRequest.choices`): each choice's
-    /// log probability is the sum of its tokens' log probabilities (softmax over the whole
-    /// vocabulary) after the prompt, whose last logits are at batch position `index`; the answer
-    /// is the most likely choice (the first among equals), and its probability normalised over
-    /// the choices is `choiceProbability`. The tokens every choice starts with (`{"to":"`) are
-    /// evaluated once, with the prompt's last chunk when `openingEvaluated` (then `index` is
-    /// their last row's); each choice's own tokens then go in after them and are removed again,
-    /// so every choice is scored on the same cells. Tokens shared by all choices add the same to
-    /// each and are left out of the sums.
-    private func score(_ slot: inout Slot, id: Int, at index: Int32, openingEvaluated: Bool) {
-        let started = ContinuousClock.now
-        defer { slot.hostNanoseconds += started.nanosecondsSince }
-        let choices = slot.choiceTokens
-        // Never reached without choices (`admit` scores only a request that has some); ended, not left waiting.
-        guard !choices.isEmpty, let texts = slot.choices else { return failScoring(&slot) }
-        let shared = slot.choiceOpening.count
-        let start = slot.position - (openingEvaluated ? shared : 0)
-        var sums = [Double](repeating: 0, count: choices.count)
-        // The logits that predict each choice's first token of its own.
-        var row = context.logits(at: index)
-        if shared > 0 && !openingEvaluated {
-            row = evaluateForScoring(Array(choices[0][..<shared]), from: start, id: id, slot: &slot).last ?? nil
-        }
-        guard let firstRow = row else { return failScoring(&slot) }
-        let normaliser = logSumExp(firstRow)
-        for (i, choice) in choices.enumerated() where choice.count > shared {
-            sums[i] += Double(firstRow[Int(choice[shared])]) - normaliser
-        }
-        // Each choice's later tokens, predicted by the rows of its own tokens before them.
-        for (i, choice) in choices.enumerated() where choice.count > shared + 1 {
-            let rows = evaluateForScoring(Array(choice[shared ..< choice.count - 1]), from: start + shared, id: id, slot: &slot)
-            guard rows.count == choice.count - shared - 1 else { return failScoring(&slot) }
-            for (k, logits) in rows.enumerated() {
-                guard let logits else { return failScoring(&slot) }
-                sums[i] += Double(logits[Int(choice[shared + 1 + k])]) - logSumExp(logits)
-            }
-            context.remove(sequence: id, from: start + shared)
-        }
-        context.remove(sequence: id, from: start)
-        let best = sums.indices.max { sums[$0] < sums[$1] || (sums[$0] == sums[$1] && $0 > $1) }!
-        let total = sums.reduce(0) { $0 + exp($1 - sums[best]) }
-        slot.choiceProbability = 1 / total
-        slot.bytes = texts[best].withUnsealedText { Array($0.utf8) }
-        slot.outputIDs = choices[best]
-        slot.outputTokens = choices[best].count
-        slot.finished = true
-        statistics.requestsScored += 1
-    }
-
-    /// Evaluates `tokens` in sequence `id` from `position` (with the companion token when alone,
-    /// as every evaluation here holds two tokens at least) and returns each token's row of logits,
-    /// valid until the next evaluation; empty when the evaluation failed.
-    private func evaluateForScoring(_ tokens: [Int32], from position: Int, id: Int, slot: inout Slot) -> [UnsafeMutablePointer<Float>?] {
-        batch.reset()
-        if tokens.count == 1 {
-            batch.append(model.framingTokens[0].first ?? 0, position: 0, sequence: Self.companion, wantsLogits: true)
-        }
-        let indices = tokens.enumerated().map { batch.append($1, position: position + $0, sequence: id, wantsLogits: true) }
-        let status = decodeBatch().status
-        statistics.choiceTokensEvaluated += tokens.count
-        if tokens.count == 1 { context.remove(sequence: Self.companion) }
-        guard status == 0 else {
-            slot.failure = .decodeFailed(status: status)
-            return []
-        }
-        return indices.map { context.logits(at: $0) }
-    }
-
-    /// Ends a scored request that could not be evaluated (its failure is set, or set here).
-    private func failScoring(_ slot: inout Slot) {
-        if slot.failure == nil { slot.failure = .decodeFailed(status: -1) }
-        slot.finished = true
-    }
-
-    /// log Σ exp(logits) over the vocabulary, from the largest logit for precision.
-    private func logSumExp(_ logits: UnsafeMutablePointer<Float>) -> Double {
-        let vocabulary = model.vocabularySize
-        var largest = logits[0]
-        for token in 1..<vocabulary where logits[token] > largest { largest = logits[token] }
-        var sum: Float = 0
-        for token in 0..<vocabulary { sum += expf(logits[token] - largest) }
-        return Double(largest) + Double(log(sum))
     }
 
     // MARK: - Sampling

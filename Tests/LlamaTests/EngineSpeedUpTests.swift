@@ -245,6 +245,32 @@ import Engine
         #expect(answers[0] == answers[1])
     }
 
+    /// The choices of scored requests whose prompts went in during one step are evaluated
+    /// together, one choice of each request per evaluation: four route requests in one round take
+    /// their four prompt evaluations and as many more as the request with the most choices to
+    /// evaluate needs (one at a time they take the sum), with the same answers and confidences to
+    /// the last bit.
+    @Test func choicesOfRequestsInOneStepAreEvaluatedTogether() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let routed = (0..<4).map { JobShapes.route(message: 6 + 4 * $0, seed: UInt64(80 + $0)) }
+        let probe = try LlamaEngine(modelPath: path, sequences: 1, contextPerSequence: 1536, threads: 1, options: .plain)
+        let evaluations = try routed.map { request in
+            let choices = try #require(request.choices).map { choice in choice.withUnsealedText { probe.model.tokenize($0) } }
+            let opening = choices.dropFirst().reduce(choices[0].count) { min($0, commonPrefix(choices[0], $1)) }
+            return choices.filter { $0.count > opening + 1 }.count
+        }
+        #expect(evaluations.allSatisfy { $0 > 0 })
+
+        var given: [[Answer]] = []
+        for (sequences, calls) in [(1, routed.count + evaluations.reduce(0, +)), (4, routed.count + evaluations.max()!)] {
+            let engine = try LlamaEngine(modelPath: path, sequences: sequences, contextPerSequence: 1536, threads: 1, options: .plain)
+            given.append(engine.respond(to: routed).map(Answer.init))
+            #expect(engine.statistics.decodeCalls == calls, "\(sequences) sequences")
+            #expect(engine.statistics.requestsScored == routed.count)
+        }
+        #expect(given[0] == given[1])
+    }
+
     /// Each framing and instructions a pooled call's prompts begin with is evaluated once, before
     /// the lanes start: drafts to two agents, each lane's run holding both, give the plain
     /// engine's answers, and the prompt tokens evaluated are the fewest possible but for the two
