@@ -15,9 +15,9 @@ import Foundation
 /// of several sequences' rows together (on one thread, one sequence's 2 rows of logits cost a
 /// fifth more per token than 4 sequences' 2 rows each). So the choices of every scored request
 /// whose prompt went in during a step are evaluated together after the step's prompt chunks
-/// (`scoreChoices`), one choice of each sequence per evaluation. Each sequence's rows are the
-/// ones it would evaluate alone, at the same positions on the same cells, and evaluation is
-/// batch-independent (`LlamaEngine`), so the sums do not change.
+/// (`scoreChoices`), one choice of each sequence per evaluation, all of one length. Each
+/// sequence's rows are the ones it would evaluate alone, at the same positions on the same cells,
+/// and evaluation is batch-independent (`LlamaEngine`), so the sums do not change.
 extension LlamaEngine {
     /// A scored request's progress once its prompt and the choices' shared opening are in.
     struct Scoring {
@@ -57,33 +57,38 @@ extension LlamaEngine {
     }
 
     /// Evaluates the pending choices of every scoring sequence, one choice of each per evaluation,
-    /// until all are answered. Each evaluation takes, from each sequence, a choice of the length
-    /// most of them have pending where it has one (llama.cpp evaluates a batch of several
-    /// sequences in micro-batches of equal rows per sequence), every row with its logits.
+    /// until all are answered, every row with its logits. An evaluation takes choices of one
+    /// length only, the length most sequences have pending: llama.cpp splits a batch whose
+    /// sequences have unequal rows into micro-batches, and a sequence's rows evaluated in a later
+    /// one beside fewer sequences come out wrong (logits off by tenths against the same rows
+    /// alone), while equal rows go in as one micro-batch and are exact.
     func scoreChoices(_ run: inout Run) {
         while true {
-            let ids = run.slots.indices.dropFirst().filter { id in
+            let waiting = run.slots.indices.dropFirst().filter { id in
                 run.slots[id].map { !$0.finished && $0.scoring?.pending.isEmpty == false } ?? false
             }
-            guard !ids.isEmpty else { return }
+            guard !waiting.isEmpty else { return }
             func rows(_ id: Int, _ choice: Int) -> Int {
                 let slot = run.slots[id]!
                 return slot.choiceTokens[choice].count - slot.choiceOpening.count - 1
             }
-            var lengths: [Int: Int] = [:]
-            for id in ids { for choice in run.slots[id]!.scoring!.pending { lengths[rows(id, choice), default: 0] += 1 } }
-            let common = lengths.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }!.key
+            var sequencesByLength: [Int: Int] = [:]
+            for id in waiting {
+                for length in Set(run.slots[id]!.scoring!.pending.map { rows(id, $0) }) { sequencesByLength[length, default: 0] += 1 }
+            }
+            let common = sequencesByLength.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }!.key
+            let ids = waiting.filter { id in run.slots[id]!.scoring!.pending.contains { rows(id, $0) == common } }
             batch.reset()
             // One sequence's single row goes in with the companion token (two rows at least, as
             // in every evaluation here).
-            let alone = ids.count == 1 && rows(ids[0], run.slots[ids[0]]!.scoring!.pending[0]) == 1
+            let alone = ids.count == 1 && common == 1
             if alone {
                 batch.append(model.framingTokens[0].first ?? 0, position: 0, sequence: Self.companion, wantsLogits: true)
             }
             var taken: [(id: Int, choice: Int, indices: [Int32])] = []
             for id in ids {
                 let scoring = run.slots[id]!.scoring!
-                let at = scoring.pending.firstIndex { rows(id, $0) == common } ?? 0
+                let at = scoring.pending.firstIndex { rows(id, $0) == common }!
                 let choice = scoring.pending[at]
                 run.slots[id]!.scoring!.pending.remove(at: at)
                 let tokens = run.slots[id]!.choiceTokens[choice].dropFirst(run.slots[id]!.choiceOpening.count).dropLast()

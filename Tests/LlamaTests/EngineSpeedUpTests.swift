@@ -271,6 +271,28 @@ import Engine
         #expect(given[0] == given[1])
     }
 
+    /// Choices of unequal lengths never share an evaluation: llama.cpp splits a batch whose
+    /// sequences have unequal rows into micro-batches, and a sequence's rows evaluated in a later
+    /// micro-batch beside fewer sequences came out wrong (logits off by up to 0.6 against alone,
+    /// /work/exp-1207/unequal3.py). Requests to groups whose names take different numbers of
+    /// tokens give, scored together, the answers and confidences each gives alone.
+    @Test func choicesOfUnequalLengthsAreEvaluatedApart() throws {
+        let path = try #require(DefaultModel.path(), "run scripts/setup first")
+        let others: [(name: String, about: String)] = [("Bartholomew", "budgets, bills and savings"),
+                                                       ("Quinn", "stretching and mobility"), ("Evangeline", "travel plans and packing")]
+        let routed = (0..<4).map { JobShapes.route(message: 6 + 3 * $0, seed: UInt64(60 + $0),
+                                                   members: $0 % 2 == 0 ? JobShapes.members : others) }
+        var given: [[Answer]] = []
+        var calls: [Int] = []
+        for sequences in [1, 4] {
+            let engine = try LlamaEngine(modelPath: path, sequences: sequences, contextPerSequence: 1536, threads: 1, options: .plain)
+            given.append(engine.respond(to: routed).map(Answer.init))
+            calls.append(engine.statistics.decodeCalls)
+        }
+        #expect(given[0] == given[1])
+        #expect(calls[1] < calls[0], "the equal ones still share")
+    }
+
     /// Each framing and instructions a pooled call's prompts begin with is evaluated once, before
     /// the lanes start: drafts to two agents, each lane's run holding both, give the plain
     /// engine's answers, and the prompt tokens evaluated are the fewest possible but for the two
@@ -463,15 +485,18 @@ enum JobShapes {
                                  grammar: pushLine, maxOutputTokens: 160)
     }
 
-    static func route(message count: Int, seed: UInt64) -> GenerationRequest {
+    static let members: [(name: String, about: String)] = [("Sage", "sleep, rest and evening routines"), ("Rio", "running plans and weekly training"),
+                          ("Mika", "meals, recipes and baking")]
+
+    static func route(message count: Int, seed: UInt64, members: [(name: String, about: String)] = members) -> GenerationRequest {
         let instructions = "You route a message in a group chat to the member it is for. Each member has a name and "
             + "a line saying what they are for. Answer with the name of the member the message is for, "
             + "or \"lead\" when it is not clearly for one member. Answer only with JSON."
-        let prompt = "Members:\n- Sage: sleep, rest and evening routines\n- Rio: running plans and weekly training\n"
-            + "- Mika: meals, recipes and baking\n\nMessage:\n\(words(count, seed: seed))\n\nWho is this message for?"
+        let prompt = "Members:\n" + members.map { "- \($0.name): \($0.about)\n" }.joined()
+            + "\nMessage:\n\(words(count, seed: seed))\n\nWho is this message for?"
         return GenerationRequest(instructions: SealedText(instructions), prompt: SealedText(prompt), grammar: route,
                                  maxOutputTokens: 48,
-                                 choices: ["Sage", "Rio", "Mika", "lead"].map { SealedText(#"{"to":""# + $0 + #""}"#) })
+                                 choices: (members.map(\.name) + ["lead"]).map { SealedText(#"{"to":""# + $0 + #""}"#) })
     }
 
     static func draft(_ language: String, agent: String, message: String) -> GenerationRequest {
